@@ -1,0 +1,62 @@
+import { Hono } from 'hono';
+import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
+import type { Db } from '../../server/db.ts';
+import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { centsToDollars } from '../../ui/money.ts';
+import { z } from 'zod';
+import { agentSlugSchema, isProfileComplete, type PublicAgentResponse } from './public-agent.ts';
+
+type PublicAgentRow = PublicAgentResponse['agent'] & {
+  default_attorney_fee_cents: number | null;
+  default_recording_fee_cents: number | null;
+  transfer_tax_rate_per_1000: number | null;
+  default_commission_percent: number | null;
+};
+
+const agentParams = z.object({ slug: agentSlugSchema });
+
+/** One round trip: the agent and their settings. Only active agents have a public page. */
+async function findPublicAgent(db: Db, slug: string): Promise<PublicAgentRow | undefined> {
+  const [row] = await db.query<PublicAgentRow>(
+    `SELECT a.id, a.slug, a.first_name, a.last_name, a.email, a.phone, a.brokerage, a.professional_title,
+            a.license_number, a.website, a.brokerage_street, a.brokerage_city, a.brokerage_state,
+            a.brokerage_zip, a.show_profile_photo, a.show_logo, a.profile_photo, a.logo,
+            s.default_attorney_fee_cents, s.default_recording_fee_cents, s.transfer_tax_rate_per_1000,
+            s.default_commission_percent
+       FROM agents a LEFT JOIN agent_settings s ON s.agent_id = a.id
+      WHERE a.slug = $1 AND a.status = 'active'`,
+    [slug],
+  );
+  return row;
+}
+
+export function agentRoutes(db: Db): Hono {
+  const app = new Hono();
+  route(app, '/agents/public/:slug', {
+    GET: async (c) => {
+      const { slug } = parseOrThrow(agentParams, c.req.param());
+      const row = await findPublicAgent(db, slug);
+      if (!row) throw new HttpError(404, 'Agent not found');
+      const {
+        default_attorney_fee_cents,
+        default_recording_fee_cents,
+        transfer_tax_rate_per_1000,
+        default_commission_percent,
+        ...agent
+      } = row;
+      const body: PublicAgentResponse = {
+        success: true,
+        agent,
+        settings: {
+          default_attorney_fee: centsToDollars(default_attorney_fee_cents ?? SYSTEM_DEFAULTS.attorneyFeeCents),
+          default_recording_fee: centsToDollars(default_recording_fee_cents ?? SYSTEM_DEFAULTS.recordingFeeCents),
+          transfer_tax_rate_per_1000: transfer_tax_rate_per_1000 ?? SYSTEM_DEFAULTS.transferTaxRatePer1000,
+          default_commission_percent: default_commission_percent ?? SYSTEM_DEFAULTS.commissionPercent,
+        },
+        profile_complete: isProfileComplete(agent),
+      };
+      return c.json(body);
+    },
+  });
+  return app;
+}

@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { MAX_AMOUNT_CENTS } from './estimate.ts';
+
+const DOLLARS = /^\d+(\.\d{1,2})?$/;
+
+/**
+ * A dollar amount as a number (780200.5) or a string with optional thousands separators
+ * ("780,200.50"), parsed to integer cents. `label` names it in messages ("Sale price").
+ */
+export function dollarAmount(label: string, options: { mustBePositive: boolean }) {
+  return z
+    .union([z.number(), z.string()], { error: `${label} must be a dollar amount, like 450,000` })
+    .transform((value, ctx): number => {
+      const text = typeof value === 'number' ? String(value) : value.trim().replace(/[$,]/g, '');
+      if (text === '') {
+        ctx.addIssue({ code: 'custom', message: `${label} is required` });
+        return z.NEVER;
+      }
+      if (typeof value === 'number' && (!Number.isFinite(value) || value < 0)) {
+        ctx.addIssue({ code: 'custom', message: `${label} cannot be negative` });
+        return z.NEVER;
+      }
+      if (text.startsWith('-')) {
+        ctx.addIssue({ code: 'custom', message: `${label} cannot be negative` });
+        return z.NEVER;
+      }
+      if (!DOLLARS.test(text)) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be a dollar amount, like 450,000` });
+        return z.NEVER;
+      }
+      const [whole = '0', fraction = ''] = text.split('.');
+      if (whole.replace(/^0+/, '').length > 11) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be at most $100,000,000` });
+        return z.NEVER;
+      }
+      const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
+      if (options.mustBePositive && cents === 0) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be greater than $0` });
+        return z.NEVER;
+      }
+      if (cents > MAX_AMOUNT_CENTS) {
+        ctx.addIssue({ code: 'custom', message: `${label} must be at most $100,000,000` });
+        return z.NEVER;
+      }
+      return cents;
+    });
+}

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { dollarAmount } from './amount.ts';
+
+export const MAX_NAME_LENGTH = 100;
+
+/** POST /api/estimates; the calculator forms check the same rules before sending. */
+export const estimateRequestSchema = z.object({
+  agent_slug: z
+    .string({ error: 'Agent is required' })
+    .trim()
+    .min(1, 'Agent is required')
+    .max(64, 'Agent is not valid'),
+  sale_price: dollarAmount('Sale price', { mustBePositive: true }),
+  // Optional on the county pages: an absent or empty payoff is $0.
+  mortgage_payoff: z
+    .union([z.number(), z.string(), z.null()], { error: 'Mortgage payoff must be a dollar amount, like 450,000' })
+    .optional()
+    .transform((value) => (value === null || value === undefined || value === '' ? 0 : value))
+    .pipe(dollarAmount('Mortgage payoff', { mustBePositive: false })),
+  recipient_name: z
+    .string({ error: 'Name must be text' })
+    .trim()
+    .max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters`)
+    .nullish()
+    .transform((value) => (value ? value : null)),
+});
+
+export type EstimateRequest = z.infer<typeof estimateRequestSchema>;
+
+/** An estimate as the API answers it: dollars with two decimals. */
+export const estimateSchema = z.object({
+  uuid: z.string(),
+  agent_id: z.number(),
+  agent_slug: z.string(),
+  sale_price: z.number(),
+  mortgage_payoff: z.number(),
+  commission: z.number(),
+  commission_percent: z.number(),
+  transfer_tax: z.number(),
+  transfer_tax_rate_per_1000: z.number(),
+  lawyer_fee: z.number(),
+  recording_fee: z.number(),
+  net_to_seller: z.number(),
+  recipient_name: z.string().nullable(),
+  created_at: z.string(),
+});
+
+export type Estimate = z.infer<typeof estimateSchema>;
+
+export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

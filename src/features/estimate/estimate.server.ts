@@ -1,0 +1,120 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import type { Db } from '../../server/db.ts';
+import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { centsToDollars } from '../../ui/money.ts';
+import { computeEstimate, SYSTEM_DEFAULTS } from './estimate.ts';
+import { estimateRequestSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
+
+interface EstimateRow {
+  uuid: string;
+  agent_id: number;
+  agent_slug: string;
+  sale_price_cents: number;
+  mortgage_payoff_cents: number;
+  commission_percent: number;
+  transfer_tax_rate_per_1000: number;
+  attorney_fee_cents: number;
+  recording_fee_cents: number;
+  recipient_name: string | null;
+  created_at: Date;
+}
+
+const ESTIMATE_COLUMNS = `uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+  transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name, created_at`;
+
+/**
+ * One round trip: looks up the agent's rates (system defaults where unset) and stores the estimate
+ * with them. Undefined when no active agent has that slug.
+ */
+async function insertEstimate(
+  db: Db,
+  request: z.output<typeof estimateRequestSchema>,
+): Promise<EstimateRow | undefined> {
+  const [row] = await db.query<EstimateRow>(
+    `INSERT INTO estimates (agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+                            transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name)
+     SELECT a.id, $2, $3,
+            coalesce(s.default_commission_percent, $4),
+            coalesce(s.transfer_tax_rate_per_1000, $5),
+            coalesce(s.default_attorney_fee_cents, $6),
+            coalesce(s.default_recording_fee_cents, $7),
+            $8
+       FROM agents a LEFT JOIN agent_settings s ON s.agent_id = a.id
+      WHERE a.slug = $1 AND a.status = 'active'
+     RETURNING ${ESTIMATE_COLUMNS}, $1::text AS agent_slug`,
+    [
+      request.agent_slug,
+      request.sale_price,
+      request.mortgage_payoff,
+      SYSTEM_DEFAULTS.commissionPercent,
+      SYSTEM_DEFAULTS.transferTaxRatePer1000,
+      SYSTEM_DEFAULTS.attorneyFeeCents,
+      SYSTEM_DEFAULTS.recordingFeeCents,
+      request.recipient_name,
+    ],
+  );
+  return row;
+}
+
+async function findEstimate(db: Db, uuid: string): Promise<EstimateRow | undefined> {
+  const [row] = await db.query<EstimateRow>(
+    `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug
+       FROM estimates e JOIN agents a ON a.id = e.agent_id
+      WHERE e.uuid = $1`,
+    [uuid],
+  );
+  return row;
+}
+
+function toEstimate(row: EstimateRow): Estimate {
+  const lines = computeEstimate({
+    salePriceCents: row.sale_price_cents,
+    mortgagePayoffCents: row.mortgage_payoff_cents,
+    commissionPercent: row.commission_percent,
+    transferTaxRatePer1000: row.transfer_tax_rate_per_1000,
+    attorneyFeeCents: row.attorney_fee_cents,
+    recordingFeeCents: row.recording_fee_cents,
+  });
+  return {
+    uuid: row.uuid,
+    agent_id: row.agent_id,
+    agent_slug: row.agent_slug,
+    sale_price: centsToDollars(lines.salePriceCents),
+    mortgage_payoff: centsToDollars(lines.mortgagePayoffCents),
+    commission: centsToDollars(lines.commissionCents),
+    commission_percent: lines.commissionPercent,
+    transfer_tax: centsToDollars(lines.transferTaxCents),
+    transfer_tax_rate_per_1000: row.transfer_tax_rate_per_1000,
+    lawyer_fee: centsToDollars(lines.attorneyFeeCents),
+    recording_fee: centsToDollars(lines.recordingFeeCents),
+    net_to_seller: centsToDollars(lines.netToSellerCents),
+    recipient_name: row.recipient_name,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+const estimateParams = z.object({
+  uuid: z.string().regex(UUID_PATTERN, 'Estimate id is not valid'),
+});
+
+export function estimateRoutes(db: Db): Hono {
+  const app = new Hono();
+  route(app, '/estimates', {
+    POST: async (c) => {
+      const request = await readJson(c, estimateRequestSchema);
+      const row = await insertEstimate(db, request);
+      if (!row) throw new HttpError(404, 'Agent not found', { agent_slug: 'Agent not found' });
+      return c.json({ success: true, estimate: toEstimate(row) }, 201);
+    },
+  });
+  route(app, '/estimates/:uuid', {
+    GET: async (c) => {
+      const { uuid } = parseOrThrow(estimateParams, c.req.param());
+      const row = await findEstimate(db, uuid.toLowerCase());
+      if (!row) throw new HttpError(404, 'Estimate not found');
+      return c.json({ success: true, estimate: toEstimate(row) });
+    },
+  });
+  return app;
+}

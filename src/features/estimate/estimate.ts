@@ -1,0 +1,81 @@
+/**
+ * Net-to-seller arithmetic, in integer cents so no float drift can reach a seller's figures.
+ * Shared by the server (which stores and answers estimates) and the islands (which show them).
+ */
+
+/** Used where an agent has not set their own calculator values. New York's transfer tax is $2 per
+ * $500 or fractional part thereof, i.e. 4.00 per $1,000. */
+export const SYSTEM_DEFAULTS = {
+  attorneyFeeCents: 750_00,
+  recordingFeeCents: 175_00,
+  commissionPercent: 6,
+  transferTaxRatePer1000: 4,
+} as const;
+
+/** The largest sale price or payoff accepted: $100,000,000. */
+export const MAX_AMOUNT_CENTS = 100_000_000_00;
+
+export interface EstimateInputs {
+  salePriceCents: number;
+  mortgagePayoffCents: number;
+  /** Percent of the sale price, up to two decimals (6 means 6.00 %). */
+  commissionPercent: number;
+  /** Dollars per $1,000 of price, up to two decimals; applied per started $500. */
+  transferTaxRatePer1000: number;
+  attorneyFeeCents: number;
+  recordingFeeCents: number;
+}
+
+export interface EstimateLines {
+  salePriceCents: number;
+  mortgagePayoffCents: number;
+  commissionPercent: number;
+  commissionCents: number;
+  transferTaxCents: number;
+  attorneyFeeCents: number;
+  recordingFeeCents: number;
+  /** Negative when the payoff and costs exceed the price: what the seller brings to closing. */
+  netToSellerCents: number;
+}
+
+/** n / d rounded half-up, for non-negative safe integers. */
+function divideRoundHalfUp(numerator: number, denominator: number): number {
+  return Math.floor((2 * numerator + denominator) / (2 * denominator));
+}
+
+/** A rate with up to two decimals as an integer count of hundredths (6.25 -> 625). */
+function hundredths(rate: number): number {
+  return Math.round(rate * 100);
+}
+
+const CENTS_PER_TAX_STEP = 500_00;
+
+export function computeEstimate(inputs: EstimateInputs): EstimateLines {
+  const { salePriceCents, mortgagePayoffCents, attorneyFeeCents, recordingFeeCents } = inputs;
+  for (const [name, value] of Object.entries({ salePriceCents, mortgagePayoffCents, attorneyFeeCents, recordingFeeCents })) {
+    if (!Number.isSafeInteger(value) || value < 0 || value > MAX_AMOUNT_CENTS) {
+      throw new RangeError(`${name} must be whole cents between 0 and ${MAX_AMOUNT_CENTS}`);
+    }
+  }
+  const commissionCents = divideRoundHalfUp(salePriceCents * hundredths(inputs.commissionPercent), 100 * 100);
+  // Every started $500 of price is taxed at half the per-$1,000 rate.
+  const taxSteps = Math.ceil(salePriceCents / CENTS_PER_TAX_STEP);
+  const transferTaxCents = divideRoundHalfUp(taxSteps * hundredths(inputs.transferTaxRatePer1000), 2);
+  const netToSellerCents =
+    salePriceCents - mortgagePayoffCents - commissionCents - transferTaxCents - attorneyFeeCents - recordingFeeCents;
+  return {
+    salePriceCents,
+    mortgagePayoffCents,
+    commissionPercent: inputs.commissionPercent,
+    commissionCents,
+    transferTaxCents,
+    attorneyFeeCents,
+    recordingFeeCents,
+    netToSellerCents,
+  };
+}
+
+/** "6.0%": the commission percent as the specs show it, with one decimal. */
+export function formatPercent(percent: number): string {
+  return `${percent.toFixed(1)}%`;
+}

@@ -1,0 +1,59 @@
+import { Hono } from 'hono';
+import type { Db } from '../../server/db.ts';
+import { HttpError, route } from '../../server/http.ts';
+import { centsToDollars } from '../../ui/money.ts';
+
+interface SiteSettingsRow {
+  website_logo: string | null;
+  website_logo_scale: number;
+  website_logo_type: string;
+  showcase_property_price_cents: number;
+  showcase_property_address: string;
+  showcase_property_beds: number;
+  showcase_property_baths: number;
+  showcase_property_sqft: number;
+  showcase_images: string;
+}
+
+async function siteSettings(db: Db, columns: string): Promise<SiteSettingsRow> {
+  const [row] = await db.query<SiteSettingsRow>(`SELECT ${columns} FROM site_settings WHERE id = 1`);
+  if (!row) throw new HttpError(500, 'Site settings are missing; run npm run db:seed');
+  return row;
+}
+
+export function settingsRoutes(db: Db): Hono {
+  const app = new Hono();
+  route(app, '/global/settings', {
+    GET: async (c) => {
+      const row = await siteSettings(db, 'website_logo, website_logo_scale, website_logo_type');
+      return c.json({
+        success: true,
+        settings: {
+          website_logo: row.website_logo,
+          website_logo_scale: row.website_logo_scale,
+          website_logo_type: row.website_logo_type,
+        },
+      });
+    },
+  });
+  route(app, '/showcase/settings', {
+    GET: async (c) => {
+      const row = await siteSettings(
+        db,
+        'showcase_property_price_cents, showcase_property_address, showcase_property_beds, showcase_property_baths, showcase_property_sqft, showcase_images',
+      );
+      return c.json({
+        success: true,
+        settings: {
+          showcase_property_price: centsToDollars(row.showcase_property_price_cents),
+          showcase_property_address: row.showcase_property_address,
+          showcase_property_beds: row.showcase_property_beds,
+          showcase_property_baths: row.showcase_property_baths,
+          showcase_property_sqft: row.showcase_property_sqft,
+          showcase_images: row.showcase_images,
+        },
+      });
+    },
+  });
+  return app;
+}

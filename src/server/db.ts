@@ -1,0 +1,136 @@
+import { mkdirSync } from 'node:fs';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { Pool, neonConfig, types as pgTypes, type PoolClient } from '@neondatabase/serverless';
+import ws from 'ws';
+
+/** Something SQL can be sent to: the database itself or an open transaction. */
+export interface Queryable {
+  query<Row>(text: string, params?: readonly unknown[]): Promise<Row[]>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+}
+
+export interface Db extends Queryable {
+  /** Runs `work` in one transaction: everything commits or nothing does. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Messages sent to the server so far; tests and benchmarks hold endpoints to a budget with it. */
+  readonly roundTrips: number;
+  readonly kind: 'pglite' | 'neon';
+  close(): Promise<void>;
+}
+
+// int8 and numeric come back as strings by default; our int8 values are cents (< 2^53) and our
+// numerics are small rates, so plain numbers are exact enough and keep both drivers alike.
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+const toNumber = (value: string): number => Number(value);
+
+export async function openPglite(dataDir: string | undefined): Promise<Db> {
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pg = await PGlite.create(dataDir ?? 'memory://', {
+    parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
+  });
+  let roundTrips = 0;
+  const query = async <Row>(text: string, params?: readonly unknown[]): Promise<Row[]> => {
+    roundTrips += 1;
+    const result = await pg.query<Row>(text, params ? [...params] : undefined);
+    return result.rows;
+  };
+  return {
+    kind: 'pglite',
+    get roundTrips() {
+      return roundTrips;
+    },
+    query,
+    async exec(script) {
+      roundTrips += 1;
+      await pg.exec(script);
+    },
+    async transaction(work) {
+      // PGlite runs one statement at a time in-process; BEGIN/COMMIT each count as a round trip
+      // to keep the figures comparable with a networked server.
+      roundTrips += 2;
+      return pg.transaction((tx) =>
+        work({
+          async query<Row>(text: string, params?: readonly unknown[]) {
+            roundTrips += 1;
+            return (await tx.query<Row>(text, params ? [...params] : undefined)).rows;
+          },
+          async exec(script) {
+            roundTrips += 1;
+            await tx.exec(script);
+          },
+        }),
+      );
+    },
+    close: () => pg.close(),
+  };
+}
+
+export interface NeonOptions {
+  /** Local tests reach a plain PostgreSQL through a WebSocket-to-TCP proxy at this host:port. */
+  wsProxy?: string;
+}
+
+export function openNeon(connectionString: string, options: NeonOptions = {}): Db {
+  neonConfig.webSocketConstructor = ws;
+  const { wsProxy } = options;
+  if (wsProxy) {
+    neonConfig.wsProxy = (host, port) => `${wsProxy}/v1?address=${host}:${port}`;
+    neonConfig.useSecureWebSocket = false;
+    neonConfig.pipelineTLS = false;
+    neonConfig.pipelineConnect = false;
+  }
+  const pool = new Pool({
+    connectionString,
+    max: 20,
+    types: {
+      getTypeParser: (oid, format) =>
+        oid === INT8_OID || oid === NUMERIC_OID ? toNumber : pgTypes.getTypeParser(oid, format),
+    },
+  });
+  let roundTrips = 0;
+  const onClient = (client: PoolClient): Queryable => ({
+    async query<Row>(text: string, params?: readonly unknown[]) {
+      roundTrips += 1;
+      const result = await client.query(text, params ? [...params] : undefined);
+      return result.rows;
+    },
+    async exec(script) {
+      roundTrips += 1;
+      // Without parameters pg uses the simple protocol, which accepts several statements.
+      await client.query(script);
+    },
+  });
+  return {
+    kind: 'neon',
+    get roundTrips() {
+      return roundTrips;
+    },
+    async query<Row>(text: string, params?: readonly unknown[]) {
+      roundTrips += 1;
+      const result = await pool.query(text, params ? [...params] : undefined);
+      return result.rows;
+    },
+    async exec(script) {
+      roundTrips += 1;
+      await pool.query(script);
+    },
+    async transaction(work) {
+      const client = await pool.connect();
+      const tx = onClient(client);
+      try {
+        await tx.query('BEGIN');
+        const value = await work(tx);
+        await tx.query('COMMIT');
+        return value;
+      } catch (error) {
+        await tx.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,52 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Every environment variable the server reads, parsed once. Each has an embedded default where one
+ * can serve, so `npm start` needs no configuration; see .env.example for the documentation.
+ */
+const envSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// connection string')
+    .optional(),
+  DATABASE_WS_PROXY: z.string().optional(),
+  DATA_DIR: z.string().default('.data'),
+  PORT: z.coerce.number().int().min(1).max(65535).default(4321),
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  FEATURED_AGENT_FIRST_NAME: z.string().min(1).default('Alex'),
+  FEATURED_AGENT_LAST_NAME: z.string().min(1).default('Morgan'),
+  FEATURED_AGENT_SLUG: z
+    .string()
+    .regex(/^[a-z0-9]+$/, 'FEATURED_AGENT_SLUG may contain lowercase letters and digits only')
+    .default('alexmorgan'),
+  FEATURED_AGENT_EMAIL: z.email().default('alex.morgan@example.com'),
+  FEATURED_AGENT_PHONE: z.string().regex(/^\d{10}$/, 'FEATURED_AGENT_PHONE must be 10 digits').default('6315550142'),
+  FEATURED_AGENT_LICENSE: z.string().min(1).default('10401234567'),
+  FEATURED_AGENT_TITLE: z
+    .enum(['Broker/Principal Broker', 'Licensed Associate Broker', 'Licensed Real Estate Salesperson'])
+    .default('Licensed Real Estate Salesperson'),
+  FEATURED_AGENT_BROKERAGE: z.string().min(1).default('Harbor Point Realty (demo)'),
+  FEATURED_AGENT_WEBSITE: z.url().default('https://example.com'),
+  FEATURED_AGENT_OFFICE_STREET: z.string().min(1).default('100 Main Street'),
+  FEATURED_AGENT_OFFICE_CITY: z.string().min(1).default('Huntington'),
+  FEATURED_AGENT_OFFICE_STATE: z.string().length(2).default('NY'),
+  FEATURED_AGENT_OFFICE_ZIP: z.string().regex(/^\d{5}$/).default('11743'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  const result = envSchema.safeParse(source);
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid environment:\n${problems.join('\n')}`);
+  }
+  const env = result.data;
+  if (env.NODE_ENV === 'production' && !env.DATABASE_URL) {
+    throw new Error('Invalid environment:\n  DATABASE_URL: required in production');
+  }
+  return env;
+}
+
+export const pgliteDir = (env: Env): string => resolve(env.DATA_DIR, 'pglite');

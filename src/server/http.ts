@@ -1,0 +1,76 @@
+import type { Context, Handler, Hono } from 'hono';
+import type { z } from 'zod';
+
+export type FieldErrors = Record<string, string>;
+
+/** Thrown by handlers; the app's one error handler turns it into the API's error shape. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 413 | 415 | 429 | 500,
+    message: string,
+    readonly fields: FieldErrors = {},
+  ) {
+    super(message);
+  }
+}
+
+export const MAX_JSON_BYTES = 64 * 1024;
+
+export function fieldErrorsOf(error: z.ZodError): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const issue of error.issues) {
+    const key = issue.path.length > 0 ? issue.path.map(String).join('.') : '_';
+    fields[key] ??= issue.message;
+  }
+  return fields;
+}
+
+export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const fields = fieldErrorsOf(result.error);
+  throw new HttpError(400, Object.values(fields)[0] ?? 'The request is not valid', fields);
+}
+
+/** Reads a JSON body (at most MAX_JSON_BYTES) and parses it with `schema`. */
+export async function readJson<Schema extends z.ZodType>(c: Context, schema: Schema): Promise<z.output<Schema>> {
+  const contentType = c.req.header('content-type') ?? '';
+  if (!/^application\/json\b/i.test(contentType)) {
+    throw new HttpError(415, 'Send the request body as JSON (Content-Type: application/json)');
+  }
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > MAX_JSON_BYTES) throw tooLarge();
+  const text = await c.req.text();
+  if (new TextEncoder().encode(text).byteLength > MAX_JSON_BYTES) throw tooLarge();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new HttpError(400, 'The request body is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new HttpError(400, 'The request body must be a JSON object');
+  }
+  return parseOrThrow(schema, body);
+}
+
+const tooLarge = () => new HttpError(413, `The request body is larger than ${MAX_JSON_BYTES / 1024} KB`);
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** Registers handlers for `path`; any other method there answers 405 with an Allow header. */
+export function route(app: Hono, path: string, handlers: Partial<Record<Method, Handler>>): void {
+  const allowed = Object.keys(handlers);
+  for (const [method, handler] of Object.entries(handlers)) {
+    app.on(method, path, handler);
+  }
+  app.all(path, (c) => {
+    c.header('Allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', '));
+    return errorResponse(c, new HttpError(405, `${c.req.method} is not allowed here; use ${allowed.join(' or ')}`));
+  });
+}
+
+/** The API's one error shape: { success: false, error, fields }. */
+export function errorResponse(c: Context, error: HttpError): Response {
+  return c.json({ success: false, error: error.message, fields: error.fields }, error.status);
+}
