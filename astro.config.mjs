@@ -8,4 +8,8 @@ export default defineConfig({
   // Estimate and agent pages are static shells rewritten by public/_redirects, so URLs end without a slash.
   trailingSlash: 'ignore',
   build: { format: 'directory' },
+  // Hashes of Astro's own inline scripts and styles go into a CSP meta tag on every page.
+  security: { csp: true },
+  // No code blocks on this site; Shiki's inline styles would break the CSP.
+  markdown: { syntaxHighlight: false },
 });

@@ -13,7 +13,9 @@ const envSchema = z.object({
   DATABASE_WS_PROXY: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
-  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  // Not NODE_ENV: Astro sets that to production for every build, local ones included.
+  APP_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  NETLIFY: z.string().optional(),
   FEATURED_AGENT_FIRST_NAME: z.string().min(1).default('Alex'),
   FEATURED_AGENT_LAST_NAME: z.string().min(1).default('Morgan'),
   FEATURED_AGENT_SLUG: z
@@ -43,10 +45,13 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     throw new Error(`Invalid environment:\n${problems.join('\n')}`);
   }
   const env = result.data;
-  if (env.NODE_ENV === 'production' && !env.DATABASE_URL) {
+  if (isProduction(env) && !env.DATABASE_URL) {
     throw new Error('Invalid environment:\n  DATABASE_URL: required in production');
   }
   return env;
 }
+
+/** On Netlify, or wherever APP_ENV=production: no embedded defaults for what must be configured. */
+export const isProduction = (env: Env): boolean => env.APP_ENV === 'production' || env.NETLIFY === 'true';
 
 export const pgliteDir = (env: Env): string => resolve(env.DATA_DIR, 'pglite');

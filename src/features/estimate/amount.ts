@@ -9,7 +9,12 @@ const DOLLARS = /^\d+(\.\d{1,2})?$/;
  */
 export function dollarAmount(label: string, options: { mustBePositive: boolean }) {
   return z
-    .union([z.number(), z.string()], { error: `${label} must be a dollar amount, like 450,000` })
+    .union([z.number(), z.string()], {
+      error: (issue) =>
+        issue.input === undefined || issue.input === null
+          ? `${label} is required`
+          : `${label} must be a dollar amount, like 450,000`,
+    })
     .transform((value, ctx): number => {
       const text = typeof value === 'number' ? String(value) : value.trim().replace(/[$,]/g, '');
       if (text === '') {

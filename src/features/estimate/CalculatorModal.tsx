@@ -1,0 +1,155 @@
+import { useStore } from '@nanostores/react';
+import { useState, type FormEvent } from 'react';
+import { z } from 'zod';
+import { callApi } from '../../ui/api-client.ts';
+import { Field } from '../../ui/Field.tsx';
+import { groupDigits } from '../../ui/money.ts';
+import { Modal } from '../../ui/Modal.tsx';
+import { $openModal, closeModal, openModal } from '../site/page-modals.ts';
+import { copyText } from '../site/clipboard.ts';
+import { estimateRequestSchema, estimateSchema, type Estimate } from './estimate-request.ts';
+import { NetSheet } from './NetSheet.tsx';
+
+interface CalculatorModalProps {
+  agentSlug: string;
+  agentFirstName: string;
+  /** Home page: required; county pages: optional. */
+  mortgageRequired: boolean;
+}
+
+const emptyForm = { firstName: '', salePrice: '', mortgage: '' };
+type FormErrors = Partial<Record<keyof typeof emptyForm, string>>;
+const createdSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
+
+export const ESTIMATE_FAILED = 'There was an error calculating your estimate. Please try again.';
+
+export default function CalculatorModal({ agentSlug, agentFirstName, mortgageRequired }: CalculatorModalProps) {
+  const open = useStore($openModal) === 'calculator';
+  const [form, setForm] = useState(emptyForm);
+  const [errors, setErrors] = useState<FormErrors>({});
+  const [loading, setLoading] = useState(false);
+  const [estimate, setEstimate] = useState<Estimate | null>(null);
+  const [greetingName, setGreetingName] = useState('');
+
+  const reset = () => {
+    setForm(emptyForm);
+    setErrors({});
+    setEstimate(null);
+  };
+
+  const validate = (): FormErrors => {
+    const found: FormErrors = {};
+    if (!form.firstName.trim()) found.firstName = 'First name is required';
+    if (mortgageRequired && !form.mortgage) found.mortgage = 'Mortgage balance is required';
+    const parsed = estimateRequestSchema.safeParse({
+      agent_slug: agentSlug,
+      sale_price: form.salePrice,
+      mortgage_payoff: form.mortgage,
+    });
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        if (issue.path[0] === 'sale_price') found.salePrice ??= issue.message;
+        if (issue.path[0] === 'mortgage_payoff') found.mortgage ??= issue.message.replace('Mortgage payoff', 'Mortgage balance');
+      }
+    }
+    return found;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setEstimate(null);
+    const found = validate();
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setLoading(true);
+    try {
+      const result = await callApi('/api/estimates', createdSchema, {
+        body: {
+          agent_slug: agentSlug,
+          sale_price: form.salePrice.replace(/,/g, ''),
+          mortgage_payoff: form.mortgage.replace(/,/g, '') || '0',
+          recipient_name: form.firstName.trim(),
+        },
+      });
+      if (!result.ok) {
+        setErrors({ salePrice: result.fields.sale_price, mortgage: result.fields.mortgage_payoff });
+        window.alert(ESTIMATE_FAILED);
+        return;
+      }
+      setGreetingName(form.firstName.trim());
+      setEstimate(result.data.estimate);
+    } catch {
+      window.alert(ESTIMATE_FAILED);
+    } finally {
+      setLoading(false);
+    }
+  };
+
+  const copyLink = async () => {
+    if (!estimate) return;
+    await copyText(`${window.location.origin}/estimate/${estimate.uuid}`);
+    window.alert('Estimate link copied to clipboard!');
+  };
+
+  const price = (key: 'salePrice' | 'mortgage') => ({
+    value: form[key],
+    inputMode: 'numeric' as const,
+    autoComplete: 'off',
+    onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: groupDigits(event.target.value) }),
+  });
+
+  return (
+    <Modal open={open} title={estimate ? 'Your Estimate' : 'What Will You Net?'} onClose={closeModal}>
+      {estimate ? (
+        <div className="form">
+          <p>
+            Hello {greetingName}! Here&apos;s your estimated net proceeds:
+          </p>
+          <NetSheet estimate={estimate} />
+          <div className="modal-actions">
+            <button type="button" className="button button-primary" onClick={copyLink}>
+              Copy Estimate Link
+            </button>
+            <button type="button" className="button button-secondary" onClick={() => openModal('contact')}>
+              Talk to {agentFirstName}
+            </button>
+            <button type="button" className="button button-secondary" onClick={reset}>
+              Calculate Again
+            </button>
+            <button type="button" className="button button-secondary" onClick={closeModal}>
+              Close
+            </button>
+          </div>
+        </div>
+      ) : (
+        <form className="form" noValidate onSubmit={submit}>
+          <Field
+            label="First name"
+            name="firstName"
+            autoComplete="given-name"
+            required
+            value={form.firstName}
+            error={errors.firstName}
+            onChange={(event) => setForm({ ...form, firstName: event.target.value })}
+          />
+          <Field label="Expected sale price" name="salePrice" placeholder="780,000" required error={errors.salePrice} {...price('salePrice')} />
+          <Field
+            label={mortgageRequired ? 'Mortgage balance' : 'Mortgage balance (optional)'}
+            name="mortgage"
+            placeholder="450,000"
+            required={mortgageRequired}
+            error={errors.mortgage}
+            {...price('mortgage')}
+          />
+          <p className="note">
+            Your estimate includes the attorney fee, recording fee, New York State transfer tax and a typical
+            commission.
+          </p>
+          <button type="submit" className="button button-primary button-block" disabled={loading}>
+            {loading ? 'Calculating...' : 'Calculate My Net Proceeds'}
+          </button>
+        </form>
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,58 @@
+import { useEffect, useState } from 'react';
+import { z } from 'zod';
+import { callApi } from '../../ui/api-client.ts';
+import { estimateSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
+import { NetSheet } from './NetSheet.tsx';
+
+const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
+
+type State = { kind: 'loading' } | { kind: 'found'; estimate: Estimate } | { kind: 'not-found' } | { kind: 'failed' };
+
+/** /estimate/{uuid}: a static shell that loads the shared estimate named in the URL. */
+export default function EstimatePage() {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+
+  useEffect(() => {
+    const uuid = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
+    if (!UUID_PATTERN.test(uuid)) {
+      setState({ kind: 'not-found' });
+      return;
+    }
+    callApi(`/api/estimates/${uuid}`, foundSchema)
+      .then((result) => {
+        if (result.ok) setState({ kind: 'found', estimate: result.data.estimate });
+        else setState(result.status === 404 ? { kind: 'not-found' } : { kind: 'failed' });
+      })
+      .catch(() => setState({ kind: 'failed' }));
+  }, []);
+
+  if (state.kind === 'loading') return <p aria-live="polite">Loading your estimate…</p>;
+  if (state.kind === 'not-found' || state.kind === 'failed') {
+    return (
+      <section className="estimate-missing">
+        <h1>{state.kind === 'not-found' ? 'Estimate Not Found' : 'Failed to load estimate'}</h1>
+        <p>
+          {state.kind === 'not-found'
+            ? 'Estimate not found. The link may be mistyped, or the estimate may have been removed.'
+            : 'We could not load this estimate just now. Please try again in a moment.'}
+        </p>
+        <a className="button button-primary" href="/">
+          Run another estimate
+        </a>
+      </section>
+    );
+  }
+  const { estimate } = state;
+  return (
+    <section className="estimate-sheet">
+      <h1>{estimate.recipient_name ? `Net Sheet for ${estimate.recipient_name}` : 'Your Net Sheet'}</h1>
+      <p className="field-hint">
+        Estimated on {new Date(estimate.created_at).toLocaleDateString('en-US', { dateStyle: 'long' })}
+      </p>
+      <NetSheet estimate={estimate} />
+      <p>
+        <a href="/">Run another estimate</a>
+      </p>
+    </section>
+  );
+}

@@ -1,0 +1,76 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+import { Hono } from 'hono';
+import { applyCaptures, headersFor, matchPath, parseHeaders, parseRedirects } from './netlify-rules.ts';
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.webp': 'image/webp',
+  '.avif': 'image/avif',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.woff2': 'font/woff2',
+  '.webmanifest': 'application/manifest+json',
+};
+
+/**
+ * The production site on one local port: the API app under /api and the static build, routed by
+ * the build's own `_redirects` and `_headers` the way Netlify routes them.
+ */
+export function createSiteServer(api: Hono, distDir: string): Hono {
+  const root = resolve(distDir);
+  const readRules = (name: string) => {
+    const path = join(root, name);
+    return existsSync(path) ? readFileSync(path, 'utf8') : '';
+  };
+  const redirects = parseRedirects(readRules('_redirects'));
+  const headerRules = parseHeaders(readRules('_headers'));
+
+  /** The file a URL path names, as Netlify resolves it (exact, then index.html, then .html). */
+  const fileFor = (path: string): string | undefined => {
+    const relative = normalize(decodeURIComponent(path)).replace(/^(\.\.[/\\])+/, '');
+    const base = join(root, relative);
+    if (!base.startsWith(root)) return undefined;
+    for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {
+      if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+    }
+    return undefined;
+  };
+
+  const send = async (file: string, status: number, path: string) => {
+    const headers = new Headers({ 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
+    for (const [name, value] of headersFor(headerRules, path)) headers.append(name, value);
+    return new Response(await readFile(file), { status, headers });
+  };
+
+  const site = new Hono();
+  site.route('/', api);
+  site.on(['GET', 'HEAD'], '*', async (c) => {
+    const path = c.req.path;
+    const file = fileFor(path);
+    for (const rule of redirects) {
+      if (file && !rule.force) break;
+      const captures = matchPath(rule.from, path);
+      if (!captures) continue;
+      const target = applyCaptures(rule.to, captures);
+      if (rule.status >= 300 && rule.status < 400) {
+        return new Response(null, { status: rule.status, headers: { Location: target } });
+      }
+      const rewritten = fileFor(target);
+      if (rewritten) return send(rewritten, rule.status, path);
+    }
+    if (file) return send(file, 200, path);
+    const notFound = fileFor('/404.html');
+    return notFound ? send(notFound, 404, path) : c.text('Not found', 404);
+  });
+  return site;
+}

@@ -1,0 +1,38 @@
+import { z } from 'zod';
+
+const apiErrorSchema = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  fields: z.record(z.string(), z.string()).default({}),
+});
+
+export type ApiResult<T> =
+  | { ok: true; data: T }
+  | { ok: false; status: number; error: string; fields: Record<string, string> };
+
+/**
+ * Calls our API from an island and parses the answer with `schema`. A network failure rejects;
+ * an error answer resolves with its message and per-field errors.
+ */
+export async function callApi<Schema extends z.ZodType>(
+  path: string,
+  schema: Schema,
+  init: { method?: 'GET' | 'POST'; body?: unknown } = {},
+): Promise<ApiResult<z.output<Schema>>> {
+  const response = await fetch(path, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: init.body === undefined ? { Accept: 'application/json' } : { 'Content-Type': 'application/json' },
+    body: init.body === undefined ? null : JSON.stringify(init.body),
+    credentials: 'same-origin',
+  });
+  const json: unknown = await response.json().catch(() => null);
+  if (response.ok) {
+    const parsed = schema.safeParse(json);
+    if (parsed.success) return { ok: true, data: parsed.data };
+    return { ok: false, status: response.status, error: 'Unexpected answer from the server', fields: {} };
+  }
+  const error = apiErrorSchema.safeParse(json);
+  return error.success
+    ? { ok: false, status: response.status, error: error.data.error, fields: error.data.fields }
+    : { ok: false, status: response.status, error: `Request failed (${response.status})`, fields: {} };
+}
