@@ -7,7 +7,11 @@ import { createSiteServer } from '../src/server/site-server.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);
-const { server, url } = await listen(createSiteServer(createApi({ db }), 'dist'), env.PORT, process.env.HOST ?? '127.0.0.1');
+const { server, url } = await listen(
+  createSiteServer(createApi({ db }), 'dist'),
+  env.PORT,
+  process.env.HOST ?? '127.0.0.1',
+);
 console.log(`Site and API at ${url} (database: ${db.kind})`);
 
 const stop = () => {

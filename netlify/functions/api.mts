@@ -1,5 +1,4 @@
 import type { Config } from '@netlify/functions';
-import { handle } from 'hono/netlify';
 import { createApi } from '../../src/server/app.ts';
 import { openDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
@@ -8,6 +7,9 @@ import { parseEnv } from '../../src/server/env.ts';
 const env = parseEnv();
 const db = await openDatabase(env);
 
-export default handle(createApi({ db }));
+const api = createApi({ db });
+
+// Netlify Functions (v2) take a web Request and want a Response: exactly Hono's fetch.
+export default (request: Request): Response | Promise<Response> => api.fetch(request);
 
 export const config: Config = { path: '/api/*' };

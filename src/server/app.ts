@@ -25,7 +25,8 @@ export function createApi({ db, logError = defaultLogError }: AppDeps): Hono {
   api.use(
     bodyLimit({
       maxSize: MAX_JSON_BYTES,
-      onError: (c) => errorResponse(c, new HttpError(413, `The request body is larger than ${MAX_JSON_BYTES / 1024} KB`)),
+      onError: (c) =>
+        errorResponse(c, new HttpError(413, `The request body is larger than ${MAX_JSON_BYTES / 1024} KB`)),
     }),
   );
   api.route('/', settingsRoutes(db));

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
-import { Pool, neonConfig, types as pgTypes, type PoolClient } from '@neondatabase/serverless';
+import { Pool, neonConfig, types as pgTypes, type PoolClient, type QueryResultRow } from '@neondatabase/serverless';
 import ws from 'ws';
 
 /** Something SQL can be sent to: the database itself or an open transaction. */
@@ -81,19 +81,14 @@ export function openNeon(connectionString: string, options: NeonOptions = {}): D
     neonConfig.pipelineTLS = false;
     neonConfig.pipelineConnect = false;
   }
-  const pool = new Pool({
-    connectionString,
-    max: 20,
-    types: {
-      getTypeParser: (oid, format) =>
-        oid === INT8_OID || oid === NUMERIC_OID ? toNumber : pgTypes.getTypeParser(oid, format),
-    },
-  });
+  pgTypes.setTypeParser(INT8_OID, toNumber);
+  pgTypes.setTypeParser(NUMERIC_OID, toNumber);
+  const pool = new Pool({ connectionString, max: 20 });
   let roundTrips = 0;
   const onClient = (client: PoolClient): Queryable => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
       roundTrips += 1;
-      const result = await client.query(text, params ? [...params] : undefined);
+      const result = await client.query<Row & QueryResultRow>(text, params ? [...params] : undefined);
       return result.rows;
     },
     async exec(script) {
@@ -109,7 +104,7 @@ export function openNeon(connectionString: string, options: NeonOptions = {}): D
     },
     async query<Row>(text: string, params?: readonly unknown[]) {
       roundTrips += 1;
-      const result = await pool.query(text, params ? [...params] : undefined);
+      const result = await pool.query<Row & QueryResultRow>(text, params ? [...params] : undefined);
       return result.rows;
     },
     async exec(script) {

@@ -23,7 +23,10 @@ const envSchema = z.object({
     .regex(/^[a-z0-9]+$/, 'FEATURED_AGENT_SLUG may contain lowercase letters and digits only')
     .default('alexmorgan'),
   FEATURED_AGENT_EMAIL: z.email().default('alex.morgan@example.com'),
-  FEATURED_AGENT_PHONE: z.string().regex(/^\d{10}$/, 'FEATURED_AGENT_PHONE must be 10 digits').default('6315550142'),
+  FEATURED_AGENT_PHONE: z
+    .string()
+    .regex(/^\d{10}$/, 'FEATURED_AGENT_PHONE must be 10 digits')
+    .default('6315550142'),
   FEATURED_AGENT_LICENSE: z.string().min(1).default('10401234567'),
   FEATURED_AGENT_TITLE: z
     .enum(['Broker/Principal Broker', 'Licensed Associate Broker', 'Licensed Real Estate Salesperson'])
@@ -33,7 +36,10 @@ const envSchema = z.object({
   FEATURED_AGENT_OFFICE_STREET: z.string().min(1).default('100 Main Street'),
   FEATURED_AGENT_OFFICE_CITY: z.string().min(1).default('Huntington'),
   FEATURED_AGENT_OFFICE_STATE: z.string().length(2).default('NY'),
-  FEATURED_AGENT_OFFICE_ZIP: z.string().regex(/^\d{5}$/).default('11743'),
+  FEATURED_AGENT_OFFICE_ZIP: z
+    .string()
+    .regex(/^\d{5}$/)
+    .default('11743'),
 });
 
 export type Env = z.infer<typeof envSchema>;

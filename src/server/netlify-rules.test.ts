@@ -21,7 +21,9 @@ describe('_redirects', () => {
 
 describe('_headers', () => {
   it('collects the headers of every matching rule', () => {
-    const rules = parseHeaders('/*\n  X-Frame-Options: DENY\n  Referrer-Policy: same-origin\n/_astro/*\n  Cache-Control: immutable\n');
+    const rules = parseHeaders(
+      '/*\n  X-Frame-Options: DENY\n  Referrer-Policy: same-origin\n/_astro/*\n  Cache-Control: immutable\n',
+    );
     expect(headersFor(rules, '/_astro/a.js')).toEqual([
       ['X-Frame-Options', 'DENY'],
       ['Referrer-Policy', 'same-origin'],

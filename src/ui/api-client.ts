@@ -7,8 +7,7 @@ const apiErrorSchema = z.object({
 });
 
 export type ApiResult<T> =
-  | { ok: true; data: T }
-  | { ok: false; status: number; error: string; fields: Record<string, string> };
+  { ok: true; data: T } | { ok: false; status: number; error: string; fields: Record<string, string> };
 
 /**
  * Calls our API from an island and parses the answer with `schema`. A network failure rejects;

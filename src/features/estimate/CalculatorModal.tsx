@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
@@ -49,13 +49,14 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         if (issue.path[0] === 'sale_price') found.salePrice ??= issue.message;
-        if (issue.path[0] === 'mortgage_payoff') found.mortgage ??= issue.message.replace('Mortgage payoff', 'Mortgage balance');
+        if (issue.path[0] === 'mortgage_payoff')
+          found.mortgage ??= issue.message.replace('Mortgage payoff', 'Mortgage balance');
       }
     }
     return found;
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     setEstimate(null);
     const found = validate();
@@ -102,12 +103,10 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
     <Modal open={open} title={estimate ? 'Your Estimate' : 'What Will You Net?'} onClose={closeModal}>
       {estimate ? (
         <div className="form">
-          <p>
-            Hello {greetingName}! Here&apos;s your estimated net proceeds:
-          </p>
+          <p>Hello {greetingName}! Here&apos;s your estimated net proceeds:</p>
           <NetSheet estimate={estimate} />
           <div className="modal-actions">
-            <button type="button" className="button button-primary" onClick={copyLink}>
+            <button type="button" className="button button-primary" onClick={() => void copyLink()}>
               Copy Estimate Link
             </button>
             <button type="button" className="button button-secondary" onClick={() => openModal('contact')}>
@@ -122,7 +121,7 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
           </div>
         </div>
       ) : (
-        <form className="form" noValidate onSubmit={submit}>
+        <form className="form" noValidate onSubmit={(event) => void submit(event)}>
           <Field
             label="First name"
             name="firstName"
@@ -132,7 +131,14 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
             error={errors.firstName}
             onChange={(event) => setForm({ ...form, firstName: event.target.value })}
           />
-          <Field label="Expected sale price" name="salePrice" placeholder="780,000" required error={errors.salePrice} {...price('salePrice')} />
+          <Field
+            label="Expected sale price"
+            name="salePrice"
+            placeholder="780,000"
+            required
+            error={errors.salePrice}
+            {...price('salePrice')}
+          />
           <Field
             label={mortgageRequired ? 'Mortgage balance' : 'Mortgage balance (optional)'}
             name="mortgage"

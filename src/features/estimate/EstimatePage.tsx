@@ -14,11 +14,10 @@ export default function EstimatePage() {
 
   useEffect(() => {
     const uuid = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
-    if (!UUID_PATTERN.test(uuid)) {
-      setState({ kind: 'not-found' });
-      return;
-    }
-    callApi(`/api/estimates/${uuid}`, foundSchema)
+    const lookup = UUID_PATTERN.test(uuid)
+      ? callApi(`/api/estimates/${uuid}`, foundSchema)
+      : Promise.resolve({ ok: false, status: 404 } as const);
+    lookup
       .then((result) => {
         if (result.ok) setState({ kind: 'found', estimate: result.data.estimate });
         else setState(result.status === 404 ? { kind: 'not-found' } : { kind: 'failed' });

@@ -19,9 +19,7 @@ export function NetSheet({ estimate }: { estimate: Estimate }) {
         </tbody>
       </table>
       <p className={`net-total${negative ? ' is-negative' : ''}`} data-testid="net-proceeds">
-        <span className="net-total-label">
-          {negative ? 'Amount you would bring to closing' : 'Your Net Proceeds'}
-        </span>
+        <span className="net-total-label">{negative ? 'Amount you would bring to closing' : 'Your Net Proceeds'}</span>
         <span className="net-total-amount">{formatMoney(Math.abs(estimate.net_to_seller))}</span>
       </p>
     </div>

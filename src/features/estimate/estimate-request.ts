@@ -5,11 +5,7 @@ export const MAX_NAME_LENGTH = 100;
 
 /** POST /api/estimates; the calculator forms check the same rules before sending. */
 export const estimateRequestSchema = z.object({
-  agent_slug: z
-    .string({ error: 'Agent is required' })
-    .trim()
-    .min(1, 'Agent is required')
-    .max(64, 'Agent is not valid'),
+  agent_slug: z.string({ error: 'Agent is required' }).trim().min(1, 'Agent is required').max(64, 'Agent is not valid'),
   sale_price: dollarAmount('Sale price', { mustBePositive: true }),
   // Optional on the county pages: an absent or empty payoff is $0.
   mortgage_payoff: z

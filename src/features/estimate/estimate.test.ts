@@ -34,7 +34,12 @@ describe('computeEstimate', () => {
     expect(at(100_10).commissionCents).toBe(5_51);
     // 1.15 per $1,000 is $0.575 per $500 step: 1 step -> $0.58 (half-up), 3 steps -> $1.725 -> $1.73
     const tax = (cents: number) =>
-      computeEstimate({ ...SYSTEM_DEFAULTS, salePriceCents: cents, mortgagePayoffCents: 0, transferTaxRatePer1000: 1.15 });
+      computeEstimate({
+        ...SYSTEM_DEFAULTS,
+        salePriceCents: cents,
+        mortgagePayoffCents: 0,
+        transferTaxRatePer1000: 1.15,
+      });
     expect(tax(100_00).transferTaxCents).toBe(58);
     expect(tax(1_500_00).transferTaxCents).toBe(1_73);
   });

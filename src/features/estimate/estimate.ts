@@ -52,7 +52,12 @@ const CENTS_PER_TAX_STEP = 500_00;
 
 export function computeEstimate(inputs: EstimateInputs): EstimateLines {
   const { salePriceCents, mortgagePayoffCents, attorneyFeeCents, recordingFeeCents } = inputs;
-  for (const [name, value] of Object.entries({ salePriceCents, mortgagePayoffCents, attorneyFeeCents, recordingFeeCents })) {
+  for (const [name, value] of Object.entries({
+    salePriceCents,
+    mortgagePayoffCents,
+    attorneyFeeCents,
+    recordingFeeCents,
+  })) {
     if (!Number.isSafeInteger(value) || value < 0 || value > MAX_AMOUNT_CENTS) {
       throw new RangeError(`${name} must be whole cents between 0 and ${MAX_AMOUNT_CENTS}`);
     }

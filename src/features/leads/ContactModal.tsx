@@ -1,5 +1,5 @@
 import { useStore } from '@nanostores/react';
-import { useState, type FormEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
@@ -32,7 +32,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
     closeModal();
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     const lead = {
       agent_slug: agentSlug,
@@ -78,7 +78,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
 
   return (
     <Modal open={open} title={`Work with ${agentFullName}`} onClose={close}>
-      <form className="form" noValidate onSubmit={submit}>
+      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
         <p className="note">
           Homes marketed with our listing showcase reach more buyers: on average about 2% higher sale prices and 75%
           more engagement. Tell us about your home and {agentFullName} will call you.

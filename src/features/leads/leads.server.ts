@@ -25,52 +25,58 @@ const leadRequestSchema = z.unknown().transform((body, ctx): NewLead => {
   const schema = 'first_name' in record ? 'agent' : 'name' in record ? 'estimate' : 'contact';
   if (schema === 'agent') {
     const lead = parseInto(agentPageLeadSchema, body, ctx);
-    return lead && {
-      // A lead about an estimate belongs to the estimate's agent.
-      agent: lead.estimate_uuid ? { estimateUuid: lead.estimate_uuid } : { id: lead.agent_id },
-      first_name: lead.first_name,
-      last_name: lead.last_name,
+    return (
+      lead && {
+        // A lead about an estimate belongs to the estimate's agent.
+        agent: lead.estimate_uuid ? { estimateUuid: lead.estimate_uuid } : { id: lead.agent_id },
+        first_name: lead.first_name,
+        last_name: lead.last_name,
+        email: lead.email,
+        phone: lead.phone,
+        address: lead.address,
+        message: null,
+        source: lead.source,
+        consent_marketing: lead.consent_marketing,
+        estimate_uuid: lead.estimate_uuid ?? null,
+        email_body: lead.email_body,
+      }
+    );
+  }
+  if (schema === 'estimate') {
+    const lead = parseInto(estimatePageLeadSchema, body, ctx);
+    const [first = '', ...rest] = lead ? lead.name.split(/\s+/) : [];
+    return (
+      lead && {
+        agent: { estimateUuid: lead.estimate_uuid },
+        first_name: first,
+        last_name: rest.join(' '),
+        email: lead.email,
+        phone: lead.phone,
+        address: null,
+        message: lead.message,
+        source: lead.source,
+        consent_marketing: lead.consent_marketing,
+        estimate_uuid: lead.estimate_uuid,
+        email_body: lead.email_body,
+      }
+    );
+  }
+  const lead = parseInto(contactLeadSchema, body, ctx);
+  return (
+    lead && {
+      agent: { slug: lead.agent_slug },
+      first_name: lead.firstName,
+      last_name: lead.lastName,
       email: lead.email,
       phone: lead.phone,
       address: lead.address,
       message: null,
       source: lead.source,
       consent_marketing: lead.consent_marketing,
-      estimate_uuid: lead.estimate_uuid ?? null,
-      email_body: lead.email_body,
-    };
-  }
-  if (schema === 'estimate') {
-    const lead = parseInto(estimatePageLeadSchema, body, ctx);
-    const [first = '', ...rest] = lead ? lead.name.split(/\s+/) : [];
-    return lead && {
-      agent: { estimateUuid: lead.estimate_uuid },
-      first_name: first,
-      last_name: rest.join(' '),
-      email: lead.email,
-      phone: lead.phone,
-      address: null,
-      message: lead.message,
-      source: lead.source,
-      consent_marketing: lead.consent_marketing,
-      estimate_uuid: lead.estimate_uuid,
-      email_body: lead.email_body,
-    };
-  }
-  const lead = parseInto(contactLeadSchema, body, ctx);
-  return lead && {
-    agent: { slug: lead.agent_slug },
-    first_name: lead.firstName,
-    last_name: lead.lastName,
-    email: lead.email,
-    phone: lead.phone,
-    address: lead.address,
-    message: null,
-    source: lead.source,
-    consent_marketing: lead.consent_marketing,
-    estimate_uuid: null,
-    email_body: null,
-  };
+      estimate_uuid: null,
+      email_body: null,
+    }
+  );
 });
 
 function parseInto<Schema extends z.ZodType>(
@@ -129,7 +135,11 @@ export function leadRoutes(db: Db): Hono {
       }
       // CRM sync arrives with the Follow Up Boss integration; until then no agent has one.
       return c.json(
-        { success: true, lead: { id: row.id, created_at: row.created_at.toISOString() }, fub_sync_status: 'no_integration' },
+        {
+          success: true,
+          lead: { id: row.id, created_at: row.created_at.toISOString() },
+          fub_sync_status: 'no_integration',
+        },
         201,
       );
     },

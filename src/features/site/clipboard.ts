@@ -1,17 +1,11 @@
-/** Writes text to the clipboard, falling back to a hidden textarea where the API is refused. */
+/**
+ * Puts `text` on the clipboard. Where the browser refuses (older browsers, insecure origins), the
+ * link is shown in a prompt, selected, so the visitor can copy it by hand.
+ */
 export async function copyText(text: string): Promise<void> {
   try {
     await navigator.clipboard.writeText(text);
-    return;
   } catch {
-    const area = document.createElement('textarea');
-    area.value = text;
-    area.setAttribute('readonly', '');
-    area.style.position = 'fixed';
-    area.style.opacity = '0';
-    document.body.append(area);
-    area.select();
-    document.execCommand('copy');
-    area.remove();
+    window.prompt('Copy this link:', text);
   }
 }

@@ -1,0 +1,42 @@
+// @ts-check
+import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
+import tseslint from 'typescript-eslint';
+
+/** Server-only modules: `*.server.ts` and everything under src/server/. */
+const serverOnly = {
+  patterns: [
+    {
+      group: ['**/*.server', '**/*.server.ts', '**/server/**', '../server/*', '../../server/*'],
+      message: 'Islands and shared modules run in the browser: they must not import server-only code.',
+    },
+  ],
+};
+
+export default defineConfig(
+  { ignores: ['dist/', '.astro/', '.data/', '.netlify/', 'node_modules/', 'test-results/', 'playwright-report/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/consistent-type-assertions': ['error', { assertionStyle: 'never' }],
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true }],
+    },
+  },
+  { files: ['**/*.tsx'], ...reactHooks.configs.flat.recommended },
+  {
+    // Everything the browser may load: islands, their components, shared logic and UI.
+    files: ['src/features/**/*.{ts,tsx}', 'src/ui/**/*.{ts,tsx}'],
+    ignores: ['src/features/**/*.server.ts', 'src/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', serverOnly] },
+  },
+  {
+    files: ['**/*.js', '**/*.mjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+);
