@@ -15,7 +15,11 @@ export function Modal({ open, title, onClose, children }: ModalProps) {
   useEffect(() => {
     const dialog = dialogRef.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // Start where the visitor types, not on the close button the browser would pick.
+      dialog.querySelector<HTMLElement>('input, select, textarea')?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
 

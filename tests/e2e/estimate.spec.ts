@@ -1,0 +1,172 @@
+import { collectAlerts, expect, expectNoAxeViolations, recordApiCalls, test, waitForIslands } from './fixtures.ts';
+
+test.describe('a seller on the home page', () => {
+  test('gets the worked example, copies the link and sees the same figures on the shared page', async ({
+    page,
+    context,
+  }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const alerts = collectAlerts(page);
+    await page.goto('/');
+    await waitForIslands(page);
+    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
+
+    const calculator = page.getByRole('dialog', { name: 'What Will You Net?' });
+    await expect(calculator).toBeVisible();
+    await calculator.getByLabel('First name').fill('  Pat  ');
+    const price = calculator.getByLabel('Expected sale price');
+    await price.pressSequentially('780200');
+    await expect(price).toHaveValue('780,200');
+    await calculator.getByLabel('Mortgage balance').pressSequentially('450000');
+    await expect(calculator.getByLabel('Mortgage balance')).toHaveValue('450,000');
+    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+
+    const result = page.getByRole('dialog', { name: 'Your Estimate' });
+    await expect(result.getByText("Hello Pat! Here's your estimated net proceeds:")).toBeVisible();
+    const rows = result.getByRole('row');
+    await expect(rows).toHaveText([
+      'Sale Price$780,200.00',
+      'Mortgage Payoff−$450,000.00',
+      'Compensation (6.0%)−$46,812.00',
+      'Transfer Tax−$3,122.00',
+      'Attorney Fee−$750.00',
+      'Recording Fee−$175.00',
+    ]);
+    await expect(result.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
+
+    await result.getByRole('button', { name: 'Copy Estimate Link' }).click();
+    await expect.poll(() => alerts).toEqual(['Estimate link copied to clipboard!']);
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/estimate\/[0-9a-f-]{36}$/);
+
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'Net Sheet for Pat' })).toBeVisible();
+    await expect(page.getByRole('row')).toHaveText([
+      'Sale Price$780,200.00',
+      'Mortgage Payoff−$450,000.00',
+      'Compensation (6.0%)−$46,812.00',
+      'Transfer Tax−$3,122.00',
+      'Attorney Fee−$750.00',
+      'Recording Fee−$175.00',
+    ]);
+    await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
+    await expect(page.getByRole('link', { name: 'Run another estimate' })).toHaveAttribute('href', '/');
+    await expectNoAxeViolations(page);
+  });
+
+  test('with a payoff above the proceeds sees what they would bring to closing', async ({ page }) => {
+    await page.goto('/');
+    await waitForIslands(page);
+    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
+    const calculator = page.getByRole('dialog');
+    await calculator.getByLabel('First name').fill('Sam');
+    await calculator.getByLabel('Expected sale price').fill('300000');
+    await calculator.getByLabel('Mortgage balance').fill('320000');
+    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+    await expect(page.getByTestId('net-proceeds')).toHaveText('Amount you would bring to closing$40,125.00');
+  });
+
+  test('an empty or wrong form shows its errors and sends nothing', async ({ page }) => {
+    const calls = recordApiCalls(page, '/api/estimates');
+    await page.goto('/');
+    await waitForIslands(page);
+    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
+    const calculator = page.getByRole('dialog');
+    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+    await expect(calculator.getByText('First name is required')).toBeVisible();
+    await expect(calculator.getByText('Sale price is required')).toBeVisible();
+    await expect(calculator.getByText('Mortgage balance is required')).toBeVisible();
+    await expect(calculator.getByLabel('First name')).toHaveAttribute('aria-invalid', 'true');
+
+    await calculator.getByLabel('First name').fill('Pat');
+    await calculator.getByLabel('Expected sale price').pressSequentially('abc0');
+    await expect(calculator.getByLabel('Expected sale price')).toHaveValue('0');
+    await calculator.getByLabel('Mortgage balance').fill('200000');
+    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+    await expect(calculator.getByText('Sale price must be greater than $0')).toBeVisible();
+
+    await calculator.getByLabel('Expected sale price').fill('100000001');
+    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+    await expect(calculator.getByText('Sale price must be at most $100,000,000')).toBeVisible();
+    expect(calls).toEqual([]);
+  });
+
+  test('Calculate Again clears the form, Escape and Close close the calculator', async ({ page }) => {
+    await page.goto('/');
+    await waitForIslands(page);
+    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
+    const calculator = page.getByRole('dialog');
+    await expect(calculator.getByLabel('First name')).toBeFocused();
+    await page.keyboard.press('Escape');
+    await expect(calculator).toBeHidden();
+
+    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
+    await calculator.getByLabel('First name').fill('Pat');
+    await calculator.getByLabel('Expected sale price').fill('500000');
+    await calculator.getByLabel('Mortgage balance').fill('0');
+    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+    await expect(page.getByRole('row')).toHaveText([
+      'Sale Price$500,000.00',
+      'Compensation (6.0%)−$30,000.00',
+      'Transfer Tax−$2,000.00',
+      'Attorney Fee−$750.00',
+      'Recording Fee−$175.00',
+    ]);
+    await page.getByRole('button', { name: 'Calculate Again' }).click();
+    await expect(calculator.getByLabel('First name')).toHaveValue('');
+    await expect(calculator.getByLabel('Expected sale price')).toHaveValue('');
+    await page.getByRole('button', { name: 'Close' }).first().click();
+    await expect(calculator).toBeHidden();
+  });
+
+  test('the agent button closes the calculator and opens the contact form', async ({ page }) => {
+    await page.goto('/');
+    await waitForIslands(page);
+    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
+    const calculator = page.getByRole('dialog');
+    await calculator.getByLabel('First name').fill('Pat');
+    await calculator.getByLabel('Expected sale price').fill('780200');
+    await calculator.getByLabel('Mortgage balance').fill('450000');
+    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+    await page
+      .getByRole('dialog', { name: 'Your Estimate' })
+      .getByRole('button', { name: /^Talk to / })
+      .click();
+    await expect(page.getByRole('dialog')).toHaveCount(1);
+    await expect(page.getByRole('dialog', { name: /^Work with / })).toBeVisible();
+  });
+});
+
+test.describe('the shared estimate page', () => {
+  test.use({ consoleErrorsAllowed: [/status of 404/] });
+  test('shows Estimate Not Found for an unknown estimate', async ({ page }) => {
+    const response = await page.goto('/estimate/00000000-0000-4000-8000-000000000000');
+    expect(response?.status()).toBe(200);
+    await expect(page.getByRole('heading', { name: 'Estimate Not Found' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Run another estimate' })).toHaveAttribute('href', '/');
+  });
+
+  test('shows Estimate Not Found for a malformed link without asking the server', async ({ page }) => {
+    const calls = recordApiCalls(page, '/api/estimates/not-a-uuid');
+    await page.goto('/estimate/not-a-uuid');
+    await expect(page.getByRole('heading', { name: 'Estimate Not Found' })).toBeVisible();
+    expect(calls).toEqual([]);
+  });
+});
+
+test.describe('a mistyped address', () => {
+  test.use({ consoleErrorsAllowed: [/status of 404/] });
+  test('shows the not-found page with a 404 status', async ({ page }) => {
+    const response = await page.goto('/no-such-page');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    await page.getByRole('link', { name: 'Go Home' }).click();
+    await expect(page).toHaveURL('/');
+  });
+});
+
+test('the home page passes axe', async ({ page }) => {
+  await page.goto('/');
+  await waitForIslands(page);
+  await expectNoAxeViolations(page);
+});
