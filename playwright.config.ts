@@ -9,7 +9,7 @@ export default defineConfig({
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
   workers: 2,
-  reporter: process.env.CI ? 'list' : [['list'], ['html', { open: 'never' }]],
+  reporter: [['list'], ['json', { outputFile: '.data/test-reports/e2e.json' }]],
   use: {
     baseURL,
     trace: 'retain-on-failure',

@@ -1,0 +1,99 @@
+// npm test: every check CI runs, in order, with one summary line at the end.
+// Installs what is missing (Chromium, PostgreSQL) with apt-get when run as root on Debian.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { z } from 'zod';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const POSTGRES = '/usr/lib/postgresql/15/bin/postgres';
+const REPORTS = '.data/test-reports';
+
+function ensureSystemPackages(): void {
+  const missing = [
+    ...(existsSync(CHROMIUM) ? [] : ['chromium']),
+    ...(existsSync(POSTGRES) ? [] : ['postgresql']),
+  ];
+  if (missing.length === 0) return;
+  const isRoot = process.getuid?.() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log(`Installing ${missing.join(', ')} with apt-get…`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...missing]]) {
+      if (spawnSync('apt-get', args, { stdio: 'inherit', env }).status !== 0) {
+        console.error(`apt-get ${args.join(' ')} failed`);
+        process.exit(1);
+      }
+    }
+    return;
+  }
+  console.error(
+    `Missing: ${missing.join(', ')}. The tests need Chromium at ${CHROMIUM} (or set CHROMIUM_PATH) and the ` +
+      `PostgreSQL 15 server at ${POSTGRES}. On Debian or Ubuntu: sudo apt-get install -y ${missing.join(' ')}`,
+  );
+  process.exit(1);
+}
+
+interface Counts {
+  passed: number;
+  failed: number;
+}
+
+const vitestReport = z.object({ numPassedTests: z.number(), numFailedTests: z.number() });
+const playwrightReport = z.object({
+  stats: z.object({ expected: z.number(), unexpected: z.number(), flaky: z.number() }),
+});
+
+function run(label: string, command: string, args: string[]): boolean {
+  console.log(`\n▶ ${label}: ${command} ${args.join(' ')}`);
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+  const ok = result.status === 0;
+  console.log(`${ok ? '✔' : '✘'} ${label}`);
+  return ok;
+}
+
+ensureSystemPackages();
+rmSync(REPORTS, { recursive: true, force: true });
+mkdirSync(REPORTS, { recursive: true });
+
+const steps: [string, boolean][] = [
+  ['typecheck', run('typecheck (astro check, tsc)', 'npm', ['run', '--silent', 'typecheck'])],
+  ['lint', run('lint', 'npm', ['run', '--silent', 'lint'])],
+  ['format', run('format', 'npm', ['run', '--silent', 'format:check'])],
+];
+const vitest = (project: string) =>
+  run(project, 'npx', [
+    'vitest',
+    'run',
+    '--project',
+    project,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${REPORTS}/${project}.json`,
+  ]);
+steps.push(['unit', vitest('unit')], ['integration', vitest('integration')]);
+steps.push([
+  'e2e',
+  run('e2e (Playwright, Chromium)', 'npx', ['playwright', 'test']),
+]);
+
+const counts: Counts = { passed: 0, failed: 0 };
+for (const project of ['unit', 'integration']) {
+  const file = `${REPORTS}/${project}.json`;
+  if (!existsSync(file)) continue;
+  const report = vitestReport.parse(JSON.parse(readFileSync(file, 'utf8')));
+  counts.passed += report.numPassedTests;
+  counts.failed += report.numFailedTests;
+}
+const e2eFile = `${REPORTS}/e2e.json`;
+if (existsSync(e2eFile)) {
+  const { stats } = playwrightReport.parse(JSON.parse(readFileSync(e2eFile, 'utf8')));
+  counts.passed += stats.expected;
+  counts.failed += stats.unexpected + stats.flaky;
+}
+const failedSteps = steps.filter(([, ok]) => !ok).map(([name]) => name);
+// A failed check that is not a test (typecheck, lint, format) counts as a failure too.
+const failed = counts.failed + failedSteps.filter((name) => ['typecheck', 'lint', 'format'].includes(name)).length;
+
+console.log(`\nSteps: ${steps.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
+console.log(`${counts.passed} passed, ${failed} failed`);
+process.exit(failedSteps.length === 0 ? 0 : 1);
