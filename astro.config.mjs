@@ -1,5 +1,6 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
+import process from 'node:process';
 import react from '@astrojs/react';
 
 export default defineConfig({
@@ -12,4 +13,6 @@ export default defineConfig({
   security: { csp: true },
   // No code blocks on this site; Shiki's inline styles would break the CSP.
   markdown: { syntaxHighlight: false },
+  // `npm run dev` runs the API beside Astro's dev server and proxies /api to it.
+  vite: process.env.API_PROXY_TARGET ? { server: { proxy: { '/api': process.env.API_PROXY_TARGET } } } : {},
 });

@@ -65,7 +65,7 @@ try {
 
   // DB round trips per call, counted in-process on the same database.
   const app = createApi({ db });
-  const roundTripsOf = async (request: () => Promise<Response>) => {
+  const roundTripsOf = async (request: () => Response | Promise<Response>) => {
     const before = db.roundTrips;
     for (let index = 0; index < ROUND_TRIP_SAMPLES; index += 1) {
       const response = await request();
@@ -74,7 +74,11 @@ try {
     return (db.roundTrips - before) / ROUND_TRIP_SAMPLES;
   };
   const estimateTrips = await roundTripsOf(() =>
-    app.request('/api/estimates', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: estimateBody }),
+    app.request('/api/estimates', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: estimateBody,
+    }),
   );
   const agentTrips = await roundTripsOf(() => app.request(`/api/agents/public/${agent.slug}`));
   await db.close();
@@ -104,7 +108,14 @@ try {
     { ...publicAgent, trips: agentTrips.toFixed(2) },
   ];
   console.log(
-    ['target'.padEnd(34), 'req/s'.padStart(9), 'p99 ms'.padStart(8), 'ratio'.padStart(7), 'DB trips'.padStart(9), 'errors'.padStart(7)].join(' '),
+    [
+      'target'.padEnd(34),
+      'req/s'.padStart(9),
+      'p99 ms'.padStart(8),
+      'ratio'.padStart(7),
+      'DB trips'.padStart(9),
+      'errors'.padStart(7),
+    ].join(' '),
   );
   for (const row of rows) {
     console.log(
@@ -122,7 +133,10 @@ try {
   const budgets = [
     ['POST /api/estimates makes exactly 1 DB round trip', estimateTrips === 1],
     ['GET /api/agents/public/{slug} makes exactly 1 DB round trip', agentTrips === 1],
-    ['POST /api/estimates reaches >= 0.10 of the bare server', estimates.requestsPerSecond >= 0.1 * baseline.requestsPerSecond],
+    [
+      'POST /api/estimates reaches >= 0.10 of the bare server',
+      estimates.requestsPerSecond >= 0.1 * baseline.requestsPerSecond,
+    ],
     ['POST /api/estimates p99 < 50 ms', estimates.p99Ms < 50],
     ['no errors under load', estimates.errors === 0 && publicAgent.errors === 0],
   ] as const;

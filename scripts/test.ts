@@ -9,16 +9,16 @@ const POSTGRES = '/usr/lib/postgresql/15/bin/postgres';
 const REPORTS = '.data/test-reports';
 
 function ensureSystemPackages(): void {
-  const missing = [
-    ...(existsSync(CHROMIUM) ? [] : ['chromium']),
-    ...(existsSync(POSTGRES) ? [] : ['postgresql']),
-  ];
+  const missing = [...(existsSync(CHROMIUM) ? [] : ['chromium']), ...(existsSync(POSTGRES) ? [] : ['postgresql'])];
   if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;
   if (isRoot && existsSync('/usr/bin/apt-get')) {
     console.log(`Installing ${missing.join(', ')} with apt-get…`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    for (const args of [['update', '-qq'], ['install', '-y', '-qq', ...missing]]) {
+    for (const args of [
+      ['update', '-qq'],
+      ['install', '-y', '-qq', ...missing],
+    ]) {
       if (spawnSync('apt-get', args, { stdio: 'inherit', env }).status !== 0) {
         console.error(`apt-get ${args.join(' ')} failed`);
         process.exit(1);
@@ -71,10 +71,7 @@ const vitest = (project: string) =>
     `--outputFile.json=${REPORTS}/${project}.json`,
   ]);
 steps.push(['unit', vitest('unit')], ['integration', vitest('integration')]);
-steps.push([
-  'e2e',
-  run('e2e (Playwright, Chromium)', 'npx', ['playwright', 'test']),
-]);
+steps.push(['e2e', run('e2e (Playwright, Chromium)', 'npx', ['playwright', 'test'])]);
 
 const counts: Counts = { passed: 0, failed: 0 };
 for (const project of ['unit', 'integration']) {

@@ -16,7 +16,7 @@ export interface AppDeps {
 
 /** The whole API: every /api/* route, served by the Netlify Function and by the local server. */
 export function createApi({ db, logError = defaultLogError }: AppDeps): Hono {
-  const api = new Hono();
+  const api = new Hono().basePath('/api');
   api.use(secureHeaders({ crossOriginResourcePolicy: 'same-origin' }));
   api.use(async (c, next) => {
     await next();
@@ -39,7 +39,7 @@ export function createApi({ db, logError = defaultLogError }: AppDeps): Hono {
     logError(error, c.req.raw);
     return errorResponse(c, new HttpError(500, 'Something went wrong on our side. Please try again.'));
   });
-  return new Hono().route('/api', api);
+  return api;
 }
 
 function defaultLogError(error: unknown, request: Request): void {

@@ -53,7 +53,8 @@ export function createSiteServer(api: Hono, distDir: string): Hono {
   };
 
   const site = new Hono();
-  site.route('/', api);
+  // As on Netlify, where the function's path claims /api/*: the API answers every one of them.
+  site.all('/api/*', (c) => api.fetch(c.req.raw));
   site.on(['GET', 'HEAD'], '*', async (c) => {
     const path = c.req.path;
     const file = fileFor(path);

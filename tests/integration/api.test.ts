@@ -5,6 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
+import {
+  estimateResponse,
+  globalSettingsResponse,
+  publicAgentResponse,
+  showcaseSettingsResponse,
+} from '../support/schemas.ts';
 import { createAgent, setAgentSettings } from '../support/fixtures.ts';
 import { rawRequest } from '../support/http.ts';
 
@@ -25,7 +31,7 @@ describe.each(BACKENDS)('API on %s', (backend) => {
   describe('GET /api/global/settings', () => {
     it('answers the seeded logo settings', async () => {
       const response = await suite.api.fetch('/api/global/settings');
-      expect(await expectJson(response, 200)).toEqual({
+      expect(await expectJson(response, 200, globalSettingsResponse)).toEqual({
         success: true,
         settings: { website_logo: null, website_logo_scale: 1, website_logo_type: 'png' },
       });
@@ -37,7 +43,7 @@ describe.each(BACKENDS)('API on %s', (backend) => {
   describe('GET /api/showcase/settings', () => {
     it('answers the seeded demo showcase', async () => {
       const response = await suite.api.fetch('/api/showcase/settings');
-      expect(await expectJson(response, 200)).toEqual({
+      expect(await expectJson(response, 200, showcaseSettingsResponse)).toEqual({
         success: true,
         settings: {
           showcase_property_price: 780200,
@@ -54,7 +60,7 @@ describe.each(BACKENDS)('API on %s', (backend) => {
   describe('GET /api/agents/public/{slug}', () => {
     it('answers the featured agent, the system settings and a complete profile', async () => {
       const response = await suite.api.fetch(`/api/agents/public/${FEATURED_SLUG}`);
-      const body = await expectJson(response, 200);
+      const body = await expectJson(response, 200, publicAgentResponse);
       expect(body).toEqual({
         success: true,
         agent: {
@@ -102,7 +108,11 @@ describe.each(BACKENDS)('API on %s', (backend) => {
     });
 
     it('answers 404 "Agent not found" for a slug nobody has', async () => {
-      const body = await expectError(await suite.api.fetch('/api/agents/public/nosuchagent999'), 404, 'Agent not found');
+      const body = await expectError(
+        await suite.api.fetch('/api/agents/public/nosuchagent999'),
+        404,
+        'Agent not found',
+      );
       expect(body.fields).toEqual({});
     });
 
@@ -123,7 +133,11 @@ describe.each(BACKENDS)('API on %s', (backend) => {
     });
 
     it('answers 400 for a slug over 64 characters', async () => {
-      const body = await expectError(await suite.api.fetch(`/api/agents/public/${'a'.repeat(65)}`), 400, 'Agent slug is too long');
+      const body = await expectError(
+        await suite.api.fetch(`/api/agents/public/${'a'.repeat(65)}`),
+        400,
+        'Agent slug is too long',
+      );
       expect(body.fields).toEqual({ slug: 'Agent slug is too long' });
     });
 
@@ -138,9 +152,10 @@ describe.each(BACKENDS)('API on %s', (backend) => {
       ['professional title is missing', { professional_title: null }],
     ])('reports profile_complete false when the %s', async (_label, missing) => {
       const agent = await createAgent(suite.db, missing);
-      const body = await expectJson<{ success: boolean; profile_complete: boolean }>(
+      const body = await expectJson(
         await suite.api.fetch(`/api/agents/public/${agent.slug}`),
         200,
+        publicAgentResponse,
       );
       expect(body.success).toBe(true);
       expect(body.profile_complete).toBe(false);
@@ -148,9 +163,10 @@ describe.each(BACKENDS)('API on %s', (backend) => {
 
     it('answers an agent without settings with the system defaults and a complete profile', async () => {
       const agent = await createAgent(suite.db);
-      const body = await expectJson<{ settings: unknown; profile_complete: boolean; agent: { id: number } }>(
+      const body = await expectJson(
         await suite.api.fetch(`/api/agents/public/${agent.slug}`),
         200,
+        publicAgentResponse,
       );
       expect(body.agent.id).toBe(agent.id);
       expect(body.settings).toEqual({
@@ -170,7 +186,11 @@ describe.each(BACKENDS)('API on %s', (backend) => {
         transferTaxRatePer1000: 4.5,
         commissionPercent: 5.25,
       });
-      const body = await expectJson<{ settings: unknown }>(await suite.api.fetch(`/api/agents/public/${agent.slug}`), 200);
+      const body = await expectJson(
+        await suite.api.fetch(`/api/agents/public/${agent.slug}`),
+        200,
+        publicAgentResponse,
+      );
       expect(body.settings).toEqual({
         default_attorney_fee: 1250.5,
         default_recording_fee: 200,
@@ -187,7 +207,11 @@ describe.each(BACKENDS)('API on %s', (backend) => {
         transferTaxRatePer1000: null,
         commissionPercent: 5,
       });
-      const body = await expectJson<{ settings: unknown }>(await suite.api.fetch(`/api/agents/public/${agent.slug}`), 200);
+      const body = await expectJson(
+        await suite.api.fetch(`/api/agents/public/${agent.slug}`),
+        200,
+        publicAgentResponse,
+      );
       expect(body.settings).toEqual({
         default_attorney_fee: 750,
         default_recording_fee: 99,
@@ -275,7 +299,7 @@ describe.each(BACKENDS)('API on %s', (backend) => {
         padding: 'x'.repeat(64 * 1024 - Buffer.byteLength(base)),
       });
       expect(Buffer.byteLength(exact)).toBe(64 * 1024);
-      const body = await expectJson<{ success: boolean }>(await sendRaw('/api/estimates', exact), 201);
+      const body = await expectJson(await sendRaw('/api/estimates', exact), 201, estimateResponse);
       expect(body.success).toBe(true);
     });
   });

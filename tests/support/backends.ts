@@ -25,7 +25,11 @@ export interface TestDatabase {
 
 /** A database name no other test file will pick: label, pid and random bytes. */
 function uniqueDatabaseName(label: string): string {
-  const clean = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 30);
+  const clean = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 30);
   return `t_${clean || 'db'}_${process.pid}_${randomBytes(4).toString('hex')}`;
 }
 

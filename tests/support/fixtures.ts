@@ -73,7 +73,13 @@ export async function setAgentSettings(db: Db, agentId: number, settings: AgentS
        default_recording_fee_cents = EXCLUDED.default_recording_fee_cents,
        transfer_tax_rate_per_1000 = EXCLUDED.transfer_tax_rate_per_1000,
        default_commission_percent = EXCLUDED.default_commission_percent`,
-    [agentId, settings.attorneyFeeCents, settings.recordingFeeCents, settings.transferTaxRatePer1000, settings.commissionPercent],
+    [
+      agentId,
+      settings.attorneyFeeCents,
+      settings.recordingFeeCents,
+      settings.transferTaxRatePer1000,
+      settings.commissionPercent,
+    ],
   );
 }
 

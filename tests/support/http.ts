@@ -24,7 +24,9 @@ export async function startApi(deps: AppDeps): Promise<RunningApi> {
     const created = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(created));
     created.once('error', reject);
   });
-  const { port } = server.address() as AddressInfo;
+  const address: string | AddressInfo | null = server.address();
+  if (typeof address !== 'object' || address === null) throw new Error('The API server has no TCP address');
+  const { port } = address;
   const origin = `http://127.0.0.1:${port}`;
   const fetchApi = (path: string, init?: RequestInit) => fetch(`${origin}${path}`, init);
   return {
@@ -57,14 +59,22 @@ export function rawRequest(
   options: { method: string; headers?: Record<string, string>; chunks?: (string | Buffer)[] },
 ): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
-    const request = httpRequest(`${origin}${path}`, { method: options.method, headers: options.headers }, (response) => {
-      const parts: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => parts.push(chunk));
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(parts).toString('utf8') }),
-      );
-      response.on('error', reject);
-    });
+    const request = httpRequest(
+      `${origin}${path}`,
+      { method: options.method, headers: options.headers },
+      (response) => {
+        const parts: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => parts.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(parts).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
     // The server may answer (413) and close before it has read every chunk; that is not a failure.
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);

@@ -63,10 +63,18 @@ export function freePort(): Promise<number> {
 /** Runs a PostgreSQL binary, as the postgres user when we are root (initdb refuses root). */
 function runPg(binary: string, args: string[]): SpawnSyncReturns<string> {
   const file = join(POSTGRES_BIN, binary);
-  const [command, commandArgs] = isRoot()
-    ? ['runuser', ['-u', SERVICE_USER, '--', file, ...args]]
-    : [file, args];
-  return spawnSync(command, commandArgs, { encoding: 'utf8', stdio: 'pipe', cwd: tmpdir() });
+  const options = { encoding: 'utf8', stdio: 'pipe', cwd: '/tmp' } as const;
+  if (!isRoot()) return spawnSync(file, args, { ...options, cwd: tmpdir() });
+  if (hasRunuser()) return spawnSync('runuser', ['-u', SERVICE_USER, '--', file, ...args], options);
+  // su needs one shell command line: quote every word.
+  const line = [file, ...args].map((word) => `'${word.replace(/'/g, `'\\''`)}'`).join(' ');
+  return spawnSync('su', [SERVICE_USER, '-s', '/bin/sh', '-c', line], options);
+}
+
+let runuserFound: boolean | undefined;
+function hasRunuser(): boolean {
+  runuserFound ??= spawnSync('runuser', ['--help'], { stdio: 'ignore' }).status === 0;
+  return runuserFound;
 }
 
 function runPgOrThrow(binary: string, args: string[], logFile?: string): void {
@@ -79,10 +87,36 @@ function runPgOrThrow(binary: string, args: string[], logFile?: string): void {
   );
 }
 
+/** Starts the server on a free port; answers the port. */
+async function startServer(dataDir: string, socketDir: string, logFile: string): Promise<number> {
+  for (let attempt = 1; ; attempt += 1) {
+    const port = await freePort();
+    const options = [
+      `-p ${port}`,
+      `-k ${socketDir}`,
+      '-c listen_addresses=127.0.0.1',
+      // Throwaway data: durability buys nothing and costs time.
+      '-c fsync=off',
+      '-c synchronous_commit=off',
+      '-c full_page_writes=off',
+      '-c max_connections=200',
+    ].join(' ');
+    const result = runPg('pg_ctl', ['--pgdata', dataDir, '--log', logFile, '--options', options, '--wait', 'start']);
+    if (result.status === 0) return port;
+    // Another process may have taken the port between our probe and the server's bind: try again.
+    if (attempt >= 3) {
+      const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
+      runPg('pg_ctl', ['--pgdata', dataDir, '--mode', 'immediate', 'stop']);
+      throw new Error(`pg_ctl start failed:\n${result.stdout}${result.stderr}\n--- server log ---\n${log}`);
+    }
+  }
+}
+
 /** Starts a fresh server; `stop()` shuts it down and deletes its files. */
 export async function start(): Promise<RunningPostgres> {
   ensureBinaries();
-  const root = mkdtempSync(join(tmpdir(), 'nts-pg-'));
+  // As root the files must be reachable by the postgres user: /tmp is, a private TMPDIR may not be.
+  const root = mkdtempSync(join(isRoot() ? '/tmp' : tmpdir(), 'nts-pg-'));
   const dataDir = join(root, 'data');
   const socketDir = join(root, 'socket');
   const logFile = join(root, 'server.log');
@@ -100,11 +134,16 @@ export async function start(): Promise<RunningPostgres> {
   const cleanupFiles = () => rmSync(root, { recursive: true, force: true });
   try {
     runPgOrThrow('initdb', [
-      '--pgdata', dataDir,
-      '--username', user,
-      '--pwfile', passwordFile,
-      '--auth', 'scram-sha-256',
-      '--encoding', 'UTF8',
+      '--pgdata',
+      dataDir,
+      '--username',
+      user,
+      '--pwfile',
+      passwordFile,
+      '--auth',
+      'scram-sha-256',
+      '--encoding',
+      'UTF8',
       '--no-locale',
       '--no-sync',
       '--no-instructions',
@@ -114,29 +153,10 @@ export async function start(): Promise<RunningPostgres> {
     throw error;
   }
 
-  let port = 0;
-  for (let attempt = 1; ; attempt += 1) {
-    port = await freePort();
-    const options = [
-      `-p ${port}`,
-      `-k ${socketDir}`,
-      '-c listen_addresses=127.0.0.1',
-      // Throwaway data: durability buys nothing and costs time.
-      '-c fsync=off',
-      '-c synchronous_commit=off',
-      '-c full_page_writes=off',
-      '-c max_connections=200',
-    ].join(' ');
-    const result = runPg('pg_ctl', ['--pgdata', dataDir, '--log', logFile, '--options', options, '--wait', 'start']);
-    if (result.status === 0) break;
-    // Another process may have taken the port between our probe and the server's bind: try again.
-    if (attempt >= 3) {
-      const log = existsSync(logFile) ? readFileSync(logFile, 'utf8') : '';
-      runPg('pg_ctl', ['--pgdata', dataDir, '--mode', 'immediate', 'stop']);
-      cleanupFiles();
-      throw new Error(`pg_ctl start failed:\n${result.stdout}${result.stderr}\n--- server log ---\n${log}`);
-    }
-  }
+  const port = await startServer(dataDir, socketDir, logFile).catch((error: unknown) => {
+    cleanupFiles();
+    throw error;
+  });
 
   let stopped = false;
   const stopSync = () => {
@@ -154,9 +174,10 @@ export async function start(): Promise<RunningPostgres> {
     port,
     user,
     password,
-    async stop() {
+    stop() {
       process.removeListener('exit', stopSync);
       stopSync();
+      return Promise.resolve();
     },
   };
 }

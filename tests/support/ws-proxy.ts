@@ -24,14 +24,14 @@ export function parseTarget(request: IncomingMessage): { host: string; port: num
   const address = url.searchParams.get('address') ?? '';
   const match = /^(.+):(\d{1,5})$/.exec(address);
   if (!match) return { refused: `address must be host:port, got "${address}"` };
-  const host = match[1] as string;
+  const host = match[1] ?? '';
   const port = Number(match[2]);
   if (!ALLOWED_HOSTS.has(host)) return { refused: `only 127.0.0.1 and localhost are allowed, got ${host}` };
   if (port < 1 || port > 65535) return { refused: `port out of range: ${port}` };
   return { host: '127.0.0.1', port };
 }
 
-const toBuffer = (data: RawData): Buffer =>
+export const toBuffer = (data: RawData): Buffer =>
   Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
 
 function pipe(socket: WebSocket, host: string, port: number): void {
@@ -74,7 +74,9 @@ export async function startWsProxy(): Promise<RunningWsProxy> {
   http.on('upgrade', (request, socket, head) => {
     const target = parseTarget(request);
     if ('refused' in target) {
-      socket.end(`HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${target.refused}\n`);
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${target.refused}\n`,
+      );
       return;
     }
     wss.handleUpgrade(request, socket, head, (ws) => pipe(ws, target.host, target.port));
@@ -83,7 +85,9 @@ export async function startWsProxy(): Promise<RunningWsProxy> {
     http.once('error', reject);
     http.listen(0, '127.0.0.1', () => resolve());
   });
-  const { port } = http.address() as AddressInfo;
+  const bound: string | AddressInfo | null = http.address();
+  if (typeof bound !== 'object' || bound === null) throw new Error('The WebSocket proxy has no TCP address');
+  const { port } = bound;
   return {
     address: `127.0.0.1:${port}`,
     port,

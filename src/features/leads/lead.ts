@@ -39,8 +39,11 @@ const optionalPhone = optionalText('Phone', LIMITS.phone).refine(
 const consent = z.literal(true, { error: 'Please agree to be contacted about your home sale' });
 const source = (fallback: (typeof LEAD_SOURCES)[number]) =>
   z.enum(LEAD_SOURCES, { error: `Source must be one of ${LEAD_SOURCES.join(', ')}` }).default(fallback);
-const estimateUuid = z.string().regex(UUID_PATTERN, 'Estimate id is not valid');
-const agentId = z.number({ error: 'Agent id must be a number' }).int('Agent id must be a whole number').positive();
+const estimateUuid = z.string({ error: 'Estimate id is required' }).regex(UUID_PATTERN, 'Estimate id is not valid');
+const agentId = z
+  .number({ error: 'Agent id must be a number' })
+  .int('Agent id must be a whole number')
+  .positive('Agent id must be a positive number');
 
 /** Home and county pages' contact forms. */
 export const contactLeadSchema = z.object({

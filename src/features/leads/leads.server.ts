@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
-import { HttpError, readJson, route } from '../../server/http.ts';
+import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema } from './lead.ts';
 
 /** Every lead shape reduced to one row, with the reference that names its agent. */
@@ -19,14 +19,26 @@ interface NewLead {
   email_body: string | null;
 }
 
-/** The shape is told by its name fields: firstName (contact form), first_name (agent page), name. */
-const leadRequestSchema = z.unknown().transform((body, ctx): NewLead => {
-  const record = typeof body === 'object' && body !== null ? body : {};
-  const schema = 'first_name' in record ? 'agent' : 'name' in record ? 'estimate' : 'contact';
-  if (schema === 'agent') {
-    const lead = parseInto(agentPageLeadSchema, body, ctx);
-    return (
-      lead && {
+type LeadShape = 'contact' | 'agent' | 'estimate';
+
+/**
+ * Which form sent the body, told by the keys only that form uses, so a body missing its name
+ * field is still checked against its own form and told what is missing.
+ */
+function shapeOf(body: Record<string, unknown>): LeadShape {
+  const has = (...keys: string[]) => keys.some((key) => key in body);
+  if (has('firstName', 'lastName', 'agent_slug')) return 'contact';
+  if (has('first_name', 'last_name')) return 'agent';
+  if (has('name', 'message', 'estimate_uuid')) return 'estimate';
+  if (has('agent_id')) return 'agent';
+  return 'contact';
+}
+
+function parseLead(body: Record<string, unknown>): NewLead {
+  switch (shapeOf(body)) {
+    case 'agent': {
+      const lead = parseOrThrow(agentPageLeadSchema, body);
+      return {
         // A lead about an estimate belongs to the estimate's agent.
         agent: lead.estimate_uuid ? { estimateUuid: lead.estimate_uuid } : { id: lead.agent_id },
         first_name: lead.first_name,
@@ -39,14 +51,12 @@ const leadRequestSchema = z.unknown().transform((body, ctx): NewLead => {
         consent_marketing: lead.consent_marketing,
         estimate_uuid: lead.estimate_uuid ?? null,
         email_body: lead.email_body,
-      }
-    );
-  }
-  if (schema === 'estimate') {
-    const lead = parseInto(estimatePageLeadSchema, body, ctx);
-    const [first = '', ...rest] = lead ? lead.name.split(/\s+/) : [];
-    return (
-      lead && {
+      };
+    }
+    case 'estimate': {
+      const lead = parseOrThrow(estimatePageLeadSchema, body);
+      const [first = '', ...rest] = lead.name.split(/\s+/);
+      return {
         agent: { estimateUuid: lead.estimate_uuid },
         first_name: first,
         last_name: rest.join(' '),
@@ -58,36 +68,25 @@ const leadRequestSchema = z.unknown().transform((body, ctx): NewLead => {
         consent_marketing: lead.consent_marketing,
         estimate_uuid: lead.estimate_uuid,
         email_body: lead.email_body,
-      }
-    );
-  }
-  const lead = parseInto(contactLeadSchema, body, ctx);
-  return (
-    lead && {
-      agent: { slug: lead.agent_slug },
-      first_name: lead.firstName,
-      last_name: lead.lastName,
-      email: lead.email,
-      phone: lead.phone,
-      address: lead.address,
-      message: null,
-      source: lead.source,
-      consent_marketing: lead.consent_marketing,
-      estimate_uuid: null,
-      email_body: null,
+      };
     }
-  );
-});
-
-function parseInto<Schema extends z.ZodType>(
-  schema: Schema,
-  body: unknown,
-  ctx: z.RefinementCtx,
-): z.output<Schema> | never {
-  const result = schema.safeParse(body);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
-  return z.NEVER;
+    case 'contact': {
+      const lead = parseOrThrow(contactLeadSchema, body);
+      return {
+        agent: { slug: lead.agent_slug },
+        first_name: lead.firstName,
+        last_name: lead.lastName,
+        email: lead.email,
+        phone: lead.phone,
+        address: lead.address,
+        message: null,
+        source: lead.source,
+        consent_marketing: lead.consent_marketing,
+        estimate_uuid: null,
+        email_body: null,
+      };
+    }
+  }
 }
 
 /** One round trip: the agent is found and the lead written in the same statement. */
@@ -126,7 +125,7 @@ export function leadRoutes(db: Db): Hono {
   const app = new Hono();
   route(app, '/leads', {
     POST: async (c) => {
-      const lead = await readJson(c, leadRequestSchema);
+      const lead = parseLead(await readJson(c, z.record(z.string(), z.unknown())));
       const row = await insertLead(db, lead);
       if (!row) {
         throw 'estimateUuid' in lead.agent

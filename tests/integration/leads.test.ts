@@ -1,0 +1,377 @@
+/**
+ * POST /api/leads over real HTTP, on both backends: the three form shapes, the agent each lead is
+ * stored for, and validation that writes nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { BACKENDS } from '../support/backends.ts';
+import { anyNumber, anyString, expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
+import { estimateResponse, leadResponse } from '../support/schemas.ts';
+import { countRows, createAgent, leadById } from '../support/fixtures.ts';
+
+const SOURCES = 'showcase, calculator, nassau_county_page, suffolk_county_page';
+const CONSENT = 'Please agree to be contacted about your home sale';
+
+describe.each(BACKENDS)('leads on %s', (backend) => {
+  const suite = useApiSuite(backend, 'leads');
+  const send = (body: unknown) => suite.api.postJson('/api/leads', body);
+
+  /** Posts a lead that must be accepted; answers the stored row. */
+  async function sendOk(body: unknown) {
+    const response = await send(body);
+    const result = await expectJson(response, 201, leadResponse);
+    expect(result).toEqual({
+      success: true,
+      lead: { id: anyNumber(), created_at: anyString() },
+      fub_sync_status: 'no_integration',
+    });
+    expect(result.lead.created_at).toBe(new Date(Date.parse(result.lead.created_at)).toISOString());
+    const row = await leadById(suite.db, result.lead.id);
+    if (!row) throw new Error(`lead ${result.lead.id} is not in the leads table`);
+    return row;
+  }
+
+  /** Posts a lead that must be refused with 400, checks the message and that nothing was written. */
+  async function sendRejected(body: unknown, field: string, message: string) {
+    const before = await countRows(suite.db, 'leads');
+    const result = await expectError(await send(body), 400);
+    expect(result.fields[field], JSON.stringify(result.fields)).toBe(message);
+    expect(Object.values(result.fields)).toContain(result.error);
+    expect(await countRows(suite.db, 'leads')).toBe(before);
+    return result;
+  }
+
+  const newEstimate = async (agentSlug = 'alexmorgan') => {
+    const result = await expectJson(
+      await suite.api.postJson('/api/estimates', {
+        agent_slug: agentSlug,
+        sale_price: '780,200',
+        mortgage_payoff: 450000,
+      }),
+      201,
+      estimateResponse,
+    );
+    return result.estimate;
+  };
+
+  const contactForm = (change: Record<string, unknown> = {}) => ({
+    agent_slug: 'alexmorgan',
+    firstName: 'Dana',
+    lastName: 'Lopez',
+    phone: '(516) 555-0123',
+    email: 'dana.lopez@example.com',
+    address: '12 Elm Street, Garden City, NY 11530',
+    source: 'nassau_county_page',
+    consent_marketing: true,
+    ...change,
+  });
+
+  const agentPageForm = (agentId: number, change: Record<string, unknown> = {}) => ({
+    agent_id: agentId,
+    first_name: 'Chris',
+    last_name: 'Nguyen',
+    email: 'chris.nguyen@example.com',
+    phone: '631-555-0199',
+    address: '7 Bay Road, Huntington, NY 11743',
+    source: 'calculator',
+    consent_marketing: true,
+    ...change,
+  });
+
+  const estimatePageForm = (estimateUuid: string, change: Record<string, unknown> = {}) => ({
+    name: 'Robin Q Baker',
+    email: 'robin.baker@example.com',
+    phone: '+1 516 555 0177',
+    message: 'Please call me after 5pm.',
+    estimate_uuid: estimateUuid,
+    email_body: 'Your estimated net proceeds: $279,341.00',
+    consent_marketing: true,
+    ...change,
+  });
+
+  describe('contact form (home and county pages)', () => {
+    it('stores the lead for the agent named by slug', async () => {
+      const row = await sendOk(contactForm());
+      expect(row).toEqual({
+        id: anyNumber(),
+        agent_id: suite.test.featuredAgent.id,
+        first_name: 'Dana',
+        last_name: 'Lopez',
+        email: 'dana.lopez@example.com',
+        phone: '(516) 555-0123',
+        address: '12 Elm Street, Garden City, NY 11530',
+        message: null,
+        source: 'nassau_county_page',
+        consent_marketing: true,
+        estimate_uuid: null,
+        email_body: null,
+      });
+    });
+
+    it('stores it for another agent by their slug, with source showcase by default and no address', async () => {
+      const agent = await createAgent(suite.db);
+      const row = await sendOk(contactForm({ agent_slug: agent.slug, source: undefined, address: undefined }));
+      expect(row).toMatchObject({ agent_id: agent.id, source: 'showcase', address: null });
+    });
+
+    it('trims the names and e-mail', async () => {
+      const row = await sendOk(
+        contactForm({ firstName: '  Dana ', lastName: ' Lopez  ', email: ' dana@example.com ' }),
+      );
+      expect(row).toMatchObject({ first_name: 'Dana', last_name: 'Lopez', email: 'dana@example.com' });
+    });
+
+    it('answers 404 for an unknown or inactive agent, and stores nothing', async () => {
+      const pending = await createAgent(suite.db, { status: 'pending' });
+      for (const slug of ['nosuchagent999', pending.slug]) {
+        const before = await countRows(suite.db, 'leads');
+        await expectError(await send(contactForm({ agent_slug: slug })), 404, 'Agent not found');
+        expect(await countRows(suite.db, 'leads')).toBe(before);
+      }
+    });
+
+    it.each([
+      ['agent_slug is missing', { agent_slug: undefined }, 'agent_slug', 'Agent is required'],
+      ['firstName is missing', { firstName: undefined }, 'firstName', 'First name is required'],
+      ['firstName is blank', { firstName: '   ' }, 'firstName', 'First name is required'],
+      ['lastName is missing', { lastName: undefined }, 'lastName', 'Last name is required'],
+      ['phone is missing', { phone: undefined }, 'phone', 'Phone is required'],
+      ['phone has too few digits', { phone: '555-0123' }, 'phone', 'Please enter a valid phone number'],
+      ['phone has letters only', { phone: 'call me' }, 'phone', 'Please enter a valid phone number'],
+      ['phone has 12 digits', { phone: '151655501234' }, 'phone', 'Please enter a valid phone number'],
+      ['email is missing', { email: undefined }, 'email', 'Email is required'],
+      ['email is blank', { email: ' ' }, 'email', 'Email is required'],
+      ['email is invalid', { email: 'dana.lopez' }, 'email', 'Please enter a valid email address'],
+      ['email has no domain', { email: 'dana@' }, 'email', 'Please enter a valid email address'],
+      ['consent is false', { consent_marketing: false }, 'consent_marketing', CONSENT],
+      ['consent is missing', { consent_marketing: undefined }, 'consent_marketing', CONSENT],
+      ['consent is the string "true"', { consent_marketing: 'true' }, 'consent_marketing', CONSENT],
+      ['source is unknown', { source: 'facebook' }, 'source', `Source must be one of ${SOURCES}`],
+      [
+        'firstName is too long',
+        { firstName: 'F'.repeat(101) },
+        'firstName',
+        'First name must be at most 100 characters',
+      ],
+      ['lastName is too long', { lastName: 'L'.repeat(101) }, 'lastName', 'Last name must be at most 100 characters'],
+      ['phone is too long', { phone: '5'.repeat(31) }, 'phone', 'Phone must be at most 30 characters'],
+      ['email is too long', { email: `${'e'.repeat(243)}@example.com` }, 'email', 'Email is too long'],
+      ['address is too long', { address: 'A'.repeat(301) }, 'address', 'Address must be at most 300 characters'],
+      ['address is not text', { address: 12 }, 'address', 'Address must be text'],
+    ])('answers 400 when %s, and stores nothing', async (_label, change, field, message) => {
+      await sendRejected(contactForm(change), field, message);
+    });
+
+    it('accepts fields at their limits', async () => {
+      const row = await sendOk(
+        contactForm({
+          firstName: 'F'.repeat(100),
+          lastName: 'L'.repeat(100),
+          address: 'A'.repeat(300),
+          email: `${'e'.repeat(242)}@example.com`,
+          phone: '1 (516) 555-0123',
+        }),
+      );
+      expect(row.first_name).toHaveLength(100);
+      expect(row.address).toHaveLength(300);
+      expect(row.email).toHaveLength(254);
+    });
+  });
+
+  describe('agent page form', () => {
+    it('stores the lead for the agent named by id, with the estimate and e-mail body', async () => {
+      const agent = await createAgent(suite.db);
+      const estimate = await newEstimate(agent.slug);
+      const row = await sendOk(
+        agentPageForm(agent.id, { estimate_uuid: estimate.uuid, email_body: '<p>Net: $279,341.00</p>' }),
+      );
+      expect(row).toEqual({
+        id: anyNumber(),
+        agent_id: agent.id,
+        first_name: 'Chris',
+        last_name: 'Nguyen',
+        email: 'chris.nguyen@example.com',
+        phone: '631-555-0199',
+        address: '7 Bay Road, Huntington, NY 11743',
+        message: null,
+        source: 'calculator',
+        consent_marketing: true,
+        estimate_uuid: estimate.uuid,
+        email_body: '<p>Net: $279,341.00</p>',
+      });
+    });
+
+    it('stores a lead without an estimate for the agent named by id', async () => {
+      const agent = await createAgent(suite.db);
+      const row = await sendOk(agentPageForm(agent.id, { source: undefined, address: null }));
+      expect(row).toMatchObject({ agent_id: agent.id, estimate_uuid: null, source: 'calculator', address: null });
+    });
+
+    it("stores a lead about an estimate for the estimate's agent, whatever agent_id says", async () => {
+      const second = await createAgent(suite.db);
+      const estimate = await newEstimate(second.slug);
+      const row = await sendOk(agentPageForm(suite.test.featuredAgent.id, { estimate_uuid: estimate.uuid }));
+      expect(row.agent_id).toBe(second.id);
+    });
+
+    it('answers 404 for an agent id nobody has', async () => {
+      const before = await countRows(suite.db, 'leads');
+      await expectError(await send(agentPageForm(99999999)), 404, 'Agent not found');
+      expect(await countRows(suite.db, 'leads')).toBe(before);
+    });
+
+    it('answers 404 "Estimate not found" for an estimate nobody has', async () => {
+      const before = await countRows(suite.db, 'leads');
+      const body = await expectError(
+        await send(agentPageForm(suite.test.featuredAgent.id, { estimate_uuid: randomUUID() })),
+        404,
+        'Estimate not found',
+      );
+      expect(body.fields).toEqual({ estimate_uuid: 'Estimate not found' });
+      expect(await countRows(suite.db, 'leads')).toBe(before);
+    });
+
+    it.each([
+      ['agent_id is missing', { agent_id: undefined }, 'agent_id', 'Agent id must be a number'],
+      ['agent_id is a string', { agent_id: '1' }, 'agent_id', 'Agent id must be a number'],
+      ['agent_id is a fraction', { agent_id: 1.5 }, 'agent_id', 'Agent id must be a whole number'],
+      ['first_name is blank', { first_name: '' }, 'first_name', 'First name is required'],
+      ['last_name is missing', { last_name: undefined }, 'last_name', 'Last name is required'],
+      ['email is missing', { email: undefined }, 'email', 'Email is required'],
+      ['email is invalid', { email: 'chris@@example.com' }, 'email', 'Please enter a valid email address'],
+      ['phone is missing', { phone: undefined }, 'phone', 'Phone is required'],
+      ['phone is invalid', { phone: '12' }, 'phone', 'Please enter a valid phone number'],
+      ['consent is false', { consent_marketing: false }, 'consent_marketing', CONSENT],
+      ['source is unknown', { source: 'billboard' }, 'source', `Source must be one of ${SOURCES}`],
+      ['estimate_uuid is malformed', { estimate_uuid: 'abc' }, 'estimate_uuid', 'Estimate id is not valid'],
+      [
+        'email_body is too long',
+        { email_body: 'b'.repeat(5001) },
+        'email_body',
+        'Email body must be at most 5000 characters',
+      ],
+      ['address is too long', { address: 'A'.repeat(301) }, 'address', 'Address must be at most 300 characters'],
+    ])('answers 400 when %s, and stores nothing', async (_label, change, field, message) => {
+      await sendRejected(agentPageForm(suite.test.featuredAgent.id, change), field, message);
+    });
+
+    it('answers 400 "First name is required" when first_name is left out', async () => {
+      // Only the name fields tell the shapes apart; a form without first_name must still be told
+      // about first_name, not about another form's fields.
+      await sendRejected(
+        agentPageForm(suite.test.featuredAgent.id, { first_name: undefined }),
+        'first_name',
+        'First name is required',
+      );
+    });
+  });
+
+  describe('estimate page form', () => {
+    it("stores the lead for the estimate's agent, splitting the full name", async () => {
+      const estimate = await newEstimate();
+      const row = await sendOk(estimatePageForm(estimate.uuid));
+      expect(row).toEqual({
+        id: anyNumber(),
+        agent_id: suite.test.featuredAgent.id,
+        first_name: 'Robin',
+        last_name: 'Q Baker',
+        email: 'robin.baker@example.com',
+        phone: '+1 516 555 0177',
+        address: null,
+        message: 'Please call me after 5pm.',
+        source: 'calculator',
+        consent_marketing: true,
+        estimate_uuid: estimate.uuid,
+        email_body: 'Your estimated net proceeds: $279,341.00',
+      });
+    });
+
+    it('accepts a lead without phone or message', async () => {
+      const estimate = await newEstimate();
+      const row = await sendOk(
+        estimatePageForm(estimate.uuid, { phone: undefined, message: undefined, name: 'Robin' }),
+      );
+      expect(row).toMatchObject({ first_name: 'Robin', last_name: '', phone: null, message: null });
+    });
+
+    it("stores a lead about a second agent's estimate for that agent even when agent_id says 1", async () => {
+      const second = await createAgent(suite.db);
+      const estimate = await newEstimate(second.slug);
+      expect(estimate.agent_id).toBe(second.id);
+      const row = await sendOk(estimatePageForm(estimate.uuid, { agent_id: 1 }));
+      expect(row.agent_id).toBe(second.id);
+      expect(row.estimate_uuid).toBe(estimate.uuid);
+    });
+
+    it('answers 404 "Estimate not found" for an estimate nobody has, and stores nothing', async () => {
+      const before = await countRows(suite.db, 'leads');
+      const body = await expectError(await send(estimatePageForm(randomUUID())), 404, 'Estimate not found');
+      expect(body.fields).toEqual({ estimate_uuid: 'Estimate not found' });
+      expect(await countRows(suite.db, 'leads')).toBe(before);
+    });
+
+    it.each([
+      ['name is blank', { name: '  ' }, 'name', 'Full name is required'],
+      ['name is too long', { name: 'N'.repeat(101) }, 'name', 'Full name must be at most 100 characters'],
+      ['email is missing', { email: undefined }, 'email', 'Email is required'],
+      ['email is invalid', { email: 'robin at example.com' }, 'email', 'Please enter a valid email address'],
+      ['phone is invalid', { phone: '555' }, 'phone', 'Please enter a valid phone number'],
+      ['consent is false', { consent_marketing: false }, 'consent_marketing', CONSENT],
+      ['consent is missing', { consent_marketing: undefined }, 'consent_marketing', CONSENT],
+      ['source is unknown', { source: 'radio' }, 'source', `Source must be one of ${SOURCES}`],
+      ['estimate_uuid is malformed', { estimate_uuid: 'not-a-uuid' }, 'estimate_uuid', 'Estimate id is not valid'],
+      ['message is too long', { message: 'm'.repeat(2001) }, 'message', 'Message must be at most 2000 characters'],
+      [
+        'email_body is too long',
+        { email_body: 'b'.repeat(5001) },
+        'email_body',
+        'Email body must be at most 5000 characters',
+      ],
+    ])('answers 400 when %s, and stores nothing', async (_label, change, field, message) => {
+      const estimate = await newEstimate();
+      await sendRejected(estimatePageForm(estimate.uuid, change), field, message);
+    });
+
+    it('answers 400 naming estimate_uuid when it is left out, and stores nothing', async () => {
+      const before = await countRows(suite.db, 'leads');
+      const body = await expectError(await send(estimatePageForm('', { estimate_uuid: undefined })), 400);
+      expect(Object.keys(body.fields)).toEqual(['estimate_uuid']);
+      expect(await countRows(suite.db, 'leads')).toBe(before);
+    });
+
+    it('answers 400 "Full name is required" when name is left out', async () => {
+      const estimate = await newEstimate();
+      await sendRejected(estimatePageForm(estimate.uuid, { name: undefined }), 'name', 'Full name is required');
+    });
+  });
+
+  describe('stored text', () => {
+    it('stores markup exactly as given', async () => {
+      const script = '<script>alert("x")</script>';
+      const estimate = await newEstimate();
+      const contact = await sendOk(
+        contactForm({ firstName: script, lastName: `O'Brien ${script}`, address: `<b>1</b> ${script}` }),
+      );
+      expect(contact).toMatchObject({
+        first_name: script,
+        last_name: `O'Brien ${script}`,
+        address: `<b>1</b> ${script}`,
+      });
+      const fromEstimate = await sendOk(
+        estimatePageForm(estimate.uuid, {
+          message: `${script}\n'; DROP TABLE leads; --`,
+          email_body: `<img src=x onerror=alert(1)>${script}`,
+        }),
+      );
+      expect(fromEstimate).toMatchObject({
+        message: `${script}\n'; DROP TABLE leads; --`,
+        email_body: `<img src=x onerror=alert(1)>${script}`,
+      });
+    });
+
+    it('stores non-ASCII text intact', async () => {
+      const row = await sendOk(contactForm({ firstName: 'Zoë', lastName: 'Ñúñez 李' }));
+      expect(row).toMatchObject({ first_name: 'Zoë', last_name: 'Ñúñez 李' });
+    });
+  });
+});
