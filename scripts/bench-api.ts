@@ -3,6 +3,7 @@
 // process so the load generator does not share its event loop.
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
+import { z } from 'zod';
 import { createApi } from '../src/server/app.ts';
 import { openNeon } from '../src/server/db.ts';
 import { parseEnv } from '../src/server/env.ts';
@@ -10,7 +11,6 @@ import { featuredAgentFrom } from '../src/server/featured-agent.ts';
 import { migrate } from '../src/server/migrate.ts';
 import { seed } from '../src/server/seed.ts';
 import { start as startPostgres } from '../tests/support/postgres.ts';
-import { startWsProxy } from '../tests/support/ws-proxy.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
@@ -24,11 +24,12 @@ const estimateBody = JSON.stringify({
   recipient_name: 'Bench',
 });
 
+/** Starts a child that prints `LISTENING <address>`; resolves with that address. */
 function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...process.execArgv, script], {
       env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit'],
+      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     });
     child.stdout?.on('data', (chunk: Buffer) => {
       const match = /LISTENING (\S+)/.exec(chunk.toString());
@@ -38,30 +39,44 @@ function startChild(script: string, env: Record<string, string>): Promise<{ chil
   });
 }
 
+/** Database round trips the API child has made so far. */
+function roundTripsOfChild(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    child.once('message', (message: unknown) => {
+      resolve(z.object({ roundTrips: z.number() }).parse(message).roundTrips);
+    });
+    child.send('round-trips');
+  });
+}
+
 interface Figures {
   name: string;
   requestsPerSecond: number;
   p99Ms: number;
   errors: number;
+  requests: number;
 }
 
 async function load(name: string, options: autocannon.Options): Promise<Figures> {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
   const errors = result.errors + result.timeouts + result.non2xx;
-  return { name, requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, errors };
+  return {
+    name,
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    errors,
+    requests: result.requests.total,
+  };
 }
 
 const postgres = await startPostgres();
-const proxy = await startWsProxy();
 const children: ChildProcess[] = [];
 try {
-  const db = openNeon(postgres.connectionString, { wsProxy: proxy.address });
+  const proxy = await startChild('scripts/bench/ws-proxy-server.ts', {});
+  children.push(proxy.child);
+  const db = openNeon(postgres.connectionString, { wsProxy: proxy.url });
   await migrate(db);
   await seed(db, agent);
-  if (process.env.BENCH_SYNC_COMMIT === 'off') {
-    await db.query('ALTER SYSTEM SET synchronous_commit = off');
-    await db.query('SELECT pg_reload_conf()');
-  }
 
   // DB round trips per call, counted in-process on the same database.
   const app = createApi({ db });
@@ -85,27 +100,40 @@ try {
 
   const api = await startChild('scripts/bench/api-server.ts', {
     DATABASE_URL: postgres.connectionString,
-    DATABASE_WS_PROXY: proxy.address,
+    DATABASE_WS_PROXY: proxy.url,
   });
   const bare = await startChild('scripts/bench/bare-server.ts', {});
   children.push(api.child, bare.child);
 
-  console.log(`Load: ${CONNECTIONS} connections, ${DURATION_S} s per target, PostgreSQL via the Neon driver.\n`);
+  console.log(`Load: ${CONNECTIONS} connections, ${DURATION_S} s per target, PostgreSQL via the Neon driver.`);
+  console.log('trips/call: DB round trips of one call alone; under load: concurrent estimates share an INSERT.\n');
   const baseline = await load('bare node:http (fixed JSON)', { url: bare.url });
+  const tripsBeforeEstimates = await roundTripsOfChild(api.child);
   const estimates = await load('POST /api/estimates', {
     url: `${api.url}/api/estimates`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: estimateBody,
   });
+  const tripsAfterEstimates = await roundTripsOfChild(api.child);
   const publicAgent = await load(`GET /api/agents/public/${agent.slug}`, {
     url: `${api.url}/api/agents/public/${agent.slug}`,
   });
 
+  const tripsAfterAgent = await roundTripsOfChild(api.child);
+  const underLoad = (trips: number, figures: Figures) => (trips / figures.requests).toFixed(3);
   const rows = [
-    { ...baseline, trips: '-' },
-    { ...estimates, trips: estimateTrips.toFixed(2) },
-    { ...publicAgent, trips: agentTrips.toFixed(2) },
+    { ...baseline, trips: '-', loaded: '-' },
+    {
+      ...estimates,
+      trips: estimateTrips.toFixed(2),
+      loaded: underLoad(tripsAfterEstimates - tripsBeforeEstimates, estimates),
+    },
+    {
+      ...publicAgent,
+      trips: agentTrips.toFixed(2),
+      loaded: underLoad(tripsAfterAgent - tripsAfterEstimates, publicAgent),
+    },
   ];
   console.log(
     [
@@ -113,7 +141,8 @@ try {
       'req/s'.padStart(9),
       'p99 ms'.padStart(8),
       'ratio'.padStart(7),
-      'DB trips'.padStart(9),
+      'trips/call'.padStart(11),
+      'under load'.padStart(11),
       'errors'.padStart(7),
     ].join(' '),
   );
@@ -124,7 +153,8 @@ try {
         row.requestsPerSecond.toFixed(0).padStart(9),
         String(row.p99Ms).padStart(8),
         (row.requestsPerSecond / baseline.requestsPerSecond).toFixed(3).padStart(7),
-        row.trips.padStart(9),
+        row.trips.padStart(11),
+        row.loaded.padStart(11),
         String(row.errors).padStart(7),
       ].join(' '),
     );
@@ -145,6 +175,5 @@ try {
   process.exitCode = budgets.every(([, ok]) => ok) ? 0 : 1;
 } finally {
   for (const child of children) child.kill();
-  await proxy.stop();
   await postgres.stop();
 }

@@ -38,10 +38,9 @@ export async function readJson<Schema extends z.ZodType>(c: Context, schema: Sch
   if (!/^application\/json\b/i.test(contentType)) {
     throw new HttpError(415, 'Send the request body as JSON (Content-Type: application/json)');
   }
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > MAX_JSON_BYTES) throw tooLarge();
-  const text = await c.req.text();
-  if (new TextEncoder().encode(text).byteLength > MAX_JSON_BYTES) throw tooLarge();
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && Number(declared) > MAX_JSON_BYTES) throw tooLarge();
+  const text = declared !== undefined ? await c.req.text() : await readChunked(c.req.raw.body);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -52,6 +51,19 @@ export async function readJson<Schema extends z.ZodType>(c: Context, schema: Sch
     throw new HttpError(400, 'The request body must be a JSON object');
   }
   return parseOrThrow(schema, body);
+}
+
+/** A body sent without Content-Length (chunked): read until it ends or passes the limit. */
+async function readChunked(body: ReadableStream<Uint8Array> | null): Promise<string> {
+  if (!body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > MAX_JSON_BYTES) throw tooLarge();
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 const tooLarge = () => new HttpError(413, `The request body is larger than ${MAX_JSON_BYTES / 1024} KB`);

@@ -1,20 +1,17 @@
-import { collectAlerts, expect, recordApiCalls, test, waitForIslands } from './fixtures.ts';
+import { collectAlerts, expect, openHomeModal, recordApiCalls, submitContact, test } from './fixtures.ts';
 
 test.describe('a seller asking the featured agent to call', () => {
   test('leaves contact details and sees the thank-you alert', async ({ page }) => {
     const alerts = collectAlerts(page);
     const calls = recordApiCalls(page, '/api/leads');
-    await page.goto('/');
-    await waitForIslands(page);
-    await page.getByRole('button', { name: 'Contact', exact: true }).click();
-    const contact = page.getByRole('dialog', { name: /^Work with / });
-    await contact.getByLabel('First name').fill('Jordan');
-    await contact.getByLabel('Last name').fill('Lee <b>');
-    await contact.getByRole('textbox', { name: 'Phone' }).fill('(631) 555-0199');
-    await contact.getByRole('textbox', { name: 'Email' }).fill('jordan@example.com');
-    await contact.getByLabel('Property address (optional)').fill('5 Elm St, Huntington, NY');
-    await contact.getByRole('checkbox').check();
-    await contact.getByRole('button', { name: 'Submit' }).click();
+    const contact = await openHomeModal(page, 'Contact');
+    await submitContact(page, {
+      firstName: 'Jordan',
+      lastName: 'Lee <b>',
+      phone: '(631) 555-0199',
+      email: 'jordan@example.com',
+      address: '5 Elm St, Huntington, NY',
+    });
 
     await expect.poll(() => alerts).toEqual(['Thank you! We will be in touch soon.']);
     await expect(contact).toBeHidden();
@@ -35,10 +32,7 @@ test.describe('a seller asking the featured agent to call', () => {
 
   test('an empty or wrong form shows its errors and sends nothing', async ({ page }) => {
     const calls = recordApiCalls(page, '/api/leads');
-    await page.goto('/');
-    await waitForIslands(page);
-    await page.getByRole('button', { name: 'Contact', exact: true }).click();
-    const contact = page.getByRole('dialog', { name: /^Work with / });
+    const contact = await openHomeModal(page, 'Contact');
     await contact.getByRole('button', { name: 'Submit' }).click();
     await expect(contact.getByText('First name is required')).toBeVisible();
     await expect(contact.getByText('Last name is required')).toBeVisible();
@@ -65,16 +59,13 @@ test.describe('a seller asking the featured agent to call', () => {
     test('a network failure shows the error alert and keeps what was typed', async ({ page }) => {
       const alerts = collectAlerts(page);
       await page.route('**/api/leads', (route) => route.abort('failed'));
-      await page.goto('/');
-      await waitForIslands(page);
-      await page.getByRole('button', { name: 'Contact', exact: true }).click();
-      const contact = page.getByRole('dialog', { name: /^Work with / });
-      await contact.getByLabel('First name').fill('Jordan');
-      await contact.getByLabel('Last name').fill('Lee');
-      await contact.getByRole('textbox', { name: 'Phone' }).fill('6315550199');
-      await contact.getByRole('textbox', { name: 'Email' }).fill('jordan@example.com');
-      await contact.getByRole('checkbox').check();
-      await contact.getByRole('button', { name: 'Submit' }).click();
+      const contact = await openHomeModal(page, 'Contact');
+      await submitContact(page, {
+        firstName: 'Jordan',
+        lastName: 'Lee',
+        phone: '6315550199',
+        email: 'jordan@example.com',
+      });
       await expect.poll(() => alerts).toEqual(['There was an error submitting your information. Please try again.']);
       await expect(contact.getByLabel('First name')).toHaveValue('Jordan');
     });

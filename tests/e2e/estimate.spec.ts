@@ -1,4 +1,13 @@
-import { collectAlerts, expect, expectNoAxeViolations, recordApiCalls, test, waitForIslands } from './fixtures.ts';
+import {
+  calculate,
+  collectAlerts,
+  expect,
+  expectNoAxeViolations,
+  openHomeModal,
+  recordApiCalls,
+  test,
+  waitForIslands,
+} from './fixtures.ts';
 
 test.describe('a seller on the home page', () => {
   test('gets the worked example, copies the link and sees the same figures on the shared page', async ({
@@ -55,23 +64,14 @@ test.describe('a seller on the home page', () => {
   });
 
   test('with a payoff above the proceeds sees what they would bring to closing', async ({ page }) => {
-    await page.goto('/');
-    await waitForIslands(page);
-    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
-    const calculator = page.getByRole('dialog');
-    await calculator.getByLabel('First name').fill('Sam');
-    await calculator.getByLabel('Expected sale price').fill('300000');
-    await calculator.getByLabel('Mortgage balance').fill('320000');
-    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+    await openHomeModal(page, 'Get Estimate');
+    await calculate(page, { firstName: 'Sam', price: '300000', mortgage: '320000' });
     await expect(page.getByTestId('net-proceeds')).toHaveText('Amount you would bring to closing$40,125.00');
   });
 
   test('an empty or wrong form shows its errors and sends nothing', async ({ page }) => {
     const calls = recordApiCalls(page, '/api/estimates');
-    await page.goto('/');
-    await waitForIslands(page);
-    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
-    const calculator = page.getByRole('dialog');
+    const calculator = await openHomeModal(page, 'Get Estimate');
     await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
     await expect(calculator.getByText('First name is required')).toBeVisible();
     await expect(calculator.getByText('Sale price is required')).toBeVisible();
@@ -101,10 +101,7 @@ test.describe('a seller on the home page', () => {
     await expect(calculator).toBeHidden();
 
     await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
-    await calculator.getByLabel('First name').fill('Pat');
-    await calculator.getByLabel('Expected sale price').fill('500000');
-    await calculator.getByLabel('Mortgage balance').fill('0');
-    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+    await calculate(page, { firstName: 'Pat', price: '500000', mortgage: '0' });
     await expect(page.getByRole('row')).toHaveText([
       'Sale Price$500,000.00',
       'Compensation (6.0%)−$30,000.00',
@@ -120,14 +117,8 @@ test.describe('a seller on the home page', () => {
   });
 
   test('the agent button closes the calculator and opens the contact form', async ({ page }) => {
-    await page.goto('/');
-    await waitForIslands(page);
-    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
-    const calculator = page.getByRole('dialog');
-    await calculator.getByLabel('First name').fill('Pat');
-    await calculator.getByLabel('Expected sale price').fill('780200');
-    await calculator.getByLabel('Mortgage balance').fill('450000');
-    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+    await openHomeModal(page, 'Get Estimate');
+    await calculate(page, { firstName: 'Pat', price: '780200', mortgage: '450000' });
     await page
       .getByRole('dialog', { name: 'Your Estimate' })
       .getByRole('button', { name: /^Talk to / })

@@ -55,3 +55,35 @@ export async function expectNoAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
+
+/** Opens the home page and the modal that `button` opens; returns that dialog. */
+export async function openHomeModal(page: Page, button: 'Get Estimate' | 'Contact') {
+  await page.goto('/');
+  await waitForIslands(page);
+  await page.getByRole('button', { name: button, exact: true }).click();
+  return page.getByRole('dialog');
+}
+
+/** Fills the calculator as a seller types (digits only) and asks for the estimate. */
+export async function calculate(page: Page, seller: { firstName: string; price: string; mortgage: string }) {
+  const calculator = page.getByRole('dialog');
+  await calculator.getByLabel('First name').fill(seller.firstName);
+  await calculator.getByLabel('Expected sale price').fill(seller.price);
+  await calculator.getByLabel('Mortgage balance').fill(seller.mortgage);
+  await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+}
+
+/** Fills every field of the contact form, ticks consent and submits. */
+export async function submitContact(
+  page: Page,
+  person: { firstName: string; lastName: string; phone: string; email: string; address?: string },
+) {
+  const contact = page.getByRole('dialog', { name: /^Work with / });
+  await contact.getByLabel('First name').fill(person.firstName);
+  await contact.getByLabel('Last name').fill(person.lastName);
+  await contact.getByRole('textbox', { name: 'Phone' }).fill(person.phone);
+  await contact.getByRole('textbox', { name: 'Email' }).fill(person.email);
+  if (person.address) await contact.getByLabel('Property address (optional)').fill(person.address);
+  await contact.getByRole('checkbox').check();
+  await contact.getByRole('button', { name: 'Submit' }).click();
+}

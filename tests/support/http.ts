@@ -3,9 +3,8 @@
  * random port, as the local server and the Netlify Function serve it.
  */
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { serve } from '@hono/node-server';
 import { createApi, type AppDeps } from '../../src/server/app.ts';
+import { listen } from '../../src/server/local-server.ts';
 
 export interface RunningApi {
   /** http://127.0.0.1:PORT */
@@ -19,15 +18,8 @@ export interface RunningApi {
 }
 
 export async function startApi(deps: AppDeps): Promise<RunningApi> {
-  const app = createApi(deps);
-  const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
-    const created = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(created));
-    created.once('error', reject);
-  });
-  const address: string | AddressInfo | null = server.address();
-  if (typeof address !== 'object' || address === null) throw new Error('The API server has no TCP address');
-  const { port } = address;
-  const origin = `http://127.0.0.1:${port}`;
+  const { server, url: origin } = await listen(createApi(deps), 0);
+  const port = Number(new URL(origin).port);
   const fetchApi = (path: string, init?: RequestInit) => fetch(`${origin}${path}`, init);
   return {
     origin,

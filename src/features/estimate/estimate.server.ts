@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
+import { createBatcher } from '../../server/batcher.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { computeEstimate, SYSTEM_DEFAULTS } from './estimate.ts';
@@ -23,38 +25,46 @@ interface EstimateRow {
 const ESTIMATE_COLUMNS = `uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
   transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name, created_at`;
 
+type NewEstimate = z.output<typeof estimateRequestSchema>;
+
 /**
- * One round trip: looks up the agent's rates (system defaults where unset) and stores the estimate
- * with them. Undefined when no active agent has that slug.
+ * One round trip for any number of estimates: finds each active agent by slug, takes their rates
+ * (system defaults where unset) and stores the estimates with them. An estimate whose agent does
+ * not exist (or is not active) gets null.
  */
-async function insertEstimate(
-  db: Db,
-  request: z.output<typeof estimateRequestSchema>,
-): Promise<EstimateRow | undefined> {
-  const [row] = await db.query<EstimateRow>(
-    `INSERT INTO estimates (agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+async function insertEstimates(db: Db, requests: NewEstimate[]): Promise<(EstimateRow | null)[]> {
+  const uuids = requests.map(() => randomUUID());
+  const rows = await db.query<Omit<EstimateRow, 'agent_slug'>>(
+    `INSERT INTO estimates (uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
                             transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name)
-     SELECT a.id, $2, $3,
-            coalesce(s.default_commission_percent, $4),
-            coalesce(s.transfer_tax_rate_per_1000, $5),
-            coalesce(s.default_attorney_fee_cents, $6),
-            coalesce(s.default_recording_fee_cents, $7),
-            $8
-       FROM agents a LEFT JOIN agent_settings s ON s.agent_id = a.id
-      WHERE a.slug = $1 AND a.status = 'active'
-     RETURNING ${ESTIMATE_COLUMNS}, $1::text AS agent_slug`,
+     SELECT r.uuid, a.id, r.sale_price_cents, r.mortgage_payoff_cents,
+            coalesce(s.default_commission_percent, $6),
+            coalesce(s.transfer_tax_rate_per_1000, $7),
+            coalesce(s.default_attorney_fee_cents, $8),
+            coalesce(s.default_recording_fee_cents, $9),
+            r.recipient_name
+       FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::bigint[], $5::text[])
+              AS r (uuid, agent_slug, sale_price_cents, mortgage_payoff_cents, recipient_name)
+       JOIN agents a ON a.slug = r.agent_slug AND a.status = 'active'
+       LEFT JOIN agent_settings s ON s.agent_id = a.id
+     RETURNING ${ESTIMATE_COLUMNS}`,
     [
-      request.agent_slug,
-      request.sale_price,
-      request.mortgage_payoff,
+      uuids,
+      requests.map((request) => request.agent_slug),
+      requests.map((request) => request.sale_price),
+      requests.map((request) => request.mortgage_payoff),
+      requests.map((request) => request.recipient_name),
       SYSTEM_DEFAULTS.commissionPercent,
       SYSTEM_DEFAULTS.transferTaxRatePer1000,
       SYSTEM_DEFAULTS.attorneyFeeCents,
       SYSTEM_DEFAULTS.recordingFeeCents,
-      request.recipient_name,
     ],
   );
-  return row;
+  const byUuid = new Map(rows.map((row) => [row.uuid, row]));
+  return requests.map((request, index) => {
+    const row = byUuid.get(uuids[index] ?? '');
+    return row ? { ...row, agent_slug: request.agent_slug } : null;
+  });
 }
 
 async function findEstimate(db: Db, uuid: string): Promise<EstimateRow | undefined> {
@@ -100,10 +110,12 @@ const estimateParams = z.object({
 
 export function estimateRoutes(db: Db): Hono {
   const app = new Hono();
+  // Concurrent estimates share one INSERT (see docs/decisions/0005-batched-estimate-inserts.md).
+  const insertEstimate = createBatcher((requests: NewEstimate[]) => insertEstimates(db, requests));
   route(app, '/estimates', {
     POST: async (c) => {
       const request = await readJson(c, estimateRequestSchema);
-      const row = await insertEstimate(db, request);
+      const row = await insertEstimate(request);
       if (!row) throw new HttpError(404, 'Agent not found', { agent_slug: 'Agent not found' });
       return c.json({ success: true, estimate: toEstimate(row) }, 201);
     },

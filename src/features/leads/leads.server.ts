@@ -34,21 +34,26 @@ function shapeOf(body: Record<string, unknown>): LeadShape {
   return 'contact';
 }
 
+/** What every lead shape carries the same way. */
+const contactDetails = (lead: { email: string; phone: string | null; source: string; consent_marketing: boolean }) => ({
+  email: lead.email,
+  phone: lead.phone,
+  source: lead.source,
+  consent_marketing: lead.consent_marketing,
+});
+
 function parseLead(body: Record<string, unknown>): NewLead {
   switch (shapeOf(body)) {
     case 'agent': {
       const lead = parseOrThrow(agentPageLeadSchema, body);
       return {
+        ...contactDetails(lead),
         // A lead about an estimate belongs to the estimate's agent.
         agent: lead.estimate_uuid ? { estimateUuid: lead.estimate_uuid } : { id: lead.agent_id },
         first_name: lead.first_name,
         last_name: lead.last_name,
-        email: lead.email,
-        phone: lead.phone,
         address: lead.address,
         message: null,
-        source: lead.source,
-        consent_marketing: lead.consent_marketing,
         estimate_uuid: lead.estimate_uuid ?? null,
         email_body: lead.email_body,
       };
@@ -57,15 +62,12 @@ function parseLead(body: Record<string, unknown>): NewLead {
       const lead = parseOrThrow(estimatePageLeadSchema, body);
       const [first = '', ...rest] = lead.name.split(/\s+/);
       return {
+        ...contactDetails(lead),
         agent: { estimateUuid: lead.estimate_uuid },
         first_name: first,
         last_name: rest.join(' '),
-        email: lead.email,
-        phone: lead.phone,
         address: null,
         message: lead.message,
-        source: lead.source,
-        consent_marketing: lead.consent_marketing,
         estimate_uuid: lead.estimate_uuid,
         email_body: lead.email_body,
       };
@@ -73,15 +75,12 @@ function parseLead(body: Record<string, unknown>): NewLead {
     case 'contact': {
       const lead = parseOrThrow(contactLeadSchema, body);
       return {
+        ...contactDetails(lead),
         agent: { slug: lead.agent_slug },
         first_name: lead.firstName,
         last_name: lead.lastName,
-        email: lead.email,
-        phone: lead.phone,
         address: lead.address,
         message: null,
-        source: lead.source,
-        consent_marketing: lead.consent_marketing,
         estimate_uuid: null,
         email_body: null,
       };
