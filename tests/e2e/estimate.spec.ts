@@ -161,3 +161,31 @@ test('the home page passes axe', async ({ page }) => {
   await waitForIslands(page);
   await expectNoAxeViolations(page);
 });
+
+test.describe('when the estimate cannot be made', () => {
+  test.use({ consoleErrorsAllowed: [/ERR_FAILED/] });
+  test('the seller sees the error alert and keeps the form', async ({ page }) => {
+    const alerts = collectAlerts(page);
+    await page.route('**/api/estimates', (route) => route.abort('failed'));
+    const calculator = await openHomeModal(page, 'Get Estimate');
+    await calculate(page, { firstName: 'Pat', price: '780200', mortgage: '450000' });
+    await expect.poll(() => alerts).toEqual(['There was an error calculating your estimate. Please try again.']);
+    await expect(calculator.getByRole('button', { name: 'Calculate My Net Proceeds' })).toBeEnabled();
+    await expect(calculator.getByLabel('Expected sale price')).toHaveValue('780,200');
+  });
+});
+
+test('pages and API answers carry the security headers', async ({ page, request }) => {
+  const response = await page.goto('/');
+  const headers = response?.headers() ?? {};
+  expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['strict-transport-security']).toContain('max-age=');
+  await expect(page.locator('meta[http-equiv="content-security-policy"]')).toHaveAttribute(
+    'content',
+    /script-src 'self' 'sha256-/,
+  );
+  const api = await request.get('/api/global/settings');
+  expect(api.headers()['x-content-type-options']).toBe('nosniff');
+  expect(api.headers()['cache-control']).toBe('no-store');
+});
