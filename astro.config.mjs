@@ -1,11 +1,12 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
+import { netlifyRewritesInDev } from './src/server/dev-routing.ts';
 import process from 'node:process';
 import react from '@astrojs/react';
 
 export default defineConfig({
   output: 'static',
-  integrations: [react()],
+  integrations: [react(), netlifyRewritesInDev('public/_redirects')],
   // Estimate and agent pages are static shells rewritten by public/_redirects, so URLs end without a slash.
   trailingSlash: 'ignore',
   build: { format: 'directory' },

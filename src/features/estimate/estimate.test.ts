@@ -110,13 +110,14 @@ describe('computeEstimate properties', () => {
     );
   });
 
-  it('commission is within half a cent of the exact product, computed with BigInt', () => {
+  it('commission is the exact product rounded half-up to the cent (checked with BigInt)', () => {
     fc.assert(
       fc.property(inputs, (input) => {
         const exactTimes10000 = BigInt(input.salePriceCents) * BigInt(Math.round(input.commissionPercent * 100));
         const got = BigInt(computeEstimate(input).commissionCents) * 10000n;
         const diff = got - exactTimes10000;
-        expect(diff >= -5000n && diff < 5000n).toBe(true);
+        // Half-up: the rounded value is at most half a cent above, and less than half a cent below.
+        expect(diff > -5000n && diff <= 5000n).toBe(true);
       }),
     );
   });
@@ -127,5 +128,15 @@ describe('formatPercent', () => {
     expect(formatPercent(6)).toBe('6.0%');
     expect(formatPercent(5.75)).toBe('5.8%');
     expect(formatPercent(2.5)).toBe('2.5%');
+  });
+});
+
+describe('half-up at exactly half a cent', () => {
+  it('rounds up', () => {
+    // 0.5 % of $1.01 is 0.505 cents -> 1 cent; 0.5 % of $1.00 is 0.5 cents -> 1 cent
+    const at = (cents: number) =>
+      computeEstimate({ ...SYSTEM_DEFAULTS, salePriceCents: cents, mortgagePayoffCents: 0, commissionPercent: 0.5 });
+    expect(at(1_00).commissionCents).toBe(1);
+    expect(at(3_00).commissionCents).toBe(2);
   });
 });
