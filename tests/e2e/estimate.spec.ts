@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import {
   calculate,
   collectAlerts,
@@ -188,4 +189,16 @@ test('pages and API answers carry the security headers', async ({ page, request 
   const api = await request.get('/api/global/settings');
   expect(api.headers()['x-content-type-options']).toBe('nosniff');
   expect(api.headers()['cache-control']).toBe('no-store');
+});
+
+test('a name with markup is shown as the text it is', async ({ page, request }) => {
+  const created = await request.post('/api/estimates', {
+    data: { agent_slug: 'alexmorgan', sale_price: 500000, recipient_name: '<img src=x onerror=alert(1)>Pat' },
+  });
+  expect(created.status()).toBe(201);
+  const body: unknown = await created.json();
+  const uuid = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(body).estimate.uuid;
+  await page.goto(`/estimate/${uuid}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Net Sheet for <img src=x onerror=alert(1)>Pat');
+  await expect(page.locator('main img')).toHaveCount(0);
 });
