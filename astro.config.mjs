@@ -1,12 +1,20 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
 import { netlifyRewritesInDev } from './src/server/dev-routing.ts';
+import { parseEnv, siteUrl } from './src/server/env.ts';
 import process from 'node:process';
 import react from '@astrojs/react';
+import sitemap from '@astrojs/sitemap';
 
 export default defineConfig({
+  site: siteUrl(parseEnv()),
   output: 'static',
-  integrations: [react(), netlifyRewritesInDev('public/_redirects')],
+  integrations: [
+    react(),
+    // Static shells of dynamic routes and the not-found page are not pages to index.
+    sitemap({ filter: (page) => !/\/(estimate|r)\/$|\/404\/?$/.test(new URL(page).pathname) }),
+    netlifyRewritesInDev('public/_redirects'),
+  ],
   // Estimate and agent pages are static shells rewritten by public/_redirects, so URLs end without a slash.
   trailingSlash: 'ignore',
   build: { format: 'directory' },

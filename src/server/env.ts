@@ -12,6 +12,9 @@ const envSchema = z.object({
     .optional(),
   DATABASE_WS_PROXY: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
+  // The public origin, for canonical URLs, the sitemap and links in e-mails. Netlify sets URL.
+  SITE_URL: z.url().optional(),
+  URL: z.url().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   // Not NODE_ENV: Astro sets that to production for every build, local ones included.
   APP_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -58,6 +61,10 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   return env;
 }
+
+/** The site's public origin without a trailing slash. */
+export const siteUrl = (env: Env): string =>
+  (env.SITE_URL ?? env.URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
 
 /** On Netlify, or wherever APP_ENV=production: no embedded defaults for what must be configured. */
 export const isProduction = (env: Env): boolean => env.APP_ENV === 'production' || env.NETLIFY === 'true';

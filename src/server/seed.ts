@@ -1,4 +1,5 @@
 import { SYSTEM_DEFAULTS } from '../features/estimate/estimate.ts';
+import { seedTowns } from '../features/towns/towns-seed.server.ts';
 import type { Db } from './db.ts';
 import type { FeaturedAgent } from './featured-agent.ts';
 
@@ -13,9 +14,10 @@ export const DEMO_SHOWCASE = {
 
 /**
  * Idempotent: the featured agent's identity follows configuration on every run; their calculator
- * settings and the site settings are created once and then left to their owners.
+ * settings and the site settings are created once and then left to their owners. The towns follow
+ * src/features/towns/towns.data.json (see seedTowns).
  */
-export async function seed(db: Db, agent: FeaturedAgent): Promise<{ agentId: number }> {
+export async function seed(db: Db, agent: FeaturedAgent): Promise<{ agentId: number; towns: number }> {
   return db.transaction(async (tx) => {
     const [row] = await tx.query<{ id: number }>(
       `INSERT INTO agents (first_name, last_name, email, phone, slug, brokerage, status, license_number, website,
@@ -64,6 +66,7 @@ export async function seed(db: Db, agent: FeaturedAgent): Promise<{ agentId: num
        VALUES (1, $1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
       [DEMO_SHOWCASE.priceCents, DEMO_SHOWCASE.address, DEMO_SHOWCASE.beds, DEMO_SHOWCASE.baths, DEMO_SHOWCASE.sqft],
     );
-    return { agentId: row.id };
+    const towns = await seedTowns(tx);
+    return { agentId: row.id, towns };
   });
 }

@@ -1,4 +1,4 @@
-import { collectAlerts, expect, openHomeModal, recordApiCalls, submitContact, test } from './fixtures.ts';
+import { clickNav, collectAlerts, expect, openHomeModal, recordApiCalls, submitContact, test } from './fixtures.ts';
 
 test.describe('a seller asking the featured agent to call', () => {
   test('leaves contact details and sees the thank-you alert', async ({ page }) => {
@@ -26,7 +26,7 @@ test.describe('a seller asking the featured agent to call', () => {
     });
 
     // The form was cleared for the next visitor.
-    await page.getByRole('button', { name: 'Contact', exact: true }).click();
+    await clickNav(page, 'Contact');
     await expect(contact.getByLabel('First name')).toHaveValue('');
   });
 

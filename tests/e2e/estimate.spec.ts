@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   calculate,
+  clickNav,
   collectAlerts,
   expect,
   expectNoAxeViolations,
@@ -19,7 +20,7 @@ test.describe('a seller on the home page', () => {
     const alerts = collectAlerts(page);
     await page.goto('/');
     await waitForIslands(page);
-    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
+    await clickNav(page, 'Get Estimate');
 
     const calculator = page.getByRole('dialog', { name: 'What Will You Net?' });
     await expect(calculator).toBeVisible();
@@ -95,13 +96,13 @@ test.describe('a seller on the home page', () => {
   test('Calculate Again clears the form, Escape and Close close the calculator', async ({ page }) => {
     await page.goto('/');
     await waitForIslands(page);
-    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
+    await clickNav(page, 'Get Estimate');
     const calculator = page.getByRole('dialog');
     await expect(calculator.getByLabel('First name')).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(calculator).toBeHidden();
 
-    await page.getByRole('button', { name: 'Get Estimate', exact: true }).click();
+    await clickNav(page, 'Get Estimate');
     await calculate(page, { firstName: 'Pat', price: '500000', mortgage: '0' });
     await expect(page.getByRole('row')).toHaveText([
       'Sale Price$500,000.00',

@@ -51,16 +51,27 @@ export function recordApiCalls(page: Page, path: string): { method: string; body
   return calls;
 }
 
-export async function expectNoAxeViolations(page: Page): Promise<void> {
-  const results = await new AxeBuilder({ page }).analyze();
+/**
+ * Runs axe on the page: no violations. With `tags` (such as `['wcag2a', 'wcag2aa']`), only the rules
+ * of those standards run; without, every rule axe has.
+ */
+export async function expectNoAxeViolations(page: Page, tags?: readonly string[]): Promise<void> {
+  const builder = new AxeBuilder({ page });
+  const results = await (tags && tags.length > 0 ? builder.withTags([...tags]) : builder).analyze();
   expect(results.violations.map((violation) => `${violation.id}: ${violation.help}`)).toEqual([]);
 }
 
-/** Opens the home page and the modal that `button` opens; returns that dialog. */
-export async function openHomeModal(page: Page, button: 'Get Estimate' | 'Contact') {
-  await page.goto('/');
-  await waitForIslands(page);
+/** Clicks a top-bar button, through the Menu on small screens. */
+export async function clickNav(page: Page, button: 'Get Estimate' | 'Contact') {
+  const menu = page.getByRole('button', { name: 'Menu' });
+  if (await menu.isVisible()) await menu.click();
   await page.getByRole('button', { name: button, exact: true }).click();
+}
+
+/** Opens `path` (the home page by default) and the modal that `button` opens; returns that dialog. */
+export async function openHomeModal(page: Page, button: 'Get Estimate' | 'Contact', path = '/') {
+  await page.goto(path);
+  await clickNav(page, button);
   return page.getByRole('dialog');
 }
 

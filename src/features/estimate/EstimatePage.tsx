@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { estimateSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
 import { NetSheet } from './NetSheet.tsx';
+import { SendEstimateModal } from './SendEstimateModal.tsx';
 
 const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 
@@ -11,6 +12,7 @@ type State = { kind: 'loading' } | { kind: 'found'; estimate: Estimate } | { kin
 /** /estimate/{uuid}: a static shell that loads the shared estimate named in the URL. */
 export default function EstimatePage() {
   const [state, setState] = useState<State>({ kind: 'loading' });
+  const [sending, setSending] = useState(false);
 
   useEffect(() => {
     const uuid = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
@@ -49,9 +51,15 @@ export default function EstimatePage() {
         Estimated on {new Date(estimate.created_at).toLocaleDateString('en-US', { dateStyle: 'long' })}
       </p>
       <NetSheet estimate={estimate} />
-      <p>
-        <a href="/">Run another estimate</a>
-      </p>
+      <div className="modal-actions estimate-actions">
+        <button type="button" className="button button-primary" onClick={() => setSending(true)}>
+          Send this to my email
+        </button>
+        <a className="button button-secondary" href="/">
+          Run another estimate
+        </a>
+      </div>
+      <SendEstimateModal estimate={estimate} open={sending} onClose={() => setSending(false)} />
     </section>
   );
 }

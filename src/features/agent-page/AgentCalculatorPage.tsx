@@ -1,0 +1,272 @@
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { z } from 'zod';
+import { callApi } from '../../ui/api-client.ts';
+import { Field } from '../../ui/Field.tsx';
+import { formatMoney, groupDigits } from '../../ui/money.ts';
+import { formatPhone, telHref } from '../../ui/phone.ts';
+import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
+import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimate/estimate-request.ts';
+import { NetSheet } from '../estimate/NetSheet.tsx';
+import { copyText } from '../site/clipboard.ts';
+import { UnlockModal } from './UnlockModal.tsx';
+
+type Loaded =
+  { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed' } | { kind: 'ready'; data: PublicAgentResponse };
+
+const createdSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
+const SAMPLE = { price: 450000, commission: 27000, tax: 1800, fees: 925, net: 220275 };
+
+/** /r/{slug}: an agent's branded calculator; the breakdown unlocks once the visitor leaves details. */
+export default function AgentCalculatorPage() {
+  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
+  const [form, setForm] = useState({ salePrice: '', mortgage: '' });
+  const [errors, setErrors] = useState<{ salePrice?: string | undefined; mortgage?: string | undefined }>({});
+  const [calculating, setCalculating] = useState(false);
+  const [estimate, setEstimate] = useState<Estimate | null>(null);
+  const [unlocking, setUnlocking] = useState(false);
+  const [unlockedFor, setUnlockedFor] = useState<string | null>(null);
+
+  useEffect(() => {
+    const slug = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
+    callApi(`/api/agents/public/${encodeURIComponent(slug)}`, publicAgentSchema)
+      .then((result) => {
+        if (result.ok) setLoaded({ kind: 'ready', data: result.data });
+        else setLoaded(result.status === 404 || result.status === 400 ? { kind: 'missing' } : { kind: 'failed' });
+      })
+      .catch((error: unknown) => {
+        console.warn('Could not load the agent', error);
+        setLoaded({ kind: 'failed' });
+      });
+  }, []);
+
+  if (loaded.kind === 'loading') return <p aria-live="polite">Loading calculator…</p>;
+  if (loaded.kind === 'missing' || loaded.kind === 'failed') {
+    return (
+      <section className="agent-missing">
+        <h1>{loaded.kind === 'missing' ? 'Agent Not Found' : 'Calculator unavailable'}</h1>
+        <p>
+          {loaded.kind === 'missing'
+            ? 'There is no calculator at this address. Check the link you were given.'
+            : 'We could not load this calculator just now. Please try again in a moment.'}
+        </p>
+        <a className="button button-primary" href="/">
+          Go Home
+        </a>
+      </section>
+    );
+  }
+
+  const { agent, profile_complete: profileComplete } = loaded.data;
+  const fullName = `${agent.first_name} ${agent.last_name}`;
+  if (!profileComplete) {
+    return (
+      <section className="agent-missing">
+        <h1>Coming Soon</h1>
+        <p>{fullName}'s calculator is being set up.</p>
+        <a className="button button-primary" href={`mailto:${agent.email}`}>
+          E-mail {agent.first_name}
+        </a>
+      </section>
+    );
+  }
+
+  const calculate = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const parsed = estimateRequestSchema.safeParse({
+      agent_slug: agent.slug,
+      sale_price: form.salePrice,
+      mortgage_payoff: form.mortgage === '' ? undefined : form.mortgage,
+    });
+    const found: typeof errors = {};
+    if (form.mortgage === '') found.mortgage = 'Mortgage payoff is required';
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        if (issue.path[0] === 'sale_price') found.salePrice ??= issue.message;
+        if (issue.path[0] === 'mortgage_payoff') found.mortgage ??= issue.message;
+      }
+    }
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setCalculating(true);
+    try {
+      const result = await callApi('/api/estimates', createdSchema, {
+        body: {
+          agent_slug: agent.slug,
+          sale_price: form.salePrice.replace(/,/g, ''),
+          mortgage_payoff: form.mortgage.replace(/,/g, ''),
+        },
+      });
+      if (result.ok) setEstimate(result.data.estimate);
+      else console.warn('Estimate failed', result.error);
+    } catch (error) {
+      console.warn('Estimate failed', error);
+    } finally {
+      setCalculating(false);
+    }
+  };
+
+  const startOver = () => {
+    setEstimate(null);
+    setUnlockedFor(null);
+    setForm({ salePrice: '', mortgage: '' });
+    setErrors({});
+  };
+
+  const share = async () => {
+    const url = window.location.href;
+    if (typeof navigator.share === 'function') {
+      await navigator.share({ title: `${fullName}: Net to Seller Calculator`, url }).catch(() => undefined);
+      return;
+    }
+    await copyText(url);
+    window.alert('Link copied to clipboard!');
+  };
+
+  const price = (key: 'salePrice' | 'mortgage') => ({
+    value: form[key],
+    inputMode: 'numeric' as const,
+    autoComplete: 'off',
+    onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: groupDigits(event.target.value) }),
+  });
+
+  return (
+    <div className="agent-page">
+      <header className="agent-header">
+        {agent.show_profile_photo && agent.profile_photo ? (
+          <img className="agent-photo" src={agent.profile_photo} alt={fullName} width="96" height="96" />
+        ) : null}
+        <div>
+          <h1>Net to Seller Calculator</h1>
+          <p className="field-hint">
+            {fullName}
+            {agent.brokerage ? ` · ${agent.brokerage}` : ''}
+          </p>
+        </div>
+        {agent.show_logo && agent.logo ? (
+          <img className="agent-logo" src={agent.logo} alt={`${agent.brokerage ?? fullName} logo`} height="48" />
+        ) : null}
+        <button type="button" className="button button-secondary" onClick={() => void share()}>
+          Share this page
+        </button>
+      </header>
+
+      {estimate && unlockedFor ? (
+        <section aria-labelledby="your-estimate">
+          <h2 id="your-estimate">Your estimate</h2>
+          <NetSheet estimate={estimate} />
+          <p className="note" role="status">
+            We have e-mailed this estimate to {unlockedFor}. {agent.first_name} will be in touch.
+          </p>
+          <button type="button" className="button button-primary button-block" onClick={startOver}>
+            START NEW CALCULATION
+          </button>
+        </section>
+      ) : estimate ? (
+        <section aria-labelledby="locked-estimate" className="locked">
+          <h2 id="locked-estimate">Your estimate is ready</h2>
+          <div className="blurred" aria-hidden="true">
+            <table className="net-sheet">
+              <tbody>
+                <tr>
+                  <th>Sale Price</th>
+                  <td>{formatMoney(SAMPLE.price)}</td>
+                </tr>
+                <tr>
+                  <th>Compensation (6.0%)</th>
+                  <td>−{formatMoney(SAMPLE.commission)}</td>
+                </tr>
+                <tr>
+                  <th>Transfer Tax</th>
+                  <td>−{formatMoney(SAMPLE.tax)}</td>
+                </tr>
+                <tr>
+                  <th>Attorney and recording fees</th>
+                  <td>−{formatMoney(SAMPLE.fees)}</td>
+                </tr>
+                <tr>
+                  <th>Your Net Proceeds</th>
+                  <td>{formatMoney(SAMPLE.net)}</td>
+                </tr>
+              </tbody>
+            </table>
+          </div>
+          <button type="button" className="button button-primary button-block" onClick={() => setUnlocking(true)}>
+            Unlock Your Estimate
+          </button>
+          <button type="button" className="button button-secondary button-block" onClick={startOver}>
+            START NEW CALCULATION
+          </button>
+        </section>
+      ) : (
+        <form className="form" noValidate onSubmit={(event) => void calculate(event)}>
+          <Field
+            label="Sale Price"
+            name="salePrice"
+            placeholder="$450,000"
+            required
+            error={errors.salePrice}
+            {...price('salePrice')}
+          />
+          <Field
+            label="Mortgage Payoff"
+            name="mortgage"
+            placeholder="$200,000"
+            required
+            error={errors.mortgage}
+            {...price('mortgage')}
+          />
+          <button type="submit" className="button button-primary button-block" disabled={calculating}>
+            {calculating ? 'Calculating...' : 'Calculate'}
+          </button>
+        </form>
+      )}
+
+      {estimate ? (
+        <UnlockModal
+          open={unlocking}
+          agentId={agent.id}
+          agentFirstName={agent.first_name}
+          senderName={fullName}
+          estimate={estimate}
+          onClose={() => setUnlocking(false)}
+          onUnlocked={(email) => {
+            setUnlocking(false);
+            setUnlockedFor(email);
+          }}
+        />
+      ) : null}
+
+      <p className="field-hint disclaimer">
+        This estimate is for information only. It uses {fullName}'s default commission and fees and New York State
+        transfer tax; your actual proceeds depend on your contract and closing statement.
+      </p>
+
+      <section className="agent-contact" aria-labelledby="agent-contact">
+        <h2 id="agent-contact">Contact {agent.first_name}</h2>
+        <ul>
+          <li>
+            <a href={`mailto:${agent.email}`}>{agent.email}</a>
+          </li>
+          {agent.phone ? (
+            <li>
+              <a href={telHref(agent.phone)}>{formatPhone(agent.phone)}</a>
+            </li>
+          ) : null}
+          {agent.license_number ? <li>License #{agent.license_number}</li> : null}
+          {agent.website ? (
+            <li>
+              <a href={agent.website} rel="noopener">
+                {agent.website.replace(/^https?:\/\//, '')}
+              </a>
+            </li>
+          ) : null}
+          {agent.brokerage_street ? (
+            <li>
+              {agent.brokerage_street}, {agent.brokerage_city}, {agent.brokerage_state} {agent.brokerage_zip}
+            </li>
+          ) : null}
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { useState, type SubmitEvent } from 'react';
+import { z } from 'zod';
+import { callApi } from '../../ui/api-client.ts';
+import { Field } from '../../ui/Field.tsx';
+import { Modal } from '../../ui/Modal.tsx';
+import { formatPhone } from '../../ui/phone.ts';
+import type { Estimate } from '../estimate/estimate-request.ts';
+import { agentPageLeadSchema } from '../leads/lead.ts';
+import { estimateSummary, phoneDigits } from './lead-summary.ts';
+
+interface UnlockModalProps {
+  open: boolean;
+  agentId: number;
+  agentFirstName: string;
+  senderName: string;
+  estimate: Estimate;
+  onClose: () => void;
+  /** Called with the visitor's e-mail once the lead is stored. */
+  onUnlocked: (email: string) => void;
+}
+
+const emptyForm = { firstName: '', lastName: '', phone: '', email: '', consent: false };
+const acceptedSchema = z.object({ success: z.literal(true) });
+const templatesSchema = z.object({ success: z.literal(true), templates: z.record(z.string(), z.string()) });
+
+/** The lead form that unlocks the agent page's estimate. */
+export function UnlockModal({
+  open,
+  agentId,
+  agentFirstName,
+  senderName,
+  estimate,
+  onClose,
+  onUnlocked,
+}: UnlockModalProps) {
+  const [form, setForm] = useState(emptyForm);
+  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
+  const [sending, setSending] = useState(false);
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const lead = {
+      agent_id: agentId,
+      first_name: form.firstName,
+      last_name: form.lastName,
+      email: form.email,
+      phone: phoneDigits(form.phone),
+      source: 'calculator' as const,
+      consent_marketing: form.consent,
+      estimate_uuid: estimate.uuid,
+      email_body: estimateSummary(estimate),
+    };
+    const parsed = agentPageLeadSchema.safeParse(lead);
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    setSending(true);
+    try {
+      const result = await callApi('/api/leads', acceptedSchema, { body: lead });
+      if (!result.ok) {
+        setErrors(result.fields);
+        console.warn('Lead was not accepted', result.error);
+        return;
+      }
+      // Follow-up messages for the agent; the visitor's flow does not depend on them.
+      callApi('/api/templates', templatesSchema, {
+        body: { uuid: estimate.uuid, first_name: form.firstName.trim(), sender_name: senderName },
+      }).catch((error: unknown) => console.warn('Could not prepare follow-up templates', error));
+      onUnlocked(form.email.trim());
+      setForm(emptyForm);
+    } catch (error) {
+      console.warn('Could not send the lead', error);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const text = (key: 'firstName' | 'lastName' | 'email', errorKey: string) => ({
+    name: key,
+    value: form[key],
+    error: errors[errorKey],
+    onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }),
+  });
+
+  const digits = phoneDigits(form.phone);
+  return (
+    <Modal open={open} title="Unlock Your Estimate" onClose={onClose}>
+      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+        <p className="note">Where should we send your estimate? {agentFirstName} will follow up personally.</p>
+        <div className="form-row">
+          <Field label="First name" autoComplete="given-name" required {...text('firstName', 'first_name')} />
+          <Field label="Last name" autoComplete="family-name" required {...text('lastName', 'last_name')} />
+        </div>
+        <Field
+          label="Phone"
+          type="tel"
+          autoComplete="tel"
+          required
+          name="phone"
+          value={digits.length >= 10 ? formatPhone(digits) : digits}
+          error={errors.phone}
+          onChange={(event) => setForm({ ...form, phone: event.target.value })}
+        />
+        <Field label="Email" type="email" autoComplete="email" required {...text('email', 'email')} />
+        <div className="field">
+          <label className="checkbox">
+            <input
+              type="checkbox"
+              name="consent"
+              checked={form.consent}
+              aria-invalid={errors.consent_marketing ? true : undefined}
+              aria-describedby="unlock-consent-error"
+              onChange={(event) => setForm({ ...form, consent: event.target.checked })}
+            />
+            <span>
+              I agree to be contacted by {senderName} by phone, text or e-mail about selling my home. Consent is not a
+              condition of any service.
+            </span>
+          </label>
+          <span id="unlock-consent-error" className="field-error" role="alert">
+            {errors.consent_marketing ?? ''}
+          </span>
+        </div>
+        <button type="submit" className="button button-primary button-block" disabled={sending}>
+          {sending ? 'Sending...' : 'Unlock My Estimate'}
+        </button>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import CalculatorModal from '../estimate/CalculatorModal.tsx';
+import ContactModal from '../leads/ContactModal.tsx';
+import { LEAD_SOURCES } from '../leads/lead.ts';
+
+/** What the page tells the modals, from data attributes on #page-modals (see SiteLayout). */
+export const modalHostPropsSchema = z.object({
+  agentSlug: z.string(),
+  agentFirstName: z.string(),
+  agentFullName: z.string(),
+  mortgageRequired: z.enum(['true', 'false']).transform((value) => value === 'true'),
+  leadSource: z.enum(LEAD_SOURCES),
+  contactSubmitLabel: z.string(),
+});
+
+export type ModalHostProps = z.output<typeof modalHostPropsSchema>;
+
+/** The page's two modals; mounted on the first click that needs one (see page-actions.ts). */
+export default function ModalHost(props: ModalHostProps) {
+  return (
+    <>
+      <CalculatorModal
+        agentSlug={props.agentSlug}
+        agentFirstName={props.agentFirstName}
+        mortgageRequired={props.mortgageRequired}
+      />
+      <ContactModal
+        agentSlug={props.agentSlug}
+        agentFullName={props.agentFullName}
+        source={props.leadSource}
+        submitLabel={props.contactSubmitLabel}
+      />
+    </>
+  );
+}

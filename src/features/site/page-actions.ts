@@ -1,0 +1,117 @@
+/**
+ * The little JavaScript every public page runs before any interaction: buttons that open the
+ * calculator or contact modal (React and the modals load on the first such click), the mobile
+ * menu, and the logo refresh. Kept free of React so pages stay light until a visitor acts.
+ */
+import { logoHeight, logoSource } from './logo.ts';
+import { openModal, type PageModal } from './page-modals.ts';
+import { sourcePage, track } from './analytics.ts';
+
+type Location = 'header_nav' | 'mobile_nav' | 'footer_section' | 'hero';
+
+let modalsLoading: Promise<void> | undefined;
+function ensureModals(): Promise<void> {
+  modalsLoading ??= import('./mount-modals.tsx').then(({ mountModals }) => {
+    const container = document.getElementById('page-modals');
+    if (container) mountModals(container);
+  });
+  return modalsLoading;
+}
+
+const isModal = (value: string | undefined): value is Exclude<PageModal, null> =>
+  value === 'calculator' || value === 'contact';
+const isLocation = (value: string | undefined): value is Location =>
+  value === 'header_nav' || value === 'mobile_nav' || value === 'footer_section' || value === 'hero';
+
+function closeMobileMenu(): void {
+  const toggle = document.querySelector<HTMLButtonElement>('[data-menu-toggle]');
+  const menu = document.getElementById('mobile-menu');
+  toggle?.setAttribute('aria-expanded', 'false');
+  if (menu) menu.hidden = true;
+}
+
+document.addEventListener('click', (event) => {
+  const target = event.target instanceof Element ? event.target : null;
+  const opener = target?.closest<HTMLElement>('[data-open-modal]');
+  if (opener) {
+    const modal = opener.dataset.openModal;
+    const location = opener.dataset.location;
+    if (!isModal(modal)) return;
+    closeMobileMenu();
+    if (isLocation(location)) {
+      track({
+        event: modal === 'calculator' ? 'cta_net_to_seller' : 'cta_schedule_consultation',
+        source_page: sourcePage(),
+        location,
+      });
+    }
+    void ensureModals().then(() => openModal(modal));
+    return;
+  }
+  const toggle = target?.closest<HTMLButtonElement>('[data-menu-toggle]');
+  if (toggle) {
+    const menu = document.getElementById('mobile-menu');
+    const open = toggle.getAttribute('aria-expanded') !== 'true';
+    toggle.setAttribute('aria-expanded', String(open));
+    if (menu) menu.hidden = !open;
+  }
+});
+
+// Warm the modal code once the browser is idle, so the first click opens at once.
+if ('requestIdleCallback' in window) window.requestIdleCallback(() => void import('./mount-modals.tsx'));
+
+/** The admin marks a new logo with this localStorage key; pages pick it up without a reload. */
+const LOGO_MARKER = 'logo-updated';
+
+async function refreshLogo(): Promise<void> {
+  const link = document.querySelector<HTMLAnchorElement>('[data-site-logo]');
+  if (!link) return;
+  try {
+    const response = await fetch('/api/global/settings', { headers: { Accept: 'application/json' } });
+    const body: unknown = await response.json();
+    const settings = logoSettingsOf(body);
+    if (!settings) return;
+    const name = link.dataset.siteName ?? '';
+    if (settings.logo) {
+      const image = document.createElement('img');
+      image.className = 'site-logo';
+      image.src = logoSource(settings.logo, settings.type);
+      image.alt = name;
+      image.style.height = `${logoHeight(settings.scale)}px`;
+      link.replaceChildren(image);
+    } else {
+      link.replaceChildren(document.createTextNode(name));
+    }
+  } catch (error) {
+    console.warn('Could not refresh the site logo', error);
+  }
+}
+
+function logoSettingsOf(body: unknown): { logo: string | null; type: string; scale: number } | undefined {
+  if (typeof body !== 'object' || body === null || !('settings' in body)) return undefined;
+  const { settings } = body;
+  if (typeof settings !== 'object' || settings === null) return undefined;
+  const logo = 'website_logo' in settings && typeof settings.website_logo === 'string' ? settings.website_logo : null;
+  const type =
+    'website_logo_type' in settings && typeof settings.website_logo_type === 'string'
+      ? settings.website_logo_type
+      : 'png';
+  const scale =
+    'website_logo_scale' in settings && typeof settings.website_logo_scale === 'number'
+      ? settings.website_logo_scale
+      : 1;
+  return { logo, type, scale };
+}
+
+void refreshLogo();
+window.addEventListener('storage', (event) => {
+  if (event.key === LOGO_MARKER) void refreshLogo();
+});
+let lastMarker = localStorage.getItem(LOGO_MARKER);
+window.setInterval(() => {
+  const marker = localStorage.getItem(LOGO_MARKER);
+  if (marker !== lastMarker) {
+    lastMarker = marker;
+    void refreshLogo();
+  }
+}, 1000);
