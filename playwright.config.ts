@@ -1,4 +1,10 @@
+import { rmSync } from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+
+/** Each run starts the server of npm start on a fresh embedded database (demo data included). */
+export const E2E_DATA_DIR = '.data/e2e';
+// The config is also loaded by every worker; only the main process may clear the data.
+if (process.env.TEST_WORKER_INDEX === undefined) rmSync(E2E_DATA_DIR, { recursive: true, force: true });
 
 const port = Number(process.env.E2E_PORT ?? 4510);
 const baseURL = `http://127.0.0.1:${port}`;
@@ -35,7 +41,7 @@ export default defineConfig({
     url: `${baseURL}/api/global/settings`,
     reuseExistingServer: false,
     timeout: 180_000,
-    env: { PORT: String(port), DATA_DIR: `.data/e2e-${port}` },
+    env: { PORT: String(port), DATA_DIR: E2E_DATA_DIR },
     stdout: 'pipe',
   },
 });

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { createApi } from '../src/server/app.ts';
 import { openDatabase } from '../src/server/database.ts';
-import { parseEnv } from '../src/server/env.ts';
+import { isProduction, parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';
 import { listen } from '../src/server/local-server.ts';
 import { migrate } from '../src/server/migrate.ts';
@@ -11,7 +11,7 @@ import { seed } from '../src/server/seed.ts';
 const env = parseEnv();
 const db = await openDatabase(env);
 await migrate(db);
-await seed(db, featuredAgentFrom(env));
+await seed(db, featuredAgentFrom(env), { demo: !isProduction(env) });
 const api = await listen(createApi({ db }), env.PORT + 1);
 console.log(`API at ${api.url} (database: ${db.kind})`);
 

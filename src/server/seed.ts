@@ -1,23 +1,35 @@
 import { SYSTEM_DEFAULTS } from '../features/estimate/estimate.ts';
+import { SHOWCASE_FALLBACK } from '../features/showcase/showcase.ts';
 import { seedTowns } from '../features/towns/towns-seed.server.ts';
 import type { Db } from './db.ts';
 import type { FeaturedAgent } from './featured-agent.ts';
 
-/** Demo showcase shown until an admin sets the real one. */
-export const DEMO_SHOWCASE = {
-  priceCents: 780_200_00,
-  address: '24 Harbor View Lane, Huntington, NY 11743',
-  beds: 3,
-  baths: 2,
-  sqft: 2543,
+/** Demo pictures for the showcase card until an admin uploads real ones. */
+const DEMO_SHOWCASE_IMAGES = '/showcase/demo-1.svg,/showcase/demo-2.svg,/showcase/demo-3.svg';
+
+/** A second agent for local demos: active but with an unfinished profile (no professional title). */
+const DEMO_UNFINISHED_AGENT = {
+  first_name: 'Jamie',
+  last_name: 'Rivera',
+  email: 'jamie.rivera@example.com',
+  slug: 'jamierivera',
 } as const;
+
+export interface SeedOptions {
+  /** Local demo data (never in production). */
+  demo: boolean;
+}
 
 /**
  * Idempotent: the featured agent's identity follows configuration on every run; their calculator
  * settings and the site settings are created once and then left to their owners. The towns follow
  * src/features/towns/towns.data.json (see seedTowns).
  */
-export async function seed(db: Db, agent: FeaturedAgent): Promise<{ agentId: number; towns: number }> {
+export async function seed(
+  db: Db,
+  agent: FeaturedAgent,
+  options: SeedOptions = { demo: false },
+): Promise<{ agentId: number; towns: number }> {
   return db.transaction(async (tx) => {
     const [row] = await tx.query<{ id: number }>(
       `INSERT INTO agents (first_name, last_name, email, phone, slug, brokerage, status, license_number, website,
@@ -62,10 +74,40 @@ export async function seed(db: Db, agent: FeaturedAgent): Promise<{ agentId: num
     );
     await tx.query(
       `INSERT INTO site_settings (id, showcase_property_price_cents, showcase_property_address,
-                                  showcase_property_beds, showcase_property_baths, showcase_property_sqft)
-       VALUES (1, $1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-      [DEMO_SHOWCASE.priceCents, DEMO_SHOWCASE.address, DEMO_SHOWCASE.beds, DEMO_SHOWCASE.baths, DEMO_SHOWCASE.sqft],
+                                  showcase_property_beds, showcase_property_baths, showcase_property_sqft,
+                                  showcase_images)
+       VALUES (1, $1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+      [
+        SHOWCASE_FALLBACK.priceCents,
+        SHOWCASE_FALLBACK.address,
+        SHOWCASE_FALLBACK.beds,
+        SHOWCASE_FALLBACK.baths,
+        SHOWCASE_FALLBACK.sqft,
+        options.demo ? DEMO_SHOWCASE_IMAGES : '',
+      ],
     );
+    await tx.query(
+      `INSERT INTO seo_settings (id, seo_title, seo_description, og_title, og_description, twitter_card)
+       VALUES (1, $1, $2, $3, $4, 'summary_large_image') ON CONFLICT (id) DO NOTHING`,
+      [
+        'Long Island Home Sale Net Proceeds Calculator',
+        'See what you would walk away with when you sell your Long Island home: commission, NY transfer tax, attorney and recording fees.',
+        `${agent.fullName}: Long Island net proceeds calculator`,
+        'Sell your Nassau or Suffolk County home knowing your number: a free net proceeds estimate in seconds.',
+      ],
+    );
+    if (options.demo) {
+      await tx.query(
+        `INSERT INTO agents (first_name, last_name, email, slug, status)
+         VALUES ($1, $2, $3, $4, 'active') ON CONFLICT (slug) DO NOTHING`,
+        [
+          DEMO_UNFINISHED_AGENT.first_name,
+          DEMO_UNFINISHED_AGENT.last_name,
+          DEMO_UNFINISHED_AGENT.email,
+          DEMO_UNFINISHED_AGENT.slug,
+        ],
+      );
+    }
     const towns = await seedTowns(tx);
     return { agentId: row.id, towns };
   });

@@ -96,5 +96,6 @@ export async function submitContact(
   await contact.getByRole('textbox', { name: 'Email' }).fill(person.email);
   if (person.address) await contact.getByLabel('Property address (optional)').fill(person.address);
   await contact.getByRole('checkbox').check();
-  await contact.getByRole('button', { name: 'Submit' }).click();
+  // "Submit" on the home page, "Get Started" on the county pages.
+  await contact.locator('button[type="submit"]').click();
 }
