@@ -1,0 +1,100 @@
+import { collectAlerts, expect, recordApiCalls, test, waitForIslands } from './fixtures.ts';
+
+test.describe('an agent calculator page', () => {
+  test('unlocks the estimate once the visitor leaves their details', async ({ page }) => {
+    const leads = recordApiCalls(page, '/api/leads');
+    const templates = recordApiCalls(page, '/api/templates');
+    await page.goto('/r/alexmorgan');
+    await waitForIslands(page);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Net to Seller Calculator');
+    await expect(page.getByLabel('Sale Price')).toHaveAttribute('placeholder', '$450,000');
+    await expect(page.getByLabel('Mortgage Payoff')).toHaveAttribute('placeholder', '$200,000');
+
+    await page.getByLabel('Sale Price').pressSequentially('780200');
+    await expect(page.getByLabel('Sale Price')).toHaveValue('780,200');
+    await page.getByLabel('Mortgage Payoff').fill('450000');
+    await page.getByRole('button', { name: 'Calculate' }).click();
+
+    // Locked: a blurred sample, not the seller's figures.
+    await expect(page.getByRole('heading', { name: 'Your estimate is ready' })).toBeVisible();
+    await expect(page.getByText('$279,341.00')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Unlock Your Estimate' }).click();
+
+    const unlock = page.getByRole('dialog', { name: 'Unlock Your Estimate' });
+    await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
+    await expect(unlock.getByText('First name is required')).toBeVisible();
+    await expect(unlock.getByText('Please agree to be contacted about your home sale')).toBeVisible();
+    expect(leads).toEqual([]);
+
+    await unlock.getByLabel('First name').fill('Robin');
+    await unlock.getByLabel('Last name').fill('Park');
+    await unlock.getByRole('textbox', { name: 'Phone' }).pressSequentially('6315550199');
+    await expect(unlock.getByRole('textbox', { name: 'Phone' })).toHaveValue('(631) 555-0199');
+    await unlock.getByRole('textbox', { name: 'Email' }).fill('robin@example.com');
+    await unlock.getByRole('checkbox').check();
+    await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
+
+    await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
+    await expect(page.getByRole('status')).toContainText('We have e-mailed this estimate to robin@example.com');
+    expect(leads).toHaveLength(1);
+    expect(leads[0]?.body).toMatchObject({
+      agent_id: 1,
+      first_name: 'Robin',
+      last_name: 'Park',
+      phone: '6315550199',
+      email: 'robin@example.com',
+      source: 'calculator',
+      consent_marketing: true,
+      estimate_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      email_body: 'Sale price: $780,200.00\nMortgage payoff: $450,000.00\nEstimated net proceeds: $279,341.00',
+    });
+    await expect.poll(() => templates.length).toBe(1);
+    expect(templates[0]?.body).toMatchObject({ first_name: 'Robin', sender_name: 'Alex Morgan' });
+
+    await page.getByRole('button', { name: 'START NEW CALCULATION' }).click();
+    await expect(page.getByLabel('Sale Price')).toHaveValue('');
+  });
+
+  test('shares the page, or copies its link where sharing is not available', async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    const alerts = collectAlerts(page);
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, 'share', { value: undefined });
+    });
+    await page.goto('/r/alexmorgan');
+    await waitForIslands(page);
+    await page.getByRole('button', { name: 'Share this page' }).click();
+    await expect.poll(() => alerts).toEqual(['Link copied to clipboard!']);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/r\/alexmorgan$/);
+  });
+
+  test('shows the agent contact block and the fair-housing notice', async ({ page }) => {
+    await page.goto('/r/alexmorgan');
+    const contact = page.getByRole('region', { name: 'Contact Alex' });
+    await expect(contact.getByRole('link', { name: 'alex.morgan@example.com' })).toHaveAttribute(
+      'href',
+      'mailto:alex.morgan@example.com',
+    );
+    await expect(contact).toContainText('License #10401234567');
+    await expect(contact).toContainText('100 Main Street, Huntington, NY 11743');
+    await expect(page.getByRole('img', { name: 'Equal Housing Opportunity' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'New York State Fair Housing Notice' })).toBeVisible();
+  });
+
+  test('an agent whose profile is unfinished shows Coming Soon with an e-mail link', async ({ page }) => {
+    await page.goto('/r/jamierivera');
+    await expect(page.getByRole('heading', { name: 'Coming Soon' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'E-mail Jamie' })).toHaveAttribute(
+      'href',
+      'mailto:jamie.rivera@example.com',
+    );
+  });
+
+  test.describe('an unknown agent', () => {
+    test.use({ consoleErrorsAllowed: [/status of 404/] });
+    test('shows Agent Not Found', async ({ page }) => {
+      await page.goto('/r/nosuchagent');
+      await expect(page.getByRole('heading', { name: 'Agent Not Found' })).toBeVisible();
+    });
+  });
+});
