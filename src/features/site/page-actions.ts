@@ -57,8 +57,13 @@ document.addEventListener('click', (event) => {
   }
 });
 
-// Warm the modal code once the browser is idle, so the first click opens at once.
-if ('requestIdleCallback' in window) window.requestIdleCallback(() => void import('./mount-modals.tsx'));
+// Fetch the modal code as soon as a visitor shows intent (pointer over or focus on a button that
+// opens a modal), so the click that follows opens it at once; pages load none of it before then.
+const warmModals = (event: Event) => {
+  if (event.target instanceof Element && event.target.closest('[data-open-modal]')) void import('./mount-modals.tsx');
+};
+document.addEventListener('pointerover', warmModals, { passive: true });
+document.addEventListener('focusin', warmModals);
 
 /** The admin marks a new logo with this localStorage key; pages pick it up without a reload. */
 const LOGO_MARKER = 'logo-updated';
