@@ -3,6 +3,7 @@ import { defineConfig } from 'astro/config';
 import { netlifyRewritesInDev } from './src/server/dev-routing.ts';
 import { parseEnv, siteUrl } from './src/server/env.ts';
 import process from 'node:process';
+import { URL } from 'node:url';
 import react from '@astrojs/react';
 import sitemap from '@astrojs/sitemap';
 

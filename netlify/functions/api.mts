@@ -1,5 +1,7 @@
-import type { Config } from '@netlify/functions';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Config, Context } from '@netlify/functions';
 import { createApi } from '../../src/server/app.ts';
+import { appDepsFrom } from '../../src/server/compose.ts';
 import { openDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
 
@@ -7,9 +9,21 @@ import { parseEnv } from '../../src/server/env.ts';
 const env = parseEnv();
 const db = await openDatabase(env);
 
-const api = createApi({ db });
+/** The Netlify context of the request being served, so work after the response can use its waitUntil. */
+const requestContext = new AsyncLocalStorage<Context>();
+
+const api = createApi({
+  ...appDepsFrom(env, db),
+  runAfterResponse(task) {
+    const context = requestContext.getStore();
+    const logged = task.catch((error: unknown) => console.error('[api] work after the response failed:', error));
+    // Netlify keeps the function alive until the task settles, after the response has gone out.
+    if (context) context.waitUntil(logged);
+  },
+});
 
 // Netlify Functions (v2) take a web Request and want a Response: exactly Hono's fetch.
-export default (request: Request): Response | Promise<Response> => api.fetch(request);
+export default (request: Request, context: Context): Response | Promise<Response> =>
+  requestContext.run(context, () => api.fetch(request));
 
 export const config: Config = { path: '/api/*' };

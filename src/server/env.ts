@@ -14,6 +14,9 @@ const envSchema = z.object({
   DATA_DIR: z.string().default('.data'),
   // The public origin, for canonical URLs, the sitemap and links in e-mails. Netlify sets URL.
   SITE_URL: z.url().optional(),
+  // Sender of every e-mail the site sends.
+  EMAIL_FROM_NAME: z.string().trim().min(1).max(100).default('Long Island Net Proceeds'),
+  EMAIL_FROM_ADDRESS: z.email().default('estimates@example.com'),
   URL: z.url().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   // Not NODE_ENV: Astro sets that to production for every build, local ones included.

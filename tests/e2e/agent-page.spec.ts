@@ -1,4 +1,4 @@
-import { collectAlerts, expect, recordApiCalls, test, waitForIslands } from './fixtures.ts';
+import { collectAlerts, emailsTo, expect, recordApiCalls, test, waitForIslands } from './fixtures.ts';
 
 test.describe('an agent calculator page', () => {
   test('unlocks the estimate once the visitor leaves their details', async ({ page }) => {
@@ -48,6 +48,13 @@ test.describe('an agent calculator page', () => {
       estimate_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
       email_body: 'Sale price: $780,200.00\nMortgage payoff: $450,000.00\nEstimated net proceeds: $279,341.00',
     });
+    // The estimate went to the visitor, and the lead (stored with it) to the agent.
+    const [toVisitor] = await emailsTo('robin@example.com');
+    expect(toVisitor?.text).toContain('$279,341.00');
+    const notices = await emailsTo('alex.morgan@example.com');
+    expect(
+      notices.some((notice) => notice.text.includes('Robin Park') && notice.text.includes('robin@example.com')),
+    ).toBe(true);
     await expect.poll(() => templates.length).toBe(1);
     expect(templates[0]?.body).toMatchObject({ first_name: 'Robin', sender_name: 'Alex Morgan' });
 

@@ -3,6 +3,7 @@ import {
   calculate,
   clickNav,
   collectAlerts,
+  emailsTo,
   expect,
   expectNoAxeViolations,
   openHomeModal,
@@ -202,4 +203,58 @@ test('a name with markup is shown as the text it is', async ({ page, request }) 
   await page.goto(`/estimate/${uuid}`);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Net Sheet for <img src=x onerror=alert(1)>Pat');
   await expect(page.locator('main img')).toHaveCount(0);
+});
+
+test.describe('sending a shared estimate by e-mail', () => {
+  test('checks the form, then sends it and says the agent has no CRM yet', async ({ page, request }) => {
+    const alerts = collectAlerts(page);
+    const created = await request.post('/api/estimates', {
+      data: { agent_slug: 'alexmorgan', sale_price: 780200, mortgage_payoff: 450000 },
+    });
+    const uuid = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await created.json()).estimate.uuid;
+    const leads = recordApiCalls(page, '/api/leads');
+    await page.goto(`/estimate/${uuid}`);
+    await page.getByRole('button', { name: 'Send this to my email' }).click();
+    const modal = page.getByRole('dialog', { name: 'Send this to my email' });
+    await modal.getByRole('button', { name: 'Send My Estimate' }).click();
+    await expect(modal.getByText('Full name is required')).toBeVisible();
+    await expect(modal.getByText('Email is required')).toBeVisible();
+    await expect(modal.getByText('Please agree to be contacted about your home sale')).toBeVisible();
+    expect(leads).toEqual([]);
+
+    await modal.getByLabel('Full name').fill('Casey Morgan-Lee');
+    await modal.getByRole('textbox', { name: 'Email', exact: true }).fill('casey@example.com');
+    await modal.getByRole('checkbox').check();
+    await modal.getByRole('button', { name: 'Send My Estimate' }).click();
+    await expect
+      .poll(() => alerts)
+      .toEqual([
+        "Your estimate has been sent to your email!\n\nNote: Not synced to CRM - agent hasn't configured CRM integration",
+      ]);
+    await expect(modal).toBeHidden();
+    expect(leads[0]?.body).toMatchObject({ agent_id: 1, name: 'Casey Morgan-Lee', estimate_uuid: uuid });
+    const [sent] = await emailsTo('casey@example.com');
+    expect(sent?.text).toContain('$279,341.00');
+  });
+
+  test.describe('when sending fails', () => {
+    test.use({ consoleErrorsAllowed: [/status of 500/] });
+    test('says so and keeps the form', async ({ page, request }) => {
+      const alerts = collectAlerts(page);
+      const created = await request.post('/api/estimates', { data: { agent_slug: 'alexmorgan', sale_price: 500000 } });
+      const uuid = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await created.json()).estimate.uuid;
+      await page.route('**/api/email/send-estimate', (route) =>
+        route.fulfill({ status: 500, json: { success: false, error: 'Something went wrong', fields: {} } }),
+      );
+      await page.goto(`/estimate/${uuid}`);
+      await page.getByRole('button', { name: 'Send this to my email' }).click();
+      const modal = page.getByRole('dialog', { name: 'Send this to my email' });
+      await modal.getByLabel('Full name').fill('Casey Lee');
+      await modal.getByRole('textbox', { name: 'Email', exact: true }).fill('casey.fail@example.com');
+      await modal.getByRole('checkbox').check();
+      await modal.getByRole('button', { name: 'Send My Estimate' }).click();
+      await expect.poll(() => alerts).toEqual(['There was an error sending your estimate. Please try again.']);
+      await expect(modal.getByLabel('Full name')).toHaveValue('Casey Lee');
+    });
+  });
 });

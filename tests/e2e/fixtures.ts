@@ -1,5 +1,9 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { z } from 'zod';
+import { E2E_DATA_DIR } from '../../playwright.config.ts';
 
 /**
  * Every page fails its test on a console error or an uncaught exception, except the errors a test
@@ -25,6 +29,36 @@ export const test = base.extend<{ consoleErrorsAllowed: RegExp[]; failOnConsoleE
 });
 
 export { expect };
+
+const outboxMessageSchema = z.object({
+  to: z.object({ email: z.string(), name: z.string().nullish() }),
+  subject: z.string(),
+  text: z.string(),
+  html: z.string(),
+});
+
+/**
+ * The e-mails the server of the e2e run has delivered to `address` (its outbox writes each one to
+ * DATA_DIR/outbox, see src/server/compose.ts), waiting until `count` of them have arrived.
+ */
+export async function emailsTo(address: string, count = 1): Promise<z.output<typeof outboxMessageSchema>[]> {
+  const dir = join(E2E_DATA_DIR, 'outbox');
+  let found: z.output<typeof outboxMessageSchema>[] = [];
+  await expect
+    .poll(
+      async () => {
+        const files = await readdir(dir).catch(() => []);
+        const messages = await Promise.all(
+          files.map(async (file) => outboxMessageSchema.parse(JSON.parse(await readFile(join(dir, file), 'utf8')))),
+        );
+        found = messages.filter((message) => message.to.email === address);
+        return found.length;
+      },
+      { message: `e-mails to ${address} in the outbox` },
+    )
+    .toBeGreaterThanOrEqual(count);
+  return found;
+}
 
 /** Waits until every island on the page has hydrated, so clicks reach React. */
 export async function waitForIslands(page: Page): Promise<void> {

@@ -8,7 +8,7 @@ import { centsToDollars } from '../../ui/money.ts';
 import { computeEstimate, SYSTEM_DEFAULTS } from './estimate.ts';
 import { estimateRequestSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
 
-interface EstimateRow {
+export interface EstimateRow {
   uuid: string;
   agent_id: number;
   agent_slug: string;
@@ -77,7 +77,7 @@ async function findEstimate(db: Db, uuid: string): Promise<EstimateRow | undefin
   return row;
 }
 
-function toEstimate(row: EstimateRow): Estimate {
+export function toEstimate(row: EstimateRow): Estimate {
   const lines = computeEstimate({
     salePriceCents: row.sale_price_cents,
     mortgagePayoffCents: row.mortgage_payoff_cents,

@@ -1,0 +1,263 @@
+/**
+ * The one e-mail module. A message is first a row in `email_deliveries` (queued in the same
+ * statement or transaction as the write that caused it), then delivered by `deliverQueued`, right
+ * after the response and again by the scheduled function until it is sent or has failed 5 times.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Queryable } from '../../server/db.ts';
+
+export type EmailKind = 'estimate' | 'new_lead';
+
+export interface EmailAddress {
+  email: string;
+  name?: string | null;
+}
+
+/** A message to queue. */
+export interface OutgoingEmail {
+  kind: EmailKind;
+  to: EmailAddress;
+  subject: string;
+  html: string;
+  text: string;
+  leadId?: number | null;
+  estimateUuid?: string | null;
+}
+
+/** A message as a provider is asked to send it. */
+export interface ProviderMessage {
+  /** The delivery row's id: providers that take an idempotency key should use it. */
+  deliveryId: number;
+  from: EmailAddress;
+  to: EmailAddress;
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/** Where e-mail leaves the product: the outbox here; Resend and Mailgun later. */
+export interface EmailProvider {
+  /** Recorded in email_deliveries.provider. */
+  name: string;
+  /** Resolves once the provider accepted the message; rejects when it did not. */
+  send(message: ProviderMessage): Promise<{ providerMessageId: string }>;
+}
+
+/** Attempts before a delivery is marked 'failed'. */
+export const MAX_ATTEMPTS = 5;
+/** Retry n waits 1 minute × 2^(n-1), at most this long. */
+export const MAX_BACKOFF_MINUTES = 60;
+/** How long a claimed row is left alone by other workers while it is being sent. */
+export const CLAIM_LEASE_MINUTES = 10;
+const MAX_ERROR_LENGTH = 1000;
+
+export const formatAddress = ({ email, name }: EmailAddress): string =>
+  name ? `"${name.replace(/["\\\r\n]/g, ' ')}" <${email}>` : email;
+
+/**
+ * The embedded default provider. The message is already stored in email_deliveries; "delivering"
+ * it prints a short summary (to, subject and the text part) through `log` and, given `dir`, also
+ * writes it there as `{deliveryId}.json`, where a developer (or a browser test) can open it.
+ */
+export function createOutboxProvider(
+  log: (line: string) => void = (line) => console.info(line),
+  dir?: string,
+): EmailProvider {
+  return {
+    name: 'outbox',
+    async send(message) {
+      if (dir) {
+        await mkdir(dir, { recursive: true });
+        await writeFile(join(dir, `${message.deliveryId}.json`), JSON.stringify(message, null, 2));
+      }
+      log(
+        [
+          `[outbox] e-mail #${message.deliveryId} from ${formatAddress(message.from)} to ${formatAddress(message.to)}`,
+          `Subject: ${message.subject}`,
+          '',
+          message.text,
+        ].join('\n'),
+      );
+      return { providerMessageId: `outbox-${randomUUID()}` };
+    },
+  };
+}
+
+/**
+ * An `INSERT INTO email_deliveries … RETURNING id` of `messages`, with its parameters numbered from
+ * `$firstParam`, to run alone or as a CTE of a larger statement. With `leadIdFrom` (the name of a
+ * CTE with an `id` column, such as the lead just inserted) each row takes its lead_id from there,
+ * and no row is written when that CTE is empty.
+ */
+export function queueEmailsStatement(
+  messages: readonly OutgoingEmail[],
+  { firstParam = 1, leadIdFrom }: { firstParam?: number; leadIdFrom?: string } = {},
+): { sql: string; params: unknown[] } {
+  const p = (offset: number) => `$${firstParam + offset}`;
+  const source = `unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[],
+                         ${p(5)}::text[], ${p(6)}::integer[], ${p(7)}::uuid[])
+              AS m (kind, to_email, to_name, subject, html, text, lead_id, estimate_uuid)`;
+  const sql = `INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text, lead_id, estimate_uuid)
+     SELECT m.kind, m.to_email, m.to_name, m.subject, m.html, m.text,
+            ${leadIdFrom ? `coalesce(m.lead_id, ${leadIdFrom}.id)` : 'm.lead_id'}, m.estimate_uuid
+       FROM ${leadIdFrom ? `${leadIdFrom} CROSS JOIN ` : ''}${source}
+     RETURNING id`;
+  return {
+    sql,
+    params: [
+      messages.map((message) => message.kind),
+      messages.map((message) => message.to.email),
+      messages.map((message) => message.to.name ?? null),
+      messages.map((message) => message.subject),
+      messages.map((message) => message.html),
+      messages.map((message) => message.text),
+      messages.map((message) => message.leadId ?? null),
+      messages.map((message) => message.estimateUuid ?? null),
+    ],
+  };
+}
+
+/** Queues several messages in one statement; answers their delivery ids. */
+export async function queueEmails(q: Queryable, messages: readonly OutgoingEmail[]): Promise<number[]> {
+  if (messages.length === 0) return [];
+  const { sql, params } = queueEmailsStatement(messages);
+  const rows = await q.query<{ id: number }>(sql, params);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Queues one message (status 'queued', due now) and answers its delivery id. Pass the transaction
+ * of the write that caused it, so both are committed or neither is.
+ */
+export async function queueEmail(q: Queryable, message: OutgoingEmail): Promise<number> {
+  const [id] = await queueEmails(q, [message]);
+  if (id === undefined) throw new Error('queueEmail: the insert returned no id');
+  return id;
+}
+
+export interface DeliverOptions {
+  /** The sender of every message. */
+  from: EmailAddress;
+  /** Only these deliveries (still queued and due); default: any that are due. */
+  ids?: readonly number[];
+  /** The time to deliver as of (tests); default: the database's clock. */
+  now?: Date;
+  /** Most rows claimed in one call. Default 50. */
+  limit?: number;
+}
+
+export interface DeliveryReport {
+  sent: number[];
+  /** Failed this time; queued again with a later next_attempt_at. */
+  retrying: number[];
+  /** Failed for the last time (MAX_ATTEMPTS reached): status 'failed'. */
+  failed: number[];
+}
+
+interface ClaimedRow {
+  id: number;
+  to_email: string;
+  to_name: string | null;
+  subject: string;
+  html: string;
+  text: string;
+  attempts: number;
+}
+
+type Outcome = { id: number; ok: true; providerMessageId: string } | { id: number; ok: false; error: string };
+
+const errorText = (error: unknown): string => {
+  const text = error instanceof Error ? error.message || error.name : String(error);
+  return (text || 'Unknown error').slice(0, MAX_ERROR_LENGTH);
+};
+
+/**
+ * Sends the queued deliveries that are due (or those of `ids` that are). Each row is claimed in
+ * one statement (attempts + 1 and a lease on next_attempt_at, rows locked by another worker
+ * skipped), so concurrent callers never send the same row. Each row then ends 'sent', 'queued'
+ * again with exponential backoff, or 'failed' after MAX_ATTEMPTS. A provider failure is recorded,
+ * never thrown; only a database failure rejects. Round trips: 1 to claim, 1 to record outcomes.
+ */
+export async function deliverQueued(
+  db: Queryable,
+  provider: EmailProvider,
+  { from, ids, now, limit = 50 }: DeliverOptions,
+): Promise<DeliveryReport> {
+  const report: DeliveryReport = { sent: [], retrying: [], failed: [] };
+  if (ids !== undefined && ids.length === 0) return report;
+  const at = now ?? null;
+  const claimed = await db.query<ClaimedRow>(
+    `UPDATE email_deliveries d
+        SET attempts = d.attempts + 1,
+            next_attempt_at = coalesce($1::timestamptz, now()) + make_interval(mins => $4::integer)
+      WHERE d.id IN (SELECT id FROM email_deliveries
+                      WHERE status = 'queued'
+                        AND next_attempt_at <= coalesce($1::timestamptz, now())
+                        AND ($2::integer[] IS NULL OR id = ANY ($2::integer[]))
+                      ORDER BY next_attempt_at, id
+                      LIMIT $3
+                      FOR UPDATE SKIP LOCKED)
+      RETURNING d.id, d.to_email, d.to_name, d.subject, d.html, d.text, d.attempts`,
+    [at, ids ?? null, limit, CLAIM_LEASE_MINUTES],
+  );
+  if (claimed.length === 0) return report;
+
+  const outcomes = await Promise.all(
+    claimed.map(async (row): Promise<Outcome> => {
+      try {
+        const { providerMessageId } = await provider.send({
+          deliveryId: row.id,
+          from,
+          to: { email: row.to_email, name: row.to_name },
+          subject: row.subject,
+          html: row.html,
+          text: row.text,
+        });
+        return { id: row.id, ok: true, providerMessageId };
+      } catch (error) {
+        return { id: row.id, ok: false, error: errorText(error) };
+      }
+    }),
+  );
+
+  const rows = await db.query<{ id: number; status: 'sent' | 'queued' | 'failed' }>(
+    `UPDATE email_deliveries d
+        SET status = CASE WHEN r.ok THEN 'sent' WHEN d.attempts >= $6 THEN 'failed' ELSE 'queued' END,
+            provider = $5,
+            provider_message_id = CASE WHEN r.ok THEN r.provider_message_id ELSE d.provider_message_id END,
+            sent_at = CASE WHEN r.ok THEN coalesce($7::timestamptz, now()) ELSE d.sent_at END,
+            last_error = CASE WHEN r.ok THEN d.last_error ELSE r.error END,
+            next_attempt_at = CASE WHEN r.ok THEN d.next_attempt_at
+                                   ELSE coalesce($7::timestamptz, now())
+                                        + make_interval(mins => least(power(2, d.attempts - 1), $8)::integer) END
+       FROM unnest($1::integer[], $2::boolean[], $3::text[], $4::text[]) AS r (id, ok, provider_message_id, error)
+      WHERE d.id = r.id
+      RETURNING d.id, d.status`,
+    [
+      outcomes.map((outcome) => outcome.id),
+      outcomes.map((outcome) => outcome.ok),
+      outcomes.map((outcome) => (outcome.ok ? outcome.providerMessageId : null)),
+      outcomes.map((outcome) => (outcome.ok ? null : outcome.error)),
+      provider.name,
+      MAX_ATTEMPTS,
+      at,
+      MAX_BACKOFF_MINUTES,
+    ],
+  );
+  for (const row of rows.sort((a, b) => a.id - b.id)) {
+    if (row.status === 'sent') report.sent.push(row.id);
+    else if (row.status === 'failed') report.failed.push(row.id);
+    else report.retrying.push(row.id);
+  }
+  return report;
+}
+
+/** What routes that queue e-mail need from the app (built in src/server/app.ts). */
+export interface MailContext {
+  /** Origin for links in e-mails: the configured site URL, else the request's origin. */
+  siteUrl(request: Request): string;
+  /** Delivers these queued rows after the response; errors are logged, never answered. */
+  deliverSoon(ids: readonly number[], request: Request): void;
+}
