@@ -18,6 +18,8 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: '.data/test-reports/e2e.json' }]],
   use: {
     baseURL,
+    // No fades mid-check: axe must see the colours a settled page shows.
+    contextOptions: { reducedMotion: 'reduce' },
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

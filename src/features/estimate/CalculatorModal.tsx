@@ -6,6 +6,7 @@ import { Field } from '../../ui/Field.tsx';
 import { groupDigits } from '../../ui/money.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { $openModal, closeModal, openModal } from '../site/page-modals.ts';
+import { sourcePage, track } from '../site/analytics.ts';
 import { copyText } from '../site/clipboard.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from './estimate-request.ts';
 import { NetSheet } from './NetSheet.tsx';
@@ -79,6 +80,7 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
       }
       setGreetingName(form.firstName.trim());
       setEstimate(result.data.estimate);
+      track({ event: 'estimate_calculated', source_page: sourcePage() });
     } catch {
       window.alert(ESTIMATE_FAILED);
     } finally {
@@ -89,6 +91,7 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
   const copyLink = async () => {
     if (!estimate) return;
     await copyText(`${window.location.origin}/estimate/${estimate.uuid}`);
+    track({ event: 'estimate_link_copied', source_page: sourcePage() });
     window.alert('Estimate link copied to clipboard!');
   };
 

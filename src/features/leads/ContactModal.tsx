@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { Modal } from '../../ui/Modal.tsx';
+import { sourcePage, track } from '../site/analytics.ts';
 import { $openModal, closeModal } from '../site/page-modals.ts';
 import { contactLeadSchema, LEAD_SOURCES } from './lead.ts';
 
@@ -59,6 +60,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
         setErrors(result.fields);
         return;
       }
+      track({ event: 'lead_submitted', source_page: sourcePage(), source });
       window.alert(LEAD_THANKS);
       setForm(emptyForm);
       closeModal();
