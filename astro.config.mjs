@@ -12,8 +12,8 @@ export default defineConfig({
   output: 'static',
   integrations: [
     react(),
-    // Static shells of dynamic routes and the not-found page are not pages to index.
-    sitemap({ filter: (page) => !/\/(estimate|r)\/$|\/404\/?$/.test(new URL(page).pathname) }),
+    // Static shells of dynamic routes and the not-found pages are not pages to index.
+    sitemap({ filter: (page) => !/^\/(estimate|r|town-not-found|404)\/?$/.test(new URL(page).pathname) }),
     netlifyRewritesInDev('public/_redirects'),
   ],
   // Estimate and agent pages are static shells rewritten by public/_redirects, so URLs end without a slash.

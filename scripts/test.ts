@@ -72,6 +72,8 @@ const vitest = (project: string) =>
   ]);
 steps.push(['unit', vitest('unit')], ['integration', vitest('integration')]);
 steps.push(['e2e', run('e2e (Playwright, Chromium)', 'npx', ['playwright', 'test'])]);
+// The build the e2e server made: HTML validation and internal links of every page.
+steps.push(['site', run('site (html-validate, links)', 'npm', ['run', '--silent', 'check:site'])]);
 
 const counts: Counts = { passed: 0, failed: 0 };
 for (const project of ['unit', 'integration']) {
@@ -88,8 +90,9 @@ if (existsSync(e2eFile)) {
   counts.failed += stats.unexpected + stats.flaky;
 }
 const failedSteps = steps.filter(([, ok]) => !ok).map(([name]) => name);
-// A failed check that is not a test (typecheck, lint, format) counts as a failure too.
-const failed = counts.failed + failedSteps.filter((name) => ['typecheck', 'lint', 'format'].includes(name)).length;
+// A failed check that is not a test (typecheck, lint, format, site) counts as a failure too.
+const failed =
+  counts.failed + failedSteps.filter((name) => ['typecheck', 'lint', 'format', 'site'].includes(name)).length;
 
 console.log(`\nSteps: ${steps.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
 console.log(`${counts.passed} passed, ${failed} failed`);

@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+// In the browser zod must not compile validators with `new Function`: the CSP forbids eval.
+z.config({ jitless: true });
+
 const apiErrorSchema = z.object({
   success: z.literal(false),
   error: z.string(),

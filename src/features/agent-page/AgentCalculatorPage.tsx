@@ -7,6 +7,7 @@ import { formatPhone, telHref } from '../../ui/phone.ts';
 import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimate/estimate-request.ts';
 import { NetSheet } from '../estimate/NetSheet.tsx';
+import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
 import { copyText } from '../site/clipboard.ts';
 import { UnlockModal } from './UnlockModal.tsx';
 
@@ -27,6 +28,7 @@ export default function AgentCalculatorPage() {
   const [unlockedFor, setUnlockedFor] = useState<string | null>(null);
 
   useEffect(() => {
+    setCanonicalToCurrentUrl();
     const slug = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
     callApi(`/api/agents/public/${encodeURIComponent(slug)}`, publicAgentSchema)
       .then((result) => {
@@ -39,7 +41,20 @@ export default function AgentCalculatorPage() {
       });
   }, []);
 
-  if (loaded.kind === 'loading') return <p aria-live="polite">Loading calculator…</p>;
+  if (loaded.kind === 'loading') {
+    // The static HTML: the heading and the form's outline, so nothing jumps when the agent loads.
+    return (
+      <div className="agent-page" aria-busy="true">
+        <header className="agent-header">
+          <div>
+            <h1>Net to Seller Calculator</h1>
+            <p className="field-hint">Loading your agent…</p>
+          </div>
+        </header>
+        <div className="form skeleton-form" aria-hidden="true" />
+      </div>
+    );
+  }
   if (loaded.kind === 'missing' || loaded.kind === 'failed') {
     return (
       <section className="agent-missing">
@@ -235,11 +250,6 @@ export default function AgentCalculatorPage() {
           }}
         />
       ) : null}
-
-      <p className="field-hint disclaimer">
-        This estimate is for information only. It uses {fullName}'s default commission and fees and New York State
-        transfer tax; your actual proceeds depend on your contract and closing statement.
-      </p>
 
       <section className="agent-contact" aria-labelledby="agent-contact">
         <h2 id="agent-contact">Contact {agent.first_name}</h2>

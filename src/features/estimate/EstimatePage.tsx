@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { estimateSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
+import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
 import { NetSheet } from './NetSheet.tsx';
 import { SendEstimateModal } from './SendEstimateModal.tsx';
 
@@ -15,6 +16,7 @@ export default function EstimatePage() {
   const [sending, setSending] = useState(false);
 
   useEffect(() => {
+    setCanonicalToCurrentUrl();
     const uuid = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
     const lookup = UUID_PATTERN.test(uuid)
       ? callApi(`/api/estimates/${uuid}`, foundSchema)
@@ -27,7 +29,15 @@ export default function EstimatePage() {
       .catch(() => setState({ kind: 'failed' }));
   }, []);
 
-  if (state.kind === 'loading') return <p aria-live="polite">Loading your estimate…</p>;
+  if (state.kind === 'loading') {
+    return (
+      <section className="estimate-sheet" aria-busy="true">
+        <h1>Your Net Sheet</h1>
+        <p className="field-hint">Loading your estimate…</p>
+        <div className="skeleton-sheet" aria-hidden="true" />
+      </section>
+    );
+  }
   if (state.kind === 'not-found' || state.kind === 'failed') {
     return (
       <section className="estimate-missing">

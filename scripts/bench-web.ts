@@ -1,0 +1,475 @@
+// npm run bench:web — the web budgets, measured on a fresh build:
+//   1. seeds a throwaway embedded database and times a full `astro build` into an empty directory;
+//   2. serves that build with scripts/serve.ts on a free port and creates one estimate;
+//   3. runs Lighthouse (mobile, default simulated throttling) on the home, Suffolk County, a town
+//      (Bay Shore, else the first town built), the featured agent's and the estimate's pages;
+//   4. loads each page in Chromium without interacting and adds up the JavaScript it fetched, gzipped;
+//   5. prints a table and PASS/FAIL per budget; exits non-zero if any fails.
+// The build goes to a temporary directory, not dist/, so a bench never disturbs a server or an e2e
+// run using dist/; scripts/serve.ts serves `dist` of its working directory, so it runs from there.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser } from 'playwright';
+import { z } from 'zod';
+import { parseEnv } from '../src/server/env.ts';
+import { createRouter, listFiles, sitePages } from '../tests/support/site-pages.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+/** Lighthouse's reports of the last run, kept for a look (`.data/` is not committed). */
+const REPORTS = join(ROOT, '.data', 'bench-web');
+const TOWN = '/long-island-real-estate/bay-shore';
+const COUNTY = '/long-island-real-estate/suffolk-county';
+
+const BUDGET = {
+  buildSeconds: 60,
+  performance: 0.98,
+  perfect: 1,
+  cls: 0.02,
+  /** Gzipped JavaScript before any interaction, on the home, county and town pages. */
+  jsKb: 80,
+};
+
+type Kind = 'home' | 'county' | 'town' | 'agent' | 'estimate';
+interface Target {
+  kind: Kind;
+  path: string;
+  /** Why it was not measured (not built), if it was not. */
+  missing?: string;
+}
+interface LighthouseFigures {
+  performance: number | null;
+  accessibility: number | null;
+  bestPractices: number | null;
+  seo: number | null;
+  cls: number | null;
+  lcpMs: number | null;
+  tbtMs: number | null;
+  /** Audits that cost points in accessibility, best practices or SEO. */
+  failing: string[];
+  error?: string;
+}
+interface ScriptFigures {
+  scripts: number;
+  rawBytes: number;
+  gzipBytes: number;
+  inlineGzipBytes: number;
+  error?: string;
+}
+
+const temporary = mkdtempSync(join(tmpdir(), 'bench-web-'));
+const dataDir = join(temporary, 'data');
+const outDir = join(temporary, 'dist');
+const children = new Set<ChildProcess>();
+let browser: Browser | undefined;
+
+/** Node 22 and the project's binaries first, as npm scripts have them. */
+const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
+  ...process.env,
+  PATH: `${join(ROOT, 'node_modules', '.bin')}:${process.env.PATH ?? ''}`,
+  DATA_DIR: dataDir,
+  FORCE_COLOR: '0',
+  ...extra,
+});
+
+/** Runs a command to its end; resolves with its exit code and output. */
+function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT) {
+  return new Promise<{ code: number; output: string }>((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.add(child);
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => {
+      children.delete(child);
+      resolvePromise({ code: code ?? 1, output });
+    });
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePromise(port));
+    });
+  });
+}
+
+async function waitForServer(url: string, server: ChildProcess, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`scripts/serve.ts exited with ${server.exitCode}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 200));
+  }
+  throw new Error(`the server did not answer ${url} within ${timeoutMs / 1000} s`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolvePromise) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolvePromise();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+const scoreOf = z.object({ score: z.number().nullable() }).optional();
+const lighthouseReport = z.object({
+  runtimeError: z.object({ message: z.string() }).optional(),
+  categories: z.object({
+    performance: scoreOf,
+    accessibility: scoreOf,
+    'best-practices': scoreOf,
+    seo: scoreOf,
+  }),
+  audits: z.record(
+    z.string(),
+    z.object({
+      score: z.number().nullable(),
+      numericValue: z.number().optional(),
+      scoreDisplayMode: z.string(),
+    }),
+  ),
+});
+const auditRefs = z.object({
+  categories: z.record(z.string(), z.object({ auditRefs: z.array(z.object({ id: z.string(), weight: z.number() })) })),
+});
+
+async function lighthouse(url: string, reportFile: string): Promise<LighthouseFigures> {
+  const cli = join(ROOT, 'node_modules', 'lighthouse', 'cli', 'index.js');
+  const { code, output } = await run(
+    process.execPath,
+    [
+      cli,
+      url,
+      '--output=json',
+      `--output-path=${reportFile}`,
+      '--quiet',
+      '--only-categories=performance,accessibility,best-practices,seo',
+      `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
+    ],
+    childEnv({ CHROME_PATH: CHROMIUM }),
+  );
+  const empty: LighthouseFigures = {
+    performance: null,
+    accessibility: null,
+    bestPractices: null,
+    seo: null,
+    cls: null,
+    lcpMs: null,
+    tbtMs: null,
+    failing: [],
+  };
+  if (code !== 0 || !existsSync(reportFile)) {
+    return { ...empty, error: `lighthouse exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}` };
+  }
+  const raw: unknown = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const report = lighthouseReport.parse(raw);
+  const refs = auditRefs.parse(raw);
+  const failing = ['accessibility', 'best-practices', 'seo'].flatMap((category) =>
+    (refs.categories[category]?.auditRefs ?? [])
+      .filter(({ id, weight }) => {
+        const audit = report.audits[id];
+        return weight > 0 && audit && audit.scoreDisplayMode === 'binary' && audit.score !== null && audit.score < 1;
+      })
+      .map(({ id }) => `${category}: ${id}`),
+  );
+  const numeric = (id: string) => report.audits[id]?.numericValue ?? null;
+  return {
+    performance: report.categories.performance?.score ?? null,
+    accessibility: report.categories.accessibility?.score ?? null,
+    bestPractices: report.categories['best-practices']?.score ?? null,
+    seo: report.categories.seo?.score ?? null,
+    cls: numeric('cumulative-layout-shift'),
+    lcpMs: numeric('largest-contentful-paint'),
+    tbtMs: numeric('total-blocking-time'),
+    failing,
+    ...(report.runtimeError ? { error: report.runtimeError.message } : {}),
+  };
+}
+
+/** The JavaScript a visitor's browser fetches before touching the page (a phone, fresh cache). */
+async function scriptsBeforeInteraction(launched: Browser, url: string): Promise<ScriptFigures> {
+  const context = await launched.newContext({
+    viewport: { width: 412, height: 823 },
+    deviceScaleFactor: 1.75,
+    isMobile: true,
+    hasTouch: true,
+  });
+  try {
+    const page = await context.newPage();
+    const bodies: Promise<Buffer>[] = [];
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script') bodies.push(response.body());
+    });
+    await page.goto(url, { waitUntil: 'networkidle' });
+    // Islands hydrating on idle load after the page settles: let them, then wait for quiet again.
+    await page.evaluate(
+      () => new Promise((resolvePromise) => requestIdleCallback(() => resolvePromise(null), { timeout: 2_000 })),
+    );
+    await page.waitForLoadState('networkidle');
+    const buffers = await Promise.all(bodies);
+    const inline = await page.$$eval('script:not([src])', (scripts) =>
+      scripts
+        .filter((script) => {
+          const type = script.getAttribute('type');
+          return !type || /javascript|module/.test(type);
+        })
+        .map((script) => script.textContent ?? '')
+        .join('\n'),
+    );
+    return {
+      scripts: buffers.length,
+      rawBytes: buffers.reduce((sum, body) => sum + body.length, 0),
+      gzipBytes: buffers.reduce((sum, body) => sum + gzipSync(body).length, 0),
+      inlineGzipBytes: inline ? gzipSync(inline).length : 0,
+    };
+  } catch (error) {
+    return {
+      scripts: 0,
+      rawBytes: 0,
+      gzipBytes: 0,
+      inlineGzipBytes: 0,
+      error: error instanceof Error ? error.message : String(error),
+    };
+  } finally {
+    await context.close();
+  }
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+const score = (value: number | null) => (value === null ? '-' : value.toFixed(2));
+
+async function cleanUp(): Promise<void> {
+  await browser?.close().catch(() => undefined);
+  await Promise.all([...children].map(stopChild));
+  rmSync(temporary, { recursive: true, force: true });
+}
+
+async function main(): Promise<number> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  // PORT also gives the build its default site origin (canonical URLs), the one it is served at.
+  const env = childEnv({ PORT: String(port) });
+  const tsx = import.meta.resolve('tsx');
+
+  console.log(`Seeding a throwaway database (${dataDir}) and building into ${outDir}…`);
+  const seeded = await run(process.execPath, ['--import', tsx, join(ROOT, 'scripts', 'seed.ts')], env);
+  if (seeded.code !== 0) throw new Error(`seeding failed:\n${seeded.output}`);
+  const started = performance.now();
+  const build = await run(join(ROOT, 'node_modules', '.bin', 'astro'), ['build', '--outDir', outDir], env);
+  const buildSeconds = (performance.now() - started) / 1000;
+  if (build.code !== 0) throw new Error(`astro build failed:\n${build.output}`);
+  const htmlFiles = listFiles(outDir).filter((file) => file.endsWith('.html')).length;
+  const pages = sitePages(outDir);
+  console.log(`Built ${htmlFiles} HTML files (${pages.length} pages) in ${buildSeconds.toFixed(1)} s.`);
+
+  const server = spawn(process.execPath, ['--import', tsx, join(ROOT, 'scripts', 'serve.ts')], {
+    cwd: temporary,
+    env: { ...env, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json') },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.add(server);
+  await waitForServer(`${origin}/api/global/settings`, server);
+
+  const slug = parseEnv().FEATURED_AGENT_SLUG;
+  const created = await fetch(`${origin}/api/estimates`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ agent_slug: slug, sale_price: 650000, mortgage_payoff: 300000, recipient_name: 'Bench' }),
+  });
+  if (created.status !== 201) throw new Error(`POST /api/estimates answered ${created.status}`);
+  const { uuid } = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await created.json()).estimate;
+
+  const router = createRouter(outDir);
+  const served = (path: string) => {
+    const route = router.route(path);
+    return route.kind === 'file' || (route.kind === 'rewrite' && route.status === 200);
+  };
+  const town =
+    pages.includes(TOWN) || served(TOWN)
+      ? TOWN
+      : pages.find((path) => path.startsWith('/long-island-real-estate/') && !path.endsWith('-county'));
+  const wanted: Target[] = [
+    { kind: 'home', path: '/' },
+    { kind: 'county', path: COUNTY },
+    { kind: 'town', path: town ?? TOWN },
+    { kind: 'agent', path: `/r/${slug}` },
+    { kind: 'estimate', path: `/estimate/${uuid}` },
+  ];
+  const targets = wanted.map((target): Target => ({
+    ...target,
+    ...(served(target.path) ? {} : { missing: `${target.path} is not in the build` }),
+  }));
+  if (town && town !== TOWN) console.log(`${TOWN} is not built yet: measuring ${town} instead.`);
+
+  rmSync(REPORTS, { recursive: true, force: true });
+  mkdirSync(REPORTS, { recursive: true });
+  const results: { target: Target; lighthouse?: LighthouseFigures; scripts?: ScriptFigures }[] = [];
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROME_FLAGS.slice(1) });
+  for (const target of targets) {
+    if (target.missing) {
+      results.push({ target });
+      continue;
+    }
+    console.log(`Lighthouse and scripts: ${target.path}…`);
+    // Lighthouse first and alone: it times the page, nothing else may run meanwhile.
+    const figures = await lighthouse(`${origin}${target.path}`, join(REPORTS, `lighthouse-${target.kind}.json`));
+    const scripts = await scriptsBeforeInteraction(browser, `${origin}${target.path}`);
+    results.push({ target, lighthouse: figures, scripts });
+  }
+
+  // The table.
+  const width = Math.max(...results.map(({ target }) => `${target.kind} ${target.path}`.length));
+  const header = [
+    'page'.padEnd(width),
+    'perf'.padStart(5),
+    'a11y'.padStart(5),
+    'b-p'.padStart(5),
+    'seo'.padStart(5),
+    'CLS'.padStart(7),
+    'LCP ms'.padStart(7),
+    'TBT ms'.padStart(7),
+    'scripts'.padStart(8),
+    'JS KB gz'.padStart(9),
+    'raw KB'.padStart(7),
+    'inline KB gz'.padStart(13),
+  ];
+  console.log(`\n${header.join(' ')}`);
+  for (const { target, lighthouse: lh, scripts } of results) {
+    const label = `${target.kind} ${target.path}`.padEnd(width);
+    if (!lh || !scripts) {
+      console.log(`${label} ${target.missing ?? 'not measured'}`);
+      continue;
+    }
+    console.log(
+      [
+        label,
+        score(lh.performance).padStart(5),
+        score(lh.accessibility).padStart(5),
+        score(lh.bestPractices).padStart(5),
+        score(lh.seo).padStart(5),
+        (lh.cls === null ? '-' : lh.cls.toFixed(3)).padStart(7),
+        (lh.lcpMs === null ? '-' : lh.lcpMs.toFixed(0)).padStart(7),
+        (lh.tbtMs === null ? '-' : lh.tbtMs.toFixed(0)).padStart(7),
+        String(scripts.scripts).padStart(8),
+        kb(scripts.gzipBytes).padStart(9),
+        kb(scripts.rawBytes).padStart(7),
+        kb(scripts.inlineGzipBytes).padStart(13),
+      ].join(' '),
+    );
+  }
+  const notes = results.flatMap(({ target, lighthouse: lh, scripts }) => [
+    ...(lh?.error ? [`${target.path}: Lighthouse: ${lh.error}`] : []),
+    ...(lh?.failing.length ? [`${target.path}: audits losing points: ${lh.failing.join(', ')}`] : []),
+    ...(scripts?.error ? [`${target.path}: scripts: ${scripts.error}`] : []),
+  ]);
+  if (notes.length > 0) console.log(`\n${notes.join('\n')}\nLighthouse reports: ${REPORTS}/`);
+  console.log(
+    '\nJS KB gz: script responses before any interaction, each gzipped (budgeted). inline: inline <script>s, gzipped (not budgeted).',
+  );
+
+  // The budgets.
+  const measured = results.filter((result) => result.lighthouse && result.scripts);
+  const everyPage = (
+    label: string,
+    value: (lh: LighthouseFigures) => number | null,
+    ok: (value: number) => boolean,
+  ) => {
+    const misses = results.flatMap(({ target, lighthouse: lh }) => {
+      if (!lh) return [`${target.path} (${target.missing ?? 'not measured'})`];
+      const figure = value(lh);
+      return figure !== null && ok(figure) ? [] : [`${target.path} ${figure === null ? '-' : figure.toFixed(3)}`];
+    });
+    return [label, misses.length === 0, misses] as const;
+  };
+  const budgets = [
+    [
+      `build < ${BUDGET.buildSeconds} s (${buildSeconds.toFixed(1)} s)`,
+      buildSeconds < BUDGET.buildSeconds,
+      [],
+    ] as const,
+    everyPage(
+      `performance >= ${BUDGET.performance} on each page`,
+      (lh) => lh.performance,
+      (value) => value >= BUDGET.performance,
+    ),
+    everyPage(
+      'accessibility = 1.00 on each page',
+      (lh) => lh.accessibility,
+      (value) => value >= BUDGET.perfect,
+    ),
+    everyPage(
+      'best practices = 1.00 on each page',
+      (lh) => lh.bestPractices,
+      (value) => value >= BUDGET.perfect,
+    ),
+    everyPage(
+      'SEO = 1.00 on each page',
+      (lh) => lh.seo,
+      (value) => value >= BUDGET.perfect,
+    ),
+    everyPage(
+      `CLS < ${BUDGET.cls} on each page`,
+      (lh) => lh.cls,
+      (value) => value < BUDGET.cls,
+    ),
+    (() => {
+      const budgeted = results.filter(({ target }) => ['home', 'county', 'town'].includes(target.kind));
+      const misses = budgeted.flatMap(({ target, scripts }) => {
+        if (!scripts || scripts.error)
+          return [`${target.path} (${target.missing ?? scripts?.error ?? 'not measured'})`];
+        return scripts.gzipBytes <= BUDGET.jsKb * 1024 ? [] : [`${target.path} ${kb(scripts.gzipBytes)} KB`];
+      });
+      return [
+        `<= ${BUDGET.jsKb} KB gzip JS before interaction on the home, county and town pages`,
+        misses.length === 0,
+        misses,
+      ] as const;
+    })(),
+  ];
+  console.log('');
+  for (const [label, ok, misses] of budgets) {
+    console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}${misses.length > 0 ? `: ${misses.join(', ')}` : ''}`);
+  }
+  console.log(`\n${measured.length} of ${results.length} pages measured, build of ${htmlFiles} HTML files.`);
+  return budgets.every(([, ok]) => ok) ? 0 : 1;
+}
+
+process.once('SIGINT', () => {
+  void cleanUp().then(() => process.exit(130));
+});
+try {
+  process.exitCode = await main();
+} catch (error) {
+  console.error(`bench:web failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+} finally {
+  await cleanUp();
+}
