@@ -17,6 +17,24 @@ const envSchema = z.object({
   // Sender of every e-mail the site sends.
   EMAIL_FROM_NAME: z.string().trim().min(1).max(100).default('Long Island Net Proceeds'),
   EMAIL_FROM_ADDRESS: z.email().default('estimates@example.com'),
+  // Signs session cookies (at least 32 characters). Required in production; locally generated once.
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  // Encrypts API keys kept in the database (Mailgun). Required in production; locally generated once.
+  ENCRYPTION_KEY: z.string().min(32, 'ENCRYPTION_KEY must be at least 32 characters').optional(),
+  // Resend: e-mail goes through it when the key is set (and Mailgun is not configured).
+  RESEND_API_KEY: z.string().min(1).optional(),
+  RESEND_API_URL: z.url().default('https://api.resend.com'),
+  MAILGUN_API_URL: z.url().default('https://api.mailgun.net'),
+  // Comma-separated e-mails made admins by npm run db:seed.
+  ADMIN_EMAILS: z
+    .string()
+    .default('')
+    .transform((list) =>
+      list
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter((email) => email !== ''),
+    ),
   URL: z.url().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   // Not NODE_ENV: Astro sets that to production for every build, local ones included.

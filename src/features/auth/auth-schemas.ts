@@ -1,0 +1,103 @@
+import { z } from 'zod';
+
+/**
+ * The account forms' rules with the specification's messages, shared by the pages (which check
+ * before sending) and the API (which checks again). Server-only code lives in *.server.ts.
+ */
+
+/** Passwords are bounded before hashing so a huge body cannot make scrypt the attack. */
+export const MAX_PASSWORD_LENGTH = 128;
+
+export const emailSchema = (requiredMessage: string) =>
+  z
+    .string({ error: requiredMessage })
+    .trim()
+    .toLowerCase()
+    .min(1, requiredMessage)
+    .max(254, 'Email is invalid')
+    .pipe(z.email('Email is invalid'));
+
+const name = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(100, `${label} must be at most 100 characters`);
+
+/** Lowercase letters and digits, suggested from the agent's names. */
+export const suggestSlug = (firstName: string, lastName: string): string =>
+  `${firstName}${lastName}`.toLowerCase().replace(/[^a-z0-9]/g, '');
+
+export const signupSchema = z.object({
+  first_name: name('First name'),
+  last_name: name('Last name'),
+  email: emailSchema('Email is required'),
+  phone: z
+    .string({ error: 'Phone must be text' })
+    .trim()
+    .max(30, 'Phone must be at most 30 characters')
+    .refine((value) => value === '' || /^1?\d{10}$/.test(value.replace(/\D/g, '')), 'Phone number is invalid')
+    .nullish()
+    .transform((value) => (value ? value : null)),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .min(6, 'Password must be at least 6 characters')
+    .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  slug: z
+    .string({ error: 'Agent slug is required' })
+    .trim()
+    .toLowerCase()
+    .min(1, 'Agent slug is required')
+    .max(64, 'Agent slug must be at most 64 characters')
+    .regex(/^[a-z0-9]+$/, 'Slug can only contain lowercase letters and numbers'),
+  brokerage: z
+    .string({ error: 'Brokerage must be text' })
+    .trim()
+    .max(200, 'Brokerage must be at most 200 characters')
+    .nullish()
+    .transform((value) => (value ? value : null)),
+  // Sent by the old form; never trusted (admins are made by `npm run admin:grant`).
+  is_admin: z.unknown().optional(),
+});
+
+export const loginSchema = z.object({
+  email: emailSchema('Email is required'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(MAX_PASSWORD_LENGTH, 'Invalid email or password'),
+});
+
+export const emailOnlySchema = z.object({ email: emailSchema('Please enter your email address') });
+
+/** Tokens from e-mailed links: 32 random bytes, base64url. */
+export const tokenSchema = z.object({
+  token: z
+    .string({ error: 'Invalid link' })
+    .regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid link'),
+});
+
+export const resetPasswordSchema = tokenSchema.extend({
+  password: z
+    .string({ error: 'Please fill in all fields' })
+    .min(1, 'Please fill in all fields')
+    .min(8, 'Password must be at least 8 characters long')
+    .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+});
+
+/** The agent as the API shows it to the agent: never a password hash, token or secret. */
+export const sessionAgentSchema = z.object({
+  id: z.number(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  slug: z.string(),
+  brokerage: z.string().nullable(),
+  status: z.enum(['active', 'inactive', 'pending']),
+  is_admin: z.boolean(),
+  professional_title: z.string().nullable(),
+});
+
+export type SessionAgent = z.infer<typeof sessionAgentSchema>;
