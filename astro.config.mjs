@@ -12,8 +12,14 @@ export default defineConfig({
   output: 'static',
   integrations: [
     react(),
-    // Static shells of dynamic routes and the not-found pages are not pages to index.
-    sitemap({ filter: (page) => !/^\/(estimate|r|town-not-found|404)\/?$/.test(new URL(page).pathname) }),
+    // Shells of dynamic routes, not-found pages and pages behind a login or an e-mailed link are
+    // not pages to index.
+    sitemap({
+      filter: (page) =>
+        !/^\/(estimate|r|town-not-found|404|dashboard|admin|verify-email|reset-password)\/?$/.test(
+          new URL(page).pathname,
+        ),
+    }),
     netlifyRewritesInDev('public/_redirects'),
   ],
   // Estimate and agent pages are static shells rewritten by public/_redirects, so URLs end without a slash.

@@ -21,13 +21,6 @@ import {
   type Route,
 } from '../tests/support/site-pages.ts';
 
-/**
- * Pages the specs link to that an open issue delivers (issue 4, agent accounts: /signup, /auth).
- * Links to them are not counted as broken until then; once a page exists the check asks for its
- * removal from this list.
- */
-const ROUTES_OF_OPEN_ISSUES = new Set(['/signup', '/auth']);
-
 const args = process.argv.slice(2);
 const SHOW_ALL = args.includes('--all');
 const DIST = args.find((arg) => !arg.startsWith('--')) ?? 'dist';
@@ -185,10 +178,6 @@ async function main(): Promise<void> {
       return;
     }
     const route = routeOf(path);
-    if (ROUTES_OF_OPEN_ISSUES.has(path)) {
-      if (route.kind !== 'missing') report(`now exists: remove it from ROUTES_OF_OPEN_ISSUES`);
-      return;
-    }
     if (route.kind === 'missing') return report(`no such file in ${DIST}/ and no 200 rewrite in _redirects matches`);
     if (route.kind === 'redirect') return report(`redirects (${route.status}) to ${route.to}: link to that instead`);
     if (route.kind === 'rewrite' && route.status !== 200) {

@@ -1,0 +1,104 @@
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { Field } from '../../ui/Field.tsx';
+import { resetPasswordSchema } from '../auth/auth-schemas.ts';
+import { NETWORK_ERROR, postAccount, REDIRECT_DELAY_MS, tokenFromUrl } from './account-api.ts';
+
+type State =
+  | { kind: 'form' }
+  | { kind: 'loading' }
+  | { kind: 'success'; message: string }
+  | { kind: 'error'; message: string }
+  | { kind: 'invalid' };
+
+/** /reset-password?token=: choose a new password (at least 8 characters). */
+export default function ResetPasswordForm() {
+  const [token, setToken] = useState<string | null>(null);
+  const [form, setForm] = useState({ password: '', confirm: '' });
+  const [problem, setProblem] = useState('');
+  const [state, setState] = useState<State>({ kind: 'form' });
+
+  useEffect(() => {
+    const found = tokenFromUrl();
+    if (found) setToken(found);
+    else setState({ kind: 'invalid' });
+  }, []);
+
+  useEffect(() => {
+    if (state.kind !== 'success') return;
+    const timer = window.setTimeout(() => window.location.assign('/auth'), REDIRECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [state.kind]);
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    if (!form.password || !form.confirm) return setProblem('Please fill in all fields');
+    if (form.password !== form.confirm) return setProblem('Passwords do not match');
+    const parsed = resetPasswordSchema.safeParse({ token, password: form.password });
+    if (!parsed.success) return setProblem(parsed.error.issues[0]?.message ?? 'Please check the form');
+    setProblem('');
+    setState({ kind: 'loading' });
+    const result = await postAccount('/api/auth/reset-password', parsed.data);
+    if (result.ok) setState({ kind: 'success', message: result.data.message ?? 'Your password has been reset.' });
+    else setState({ kind: 'error', message: 'network' in result ? NETWORK_ERROR : result.error });
+  };
+
+  if (state.kind === 'invalid') {
+    return (
+      <section className="account-card">
+        <h1>Reset Password</h1>
+        <p role="alert">Invalid reset link. Please request a new password reset.</p>
+        <a className="button button-primary" href="/forgot-password">
+          Request a new link
+        </a>
+      </section>
+    );
+  }
+  if (state.kind === 'success' || state.kind === 'error') {
+    return (
+      <section className="account-card">
+        <h1>Reset Password</h1>
+        <p role={state.kind === 'error' ? 'alert' : 'status'}>{state.message}</p>
+        {state.kind === 'error' ? (
+          <button type="button" className="button button-secondary" onClick={() => setState({ kind: 'form' })}>
+            Try again
+          </button>
+        ) : (
+          <a href="/auth">Go to Agent Login</a>
+        )}
+      </section>
+    );
+  }
+  return (
+    <section className="account-card">
+      <h1>Reset Password</h1>
+      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+        {problem ? (
+          <p className="form-error" role="alert">
+            {problem}
+          </p>
+        ) : null}
+        <Field
+          label="New password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          required
+          value={form.password}
+          onChange={(event) => setForm({ ...form, password: event.target.value })}
+        />
+        <Field
+          label="Confirm new password"
+          type="password"
+          name="confirm"
+          autoComplete="new-password"
+          required
+          value={form.confirm}
+          onChange={(event) => setForm({ ...form, confirm: event.target.value })}
+        />
+        <button type="submit" className="button button-primary button-block" disabled={state.kind === 'loading'}>
+          {state.kind === 'loading' ? 'Resetting...' : 'Reset Password'}
+        </button>
+      </form>
+    </section>
+  );
+}

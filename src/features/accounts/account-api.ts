@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { callApi, type ApiResult } from '../../ui/api-client.ts';
+import { sessionAgentSchema, type SessionAgent } from '../auth/auth-schemas.ts';
+
+export const NETWORK_ERROR = 'Network error. Please try again later.';
+
+const okSchema = z.object({ success: z.literal(true), message: z.string().optional() });
+
+/** POSTs an account form; network failures resolve as an error with `network: true`. */
+export async function postAccount(
+  path: string,
+  body: unknown,
+): Promise<ApiResult<z.output<typeof okSchema>> | { ok: false; network: true }> {
+  try {
+    return await callApi(path, okSchema, { body });
+  } catch {
+    return { ok: false, network: true };
+  }
+}
+
+const meSchema = z.object({ success: z.literal(true), agent: sessionAgentSchema });
+
+/** The signed-in agent, null when nobody is signed in; rejects on network failure. */
+export async function currentAgent(): Promise<SessionAgent | null> {
+  const result = await callApi('/api/auth/me', meSchema);
+  if (result.ok) return result.data.agent;
+  if (result.status === 401 || result.status === 403) return null;
+  throw new Error(result.error);
+}
+
+export async function logout(): Promise<void> {
+  await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
+  window.location.assign('/auth');
+}
+
+/** The token of an e-mailed link (?token=…), or null. */
+export const tokenFromUrl = (): string | null => new URLSearchParams(window.location.search).get('token');
+
+export const REDIRECT_DELAY_MS = 3000;
