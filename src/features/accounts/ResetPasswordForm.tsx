@@ -12,16 +12,11 @@ type State =
 
 /** /reset-password?token=: choose a new password (at least 8 characters). */
 export default function ResetPasswordForm() {
-  const [token, setToken] = useState<string | null>(null);
+  // Rendered in the browser only (client:only), so the link's token can be read at once.
+  const [token] = useState(tokenFromUrl);
   const [form, setForm] = useState({ password: '', confirm: '' });
   const [problem, setProblem] = useState('');
-  const [state, setState] = useState<State>({ kind: 'form' });
-
-  useEffect(() => {
-    const found = tokenFromUrl();
-    if (found) setToken(found);
-    else setState({ kind: 'invalid' });
-  }, []);
+  const [state, setState] = useState<State>(() => (token ? { kind: 'form' } : { kind: 'invalid' }));
 
   useEffect(() => {
     if (state.kind !== 'success') return;
