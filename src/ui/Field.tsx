@@ -7,7 +7,7 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
 }
 
 /** A labelled input whose error is announced and tied to it with aria-describedby. */
-export function Field({ label, error, hint, ...input }: FieldProps) {
+export function Field({ label, error, hint, type = 'text', ...input }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
@@ -15,7 +15,7 @@ export function Field({ label, error, hint, ...input }: FieldProps) {
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input id={id} type={type} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
       {hint ? (
         <span id={hintId} className="field-hint">
           {hint}

@@ -35,7 +35,7 @@ export default function ForgotPasswordForm() {
           Back to the form
         </button>
         <p className="account-links">
-          <a href="/login">Back to Login</a>
+          <a href="/auth">Back to Login</a>
         </p>
       </section>
     );
@@ -62,7 +62,7 @@ export default function ForgotPasswordForm() {
           {state.kind === 'loading' ? 'Sending...' : 'Send Reset Link'}
         </button>
         <p className="account-links">
-          <a href="/login">Back to Login</a>
+          <a href="/auth">Back to Login</a>
         </p>
       </form>
     </section>

@@ -73,9 +73,7 @@ export const emailOnlySchema = z.object({ email: emailSchema('Please enter your 
 
 /** Tokens from e-mailed links: 32 random bytes, base64url. */
 export const tokenSchema = z.object({
-  token: z
-    .string({ error: 'Invalid link' })
-    .regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid link'),
+  token: z.string({ error: 'Invalid link' }).regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid link'),
 });
 
 export const resetPasswordSchema = tokenSchema.extend({
