@@ -12,7 +12,7 @@ import { seed } from '../src/server/seed.ts';
 const env = parseEnv();
 const db = await openDatabase(env);
 await migrate(db);
-await seed(db, featuredAgentFrom(env), { demo: !isProduction(env) });
+await seed(db, featuredAgentFrom(env), { demo: !isProduction(env), adminEmails: env.ADMIN_EMAILS });
 const api = await listen(createApi(appDepsFrom(env, db)), env.PORT + 1);
 console.log(`API at ${api.url} (database: ${db.kind})`);
 

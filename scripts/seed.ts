@@ -2,15 +2,29 @@ import { openDatabase } from '../src/server/database.ts';
 import { isProduction, parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';
 import { migrate } from '../src/server/migrate.ts';
-import { seed } from '../src/server/seed.ts';
+import { DEMO_ACCOUNTS, seed, type SeededAccounts } from '../src/server/seed.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);
 try {
   await migrate(db);
   const agent = featuredAgentFrom(env);
-  await seed(db, agent, { demo: !isProduction(env) });
+  const demo = !isProduction(env);
+  let result: SeededAccounts | undefined;
+  await seed(db, agent, { demo, adminEmails: env.ADMIN_EMAILS, onAccounts: (accounts) => (result = accounts) });
   console.log(`Seeded the featured agent (${agent.fullName}, /r/${agent.slug}) and the site settings.`);
+  if (!result) throw new Error('The seed did not report its accounts');
+  for (const email of result.demoAccountsCreated) {
+    const account = DEMO_ACCOUNTS.find((candidate) => candidate.email === email);
+    if (account) console.log(`Demo account (local only): ${account.email} / ${account.password}`);
+  }
+  if (result.admins.granted.length > 0) console.log(`Admins (ADMIN_EMAILS): ${result.admins.granted.join(', ')}`);
+  if (result.admins.missing.length > 0) {
+    console.warn(
+      `ADMIN_EMAILS names no agent for: ${result.admins.missing.join(', ')} (they become admins at the next seed ` +
+        'after they sign up, or run npm run admin:grant -- EMAIL).',
+    );
+  }
 } finally {
   await db.close();
 }

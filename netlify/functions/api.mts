@@ -20,6 +20,8 @@ const api = createApi({
     // Netlify keeps the function alive until the task settles, after the response has gone out.
     if (context) context.waitUntil(logged);
   },
+  // Netlify's idea of the client (it sets this header itself; a client cannot choose it).
+  clientIp: (request) => requestContext.getStore()?.ip ?? request.headers.get('x-nf-client-connection-ip') ?? undefined,
 });
 
 // Netlify Functions (v2) take a web Request and want a Response: exactly Hono's fetch.

@@ -1,5 +1,11 @@
-import { Hono } from 'hono';
+import { randomBytes } from 'node:crypto';
+import { IncomingMessage } from 'node:http';
+import { Hono, type Context } from 'hono';
 import { agentRoutes } from '../features/agents/agents.server.ts';
+import { authRoutes } from '../features/auth/auth-routes.server.ts';
+import { csrfProtection } from '../features/auth/csrf.server.ts';
+import { TooManyAttempts } from '../features/auth/rate-limit.server.ts';
+import type { AuthConfig } from '../features/auth/sessions.server.ts';
 import { emailRoutes } from '../features/email/email-routes.server.ts';
 import {
   deliverQueued,
@@ -39,6 +45,18 @@ export interface AppDeps {
    * and log its failure.
    */
   runAfterResponse?: (task: Promise<unknown>) => void;
+  /**
+   * Signs and reads session cookies (built from SESSION_SECRET by compose.ts). Without it the app
+   * signs with a random key of its own: sessions work but end when the process does.
+   */
+  auth?: AuthConfig;
+  /**
+   * The client's IP address, for per-IP rate limits. Netlify: its context.ip
+   * (netlify/functions/api.mts). Default: the socket's remote address when @hono/node-server serves
+   * the app, else "unknown". Loopback and unknown clients get only the per-e-mail limits (see
+   * isLocalClient in src/features/auth/auth-routes.server.ts).
+   */
+  clientIp?: (request: Request) => string | undefined;
 }
 
 /** The whole API: every /api/* route, served by the Netlify Function and by the local server. */
@@ -48,6 +66,8 @@ export function createApi({
   email,
   siteUrl,
   runAfterResponse = defaultRunAfterResponse,
+  auth = { sessionKey: randomBytes(32), secureCookies: false },
+  clientIp,
 }: AppDeps): Hono {
   const mail: MailContext = {
     siteUrl: (request) => (siteUrl ?? new URL(request.url).origin).replace(/\/+$/, ''),
@@ -65,6 +85,9 @@ export function createApi({
     await next();
     for (const [name, value] of API_HEADERS) c.header(name, value);
   });
+  // Before every route: a cross-site POST with the session cookie changes nothing.
+  api.use(csrfProtection({ trustedOrigins: siteUrl ? [new URL(siteUrl).origin] : [] }));
+  api.route('/', authRoutes({ db, mail, config: auth, clientIp: (c) => clientIp?.(c.req.raw) ?? socketAddress(c) }));
   api.route('/', settingsRoutes(db));
   api.route('/', agentRoutes(db));
   api.route('/', estimateRoutes(db));
@@ -72,11 +95,21 @@ export function createApi({
   api.route('/', emailRoutes(db, mail));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
+    if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));
     if (error instanceof HttpError) return errorResponse(c, error);
     logError(error, c.req.raw);
     return errorResponse(c, new HttpError(500, 'Something went wrong on our side. Please try again.'));
   });
   return api;
+}
+
+/** The remote address of the socket when @hono/node-server serves the app (it passes `incoming` as env). */
+function socketAddress(c: Context): string {
+  const env: unknown = c.env;
+  if (typeof env === 'object' && env !== null && 'incoming' in env && env.incoming instanceof IncomingMessage) {
+    return env.incoming.socket.remoteAddress ?? 'unknown';
+  }
+  return 'unknown';
 }
 
 function defaultRunAfterResponse(task: Promise<unknown>): void {

@@ -1,8 +1,11 @@
 import { resolve } from 'node:path';
+import { sessionKeyFrom } from '../features/auth/sessions.server.ts';
 import { createOutboxProvider } from '../features/email/email.server.ts';
+import { settingsAwareProvider } from '../features/email/providers/choose-provider.server.ts';
 import type { AppDeps } from './app.ts';
 import type { Db } from './db.ts';
 import { isProduction, siteUrl, type Env } from './env.ts';
+import { secretFrom } from './secrets.ts';
 
 /**
  * The API's dependencies as the environment configures them; the Netlify Function, the local
@@ -13,9 +16,20 @@ export function appDepsFrom(env: Env, db: Db): AppDeps {
     db,
     siteUrl: siteUrl(env),
     email: {
+      // Mailgun (admin settings) > Resend (RESEND_API_KEY) > the outbox, chosen at each send.
       // Locally the outbox also keeps each message as a file under DATA_DIR/outbox.
-      provider: createOutboxProvider(undefined, isProduction(env) ? undefined : resolve(env.DATA_DIR, 'outbox')),
+      provider: settingsAwareProvider(
+        db,
+        env,
+        createOutboxProvider(undefined, isProduction(env) ? undefined : resolve(env.DATA_DIR, 'outbox')),
+        { encryptionKey: secretFrom(env, 'ENCRYPTION_KEY') },
+      ),
       from: { name: env.EMAIL_FROM_NAME, email: env.EMAIL_FROM_ADDRESS },
+    },
+    auth: {
+      // Production refuses to start without SESSION_SECRET; locally one is generated under DATA_DIR.
+      sessionKey: sessionKeyFrom(secretFrom(env, 'SESSION_SECRET')),
+      secureCookies: isProduction(env),
     },
   };
 }

@@ -1,3 +1,5 @@
+import { grantAdmin, type GrantResult } from '../features/auth/admin.server.ts';
+import { hashPassword } from '../features/auth/passwords.server.ts';
 import { SYSTEM_DEFAULTS } from '../features/estimate/estimate.ts';
 import { SHOWCASE_FALLBACK } from '../features/showcase/showcase.ts';
 import { seedTowns } from '../features/towns/towns-seed.server.ts';
@@ -15,9 +17,65 @@ const DEMO_UNFINISHED_AGENT = {
   slug: 'jamierivera',
 } as const;
 
+/**
+ * Accounts to try the product with on a developer's machine (never seeded in production): an
+ * administrator and an agent with a complete profile, both active and verified. Created once;
+ * later seeds leave them (and any password changed since) alone.
+ */
+export const DEMO_ACCOUNTS = [
+  {
+    first_name: 'Avery',
+    last_name: 'Admin',
+    email: 'admin@example.com',
+    password: 'demo-admin-password',
+    slug: 'demoadmin',
+    is_admin: true,
+    phone: '6315550100',
+    brokerage: 'Harbor Point Realty (demo)',
+    professional_title: 'Broker/Principal Broker',
+    license_number: '10401000001',
+  },
+  {
+    first_name: 'Dana',
+    last_name: 'Demo',
+    email: 'agent@example.com',
+    password: 'demo-agent-password',
+    slug: 'demoagent',
+    is_admin: false,
+    phone: '5165550101',
+    brokerage: 'Harbor Point Realty (demo)',
+    professional_title: 'Licensed Real Estate Salesperson',
+    license_number: '10401000002',
+  },
+] as const;
+
 export interface SeedOptions {
-  /** Local demo data (never in production). */
+  /** Local demo data (never in production): demo showcase images, an unfinished agent, demo accounts. */
   demo: boolean;
+  /** E-mails of existing agents to make admins (ADMIN_EMAILS, already lower-cased). */
+  adminEmails?: readonly string[];
+  /** Told what became of the accounts once the seed has committed (scripts/seed.ts prints it). */
+  onAccounts?: (accounts: SeededAccounts) => void;
+}
+
+export interface SeededAccounts {
+  /** What became of adminEmails. */
+  admins: GrantResult;
+  /** The demo accounts created by this run (e-mails); empty when they existed already. */
+  demoAccountsCreated: string[];
+}
+
+/** Hashes of the demo passwords, only for the demo accounts that do not exist yet (hashing is slow). */
+async function missingDemoAccounts(db: Db): Promise<((typeof DEMO_ACCOUNTS)[number] & { password_hash: string })[]> {
+  const existing = await db.query<{ email: string }>(
+    'SELECT lower(email) AS email FROM agents WHERE lower(email) = ANY ($1::text[]) OR slug = ANY ($2::text[])',
+    [DEMO_ACCOUNTS.map((account) => account.email), DEMO_ACCOUNTS.map((account) => account.slug)],
+  );
+  const taken = new Set(existing.map((row) => row.email));
+  const missing = DEMO_ACCOUNTS.filter((account) => !taken.has(account.email));
+  return Promise.all(
+    missing.map(async (account) => ({ ...account, password_hash: await hashPassword(account.password) })),
+  );
 }
 
 /**
@@ -30,7 +88,9 @@ export async function seed(
   agent: FeaturedAgent,
   options: SeedOptions = { demo: false },
 ): Promise<{ agentId: number; towns: number }> {
-  return db.transaction(async (tx) => {
+  const demoAccounts = options.demo ? await missingDemoAccounts(db) : [];
+  let accounts: SeededAccounts = { admins: { granted: [], missing: [] }, demoAccountsCreated: [] };
+  const seeded = await db.transaction(async (tx) => {
     const [row] = await tx.query<{ id: number }>(
       `INSERT INTO agents (first_name, last_name, email, phone, slug, brokerage, status, license_number, website,
                            professional_title, brokerage_street, brokerage_city, brokerage_state, brokerage_zip)
@@ -108,7 +168,48 @@ export async function seed(
         ],
       );
     }
+    const demoAccountsCreated: string[] = [];
+    for (const account of demoAccounts) {
+      // ON CONFLICT DO NOTHING: an account someone made with this e-mail or slug is left as it is.
+      const created = await tx.query<{ id: number }>(
+        `INSERT INTO agents (first_name, last_name, email, phone, password_hash, slug, brokerage, status, is_admin,
+                             license_number, professional_title, email_verified_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, now())
+         ON CONFLICT DO NOTHING
+         RETURNING id`,
+        [
+          account.first_name,
+          account.last_name,
+          account.email,
+          account.phone,
+          account.password_hash,
+          account.slug,
+          account.brokerage,
+          account.is_admin,
+          account.license_number,
+          account.professional_title,
+        ],
+      );
+      const [demo] = created;
+      if (!demo) continue;
+      demoAccountsCreated.push(account.email);
+      await tx.query(
+        `INSERT INTO agent_settings (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
+                                     transfer_tax_rate_per_1000, default_commission_percent)
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (agent_id) DO NOTHING`,
+        [
+          demo.id,
+          SYSTEM_DEFAULTS.attorneyFeeCents,
+          SYSTEM_DEFAULTS.recordingFeeCents,
+          SYSTEM_DEFAULTS.transferTaxRatePer1000,
+          SYSTEM_DEFAULTS.commissionPercent,
+        ],
+      );
+    }
+    accounts = { admins: await grantAdmin(tx, options.adminEmails ?? []), demoAccountsCreated };
     const towns = await seedTowns(tx);
     return { agentId: row.id, towns };
   });
+  options.onAccounts?.(accounts);
+  return seeded;
 }

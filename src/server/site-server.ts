@@ -54,7 +54,7 @@ export function createSiteServer(api: Hono, distDir: string): Hono {
 
   const site = new Hono();
   // As on Netlify, where the function's path claims /api/*: the API answers every one of them.
-  site.all('/api/*', (c) => api.fetch(c.req.raw));
+  site.all('/api/*', (c) => api.fetch(c.req.raw, c.env));
   site.on(['GET', 'HEAD'], '*', async (c) => {
     const path = c.req.path;
     const file = fileFor(path);

@@ -8,7 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Queryable } from '../../server/db.ts';
 
-export type EmailKind = 'estimate' | 'new_lead';
+export type EmailKind = 'estimate' | 'new_lead' | 'verify_email' | 'reset_password';
 
 export interface EmailAddress {
   email: string;
@@ -37,12 +37,58 @@ export interface ProviderMessage {
   text: string;
 }
 
-/** Where e-mail leaves the product: the outbox here; Resend and Mailgun later. */
+/** Where e-mail leaves the product: the outbox, Resend or Mailgun (see providers/). */
 export interface EmailProvider {
   /** Recorded in email_deliveries.provider. */
   name: string;
-  /** Resolves once the provider accepted the message; rejects when it did not. */
+  /**
+   * Resolves once the provider accepted the message; rejects when it did not. Reject with a
+   * ProviderError to say whether trying again can help and when; any other error is retried.
+   */
   send(message: ProviderMessage): Promise<{ providerMessageId: string }>;
+}
+
+/** The longest a provider's Retry-After may put a delivery off. */
+export const MAX_RETRY_AFTER_SECONDS = 60 * 60;
+
+/**
+ * A provider's refusal, as deliverQueued acts on it: not `retryable` (a validation error, a bad
+ * API key) marks the delivery 'failed' at once; `retryable` with `retryAfterSeconds` (a 429's
+ * Retry-After) makes it due again exactly then, at most MAX_RETRY_AFTER_SECONDS later; retryable
+ * without it (5xx, network, timeout) backs off as any other failure. The message is recorded as
+ * last_error, so it carries the provider's own words and never a credential.
+ */
+export class ProviderError extends Error {
+  override readonly name = 'ProviderError';
+  readonly retryable: boolean;
+  readonly retryAfterSeconds: number | undefined;
+  /** The provider's HTTP status, when it answered. */
+  readonly status: number | undefined;
+
+  constructor(
+    message: string,
+    options: { retryable: boolean; retryAfterSeconds?: number; status?: number; cause?: unknown },
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.retryable = options.retryable;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.status = options.status;
+  }
+}
+
+/**
+ * A Retry-After header in seconds from `now`: delta-seconds ("120") or an HTTP date. Answers
+ * undefined when absent or unreadable; a date in the past is 0.
+ */
+export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (!text) return undefined;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text));
+  // An HTTP date names its month ("Wed, 21 Oct 2015 07:28:00 GMT"); bare numbers are not dates.
+  if (!/[a-z]/i.test(text)) return undefined;
+  const at = Date.parse(text);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, Math.ceil((at - now) / 1000));
 }
 
 /** Attempts before a delivery is marked 'failed'. */
@@ -152,7 +198,7 @@ export interface DeliveryReport {
   sent: number[];
   /** Failed this time; queued again with a later next_attempt_at. */
   retrying: number[];
-  /** Failed for the last time (MAX_ATTEMPTS reached): status 'failed'. */
+  /** Failed for the last time (MAX_ATTEMPTS reached, or an error not worth retrying): status 'failed'. */
   failed: number[];
 }
 
@@ -166,19 +212,39 @@ interface ClaimedRow {
   attempts: number;
 }
 
-type Outcome = { id: number; ok: true; providerMessageId: string } | { id: number; ok: false; error: string };
+type Outcome =
+  | { id: number; ok: true; providerMessageId: string }
+  | { id: number; ok: false; error: string; permanent: boolean; retryAfterSeconds: number | null };
 
 const errorText = (error: unknown): string => {
   const text = error instanceof Error ? error.message || error.name : String(error);
   return (text || 'Unknown error').slice(0, MAX_ERROR_LENGTH);
 };
 
+/** What a failed send means for its row: fail now, retry at a given time, or back off. */
+function failure(id: number, error: unknown): Outcome {
+  const permanent = error instanceof ProviderError && !error.retryable;
+  const retryAfter = error instanceof ProviderError && !permanent ? error.retryAfterSeconds : undefined;
+  return {
+    id,
+    ok: false,
+    error: errorText(error),
+    permanent,
+    retryAfterSeconds:
+      retryAfter === undefined || !Number.isFinite(retryAfter)
+        ? null
+        : Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(retryAfter))),
+  };
+}
+
 /**
  * Sends the queued deliveries that are due (or those of `ids` that are). Each row is claimed in
  * one statement (attempts + 1 and a lease on next_attempt_at, rows locked by another worker
  * skipped), so concurrent callers never send the same row. Each row then ends 'sent', 'queued'
- * again with exponential backoff, or 'failed' after MAX_ATTEMPTS. A provider failure is recorded,
- * never thrown; only a database failure rejects. Round trips: 1 to claim, 1 to record outcomes.
+ * again (at the provider's Retry-After, else with exponential backoff), or 'failed' after
+ * MAX_ATTEMPTS or at once when the provider's error is not retryable (see ProviderError). A
+ * provider failure is recorded, never thrown; only a database failure rejects. Round trips: 1 to
+ * claim, 1 to record outcomes.
  */
 export async function deliverQueued(
   db: Queryable,
@@ -217,22 +283,25 @@ export async function deliverQueued(
         });
         return { id: row.id, ok: true, providerMessageId };
       } catch (error) {
-        return { id: row.id, ok: false, error: errorText(error) };
+        return failure(row.id, error);
       }
     }),
   );
 
   const rows = await db.query<{ id: number; status: 'sent' | 'queued' | 'failed' }>(
     `UPDATE email_deliveries d
-        SET status = CASE WHEN r.ok THEN 'sent' WHEN d.attempts >= $6 THEN 'failed' ELSE 'queued' END,
+        SET status = CASE WHEN r.ok THEN 'sent' WHEN r.permanent OR d.attempts >= $6 THEN 'failed' ELSE 'queued' END,
             provider = $5,
             provider_message_id = CASE WHEN r.ok THEN r.provider_message_id ELSE d.provider_message_id END,
             sent_at = CASE WHEN r.ok THEN coalesce($7::timestamptz, now()) ELSE d.sent_at END,
             last_error = CASE WHEN r.ok THEN d.last_error ELSE r.error END,
             next_attempt_at = CASE WHEN r.ok THEN d.next_attempt_at
+                                   WHEN r.retry_after IS NOT NULL
+                                   THEN coalesce($7::timestamptz, now()) + make_interval(secs => r.retry_after)
                                    ELSE coalesce($7::timestamptz, now())
                                         + make_interval(mins => least(power(2, d.attempts - 1), $8)::integer) END
-       FROM unnest($1::integer[], $2::boolean[], $3::text[], $4::text[]) AS r (id, ok, provider_message_id, error)
+       FROM unnest($1::integer[], $2::boolean[], $3::text[], $4::text[], $9::boolean[], $10::integer[])
+            AS r (id, ok, provider_message_id, error, permanent, retry_after)
       WHERE d.id = r.id
       RETURNING d.id, d.status`,
     [
@@ -244,6 +313,8 @@ export async function deliverQueued(
       MAX_ATTEMPTS,
       at,
       MAX_BACKOFF_MINUTES,
+      outcomes.map((outcome) => !outcome.ok && outcome.permanent),
+      outcomes.map((outcome) => (outcome.ok ? null : outcome.retryAfterSeconds)),
     ],
   );
   for (const row of rows.sort((a, b) => a.id - b.id)) {

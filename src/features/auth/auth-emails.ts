@@ -1,0 +1,129 @@
+/**
+ * The account e-mails (verification and password reset), as pure functions: data in,
+ * { subject, html, text } out. Every interpolated value is HTML-escaped in the html part.
+ */
+import { escapeHtml, type EmailContent } from '../email/templates.ts';
+
+/** The product's name as it signs its e-mails. */
+export const BRAND_NAME = 'Long Island Net Proceeds';
+
+export const VERIFY_EMAIL_HOURS = 24;
+export const RESET_PASSWORD_HOURS = 1;
+
+const FONT = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
+const INK = '#14213d';
+const MUTED = '#4a5568';
+const BRAND = '#1d4ed8';
+
+export const verifyEmailUrl = (siteUrl: string, token: string): string =>
+  `${siteUrl.replace(/\/+$/, '')}/verify-email?token=${encodeURIComponent(token)}`;
+
+export const resetPasswordUrl = (siteUrl: string, token: string): string =>
+  `${siteUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+
+interface ActionEmail {
+  subject: string;
+  greeting: string;
+  intro: string;
+  action: string;
+  url: string;
+  expiry: string;
+  footer: string;
+  siteUrl: string;
+}
+
+/** A branded single-action message: header, a few lines, one button, the link spelled out, a footer. */
+function actionEmail({ subject, greeting, intro, action, url, expiry, footer, siteUrl }: ActionEmail): EmailContent {
+  const html = [
+    '<!doctype html>',
+    '<html lang="en"><head><meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<title>${escapeHtml(subject)}</title></head>`,
+    `<body style="margin:0;padding:24px;background:#f5f7fa;color:${INK};${FONT}">`,
+    '<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:10px;overflow:hidden">',
+    `<div style="background:${BRAND};color:#ffffff;padding:16px 24px;font-size:18px;font-weight:bold">` +
+      `${escapeHtml(BRAND_NAME)}</div>`,
+    '<div style="padding:24px">',
+    `<p style="margin:0 0 12px;font-size:16px">${escapeHtml(greeting)}</p>`,
+    `<p style="margin:0 0 20px;font-size:16px;line-height:1.5">${escapeHtml(intro)}</p>`,
+    `<p style="margin:0 0 20px"><a href="${escapeHtml(url)}" style="display:inline-block;background:${BRAND};` +
+      `color:#ffffff;text-decoration:none;font-weight:bold;padding:12px 20px;border-radius:6px">${escapeHtml(action)}</a></p>`,
+    `<p style="margin:0 0 8px;font-size:14px;color:${MUTED}">${escapeHtml(expiry)} If the button does not work, ` +
+      'copy this link into your browser:</p>',
+    `<p style="margin:0 0 20px;font-size:14px;word-break:break-all"><a href="${escapeHtml(url)}" style="color:${BRAND}">` +
+      `${escapeHtml(url)}</a></p>`,
+    `<p style="margin:0;font-size:12px;color:${MUTED}">${escapeHtml(footer)}</p>`,
+    '</div></div>',
+    `<p style="max-width:560px;margin:12px auto 0;font-size:12px;color:${MUTED};text-align:center">` +
+      `${escapeHtml(BRAND_NAME)} · <a href="${escapeHtml(siteUrl)}" style="color:${MUTED}">${escapeHtml(siteUrl)}</a></p>`,
+    '</body></html>',
+  ].join('\n');
+  const text = [
+    greeting,
+    '',
+    intro,
+    '',
+    `${action}: ${url}`,
+    '',
+    expiry,
+    '',
+    footer,
+    '',
+    `${BRAND_NAME} · ${siteUrl}`,
+    '',
+  ].join('\n');
+  return { subject, html, text };
+}
+
+const greetingFor = (firstName: string | null | undefined): string =>
+  firstName && firstName.trim() !== '' ? `Hi ${firstName.trim()},` : 'Hello,';
+
+/** Sent at sign-up and on "resend verification": the link that activates the account. */
+export function verificationEmail({
+  token,
+  siteUrl,
+  firstName,
+}: {
+  token: string;
+  siteUrl: string;
+  firstName?: string | null;
+}): EmailContent {
+  const origin = siteUrl.replace(/\/+$/, '');
+  return actionEmail({
+    subject: `Verify your email for ${BRAND_NAME}`,
+    greeting: greetingFor(firstName),
+    intro:
+      `Thanks for signing up for ${BRAND_NAME}. Please confirm your email address to activate your agent ` +
+      'account and your personal calculator page.',
+    action: 'Verify my email',
+    url: verifyEmailUrl(origin, token),
+    expiry: `This link works once and expires in ${VERIFY_EMAIL_HOURS} hours.`,
+    footer: 'If you did not create an account, you can ignore this email; no account will be activated.',
+    siteUrl: origin,
+  });
+}
+
+/** Sent on "forgot password": the link to choose a new password. */
+export function passwordResetEmail({
+  token,
+  siteUrl,
+  firstName,
+}: {
+  token: string;
+  siteUrl: string;
+  firstName?: string | null;
+}): EmailContent {
+  const origin = siteUrl.replace(/\/+$/, '');
+  return actionEmail({
+    subject: `Reset your ${BRAND_NAME} password`,
+    greeting: greetingFor(firstName),
+    intro: 'We received a request to reset the password of your agent account. Choose a new password here:',
+    action: 'Reset my password',
+    url: resetPasswordUrl(origin, token),
+    expiry: `This link works once and expires in ${RESET_PASSWORD_HOURS} hour.`,
+    footer:
+      'If you did not ask to reset your password, you can ignore this email; your password stays the same. ' +
+      'Resetting it signs you out everywhere.',
+    siteUrl: origin,
+  });
+}

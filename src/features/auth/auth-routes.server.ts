@@ -1,0 +1,392 @@
+/**
+ * The account calls of the specification (section 7, Auth): sign-up, e-mail verification, login,
+ * resend-verification, forgot and reset password, the current agent, logout and logout-everywhere.
+ *
+ * Every write and the e-mail it causes are one statement (so both happen or neither does); the
+ * e-mail is delivered after the response. No response or log line carries a password, a hash or a
+ * token. Forgot-password and resend-verification answer the same whether or not the account exists.
+ */
+import { Hono, type Context } from 'hono';
+import { getCookie } from 'hono/cookie';
+import type { Db } from '../../server/db.ts';
+import { HttpError, readJson, route } from '../../server/http.ts';
+import type { MailContext } from '../email/email.server.ts';
+import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
+import { passwordResetEmail, verificationEmail } from './auth-emails.ts';
+import {
+  emailOnlySchema,
+  loginSchema,
+  resetPasswordSchema,
+  signupSchema,
+  tokenSchema,
+  type SessionAgent,
+} from './auth-schemas.ts';
+import { hashPassword, needsRehash, verifyPassword } from './passwords.server.ts';
+import { enforceRateLimits, LIMITS, type RateCheck, type RateLimit } from './rate-limit.server.ts';
+import {
+  clearSessionCookie,
+  currentAgent,
+  PLEASE_LOG_IN,
+  readSession,
+  SESSION_AGENT_COLUMNS,
+  SESSION_COOKIE,
+  setSessionCookie,
+  signSession,
+  type AuthConfig,
+} from './sessions.server.ts';
+import {
+  checkToken,
+  consumeTokenSql,
+  hashToken,
+  issueTokenCtes,
+  newToken,
+  TOKEN_HOURS,
+  tokenError,
+  type TokenPurpose,
+} from './tokens.server.ts';
+
+export const MESSAGES = {
+  signedUp: 'Account created. Check your email to verify your account.',
+  emailTaken: 'Email already registered',
+  slugTaken: 'Slug already taken',
+  verified: 'Your email has been verified. You can now log in.',
+  badLogin: 'Invalid email or password',
+  verifyFirst: 'Please verify your email before logging in.',
+  inactive: 'This account is inactive.',
+  resent: 'If that account needs verifying, we have sent a new link.',
+  resetSent: 'If an account exists for that email, we have sent a password reset link.',
+  passwordReset: 'Your password has been reset. You can now log in.',
+} as const;
+
+export interface AuthRoutesDeps {
+  db: Db;
+  mail: MailContext;
+  config: AuthConfig;
+  /** The client's IP address as the app resolves it (see AppDeps.clientIp). */
+  clientIp: (c: Context) => string;
+}
+
+const check = (limit: RateLimit, key: string): RateCheck => ({ ...limit, key });
+
+/**
+ * A client on this machine: a loopback address, or no address at all (the app served in-process
+ * without a socket, as the local site server does). Per-IP limits would put every such client (the
+ * developer, the e2e browser, a local proxy) in one bucket, so only the per-e-mail limits apply to
+ * them. On Netlify every request has its client's address (AppDeps.clientIp).
+ */
+export const isLocalClient = (ip: string): boolean => ip === 'unknown' || ip === '::1' || /^(::ffff:)?127\./.test(ip);
+
+/** The Postgres unique constraint a failed statement violated, if that is why it failed. */
+function violatedConstraint(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error) || error.code !== '23505') return undefined;
+  return 'constraint' in error && typeof error.constraint === 'string' ? error.constraint : '';
+}
+
+function duplicateError(emailTaken: boolean, slugTaken: boolean): HttpError {
+  const fields: Record<string, string> = {};
+  if (emailTaken) fields.email = MESSAGES.emailTaken;
+  if (slugTaken) fields.slug = MESSAGES.slugTaken;
+  return new HttpError(409, emailTaken ? MESSAGES.emailTaken : MESSAGES.slugTaken, fields);
+}
+
+interface SignupRow {
+  agent_id: number | null;
+  delivery_id: number | null;
+  email_taken: boolean;
+  slug_taken: boolean;
+}
+
+interface LoginRow extends SessionAgent {
+  password_hash: string | null;
+  session_version: number;
+}
+
+export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono {
+  const app = new Hono();
+
+  /** The per-IP counter of `action`, none for a client on this machine (see isLocalClient). */
+  const perIp = (c: Context, limit: RateLimit, action: string): RateCheck[] => {
+    const ip = clientIp(c);
+    return isLocalClient(ip) ? [] : [check(limit, `${action}:ip:${ip}`)];
+  };
+
+  /**
+   * Round trips: 1 rate limit, 1 statement that writes the agent, their settings row, the
+   * verification token and the queued e-mail, or (taken e-mail or slug) nothing.
+   */
+  route(app, '/auth/signup', {
+    POST: async (c) => {
+      const body = await readJson(c, signupSchema);
+      await enforceRateLimits(db, perIp(c, LIMITS.signupPerIp, 'signup'));
+      const passwordHash = await hashPassword(body.password);
+      const { token, hash } = newToken();
+      const message = verificationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: body.first_name });
+      let row: SignupRow | undefined;
+      try {
+        [row] = await db.query<SignupRow>(
+          `WITH taken AS (
+             SELECT coalesce(bool_or(lower(email) = $3), false) AS email_taken,
+                    coalesce(bool_or(slug = $6), false) AS slug_taken
+               FROM agents WHERE lower(email) = $3 OR slug = $6
+           ),
+           agent AS (
+             INSERT INTO agents (first_name, last_name, email, phone, password_hash, slug, brokerage, status, is_admin)
+             SELECT $1, $2, $3, $4, $5, $6, $7, 'pending', false FROM taken
+              WHERE NOT (taken.email_taken OR taken.slug_taken)
+             RETURNING id
+           ),
+           settings AS (
+             INSERT INTO agent_settings (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
+                                         transfer_tax_rate_per_1000, default_commission_percent)
+             SELECT id, $14, $15, $16, $17 FROM agent
+           )${issueTokenCtes('agent', '$8', "'verify_email'", '$9')},
+           queued AS (
+             INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
+             SELECT 'verify_email', $3, $10, $11, $12, $13 FROM agent
+             RETURNING id
+           )
+           SELECT (SELECT id FROM agent) AS agent_id, (SELECT id FROM queued) AS delivery_id,
+                  taken.email_taken, taken.slug_taken
+             FROM taken`,
+          [
+            body.first_name,
+            body.last_name,
+            body.email,
+            body.phone,
+            passwordHash,
+            body.slug,
+            body.brokerage,
+            hash,
+            TOKEN_HOURS.verify_email,
+            `${body.first_name} ${body.last_name}`,
+            message.subject,
+            message.html,
+            message.text,
+            SYSTEM_DEFAULTS.attorneyFeeCents,
+            SYSTEM_DEFAULTS.recordingFeeCents,
+            SYSTEM_DEFAULTS.transferTaxRatePer1000,
+            SYSTEM_DEFAULTS.commissionPercent,
+          ],
+        );
+      } catch (error) {
+        // Two sign-ups with the same e-mail or slug at once: the unique index decides.
+        const constraint = violatedConstraint(error);
+        if (constraint === undefined) throw error;
+        throw duplicateError(constraint !== 'agents_slug_key', constraint === 'agents_slug_key');
+      }
+      if (!row) throw new Error('signup: the statement returned no row');
+      if (row.agent_id === null) throw duplicateError(row.email_taken, row.slug_taken);
+      if (row.delivery_id !== null) mail.deliverSoon([row.delivery_id], c.req.raw);
+      return c.json({ success: true, message: MESSAGES.signedUp }, 201);
+    },
+  });
+
+  /** One round trip: the token used up and the agent verified (and activated if pending) together. */
+  route(app, '/auth/verify-email', {
+    POST: async (c) => {
+      const { token } = await readJson(c, tokenSchema);
+      const consume = consumeTokenSql('$1', "'verify_email'");
+      const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(
+        `WITH ${consume.cte},
+         verified AS (
+           UPDATE agents a
+              SET status = CASE WHEN a.status = 'pending' THEN 'active' ELSE a.status END,
+                  email_verified_at = coalesce(a.email_verified_at, now()), updated_at = now()
+             FROM consumed WHERE a.id = consumed.agent_id
+           RETURNING a.id
+         )
+         SELECT (SELECT id FROM verified) AS agent_id, ${consume.expired} AS expired`,
+        [hashToken(token)],
+      );
+      if (!row || row.agent_id === null) throw tokenError(row?.expired ?? false);
+      return c.json({ success: true, message: MESSAGES.verified });
+    },
+  });
+
+  /**
+   * Round trips: 1 rate limit (per e-mail and per IP), 1 lookup, and 1 more when the stored hash is
+   * upgraded. Exactly one scrypt runs whether or not the account exists.
+   */
+  route(app, '/auth/login', {
+    POST: async (c) => {
+      const { email, password } = await readJson(c, loginSchema);
+      await enforceRateLimits(db, [
+        check(LIMITS.loginPerEmail, `login:email:${email}`),
+        ...perIp(c, LIMITS.loginPerIp, 'login'),
+      ]);
+      const [agent] = await db.query<LoginRow>(
+        `SELECT ${SESSION_AGENT_COLUMNS}, password_hash, session_version FROM agents WHERE lower(email) = $1`,
+        [email],
+      );
+      const matches = await verifyPassword(password, agent?.password_hash);
+      if (!agent || !matches) throw new HttpError(401, MESSAGES.badLogin);
+      const { password_hash: storedHash, session_version, ...shown } = agent;
+      if (shown.status === 'pending') {
+        return c.json(
+          { success: false, error: MESSAGES.verifyFirst, fields: {}, requires_verification: true, email: shown.email },
+          403,
+        );
+      }
+      if (shown.status !== 'active') throw new HttpError(403, MESSAGES.inactive);
+      if (storedHash !== null && needsRehash(storedHash)) {
+        await db.query('UPDATE agents SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [
+          shown.id,
+          await hashPassword(password),
+          storedHash,
+        ]);
+      }
+      setSessionCookie(c, config, await signSession(config, { agentId: shown.id, version: session_version }));
+      return c.json({ success: true, agent: shown });
+    },
+  });
+
+  /**
+   * Round trips: 1 rate limit, 1 statement that issues a token and queues the e-mail only when the
+   * e-mail names a pending agent. The answer is the same either way.
+   */
+  route(app, '/auth/resend-verification', {
+    POST: async (c) => {
+      const { email } = await readJson(c, emailOnlySchema);
+      await enforceRateLimits(db, [
+        check(LIMITS.resendPerEmail, `resend:email:${email}`),
+        ...perIp(c, LIMITS.resendPerIp, 'resend'),
+      ]);
+      const { token, hash } = newToken();
+      const message = verificationEmail({ token, siteUrl: mail.siteUrl(c.req.raw) });
+      const ids = await queueTokenEmail(db, {
+        email,
+        statuses: ['pending'],
+        purpose: 'verify_email',
+        hash,
+        ...message,
+      });
+      mail.deliverSoon(ids, c.req.raw);
+      return c.json({ success: true, message: MESSAGES.resent });
+    },
+  });
+
+  /** As resend-verification, for a reset link to an active or pending agent. */
+  route(app, '/auth/forgot-password', {
+    POST: async (c) => {
+      const { email } = await readJson(c, emailOnlySchema);
+      await enforceRateLimits(db, [
+        check(LIMITS.forgotPerEmail, `forgot:email:${email}`),
+        ...perIp(c, LIMITS.forgotPerIp, 'forgot'),
+      ]);
+      const { token, hash } = newToken();
+      const message = passwordResetEmail({ token, siteUrl: mail.siteUrl(c.req.raw) });
+      const ids = await queueTokenEmail(db, {
+        email,
+        statuses: ['active', 'pending'],
+        purpose: 'reset_password',
+        hash,
+        ...message,
+      });
+      mail.deliverSoon(ids, c.req.raw);
+      return c.json({ success: true, message: MESSAGES.resetSent });
+    },
+  });
+
+  /**
+   * Round trips: 1 to check the token (so a dead link costs no scrypt), then 1 statement that uses
+   * it up, sets the new hash and raises session_version (every older session ends). Following the
+   * e-mailed link also proves the address: a pending agent is verified and activated.
+   */
+  route(app, '/auth/reset-password', {
+    POST: async (c) => {
+      const { token, password } = await readJson(c, resetPasswordSchema);
+      await checkToken(db, token, 'reset_password');
+      const passwordHash = await hashPassword(password);
+      const consume = consumeTokenSql('$1', "'reset_password'");
+      const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(
+        `WITH ${consume.cte},
+         updated AS (
+           UPDATE agents a
+              SET password_hash = $2, session_version = a.session_version + 1,
+                  status = CASE WHEN a.status = 'pending' THEN 'active' ELSE a.status END,
+                  email_verified_at = coalesce(a.email_verified_at, now()), updated_at = now()
+             FROM consumed WHERE a.id = consumed.agent_id
+           RETURNING a.id
+         )
+         SELECT (SELECT id FROM updated) AS agent_id, ${consume.expired} AS expired`,
+        [hashToken(token), passwordHash],
+      );
+      if (!row || row.agent_id === null) throw tokenError(row?.expired ?? false);
+      clearSessionCookie(c, config);
+      return c.json({ success: true, message: MESSAGES.passwordReset });
+    },
+  });
+
+  /** One round trip: the session's agent, or 401 "Please log in". */
+  route(app, '/auth/me', {
+    GET: async (c) => c.json({ success: true, agent: await currentAgent(c, db, config) }),
+  });
+
+  /** Ends this browser's session (the cookie is dropped); answers success also without one. */
+  route(app, '/auth/logout', {
+    POST: (c) => {
+      clearSessionCookie(c, config);
+      return c.json({ success: true });
+    },
+  });
+
+  /** One round trip: raises session_version, so every session of the agent (this one too) ends. */
+  route(app, '/auth/logout-everywhere', {
+    POST: async (c) => {
+      const cookie = getCookie(c, SESSION_COOKIE);
+      const claims = cookie ? await readSession(config, cookie) : undefined;
+      if (!claims) throw new HttpError(401, PLEASE_LOG_IN);
+      const rows = await db.query<{ id: number }>(
+        `UPDATE agents SET session_version = session_version + 1, updated_at = now()
+          WHERE id = $1 AND session_version = $2 AND status = 'active'
+          RETURNING id`,
+        [claims.agentId, claims.version],
+      );
+      if (rows.length === 0) throw new HttpError(401, PLEASE_LOG_IN);
+      clearSessionCookie(c, config);
+      return c.json({ success: true });
+    },
+  });
+
+  return app;
+}
+
+/**
+ * One statement: when `email` names an agent in one of `statuses`, replaces their tokens of
+ * `purpose` with the one hashed `hash` and queues the message (its kind is the purpose); answers
+ * the delivery ids (none when there is no such agent).
+ */
+async function queueTokenEmail(
+  db: Db,
+  {
+    email,
+    statuses,
+    purpose,
+    hash,
+    subject,
+    html,
+    text,
+  }: {
+    email: string;
+    statuses: readonly SessionAgent['status'][];
+    purpose: TokenPurpose;
+    hash: string;
+    subject: string;
+    html: string;
+    text: string;
+  },
+): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(
+    `WITH agent AS (
+       SELECT id, email, first_name, last_name FROM agents WHERE lower(email) = $1 AND status = ANY ($2::text[])
+     )${issueTokenCtes('agent', '$3', '$4::text', '$5')},
+     queued AS (
+       INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
+       SELECT $4, agent.email, agent.first_name || ' ' || agent.last_name, $6, $7, $8 FROM agent
+       RETURNING id
+     )
+     SELECT id FROM queued`,
+    [email, statuses, hash, purpose, TOKEN_HOURS[purpose], subject, html, text],
+  );
+  return rows.map((row) => row.id);
+}

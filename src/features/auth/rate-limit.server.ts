@@ -1,0 +1,84 @@
+/**
+ * Rate limits kept in PostgreSQL (they must hold across serverless instances): fixed windows in the
+ * rate_limits table, every limit of a request counted in ONE upsert statement. Windows are aligned
+ * to the epoch (a 15-minute window starts at :00, :15, :30, :45 UTC), so every instance agrees on
+ * them without coordination. Windows older than a day are deleted by about one call in a hundred,
+ * inside the same statement (no extra round trip).
+ */
+import type { Queryable } from '../../server/db.ts';
+import { HttpError } from '../../server/http.ts';
+
+export interface RateLimit {
+  /** Most hits allowed in one window. */
+  limit: number;
+  windowSeconds: number;
+}
+
+const MINUTE = 60;
+const HOUR = 60 * MINUTE;
+
+/** The account limits of the product. */
+export const LIMITS = {
+  loginPerEmail: { limit: 10, windowSeconds: 15 * MINUTE },
+  loginPerIp: { limit: 30, windowSeconds: 15 * MINUTE },
+  signupPerIp: { limit: 10, windowSeconds: HOUR },
+  forgotPerIp: { limit: 10, windowSeconds: HOUR },
+  forgotPerEmail: { limit: 5, windowSeconds: HOUR },
+  resendPerIp: { limit: 10, windowSeconds: HOUR },
+  resendPerEmail: { limit: 5, windowSeconds: HOUR },
+} as const satisfies Record<string, RateLimit>;
+
+/** One counter: what is counted (e.g. `login:email:pat@example.com`) and its limit. */
+export interface RateCheck extends RateLimit {
+  key: string;
+}
+
+/** 429 with the seconds until the window ends (sent as Retry-After by the app's error handler). */
+export class TooManyAttempts extends HttpError {
+  constructor(readonly retryAfterSeconds: number) {
+    const minutes = Math.max(1, Math.ceil(retryAfterSeconds / MINUTE));
+    super(429, `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`);
+  }
+}
+
+/** Share of calls that also delete old windows. */
+const CLEANUP_PROBABILITY = 0.01;
+
+interface CounterRow {
+  key: string;
+  hits: number;
+  /** Seconds since the window began, by the database's clock. */
+  elapsed: number;
+}
+
+/**
+ * Counts one hit on each of `checks` (one statement) and throws TooManyAttempts when any of them is
+ * over its limit, with the longest wait of those that are.
+ */
+export async function enforceRateLimits(
+  q: Queryable,
+  checks: readonly RateCheck[],
+  { cleanup = Math.random() < CLEANUP_PROBABILITY }: { cleanup?: boolean } = {},
+): Promise<void> {
+  if (checks.length === 0) return;
+  // ON CONFLICT may touch a row only once per statement: one counter per key.
+  const unique = [...new Map(checks.map((check) => [check.key, check])).values()];
+  const cleanupCte = cleanup
+    ? `WITH expired AS (DELETE FROM rate_limits WHERE window_start < now() - interval '1 day')\n`
+    : '';
+  const rows = await q.query<CounterRow>(
+    `${cleanupCte}INSERT INTO rate_limits AS r (key, window_start, hits)
+     SELECT c.key, to_timestamp(floor(extract(epoch FROM now())::float8 / c.seconds) * c.seconds), 1
+       FROM unnest($1::text[], $2::integer[]) AS c (key, seconds)
+     ON CONFLICT (key, window_start) DO UPDATE SET hits = r.hits + 1
+     RETURNING r.key, r.hits, extract(epoch FROM now() - r.window_start)::float8 AS elapsed`,
+    [unique.map((check) => check.key), unique.map((check) => check.windowSeconds)],
+  );
+  let wait = 0;
+  for (const row of rows) {
+    const check = unique.find((candidate) => candidate.key === row.key);
+    if (!check || row.hits <= check.limit) continue;
+    wait = Math.max(wait, Math.ceil(check.windowSeconds - row.elapsed));
+  }
+  if (wait > 0) throw new TooManyAttempts(Math.max(1, wait));
+}

@@ -1,0 +1,99 @@
+/**
+ * Sessions: a jose-signed JWT (HS256) in the HttpOnly cookie `nts_session`, carrying the agent's id
+ * and their session_version. Raising agents.session_version (logout-everywhere, password reset)
+ * ends every session signed before, without a session table.
+ */
+import type { Context } from 'hono';
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import type { Queryable } from '../../server/db.ts';
+import { HttpError } from '../../server/http.ts';
+import type { SessionAgent } from './auth-schemas.ts';
+
+export const SESSION_COOKIE = 'nts_session';
+export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
+export const PLEASE_LOG_IN = 'Please log in';
+
+/** What the app needs to sign and read sessions (built from env in src/server/compose.ts). */
+export interface AuthConfig {
+  /** HS256 key: SESSION_SECRET's bytes. */
+  sessionKey: Uint8Array;
+  /** Secure cookies: on in production (HTTPS), off for http://localhost. */
+  secureCookies: boolean;
+}
+
+export const sessionKeyFrom = (secret: string): Uint8Array => new TextEncoder().encode(secret);
+
+export interface SessionClaims {
+  agentId: number;
+  version: number;
+}
+
+const ALGORITHM = 'HS256';
+
+/** A signed session token for the agent, valid SESSION_TTL_SECONDS from `now`. */
+export async function signSession(
+  config: AuthConfig,
+  { agentId, version }: SessionClaims,
+  now: Date = new Date(),
+): Promise<string> {
+  const issuedAt = Math.floor(now.getTime() / 1000);
+  return new SignJWT({ ver: version })
+    .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
+    .setSubject(String(agentId))
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + SESSION_TTL_SECONDS)
+    .sign(config.sessionKey);
+}
+
+/**
+ * The claims of a session token, or undefined when it is not one we signed, has been altered, has
+ * expired or does not carry an agent id and version.
+ */
+export async function readSession(config: AuthConfig, token: string): Promise<SessionClaims | undefined> {
+  try {
+    const { payload } = await jwtVerify(token, config.sessionKey, { algorithms: [ALGORITHM], requiredClaims: ['exp'] });
+    const { sub, ver } = payload;
+    if (typeof sub !== 'string' || !/^[1-9]\d{0,9}$/.test(sub)) return undefined;
+    if (typeof ver !== 'number' || !Number.isInteger(ver) || ver < 1) return undefined;
+    const agentId = Number(sub);
+    if (agentId > 2_147_483_647) return undefined;
+    return { agentId, version: ver };
+  } catch (error) {
+    if (error instanceof errors.JOSEError) return undefined;
+    throw error;
+  }
+}
+
+const cookieOptions = (config: AuthConfig) =>
+  ({ path: '/', httpOnly: true, sameSite: 'Lax', secure: config.secureCookies }) as const;
+
+export function setSessionCookie(c: Context, config: AuthConfig, token: string): void {
+  setCookie(c, SESSION_COOKIE, token, { ...cookieOptions(config), maxAge: SESSION_TTL_SECONDS });
+}
+
+/** Tells the browser to drop the session cookie (Max-Age=0), with the attributes it was set with. */
+export function clearSessionCookie(c: Context, config: AuthConfig): void {
+  deleteCookie(c, SESSION_COOKIE, cookieOptions(config));
+}
+
+/** The agent columns the API shows to the agent themself: never the hash, tokens or versions. */
+export const SESSION_AGENT_COLUMNS =
+  'id, first_name, last_name, email, phone, slug, brokerage, status, is_admin, professional_title';
+
+/**
+ * One round trip: the agent of the request's session, when the cookie holds a token we signed that
+ * has not expired, whose version is the agent's current session_version, of an agent who still
+ * exists and is active. Anything else is 401 "Please log in".
+ */
+export async function currentAgent(c: Context, db: Queryable, config: AuthConfig): Promise<SessionAgent> {
+  const token = getCookie(c, SESSION_COOKIE);
+  const claims = token ? await readSession(config, token) : undefined;
+  if (!claims) throw new HttpError(401, PLEASE_LOG_IN);
+  const [agent] = await db.query<SessionAgent>(
+    `SELECT ${SESSION_AGENT_COLUMNS} FROM agents WHERE id = $1 AND session_version = $2 AND status = 'active'`,
+    [claims.agentId, claims.version],
+  );
+  if (!agent) throw new HttpError(401, PLEASE_LOG_IN);
+  return agent;
+}

@@ -1,0 +1,76 @@
+/**
+ * Mailgun (https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/messages):
+ * `POST {MAILGUN_API_URL}/v3/{domain}/messages` with HTTP Basic auth (user `api`, the API key as
+ * password) and form fields from, to, subject, html, text; 200 answers
+ * `{ id: "<…@domain>", message: "Queued. Thank you." }`. Errors: 400 `{ message }` for a bad
+ * parameter, 401 "Forbidden" for a bad key, 404 for an unknown domain, 429 when rate limited, 5xx.
+ * Mailgun has no idempotency key; the delivery id goes along as the user variable
+ * `v:delivery_id`, so it shows in Mailgun's logs and webhooks.
+ */
+import { z } from 'zod';
+import { formatAddress, ProviderError, parseRetryAfter, type EmailProvider } from '../email.server.ts';
+import {
+  endpoint,
+  isRetryableStatus,
+  jsonBody,
+  postToProvider,
+  safeDetail,
+  type HttpClientOptions,
+} from './provider-http.server.ts';
+
+export interface MailgunOptions extends HttpClientOptions {
+  apiKey: string;
+  /** The sending domain configured in Mailgun, e.g. mg.example.com. */
+  domain: string;
+}
+
+const successSchema = z.object({ id: z.string().min(1), message: z.string().optional() });
+// Mailgun answers `{ message }` mostly, `{ Error }` for some auth failures, plain text for others.
+const errorSchema = z.object({ message: z.string().optional(), Error: z.string().optional() });
+
+export function createMailgunProvider({ apiKey, domain, baseUrl, ...http }: MailgunOptions): EmailProvider {
+  const url = endpoint(baseUrl, `/v3/${encodeURIComponent(domain)}/messages`);
+  const credentials = Buffer.from(`api:${apiKey}`, 'utf8').toString('base64');
+  const authorization = `Basic ${credentials}`;
+  return {
+    name: 'mailgun',
+    async send(message) {
+      const form = new URLSearchParams({
+        from: formatAddress(message.from),
+        to: formatAddress(message.to),
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        'v:delivery_id': String(message.deliveryId),
+      });
+      const answer = await postToProvider(
+        'Mailgun',
+        url,
+        {
+          headers: { Authorization: authorization, 'Content-Type': 'application/x-www-form-urlencoded' },
+          body: form.toString(),
+        },
+        http,
+      );
+      if (answer.status >= 200 && answer.status < 300) {
+        const parsed = successSchema.safeParse(jsonBody(answer.body));
+        if (!parsed.success) {
+          throw new ProviderError(`Mailgun answered ${answer.status} without a message id`, {
+            retryable: true,
+            status: answer.status,
+          });
+        }
+        return { providerMessageId: parsed.data.id };
+      }
+      const parsed = errorSchema.safeParse(jsonBody(answer.body));
+      const detail =
+        (parsed.success ? (parsed.data.message ?? parsed.data.Error) : undefined) ?? (answer.body || answer.statusText);
+      const retryable = isRetryableStatus(answer.status);
+      throw new ProviderError(`Mailgun ${answer.status}: ${safeDetail(detail, [apiKey, credentials])}`, {
+        retryable,
+        status: answer.status,
+        retryAfterSeconds: retryable ? parseRetryAfter(answer.headers.get('retry-after')) : undefined,
+      });
+    },
+  };
+}

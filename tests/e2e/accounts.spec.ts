@@ -1,0 +1,182 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { emailsTo, expect, test, waitForIslands } from './fixtures.ts';
+
+/** The first link to `path` in the newest e-mail to `address`, as a path with its query. */
+async function linkFromEmail(address: string, path: string, count = 1): Promise<string> {
+  const messages = await emailsTo(address, count);
+  const text = messages.map((message) => message.text).join('\n');
+  const links = [...text.matchAll(new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+`, 'g'))].map((m) => m[0]);
+  const link = links.at(-1);
+  if (!link) throw new Error(`no ${path} link in the e-mails to ${address}`);
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+async function logIn(page: Page, email: string, password: string) {
+  await page.goto('/auth');
+  await waitForIslands(page);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log In' }).click();
+}
+
+const uniqueAgent = () => {
+  const id = randomUUID().slice(0, 8);
+  return { first: 'Taylor', last: `Quinn${id}`, email: `taylor.${id}@example.com`, slug: `taylorquinn${id}` };
+};
+
+test.describe('agent accounts', () => {
+  // Refused logins, unverified accounts, duplicates and signed-out checks answer 400/401/403/409.
+  test.use({ consoleErrorsAllowed: [/status of 40[0139]/] });
+  test('sign up, verify by the e-mailed link, log in, see the dashboard, log out', async ({ page }) => {
+    test.slow();
+    const agent = uniqueAgent();
+    await page.goto('/signup');
+    await waitForIslands(page);
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    for (const message of [
+      'First name is required',
+      'Last name is required',
+      'Email is required',
+      'Password is required',
+      'Agent slug is required',
+      'You must agree to the terms of service',
+    ]) {
+      await expect(page.getByText(message)).toBeVisible();
+    }
+
+    await page.getByLabel('First name').fill(agent.first);
+    await page.getByLabel('Last name').fill(agent.last);
+    await expect(page.getByLabel('Calculator address')).toHaveValue(`taylor${agent.last.toLowerCase()}`);
+    await page.getByLabel('Calculator address').fill(agent.slug);
+    await page.getByLabel('Email').fill(agent.email);
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm password').fill('different');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
+    await page.getByLabel('Password', { exact: true }).fill('a-good-password');
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText('Passwords do not match')).toBeVisible();
+    await page.getByLabel('Confirm password').fill('a-good-password');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByRole('heading', { name: 'Account Created' })).toBeVisible();
+    await expect(page).toHaveURL('/auth', { timeout: 6_000 });
+
+    // Not verified yet: the yellow notice, and a resend that clears it.
+    await logIn(page, agent.email, 'a-good-password');
+    await expect(page.getByText('Please verify your e-mail address before logging in.')).toBeVisible();
+    await page.getByRole('button', { name: 'Resend verification email' }).click();
+    await expect(page.getByText('Please verify your e-mail address before logging in.')).toBeHidden();
+    const verifyLink = await linkFromEmail(agent.email, '/verify-email', 2);
+
+    await page.goto(verifyLink);
+    await expect(
+      page.getByText('Your email has been successfully verified! You can now log in to your account.'),
+    ).toBeVisible();
+    await expect(page).toHaveURL('/auth', { timeout: 6_000 });
+
+    await logIn(page, agent.email, 'a-good-password');
+    await expect(page).toHaveURL('/dashboard');
+    await expect(page.getByText(`Signed in as ${agent.first}`)).toBeVisible();
+    await expect(page.getByRole('link', { name: 'View Calculator' })).toHaveAttribute('href', `/r/${agent.slug}`);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL('/auth');
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL('/auth');
+  });
+
+  test('a used verification link, a missing token and a registered e-mail each say so', async ({ page }) => {
+    await page.goto('/verify-email');
+    await expect(page.getByText('Invalid verification link. Please check your email and try again.')).toBeVisible();
+    await page.goto('/reset-password');
+    await expect(page.getByText('Invalid reset link. Please request a new password reset.')).toBeVisible();
+
+    await page.goto('/signup');
+    await waitForIslands(page);
+    await page.getByLabel('First name').fill('Demo');
+    await page.getByLabel('Last name').fill('Agent');
+    await page.getByLabel('Email').fill('Agent@Example.com ');
+    await page.getByLabel('Calculator address').fill(`unique${randomUUID().slice(0, 8)}`);
+    await page.getByLabel('Password', { exact: true }).fill('a-good-password');
+    await page.getByLabel('Confirm password').fill('a-good-password');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(page.getByText('This email is already registered')).toBeVisible();
+  });
+
+  test('forgot password, reset by the e-mailed link, log in with the new password', async ({ page }) => {
+    test.slow();
+    const agent = uniqueAgent();
+    // An account to reset: signed up and verified through the real flow's API.
+    const signup = await page.request.post('/api/auth/signup', {
+      data: {
+        first_name: agent.first,
+        last_name: agent.last,
+        email: agent.email,
+        phone: null,
+        password: 'first-password',
+        slug: agent.slug,
+        brokerage: null,
+        is_admin: true,
+      },
+    });
+    expect(signup.status()).toBe(201);
+    await page.goto(await linkFromEmail(agent.email, '/verify-email'));
+    await expect(page.getByText(/successfully verified/)).toBeVisible();
+
+    await page.goto('/forgot-password');
+    await waitForIslands(page);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByText('Please enter your email address')).toBeVisible();
+    await page.getByLabel('Email').fill('nobody-here@example.com');
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    const unknownAnswer = await page.getByRole('status').textContent();
+    await page.getByRole('button', { name: 'Back to the form' }).click();
+    await page.getByLabel('Email').fill(agent.email);
+    await page.getByRole('button', { name: 'Send Reset Link' }).click();
+    await expect(page.getByRole('status')).toHaveText(unknownAnswer ?? '');
+
+    await page.goto(await linkFromEmail(agent.email, '/reset-password'));
+    await page.getByLabel('New password', { exact: true }).fill('new-password-1');
+    await page.getByLabel('Confirm new password').fill('new-password-2');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText('Passwords do not match')).toBeVisible();
+    await page.getByLabel('New password', { exact: true }).fill('short');
+    await page.getByLabel('Confirm new password').fill('short');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText('Password must be at least 8 characters long')).toBeVisible();
+    await page.getByLabel('New password', { exact: true }).fill('new-password-1');
+    await page.getByLabel('Confirm new password').fill('new-password-1');
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page).toHaveURL('/auth', { timeout: 6_000 });
+
+    await logIn(page, agent.email, 'first-password');
+    await expect(page.getByText('Invalid email or password')).toBeVisible();
+    await logIn(page, agent.email, 'new-password-1');
+    // is_admin sent by the form is ignored: an agent lands on the dashboard.
+    await expect(page).toHaveURL('/dashboard');
+  });
+
+  test('the admin area lets admins in and sends agents to the login', async ({ page }) => {
+    await logIn(page, 'admin@example.com', 'demo-admin-password');
+    await expect(page).toHaveURL('/admin');
+    await expect(page.getByText('Signed in as')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'View Site' })).toHaveAttribute('href', '/');
+    await page.goto('/admin/anything');
+    await expect(page).toHaveURL('/admin');
+
+    await page.context().clearCookies();
+    await logIn(page, 'agent@example.com', 'demo-agent-password');
+    await expect(page).toHaveURL('/dashboard');
+    await page.goto('/admin');
+    await expect(page).toHaveURL('/auth', { timeout: 5_000 });
+  });
+
+  test('/login leads to Agent Login', async ({ page }) => {
+    await page.goto('/login');
+    await expect(page).toHaveURL('/auth');
+    await expect(page.getByRole('heading', { name: 'Agent Login' })).toBeVisible();
+  });
+});
