@@ -1,7 +1,6 @@
 import type { Context, Handler, Hono } from 'hono';
 import type { z } from 'zod';
-
-export type FieldErrors = Record<string, string>;
+import { fieldErrorsOf, type FieldErrors } from '../ui/field-errors.ts';
 
 /** Thrown by handlers; the app's one error handler turns it into the API's error shape. */
 export class HttpError extends Error {
@@ -15,15 +14,6 @@ export class HttpError extends Error {
 }
 
 export const MAX_JSON_BYTES = 64 * 1024;
-
-export function fieldErrorsOf(error: z.ZodError): FieldErrors {
-  const fields: FieldErrors = {};
-  for (const issue of error.issues) {
-    const key = issue.path.length > 0 ? issue.path.map(String).join('.') : '_';
-    fields[key] ??= issue.message;
-  }
-  return fields;
-}
 
 export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
   const result = schema.safeParse(input);

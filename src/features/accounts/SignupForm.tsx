@@ -1,4 +1,5 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
+import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { signupSchema, suggestSlug } from '../auth/auth-schemas.ts';
 import { postAccount, REDIRECT_DELAY_MS } from './account-api.ts';
@@ -137,24 +138,14 @@ export default function SignupForm({ defaultBrokerage }: { defaultBrokerage: str
         />
         <Field label="Password" type="password" autoComplete="new-password" required {...text('password')} />
         <Field label="Confirm password" type="password" autoComplete="new-password" required {...text('confirm')} />
-        <div className="field">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              name="terms"
-              checked={form.terms}
-              aria-invalid={errors.terms ? true : undefined}
-              aria-describedby="signup-terms-error"
-              onChange={(event) => setForm({ ...form, terms: event.target.checked })}
-            />
-            <span>
-              I agree to the <a href="/terms">terms of service</a>
-            </span>
-          </label>
-          <span id="signup-terms-error" className="field-error" role="alert">
-            {errors.terms ?? ''}
-          </span>
-        </div>
+        <CheckboxField
+          name="terms"
+          checked={form.terms}
+          error={errors.terms}
+          onChange={(terms) => setForm({ ...form, terms })}
+        >
+          I agree to the <a href="/terms">terms of service</a>
+        </CheckboxField>
         <button type="submit" className="button button-primary button-block" disabled={submitting}>
           {submitting ? 'Creating account...' : 'Create Account'}
         </button>

@@ -2,7 +2,8 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
-import { formatMoney, groupDigits } from '../../ui/money.ts';
+import { priceInputProps } from '../../ui/price-input.ts';
+import { formatMoney } from '../../ui/money.ts';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimate/estimate-request.ts';
@@ -137,12 +138,8 @@ export default function AgentCalculatorPage() {
     window.alert('Link copied to clipboard!');
   };
 
-  const price = (key: 'salePrice' | 'mortgage') => ({
-    value: form[key],
-    inputMode: 'numeric' as const,
-    autoComplete: 'off',
-    onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: groupDigits(event.target.value) }),
-  });
+  const price = (key: 'salePrice' | 'mortgage') =>
+    priceInputProps(form[key], (grouped) => setForm({ ...form, [key]: grouped }));
 
   return (
     <div className="agent-page">

@@ -1,6 +1,8 @@
 import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
+import { CheckboxField } from '../../ui/CheckboxField.tsx';
+import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Field } from '../../ui/Field.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { formatPhone } from '../../ui/phone.ts';
@@ -52,9 +54,7 @@ export function UnlockModal({
     };
     const parsed = agentPageLeadSchema.safeParse(lead);
     if (!parsed.success) {
-      const found: Record<string, string> = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
-      setErrors(found);
+      setErrors(fieldErrorsOf(parsed.error));
       return;
     }
     setErrors({});
@@ -106,25 +106,15 @@ export function UnlockModal({
           onChange={(event) => setForm({ ...form, phone: event.target.value })}
         />
         <Field label="Email" type="email" autoComplete="email" required {...text('email', 'email')} />
-        <div className="field">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              name="consent"
-              checked={form.consent}
-              aria-invalid={errors.consent_marketing ? true : undefined}
-              aria-describedby="unlock-consent-error"
-              onChange={(event) => setForm({ ...form, consent: event.target.checked })}
-            />
-            <span>
-              I agree to be contacted by {senderName} by phone, text or e-mail about selling my home. Consent is not a
-              condition of any service.
-            </span>
-          </label>
-          <span id="unlock-consent-error" className="field-error" role="alert">
-            {errors.consent_marketing ?? ''}
-          </span>
-        </div>
+        <CheckboxField
+          name="consent"
+          checked={form.consent}
+          error={errors.consent_marketing}
+          onChange={(consent) => setForm({ ...form, consent })}
+        >
+          I agree to be contacted by {senderName} by phone, text or e-mail about selling my home. Consent is not a
+          condition of any service.
+        </CheckboxField>
         <button type="submit" className="button button-primary button-block" disabled={sending}>
           {sending ? 'Sending...' : 'Unlock My Estimate'}
         </button>

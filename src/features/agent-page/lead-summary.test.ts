@@ -2,23 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { estimateSummary, phoneDigits } from './lead-summary.ts';
 import { formatPhone } from '../../ui/phone.ts';
+import { WORKED_EXAMPLE } from '../estimate/worked-example.fixture.ts';
 
-const estimate: Estimate = {
-  uuid: 'u',
-  agent_id: 1,
-  agent_slug: 'a',
-  sale_price: 780200,
-  mortgage_payoff: 450000,
-  commission: 46812,
-  commission_percent: 6,
-  transfer_tax: 3122,
-  transfer_tax_rate_per_1000: 4,
-  lawyer_fee: 750,
-  recording_fee: 175,
-  net_to_seller: 279341,
-  recipient_name: null,
-  created_at: '2026-01-01T00:00:00.000Z',
-};
+const estimate: Estimate = WORKED_EXAMPLE;
 
 describe('estimateSummary', () => {
   it('names the sale price, the payoff and the net', () => {

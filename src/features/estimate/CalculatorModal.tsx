@@ -3,7 +3,7 @@ import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
-import { groupDigits } from '../../ui/money.ts';
+import { priceInputProps } from '../../ui/price-input.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { $openModal, closeModal, openModal } from '../site/page-modals.ts';
 import { sourcePage, track } from '../site/analytics.ts';
@@ -95,12 +95,8 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
     window.alert('Estimate link copied to clipboard!');
   };
 
-  const price = (key: 'salePrice' | 'mortgage') => ({
-    value: form[key],
-    inputMode: 'numeric' as const,
-    autoComplete: 'off',
-    onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: groupDigits(event.target.value) }),
-  });
+  const price = (key: 'salePrice' | 'mortgage') =>
+    priceInputProps(form[key], (grouped) => setForm({ ...form, [key]: grouped }));
 
   return (
     <Modal open={open} title={estimate ? 'Your Estimate' : 'What Will You Net?'} onClose={closeModal}>

@@ -1,6 +1,8 @@
 import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
+import { CheckboxField } from '../../ui/CheckboxField.tsx';
+import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Field } from '../../ui/Field.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { estimateSummary } from '../agent-page/lead-summary.ts';
@@ -59,9 +61,7 @@ export function SendEstimateModal({
     };
     const parsed = estimatePageLeadSchema.safeParse(lead);
     if (!parsed.success) {
-      const found: Record<string, string> = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
-      setErrors(found);
+      setErrors(fieldErrorsOf(parsed.error));
       return;
     }
     setErrors({});
@@ -103,22 +103,14 @@ export function SendEstimateModal({
         <Field label="Full name" autoComplete="name" required {...text('name')} />
         <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
         <Field label="Phone (optional)" type="tel" autoComplete="tel" {...text('phone')} />
-        <div className="field">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              name="consent"
-              checked={form.consent}
-              aria-invalid={errors.consent_marketing ? true : undefined}
-              aria-describedby="send-consent-error"
-              onChange={(event) => setForm({ ...form, consent: event.target.checked })}
-            />
-            <span>I agree to be contacted about selling my home. Consent is not a condition of any service.</span>
-          </label>
-          <span id="send-consent-error" className="field-error" role="alert">
-            {errors.consent_marketing ?? ''}
-          </span>
-        </div>
+        <CheckboxField
+          name="consent"
+          checked={form.consent}
+          error={errors.consent_marketing}
+          onChange={(consent) => setForm({ ...form, consent })}
+        >
+          I agree to be contacted about selling my home. Consent is not a condition of any service.
+        </CheckboxField>
         <button type="submit" className="button button-primary button-block" disabled={sending}>
           {sending ? 'Sending...' : 'Send My Estimate'}
         </button>

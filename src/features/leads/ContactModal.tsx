@@ -2,6 +2,8 @@ import { useStore } from '@nanostores/react';
 import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
+import { CheckboxField } from '../../ui/CheckboxField.tsx';
+import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Field } from '../../ui/Field.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { sourcePage, track } from '../site/analytics.ts';
@@ -47,9 +49,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
     };
     const parsed = contactLeadSchema.safeParse(lead);
     if (!parsed.success) {
-      const found: FormErrors = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
-      setErrors(found);
+      setErrors(fieldErrorsOf(parsed.error));
       return;
     }
     setErrors({});
@@ -94,25 +94,15 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
           <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
         </div>
         <Field label="Property address (optional)" autoComplete="street-address" {...text('address')} />
-        <div className="field">
-          <label className="checkbox">
-            <input
-              type="checkbox"
-              name="consent"
-              checked={form.consent}
-              aria-invalid={errors.consent_marketing ? true : undefined}
-              aria-describedby="contact-consent-error"
-              onChange={(event) => setForm({ ...form, consent: event.target.checked })}
-            />
-            <span>
-              I agree to be contacted by {agentFullName} by phone, text or email about selling my home. Consent is not a
-              condition of any service.
-            </span>
-          </label>
-          <span id="contact-consent-error" className="field-error" role="alert">
-            {errors.consent_marketing ?? ''}
-          </span>
-        </div>
+        <CheckboxField
+          name="consent"
+          checked={form.consent}
+          error={errors.consent_marketing}
+          onChange={(consent) => setForm({ ...form, consent })}
+        >
+          I agree to be contacted by {agentFullName} by phone, text or email about selling my home. Consent is not a
+          condition of any service.
+        </CheckboxField>
         <div className="modal-actions">
           <button type="submit" className="button button-primary" disabled={sending}>
             {sending ? 'Sending...' : submitLabel}
