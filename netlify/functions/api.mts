@@ -28,4 +28,5 @@ const api = createApi({
 export default (request: Request, context: Context): Response | Promise<Response> =>
   requestContext.run(context, () => api.fetch(request));
 
-export const config: Config = { path: '/api/*' };
+// Literal paths: Netlify reads this config without running the code. '/sold-api.php' is LEGACY_SOLD_PATH.
+export const config: Config = { path: ['/api/*', '/sold-api.php'] };

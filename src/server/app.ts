@@ -15,6 +15,7 @@ import {
 } from '../features/email/email.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
+import { marketRoutes } from '../features/market/market.server.ts';
 import { settingsRoutes } from '../features/settings/settings.server.ts';
 import type { Db } from './db.ts';
 import { errorResponse, HttpError } from './http.ts';
@@ -93,6 +94,7 @@ export function createApi({
   api.route('/', estimateRoutes(db));
   api.route('/', leadRoutes(db, mail));
   api.route('/', emailRoutes(db, mail));
+  api.route('/', marketRoutes(db));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
     if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));
@@ -100,8 +102,19 @@ export function createApi({
     logError(error, c.req.raw);
     return errorResponse(c, new HttpError(500, 'Something went wrong on our side. Please try again.'));
   });
-  return api;
+  // The old product's sold-homes address, kept working: /sold-api.php?town= is /api/sold?town=.
+  const app = new Hono();
+  app.get(LEGACY_SOLD_PATH, (c) => {
+    const url = new URL(c.req.url);
+    url.pathname = '/api/sold';
+    return api.fetch(new Request(url, c.req.raw), c.env);
+  });
+  app.route('/', api);
+  return app;
 }
+
+/** Served by the API besides /api/* (the Netlify Function claims it too). */
+export const LEGACY_SOLD_PATH = '/sold-api.php';
 
 /** The remote address of the socket when @hono/node-server serves the app (it passes `incoming` as env). */
 function socketAddress(c: Context): string {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { Hono } from 'hono';
+import { LEGACY_SOLD_PATH } from './app.ts';
 import { applyCaptures, headersFor, matchPath, parseHeaders, parseRedirects } from './netlify-rules.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -55,6 +56,7 @@ export function createSiteServer(api: Hono, distDir: string): Hono {
   const site = new Hono();
   // As on Netlify, where the function's path claims /api/*: the API answers every one of them.
   site.all('/api/*', (c) => api.fetch(c.req.raw, c.env));
+  site.all(LEGACY_SOLD_PATH, (c) => api.fetch(c.req.raw, c.env));
   site.on(['GET', 'HEAD'], '*', async (c) => {
     const path = c.req.path;
     const file = fileFor(path);

@@ -1,0 +1,159 @@
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { Db } from '../../server/db.ts';
+import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { nearestTowns, townSlug } from '../towns/town-data.ts';
+import { zhviPointSchema } from '../towns/town-page.ts';
+
+const NEARBY_COUNT = 6;
+/** Sold homes the API lists at most (the pages show the first 3). */
+const SOLD_LIMIT = 50;
+
+interface TownRow {
+  slug: string;
+  name: string;
+  county: string;
+  region: string | null;
+  zip_codes: string[];
+  latitude: number;
+  longitude: number;
+  meta_title: string;
+  meta_description: string;
+  h1_title: string;
+  description: string;
+  unique_facts: string[];
+  landmarks: string[];
+  median_home_price_cents: number | null;
+  population: number | null;
+  featured_image: string | null;
+}
+
+/** `town` as the spec's query names it: a slug ("bay-shore") or a name ("Bay Shore"). */
+const townQuerySchema = z.object({
+  town: z
+    .string({ error: 'Add ?town= with a town name or slug' })
+    .trim()
+    .min(1, 'Add ?town= with a town name or slug')
+    .max(100, 'Town must be at most 100 characters')
+    .transform(townSlug)
+    .refine((slug) => slug !== '', 'Town is not valid'),
+});
+const townParamsSchema = z.object({
+  slug: z
+    .string()
+    .max(100, 'Town is not valid')
+    .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Town is not valid'),
+});
+
+const townNotFound = () => new HttpError(404, 'Town not found');
+
+function townJson(row: TownRow) {
+  const { median_home_price_cents, ...town } = row;
+  return { ...town, median_home_price: median_home_price_cents === null ? null : median_home_price_cents / 100 };
+}
+
+/** One round trip: every town (about 120 small rows), so the neighbours come from the same read. */
+async function townWithNeighbours(db: Db, slug: string) {
+  const towns = await db.query<TownRow>(
+    `SELECT slug, name, county, region, zip_codes, latitude, longitude, meta_title, meta_description, h1_title,
+            description, unique_facts, landmarks, median_home_price_cents, population, featured_image
+       FROM towns`,
+  );
+  const town = towns.find((candidate) => candidate.slug === slug);
+  if (!town) throw townNotFound();
+  return {
+    success: true,
+    town: townJson(town),
+    nearby_towns: nearestTowns(town, towns, NEARBY_COUNT).map(({ slug: nearSlug, name, county }) => ({
+      slug: nearSlug,
+      name,
+      county,
+    })),
+  };
+}
+
+async function marketOf(db: Db, slug: string) {
+  const [row] = await db.query<{
+    known: boolean;
+    typical_home_value_cents: number | null;
+    for_sale_inventory: number | null;
+    description: string | null;
+    search_url: string | null;
+    last_updated: Date | null;
+    zhvi_range: unknown;
+  }>(
+    `SELECT true AS known, m.typical_home_value_cents, m.for_sale_inventory, m.description, m.search_url,
+            m.last_updated, m.zhvi_range
+       FROM towns t LEFT JOIN town_market_data m ON m.town_slug = t.slug
+      WHERE t.slug = $1`,
+    [slug],
+  );
+  if (!row) throw townNotFound();
+  return {
+    success: true,
+    data: row.last_updated
+      ? {
+          typical_home_value: row.typical_home_value_cents === null ? null : row.typical_home_value_cents / 100,
+          for_sale_inventory: row.for_sale_inventory,
+          description: row.description,
+          search_url: row.search_url,
+          last_updated: row.last_updated.toISOString(),
+          zhvi_range: z.array(zhviPointSchema).parse(row.zhvi_range),
+        }
+      : null,
+  };
+}
+
+async function soldHomesOf(db: Db, slug: string) {
+  const rows = await db.query<{
+    known: boolean;
+    address: string | null;
+    beds: number | null;
+    baths: number | null;
+    sqft: number | null;
+    sold_date: string | null;
+    listing_agent: string | null;
+    listing_office: string | null;
+    price_cents: number | null;
+    property_type: string | null;
+  }>(
+    `SELECT true AS known, h.address, h.beds, h.baths::float8 AS baths, h.sqft, h.sold_date::text AS sold_date,
+            h.listing_agent, h.listing_office, h.price_cents, h.property_type
+       FROM towns t
+       LEFT JOIN LATERAL (SELECT * FROM town_sold_homes s WHERE s.town_slug = t.slug
+                           ORDER BY s.sold_date DESC, s.listing_key LIMIT $2) h ON true
+      WHERE t.slug = $1`,
+    [slug, SOLD_LIMIT],
+  );
+  if (rows.length === 0) throw townNotFound();
+  return {
+    success: true,
+    sold_homes: rows
+      .filter((row) => row.address !== null && row.sold_date !== null)
+      .map((row) => ({
+        address: row.address,
+        beds: row.beds,
+        baths: row.baths,
+        sqft: row.sqft,
+        sold_date: row.sold_date,
+        listing_agent: row.listing_agent,
+        listing_office: row.listing_office,
+        price: row.price_cents === null ? null : row.price_cents / 100,
+        property_type: row.property_type,
+      })),
+  };
+}
+
+const townFromQuery = (c: Context) => parseOrThrow(townQuerySchema, c.req.query()).town;
+const townFromPath = (c: Context) => parseOrThrow(townParamsSchema, c.req.param()).slug;
+
+/** Towns, their market data and their recent sales, as the public pages and old clients read them. */
+export function marketRoutes(db: Db): Hono {
+  const app = new Hono();
+  route(app, '/towns/:slug', { GET: async (c) => c.json(await townWithNeighbours(db, townFromPath(c))) });
+  route(app, '/towns/:slug/sold', { GET: async (c) => c.json(await soldHomesOf(db, townFromPath(c))) });
+  route(app, '/zillow/market', { GET: async (c) => c.json(await marketOf(db, townFromQuery(c))) });
+  // The old product's /sold-api.php?town= is rewritten here (see createApi).
+  route(app, '/sold', { GET: async (c) => c.json(await soldHomesOf(db, townFromQuery(c))) });
+  return app;
+}
