@@ -1,8 +1,9 @@
-// npm run dev: Astro's dev server (hot reload) on PORT, with the API on PORT+1 behind its /api proxy.
-import { spawn } from 'node:child_process';
+// npm run dev: Astro's dev server (hot reload) on PORT, with the API on PORT+1 behind its /api proxy,
+// in one process so both use the one embedded database.
+import { dev } from 'astro';
 import { createApi } from '../src/server/app.ts';
 import { appDepsFrom } from '../src/server/compose.ts';
-import { openDatabase } from '../src/server/database.ts';
+import { openDatabase, shareDatabase } from '../src/server/database.ts';
 import { isProduction, parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';
 import { listen } from '../src/server/local-server.ts';
@@ -13,14 +14,22 @@ const env = parseEnv();
 const db = await openDatabase(env);
 await migrate(db);
 await seed(db, featuredAgentFrom(env), { demo: !isProduction(env), adminEmails: env.ADMIN_EMAILS });
+shareDatabase(db);
 const api = await listen(createApi(appDepsFrom(env, db)), env.PORT + 1);
 console.log(`API at ${api.url} (database: ${db.kind})`);
 
-const astro = spawn('npx', ['astro', 'dev', '--port', String(env.PORT)], {
-  stdio: 'inherit',
-  env: { ...process.env, API_PROXY_TARGET: api.url },
-});
-astro.on('exit', (code) => {
-  api.server.close();
-  void db.close().then(() => process.exit(code ?? 0));
-});
+// astro.config.mjs proxies /api to this address when it is set.
+process.env.API_PROXY_TARGET = api.url;
+const astro = await dev({ root: process.cwd(), server: { port: env.PORT } });
+
+const stop = () => {
+  void astro
+    .stop()
+    .then(() => {
+      api.server.close();
+      return db.close();
+    })
+    .then(() => process.exit(0));
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { logoHeight, logoSource } from '../features/site/logo.ts';
 import { SHOWCASE_FALLBACK, showcaseImages } from '../features/showcase/showcase.ts';
 import { zhviPointSchema, type RecentSale, type TownPageData } from '../features/towns/town-page.ts';
-import { openDatabase } from './database.ts';
+import { openDatabase, sharedDatabase } from './database.ts';
 import type { Db } from './db.ts';
 import { parseEnv } from './env.ts';
 
@@ -11,7 +11,7 @@ import { parseEnv } from './env.ts';
  * query per kind of data for the whole build, memoised: ~120 town pages must not mean ~120 queries.
  */
 let database: Promise<Db> | undefined;
-const db = () => (database ??= openDatabase(parseEnv()));
+const db = () => (database ??= Promise.resolve(sharedDatabase() ?? openDatabase(parseEnv())));
 
 const memo = <T>(load: () => Promise<T>): (() => Promise<T>) => {
   let value: Promise<T> | undefined;
