@@ -110,6 +110,8 @@ export function createApi({
     return api.fetch(new Request(url, c.req.raw), c.env);
   });
   app.route('/', api);
+  // A mounted app's notFound is not consulted: the outer one answers unknown /api paths.
+  app.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   return app;
 }
 

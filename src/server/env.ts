@@ -25,6 +25,20 @@ const envSchema = z.object({
   RESEND_API_KEY: z.string().min(1).optional(),
   RESEND_API_URL: z.url().default('https://api.resend.com'),
   MAILGUN_API_URL: z.url().default('https://api.mailgun.net'),
+  // Market data (see npm run data:refresh and netlify/functions/refresh-market-data.mts).
+  ZHVI_CSV_URL: z
+    .url()
+    .default(
+      'https://files.zillowstatic.com/research/public_csvs/zhvi/City_zhvi_uc_sfrcondo_tier_0.33_0.67_sm_sa_month.csv',
+    ),
+  ZILLOW_INVENTORY_CSV_URL: z.url().optional(),
+  RESO_BASE_URL: z.url().optional(),
+  RESO_TOKEN_URL: z.url().optional(),
+  RESO_CLIENT_ID: z.string().min(1).optional(),
+  RESO_CLIENT_SECRET: z.string().min(1).optional(),
+  RESO_BEARER_TOKEN: z.string().min(1).optional(),
+  // Netlify build hook, called after a refresh that changed data so the town pages are rebuilt.
+  BUILD_HOOK_URL: z.url().optional(),
   // Comma-separated e-mails made admins by npm run db:seed.
   ADMIN_EMAILS: z
     .string()
