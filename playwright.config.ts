@@ -39,7 +39,13 @@ export default defineConfig({
   ],
   // The server of `npm start` (migrate, seed, build, serve) on a fresh embedded database.
   webServer: {
-    command: 'node --import tsx scripts/start.ts',
+    // npm start, after importing a small market data set for two towns (tests/fixtures/write-market-files.ts)
+    // with the same command a site without feeds uses: npm run data:refresh -- --zhvi FILE --sold FILE.
+    command: [
+      'node --import tsx tests/fixtures/write-market-files.ts .data/e2e-market',
+      'node --import tsx scripts/data-refresh.ts --zhvi .data/e2e-market/zhvi.csv --sold .data/e2e-market/sold.json',
+      'node --import tsx scripts/start.ts',
+    ].join(' && '),
     url: `${baseURL}/api/global/settings`,
     reuseExistingServer: false,
     timeout: 180_000,

@@ -12,6 +12,7 @@
  * also remove stored sales of the towns concerned that the feed no longer lists (withdrawn or
  * corrected records). Later runs ask only for records with `ModificationTimestamp gt` the position.
  */
+import { placeKey } from '../towns/place-key.ts';
 import type { Db, Queryable } from '../../server/db.ts';
 import { TOWNS, type Town } from '../towns/town-data.ts';
 import type { ClosedSalesSource, ResoProperty } from './reso-client.server.ts';
@@ -81,21 +82,6 @@ export interface SoldHomeRow {
   price_cents: number | null;
   property_type: string | null;
   modification_timestamp: string;
-}
-
-/**
- * A place name reduced for comparison: case, accents, punctuation and spacing ignored, and "St"
- * read as "Saint", "Mt" as "Mount" ("St. James", "ST JAMES" and "Saint James" are one place).
- */
-export function placeKey(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, ' ')
-    .trim()
-    .replace(/\bst\b/g, 'saint')
-    .replace(/\bmt\b/g, 'mount');
 }
 
 /** The five-digit ZIP of a postal code ("11706", "11706-1234", "11706 1234"), if it has one. */

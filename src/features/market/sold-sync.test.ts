@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { TOWNS } from '../towns/town-data.ts';
 import { parseResoRecord } from './reso-client.server.ts';
-import { createTownMatcher, placeKey, saleAddress, soldHomeRow, soldWindowStart } from './sold-sync.server.ts';
+import { placeKey } from '../towns/place-key.ts';
+import { createTownMatcher, saleAddress, soldHomeRow, soldWindowStart } from './sold-sync.server.ts';
 
 describe('placeKey', () => {
   it.each([

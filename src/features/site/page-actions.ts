@@ -82,7 +82,7 @@ async function refreshLogo(): Promise<void> {
       image.className = 'site-logo';
       image.src = logoSource(settings.logo, settings.type);
       image.alt = name;
-      image.style.height = `${logoHeight(settings.scale)}px`;
+      image.height = logoHeight(settings.scale);
       link.replaceChildren(image);
     } else {
       link.replaceChildren(document.createTextNode(name));

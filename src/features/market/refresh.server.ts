@@ -1,0 +1,104 @@
+import { createReadStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { Db } from '../../server/db.ts';
+import type { Env } from '../../server/env.ts';
+import { recordRun, type RunRecord } from './data-runs.server.ts';
+import { createResoClient, resoFileSource, type ClosedSalesSource } from './reso-client.server.ts';
+import { syncSoldHomes } from './sold-sync.server.ts';
+import { importZhvi } from './zhvi.server.ts';
+import { importZillowInventory } from './zillow-inventory.server.ts';
+
+type Bytes = AsyncIterable<Uint8Array | string>;
+
+/** A Zillow file to read: where it comes from (for the run record) and how to open it as a stream. */
+export interface CsvSource {
+  origin: string;
+  open: () => Promise<Bytes>;
+}
+
+export interface RefreshPlan {
+  zhvi?: CsvSource;
+  inventory?: CsvSource;
+  sold?: ClosedSalesSource;
+}
+
+/** Longest Retry-After a Zillow download waits for before failing the run. */
+const MAX_RETRY_AFTER_SECONDS = 60;
+
+/** A CSV over HTTP, streamed; a 429 within the bound is waited out once, any other failure throws. */
+export function csvFromUrl(url: string, fetcher: typeof fetch = fetch, sleep = delay): CsvSource {
+  return {
+    origin: url,
+    async open() {
+      for (let attempt = 0; ; attempt += 1) {
+        const response = await fetcher(url, { headers: { Accept: 'text/csv' } });
+        if (response.ok && response.body) return response.body;
+        const retryAfter = Number(response.headers.get('retry-after'));
+        if (response.status === 429 && attempt === 0 && retryAfter >= 0 && retryAfter <= MAX_RETRY_AFTER_SECONDS) {
+          await response.body?.cancel();
+          await sleep(retryAfter * 1000);
+          continue;
+        }
+        await response.body?.cancel();
+        throw new Error(`${url} answered ${response.status}`);
+      }
+    },
+  };
+}
+
+export const csvFromFile = (path: string): CsvSource => ({
+  origin: path,
+  open: () => Promise.resolve(createReadStream(path)),
+});
+
+/** A file in the RESO Web API's JSON response shape ({ value: [...] }), for sites without a feed. */
+export async function soldFromFile(path: string): Promise<ClosedSalesSource> {
+  const json: unknown = JSON.parse(await readFile(path, 'utf8'));
+  return resoFileSource(json, path);
+}
+
+/** The feeds the environment configures (the scheduled refresh). */
+export function planFromEnv(env: Env): RefreshPlan {
+  return {
+    zhvi: csvFromUrl(env.ZHVI_CSV_URL),
+    ...(env.ZILLOW_INVENTORY_CSV_URL ? { inventory: csvFromUrl(env.ZILLOW_INVENTORY_CSV_URL) } : {}),
+    ...(env.RESO_BASE_URL
+      ? {
+          sold: createResoClient({
+            baseUrl: env.RESO_BASE_URL,
+            ...(env.RESO_TOKEN_URL ? { tokenUrl: env.RESO_TOKEN_URL } : {}),
+            ...(env.RESO_CLIENT_ID ? { clientId: env.RESO_CLIENT_ID } : {}),
+            ...(env.RESO_CLIENT_SECRET ? { clientSecret: env.RESO_CLIENT_SECRET } : {}),
+            ...(env.RESO_BEARER_TOKEN ? { bearerToken: env.RESO_BEARER_TOKEN } : {}),
+          }),
+        }
+      : {}),
+  };
+}
+
+/**
+ * Runs every source of `plan`, each recorded in data_runs. A source that fails leaves its previous
+ * data in place and does not stop the others. `changed` says whether the town pages need a rebuild.
+ */
+export async function refreshMarketData(db: Db, plan: RefreshPlan): Promise<{ runs: RunRecord[]; changed: boolean }> {
+  const runs: RunRecord[] = [];
+  const { zhvi, inventory, sold } = plan;
+  if (zhvi) {
+    runs.push(
+      await recordRun(db, 'zhvi', zhvi.origin, async () =>
+        importZhvi(db, await zhvi.open(), { originLabel: zhvi.origin }),
+      ),
+    );
+  }
+  if (inventory) {
+    runs.push(
+      await recordRun(db, 'inventory', inventory.origin, async () =>
+        importZillowInventory(db, await inventory.open(), { originLabel: inventory.origin }),
+      ),
+    );
+  }
+  if (sold) runs.push(await recordRun(db, 'sold', sold.origin, () => syncSoldHomes(db, sold)));
+  return { runs, changed: runs.some((run) => run.changed) };
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
