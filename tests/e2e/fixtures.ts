@@ -47,7 +47,7 @@ export async function emailsTo(address: string, count = 1): Promise<z.output<typ
   await expect
     .poll(
       async () => {
-        const files = await readdir(dir).catch(() => []);
+        const files = (await readdir(dir).catch(() => [])).filter((file) => file.endsWith('.json'));
         const messages = await Promise.all(
           files.map(async (file) => outboxMessageSchema.parse(JSON.parse(await readFile(join(dir, file), 'utf8')))),
         );

@@ -4,7 +4,7 @@
  * after the response and again by the scheduled function until it is sent or has failed 5 times.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Queryable } from '../../server/db.ts';
 
@@ -116,7 +116,10 @@ export function createOutboxProvider(
     async send(message) {
       if (dir) {
         await mkdir(dir, { recursive: true });
-        await writeFile(join(dir, `${message.deliveryId}.json`), JSON.stringify(message, null, 2));
+        // Written aside, then renamed: a reader never sees half a message.
+        const file = join(dir, `${message.deliveryId}.json`);
+        await writeFile(`${file}.partial`, JSON.stringify(message, null, 2));
+        await rename(`${file}.partial`, file);
       }
       log(
         [
