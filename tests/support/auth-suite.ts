@@ -6,13 +6,13 @@
  */
 import { randomBytes, randomInt } from 'node:crypto';
 import { SignJWT } from 'jose';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { createOutboxProvider, type EmailProvider } from '../../src/features/email/email.server.ts';
+import { expect } from 'vitest';
+import type { EmailProvider } from '../../src/features/email/email.server.ts';
 import type { AuthConfig } from '../../src/features/auth/sessions.server.ts';
 import type { Db } from '../../src/server/db.ts';
-import { openTestDatabase, type Backend, type TestDatabase } from './backends.ts';
-import { TEST_FROM, TEST_SITE_URL } from './email-suite.ts';
-import { startApi, type RunningApi } from './http.ts';
+import type { Backend, TestDatabase } from './backends.ts';
+import { TEST_SITE_URL, useEmailSuite } from './email-suite.ts';
+import type { RunningApi } from './http.ts';
 
 export const SESSION_COOKIE = 'nts_session';
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdefghij';
@@ -66,57 +66,10 @@ export function sessionCookieOf(response: Response): string | null | undefined {
 }
 
 export function useAuthSuite(backend: Backend, label: string): AuthSuite {
-  let test: TestDatabase | undefined;
-  let api: RunningApi | undefined;
-  const logged: AuthSuite['logged'] = [];
-  const outbox: string[] = [];
-  const outboxProvider = createOutboxProvider((line) => outbox.push(line));
-  let current: EmailProvider = outboxProvider;
-  const provider: EmailProvider = {
-    get name() {
-      return current.name;
-    },
-    send: (message) => current.send(message),
-  };
-  const pending = new Set<Promise<unknown>>();
-  const settle = async () => {
-    while (pending.size > 0) await Promise.allSettled([...pending]);
-  };
-
-  beforeAll(async () => {
-    test = await openTestDatabase(backend, label);
-    api = await startApi({
-      db: test.db,
-      siteUrl: TEST_SITE_URL,
-      email: { provider, from: TEST_FROM },
-      auth: TEST_AUTH,
-      clientIp: (request) => request.headers.get(IP_HEADER) ?? undefined,
-      runAfterResponse(task) {
-        const tracked: Promise<unknown> = task
-          .catch((error: unknown) => logged.push({ error, method: 'after response', path: '' }))
-          .finally(() => pending.delete(tracked));
-        pending.add(tracked);
-      },
-      logError: (error, request) => logged.push({ error, method: request.method, path: new URL(request.url).pathname }),
-    });
+  const suite = useEmailSuite(backend, label, {
+    auth: TEST_AUTH,
+    clientIp: (request) => request.headers.get(IP_HEADER) ?? undefined,
   });
-  afterEach(async () => {
-    await settle();
-    current = outboxProvider;
-    outbox.length = 0;
-    const unexpected = logged.splice(0);
-    expect(unexpected, 'the API logged an unexpected error').toEqual([]);
-  });
-  afterAll(async () => {
-    await settle();
-    await api?.close();
-    await test?.close();
-  });
-  const ready = <T>(value: T | undefined): T => {
-    if (value === undefined) throw new Error('useAuthSuite: used before beforeAll ran');
-    return value;
-  };
-
   function client({ ip = randomIp() }: { ip?: string } = {}): Client {
     const self: Client = {
       ip,
@@ -124,7 +77,7 @@ export function useAuthSuite(backend: Backend, label: string): AuthSuite {
       async request(path, init = {}) {
         const headers: Record<string, string> = { [IP_HEADER]: ip, ...init.headers };
         if (self.session !== undefined && !('cookie' in headers)) headers.cookie = `${SESSION_COOKIE}=${self.session}`;
-        const response = await ready(api).fetch(path, { ...init, headers });
+        const response = await suite.api.fetch(path, { ...init, headers });
         const cookie = sessionCookieOf(response);
         if (cookie === null) self.session = undefined;
         else if (cookie !== undefined) self.session = cookie;
@@ -133,7 +86,7 @@ export function useAuthSuite(backend: Backend, label: string): AuthSuite {
       post(path, body = {}, headers = {}) {
         return self.request(path, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', origin: ready(api).origin, ...headers },
+          headers: { 'content-type': 'application/json', origin: suite.api.origin, ...headers },
           body: JSON.stringify(body),
         });
       },
@@ -146,20 +99,18 @@ export function useAuthSuite(backend: Backend, label: string): AuthSuite {
 
   return {
     get test() {
-      return ready(test);
+      return suite.test;
     },
     get db() {
-      return ready(test).db;
+      return suite.db;
     },
     get api() {
-      return ready(api);
+      return suite.api;
     },
-    logged,
-    outbox,
-    useProvider(next) {
-      current = next;
-    },
-    settle,
+    logged: suite.logged,
+    outbox: suite.outbox,
+    useProvider: (provider) => suite.useProvider(provider),
+    settle: () => suite.settle(),
     client,
   };
 }

@@ -11,6 +11,7 @@ import {
   type EmailProvider,
   type ProviderMessage,
 } from '../../src/features/email/email.server.ts';
+import type { AppDeps } from '../../src/server/app.ts';
 import type { Db } from '../../src/server/db.ts';
 import { openTestDatabase, type Backend, type TestDatabase } from './backends.ts';
 import { startApi, type RunningApi } from './http.ts';
@@ -32,7 +33,15 @@ export interface EmailSuite {
   settle(): Promise<void>;
 }
 
-export function useEmailSuite(backend: Backend, label: string): EmailSuite {
+/**
+ * `extra` adds to the app's dependencies (the auth suite passes its session key and client-IP
+ * resolver).
+ */
+export function useEmailSuite(
+  backend: Backend,
+  label: string,
+  extra: Pick<AppDeps, 'auth' | 'clientIp'> = {},
+): EmailSuite {
   let test: TestDatabase | undefined;
   let api: RunningApi | undefined;
   const logged: EmailSuite['logged'] = [];
@@ -56,6 +65,7 @@ export function useEmailSuite(backend: Backend, label: string): EmailSuite {
       db: test.db,
       siteUrl: TEST_SITE_URL,
       email: { provider, from: TEST_FROM },
+      ...extra,
       runAfterResponse(task) {
         const tracked: Promise<unknown> = task
           .catch((error: unknown) => logged.push({ error, method: 'after response', path: '' }))
