@@ -8,7 +8,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importZillowInventory } from '../../src/features/market/zillow-inventory.server.ts';
-import { importZhvi, ZillowFileError, type ZhviReport } from '../../src/features/market/zhvi.server.ts';
+import { importZhvi, ZillowFileError, type ZillowImportReport } from '../../src/features/market/zhvi.server.ts';
 import { TOWNS } from '../../src/features/towns/town-data.ts';
 import {
   fakeSeries,
@@ -112,7 +112,7 @@ describe.each(BACKENDS)('ZHVI import on %s', (backend) => {
     if (!row) throw new Error(`no market data for ${slug}`);
     return row;
   };
-  const importFromHost = async (now: Date): Promise<ZhviReport> =>
+  const importFromHost = async (now: Date): Promise<ZillowImportReport> =>
     importZhvi(test.db, await download(ZHVI_PATH), { towns: TOWNS, now, originLabel: zillow.urlOf(ZHVI_PATH) });
 
   beforeAll(async () => {

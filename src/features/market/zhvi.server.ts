@@ -351,7 +351,8 @@ export interface ZhviImportOptions extends CsvReaderOptions {
   searchUrlTemplate?: string;
 }
 
-export interface ZhviReport {
+/** What an import of a Zillow file did (ZHVI or for-sale inventory). */
+export interface ZillowImportReport {
   origin: string;
   /** Data rows read (the header is not counted). */
   rowsRead: number;
@@ -391,7 +392,7 @@ export async function importZhvi(
   db: Db,
   source: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   options: ZhviImportOptions = {},
-): Promise<ZhviReport> {
+): Promise<ZillowImportReport> {
   const origin = options.originLabel ?? 'Zillow ZHVI file';
   const scan = await scanZillowCsv(source, { ...options, originLabel: origin, pointsKept: ZHVI_POINTS_KEPT });
   const template = options.searchUrlTemplate ?? DEFAULT_ZILLOW_SEARCH_URL_TEMPLATE;
@@ -399,6 +400,11 @@ export async function importZhvi(
     .map((series) => zhviMarketRow(series, template))
     .sort((a, b) => (a.town_slug < b.town_slug ? -1 : 1));
   const townsUpdated = rows.length === 0 ? 0 : await writeZhvi(db, rows, options.now ?? new Date());
+  return importReport(origin, scan, townsUpdated);
+}
+
+/** The report of a Zillow import from its scan and the number of towns it wrote. */
+export function importReport(origin: string, scan: ZillowScan, townsUpdated: number): ZillowImportReport {
   return {
     origin,
     rowsRead: scan.rowsRead,
@@ -415,13 +421,13 @@ export async function importZhvi(
 }
 
 /**
- * Upserts the towns' rows in one transaction and one statement; a row whose values are already
+ * Upserts the towns' rows in one statement; a row whose values are already
  * stored is left untouched (its last_updated too). Returns how many rows were written.
  */
 async function writeZhvi(db: Db, rows: readonly ZhviMarketRow[], now: Date): Promise<number> {
-  const written = await db.transaction((tx) =>
-    tx.query<{ town_slug: string }>(
-      `INSERT INTO town_market_data AS m
+  // One statement: atomic on its own, so no BEGIN/COMMIT round trips around it.
+  const written = await db.query<{ town_slug: string }>(
+    `INSERT INTO town_market_data AS m
               (town_slug, typical_home_value_cents, description, search_url, zhvi_range, last_updated)
        SELECT town_slug, typical_home_value_cents, description, search_url, zhvi_range, $2::timestamptz
          FROM jsonb_to_recordset($1::jsonb) AS t(
@@ -436,8 +442,7 @@ async function writeZhvi(db: Db, rows: readonly ZhviMarketRow[], now: Date): Pro
              IS DISTINCT FROM
              (EXCLUDED.typical_home_value_cents, EXCLUDED.description, EXCLUDED.search_url, EXCLUDED.zhvi_range)
        RETURNING town_slug`,
-      [JSON.stringify(rows), now.toISOString()],
-    ),
+    [JSON.stringify(rows), now.toISOString()],
   );
   return written.length;
 }

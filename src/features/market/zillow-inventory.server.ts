@@ -11,27 +11,13 @@
 import type { Db } from '../../server/db.ts';
 import type { Town } from '../towns/town-data.ts';
 import type { CsvReaderOptions } from './csv.ts';
-import { scanZillowCsv, type SkippedRow } from './zhvi.server.ts';
+import { importReport, scanZillowCsv, type ZillowImportReport } from './zhvi.server.ts';
 
 export interface InventoryImportOptions extends CsvReaderOptions {
   towns?: readonly Town[];
   /** Stored as last_updated of the towns whose inventory changed (default: now). */
   now?: Date;
   originLabel?: string;
-}
-
-export interface InventoryReport {
-  origin: string;
-  rowsRead: number;
-  rowsKept: number;
-  rowsSkipped: number;
-  skipped: SkippedRow[];
-  townsMatched: number;
-  townsUpdated: number;
-  unmatchedTowns: string[];
-  unmatchedPlaces: string[];
-  latestPeriod: string | null;
-  changed: boolean;
 }
 
 /**
@@ -42,7 +28,7 @@ export async function importZillowInventory(
   db: Db,
   source: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   options: InventoryImportOptions = {},
-): Promise<InventoryReport> {
+): Promise<ZillowImportReport> {
   const origin = options.originLabel ?? 'Zillow for-sale inventory file';
   const scan = await scanZillowCsv(source, { ...options, originLabel: origin, pointsKept: 1 });
   const rows = [...scan.matches.values()]
@@ -55,10 +41,10 @@ export async function importZillowInventory(
   const townsUpdated =
     rows.length === 0
       ? 0
-      : (
-          await db.transaction((tx) =>
-            tx.query<{ town_slug: string }>(
-              `INSERT INTO town_market_data AS m (town_slug, for_sale_inventory, last_updated)
+      : // One statement: atomic on its own.
+        (
+          await db.query<{ town_slug: string }>(
+            `INSERT INTO town_market_data AS m (town_slug, for_sale_inventory, last_updated)
                SELECT town_slug, for_sale_inventory, $2::timestamptz
                  FROM jsonb_to_recordset($1::jsonb) AS t(town_slug text, for_sale_inventory integer)
                ON CONFLICT (town_slug) DO UPDATE SET
@@ -66,21 +52,8 @@ export async function importZillowInventory(
                  last_updated = EXCLUDED.last_updated
                WHERE m.for_sale_inventory IS DISTINCT FROM EXCLUDED.for_sale_inventory
                RETURNING town_slug`,
-              [JSON.stringify(rows), now.toISOString()],
-            ),
+            [JSON.stringify(rows), now.toISOString()],
           )
         ).length;
-  return {
-    origin,
-    rowsRead: scan.rowsRead,
-    rowsKept: scan.rowsKept,
-    rowsSkipped: scan.rowsSkipped,
-    skipped: scan.skipped,
-    townsMatched: scan.matches.size,
-    townsUpdated,
-    unmatchedTowns: scan.unmatchedTowns,
-    unmatchedPlaces: scan.unmatchedPlaces,
-    latestPeriod: scan.latestPeriod,
-    changed: townsUpdated > 0,
-  };
+  return importReport(origin, scan, townsUpdated);
 }
