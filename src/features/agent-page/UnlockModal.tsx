@@ -2,8 +2,8 @@ import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
-import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Field } from '../../ui/Field.tsx';
+import { useLeadSubmission } from '../leads/use-lead-submission.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { formatPhone } from '../../ui/phone.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
@@ -36,8 +36,7 @@ export function UnlockModal({
   onUnlocked,
 }: UnlockModalProps) {
   const [form, setForm] = useState(emptyForm);
-  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
-  const [sending, setSending] = useState(false);
+  const { errors, sending, submitLead } = useLeadSubmission(acceptedSchema);
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -52,20 +51,10 @@ export function UnlockModal({
       estimate_uuid: estimate.uuid,
       email_body: estimateSummary(estimate),
     };
-    const parsed = agentPageLeadSchema.safeParse(lead);
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error));
-      return;
-    }
-    setErrors({});
-    setSending(true);
     try {
-      const result = await callApi('/api/leads', acceptedSchema, { body: lead });
-      if (!result.ok) {
-        setErrors(result.fields);
-        console.warn('Lead was not accepted', result.error);
-        return;
-      }
+      const outcome = await submitLead(agentPageLeadSchema, lead);
+      if (outcome.kind === 'rejected') console.warn('Lead was not accepted', outcome.error);
+      if (outcome.kind !== 'accepted') return;
       // Follow-up messages for the agent; the visitor's flow does not depend on them.
       callApi('/api/templates', templatesSchema, {
         body: { uuid: estimate.uuid, first_name: form.firstName.trim(), sender_name: senderName },
@@ -74,8 +63,6 @@ export function UnlockModal({
       setForm(emptyForm);
     } catch (error) {
       console.warn('Could not send the lead', error);
-    } finally {
-      setSending(false);
     }
   };
 

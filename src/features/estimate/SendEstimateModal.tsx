@@ -2,8 +2,8 @@ import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
-import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Field } from '../../ui/Field.tsx';
+import { useLeadSubmission } from '../leads/use-lead-submission.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { estimateSummary } from '../agent-page/lead-summary.ts';
 import { estimatePageLeadSchema } from '../leads/lead.ts';
@@ -44,8 +44,7 @@ export function SendEstimateModal({
   onClose: () => void;
 }) {
   const [form, setForm] = useState(emptyForm);
-  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
-  const [sending, setSending] = useState(false);
+  const { errors, sending, setSending, submitLead } = useLeadSubmission(leadAcceptedSchema);
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -59,20 +58,11 @@ export function SendEstimateModal({
       estimate_uuid: estimate.uuid,
       email_body: estimateSummary(estimate),
     };
-    const parsed = estimatePageLeadSchema.safeParse(lead);
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error));
-      return;
-    }
-    setErrors({});
-    setSending(true);
     try {
-      const accepted = await callApi('/api/leads', leadAcceptedSchema, { body: lead });
-      if (!accepted.ok) {
-        setErrors(accepted.fields);
-        window.alert(SEND_FAILED);
-        return;
-      }
+      const accepted = await submitLead(estimatePageLeadSchema, lead);
+      if (accepted.kind === 'rejected') window.alert(SEND_FAILED);
+      if (accepted.kind !== 'accepted') return;
+      setSending(true);
       const sent = await callApi('/api/email/send-estimate', sentSchema, {
         body: { estimate_uuid: estimate.uuid, recipient_email: form.email.trim(), recipient_name: form.name.trim() },
       });
@@ -80,7 +70,7 @@ export function SendEstimateModal({
         window.alert(SEND_FAILED);
         return;
       }
-      window.alert(`${SENT}\n\n${crmNote(accepted.data.fub_sync_status)}`);
+      window.alert(`${SENT}\n\n${crmNote(accepted.answer.fub_sync_status)}`);
       setForm(emptyForm);
       onClose();
     } catch {

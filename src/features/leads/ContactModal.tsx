@@ -1,10 +1,9 @@
 import { useStore } from '@nanostores/react';
 import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
-import { callApi } from '../../ui/api-client.ts';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
-import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Field } from '../../ui/Field.tsx';
+import { useLeadSubmission } from './use-lead-submission.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { sourcePage, track } from '../site/analytics.ts';
 import { $openModal, closeModal } from '../site/page-modals.ts';
@@ -18,7 +17,6 @@ interface ContactModalProps {
 }
 
 const emptyForm = { firstName: '', lastName: '', phone: '', email: '', address: '', consent: false };
-type FormErrors = Record<string, string | undefined>;
 const acceptedSchema = z.object({ success: z.literal(true) });
 
 export const LEAD_THANKS = 'Thank you! We will be in touch soon.';
@@ -27,8 +25,7 @@ export const LEAD_FAILED = 'There was an error submitting your information. Plea
 export default function ContactModal({ agentSlug, agentFullName, source, submitLabel }: ContactModalProps) {
   const open = useStore($openModal) === 'contact';
   const [form, setForm] = useState(emptyForm);
-  const [errors, setErrors] = useState<FormErrors>({});
-  const [sending, setSending] = useState(false);
+  const { errors, setErrors, sending, submitLead } = useLeadSubmission(acceptedSchema);
 
   const close = () => {
     setErrors({});
@@ -47,27 +44,15 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
       source,
       consent_marketing: form.consent,
     };
-    const parsed = contactLeadSchema.safeParse(lead);
-    if (!parsed.success) {
-      setErrors(fieldErrorsOf(parsed.error));
-      return;
-    }
-    setErrors({});
-    setSending(true);
     try {
-      const result = await callApi('/api/leads', acceptedSchema, { body: lead });
-      if (!result.ok) {
-        setErrors(result.fields);
-        return;
-      }
+      const outcome = await submitLead(contactLeadSchema, lead);
+      if (outcome.kind !== 'accepted') return;
       track({ event: 'lead_submitted', source_page: sourcePage(), source });
       window.alert(LEAD_THANKS);
       setForm(emptyForm);
       closeModal();
     } catch {
       window.alert(LEAD_FAILED);
-    } finally {
-      setSending(false);
     }
   };
 

@@ -1,0 +1,37 @@
+import { useState } from 'react';
+import type { z } from 'zod';
+import { callApi } from '../../ui/api-client.ts';
+import { fieldErrorsOf } from '../../ui/field-errors.ts';
+
+export type LeadOutcome<Answer> =
+  { kind: 'invalid' } | { kind: 'rejected'; error: string } | { kind: 'accepted'; answer: Answer };
+
+/**
+ * The lead forms' common path: check the lead with the form's own schema (errors shown per field,
+ * nothing sent), then POST /api/leads and show the server's field errors if it refuses. A network
+ * failure rejects, for the form to say so its own way.
+ */
+export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer) {
+  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
+  const [sending, setSending] = useState(false);
+
+  const submitLead = async (schema: z.ZodType, lead: unknown): Promise<LeadOutcome<z.output<Answer>>> => {
+    const parsed = schema.safeParse(lead);
+    if (!parsed.success) {
+      setErrors(fieldErrorsOf(parsed.error));
+      return { kind: 'invalid' };
+    }
+    setErrors({});
+    setSending(true);
+    try {
+      const result = await callApi('/api/leads', answerSchema, { body: lead });
+      if (result.ok) return { kind: 'accepted', answer: result.data };
+      setErrors(result.fields);
+      return { kind: 'rejected', error: result.error };
+    } finally {
+      setSending(false);
+    }
+  };
+
+  return { errors, setErrors, sending, setSending, submitLead };
+}
