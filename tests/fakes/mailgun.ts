@@ -10,7 +10,8 @@
  * A test can make it answer 429 (with Retry-After), 5xx, or slowly, for the next N requests.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { header, readBody, startLoopbackServer } from './loopback-server.ts';
 import { addressOf, type RecordedRequest } from './resend.ts';
 
 export interface MailgunMessage {
@@ -63,20 +64,6 @@ const message = (status: number, text: string, headers?: Record<string, string>)
 });
 
 const FORBIDDEN: Answer = { status: 401, body: 'Forbidden', headers: { 'www-authenticate': 'Basic realm="MG API"' } };
-
-function readBody(request: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks)));
-    request.on('error', reject);
-  });
-}
-
-const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 /** Both form encodings, parsed as a browser would (the web Request of Node's fetch). */
 async function formFields(body: Buffer, contentType: string): Promise<Map<string, string[]> | null> {
@@ -208,18 +195,10 @@ export async function startFakeMailgun({
     response.end(result.body);
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((failure: unknown) => {
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
-      response.end(String(failure));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('The fake Mailgun is not on a TCP port');
+  const server = await startLoopbackServer(handle);
 
   return {
-    url: `http://127.0.0.1:${address.port}`,
+    url: server.origin,
     apiKey,
     domain,
     messages,
@@ -232,10 +211,6 @@ export async function startFakeMailgun({
       requests.length = 0;
       planned.length = 0;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((failure) => (failure ? reject(failure) : resolve()));
-      }),
+    close: () => server.close(),
   };
 }

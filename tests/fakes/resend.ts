@@ -10,7 +10,8 @@
  * A test can make it answer 429 with Retry-After, 5xx, or slowly, for the next N requests.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { header, readBody, startLoopbackServer } from './loopback-server.ts';
 import { z } from 'zod';
 
 export interface ResendEmail {
@@ -87,20 +88,6 @@ const bodySchema = z.looseObject({
   html: z.unknown(),
   text: z.unknown(),
 });
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
-const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
 
 export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' } = {}): Promise<FakeResend> {
   const emails: ResendEmail[] = [];
@@ -220,7 +207,7 @@ export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' }
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const rawBody = await readBody(request);
+    const rawBody = (await readBody(request)).toString('utf8');
     const method = request.method ?? 'GET';
     const path = new URL(request.url ?? '/', 'http://fake').pathname;
     const result = answer(method, path, rawBody, request.headers);
@@ -235,19 +222,10 @@ export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' }
     response.end(result.body);
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((failure: unknown) => {
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
-      response.end(String(failure));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('The fake Resend is not on a TCP port');
-  const { port } = address;
+  const server = await startLoopbackServer(handle);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: server.origin,
     apiKey,
     emails,
     requests,
@@ -260,10 +238,6 @@ export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' }
       planned.length = 0;
       keys.clear();
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((failure) => (failure ? reject(failure) : resolve()));
-      }),
+    close: () => server.close(),
   };
 }

@@ -20,7 +20,8 @@
  * token expiring (401 until the client fetches a new one).
  */
 import { randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import { header, readBody, startLoopbackServer } from './loopback-server.ts';
 
 /** A Property record as the server stores it; fields may hold anything (bad records included). */
 export type ResoRecord = Record<string, unknown>;
@@ -521,20 +522,6 @@ export function generateClosedSales(options: GenerateOptions): ResoRecord[] {
 // ---------------------------------------------------------------------------------------------
 // The server.
 
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
-
-const header = (headers: IncomingHttpHeaders, name: string): string | undefined => {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-};
-
 /** OData query options in the request's own order, `$skip` replaced (for the nextLink). */
 function withSkip(url: URL, skip: number): string {
   const parts = [...url.searchParams.entries()].filter(([key]) => key !== '$skip');
@@ -714,7 +701,7 @@ export async function startFakeReso(options: FakeResoOptions = {}): Promise<Fake
   const properties = () => state.properties;
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const body = await readBody(request);
+    const body = (await readBody(request)).toString('utf8');
     const method = request.method ?? 'GET';
     const url = new URL(request.url ?? '/', origin);
     let answer: Answer;
@@ -758,16 +745,8 @@ export async function startFakeReso(options: FakeResoOptions = {}): Promise<Fake
     response.end(answer.body);
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((failure: unknown) => {
-      if (!response.headersSent) response.writeHead(500, { 'content-type': 'text/plain' });
-      response.end(String(failure));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('The fake RESO server is not on a TCP port');
-  origin = `http://127.0.0.1:${address.port}`;
+  const server = await startLoopbackServer(handle);
+  origin = server.origin;
 
   return {
     url: `${origin}/odata`,
@@ -792,10 +771,6 @@ export async function startFakeReso(options: FakeResoOptions = {}): Promise<Fake
       planned.length = 0;
       tokens.clear();
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((failure) => (failure ? reject(failure) : resolve()));
-      }),
+    close: () => server.close(),
   };
 }

@@ -14,7 +14,8 @@
  * connection.
  */
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { startLoopbackServer } from './loopback-server.ts';
 
 /** Where Zillow serves the City ZHVI file (the path is kept; the host is the fake's). */
 export const ZHVI_PATH = '/research/public_csvs/zhvi/City_zhvi_uc_sfrcondo_tier_0.33_0.67_sm_sa_month.csv';
@@ -372,7 +373,7 @@ export async function startFakeZillow(files: Record<string, string | Uint8Array>
     response.end(text);
   };
 
-  const server = createServer((request, response) => {
+  const server = await startLoopbackServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     const method = request.method ?? 'GET';
     response.on('finish', () => requests.push({ method, path, headers: request.headers, status: response.statusCode }));
@@ -426,10 +427,7 @@ export async function startFakeZillow(files: Record<string, string | Uint8Array>
     }
     response.end(file.body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('fake Zillow: no TCP port');
-  const url = `http://127.0.0.1:${address.port}`;
+  const url = server.origin;
 
   return {
     url,
@@ -446,10 +444,6 @@ export async function startFakeZillow(files: Record<string, string | Uint8Array>
       requests.length = 0;
       planned = undefined;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: () => server.close(),
   };
 }
