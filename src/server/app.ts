@@ -117,7 +117,7 @@ export function createApi({
     url.pathname = '/api/sold';
     return api.fetch(new Request(url, c.req.raw), c.env);
   });
-  app.route('/', shellPageRoutes({ db, distDir, siteUrl: mail.siteUrl, logError }));
+  app.route('/', shellPageRoutes({ db, distDir, siteUrl: (request) => mail.siteUrl(request), logError }));
   app.route('/', api);
   // A mounted app's notFound is not consulted: the outer one answers unknown /api paths.
   app.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));

@@ -14,14 +14,15 @@ import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backen
 import { createAgent } from '../support/fixtures.ts';
 import { startApi, type RunningApi } from '../support/http.ts';
 
-const shell = (title: string, description: string, body: string) =>
+const shell = (title: string, description: string, { privateLink = false } = {}) =>
   [
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
     `<title>${title}</title><meta name="description" content="${description}">`,
+    privateLink ? '<meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer">' : '',
     `<meta property="og:type" content="website"><meta property="og:title" content="${title}">`,
     `<meta property="og:description" content="${description}">`,
     `<meta name="twitter:title" content="${title}"><meta name="twitter:description" content="${description}">`,
-    `</head><body><main>${body}</main></body></html>`,
+    `</head><body><main><h1>${title}</h1></main></body></html>`,
   ].join('');
 
 /** The content of the meta tags named `key` (name= or property=), in order. */
@@ -41,8 +42,11 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
     await mkdir(join(dist, 'r'));
     await mkdir(join(dist, 'estimate'));
     await writeFile(join(dist, '_headers'), await readFile('public/_headers', 'utf8'));
-    await writeFile(join(dist, 'r/index.html'), shell('Net to Seller Calculator', 'Your agent.', '<h1>Agent</h1>'));
-    await writeFile(join(dist, 'estimate/index.html'), shell('Your Net Sheet', 'A shared estimate.', '<h1>Sheet</h1>'));
+    await writeFile(join(dist, 'r/index.html'), shell('Net to Seller Calculator', 'Your agent.'));
+    await writeFile(
+      join(dist, 'estimate/index.html'),
+      shell('Your Net Sheet', 'A shared estimate.', { privateLink: true }),
+    );
     test = await openTestDatabase(backend, 'shell-pages');
     site = await startApi(
       { db: test.db, distDir: dist, siteUrl: 'https://homes.example.com', logError: (error) => logged.push(error) },
@@ -104,10 +108,10 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
     });
 
     it.each([
-      ['an unknown agent', async () => 'nosuchagent'],
+      ['an unknown agent', () => Promise.resolve('nosuchagent')],
       ['an inactive agent', async () => (await createAgent(test.db, { status: 'inactive' })).slug],
-      ['a malformed slug', async () => 'Not-A-Slug!'],
-      ['a nested path', async () => 'alexmorgan/extra'],
+      ['a malformed slug', () => Promise.resolve('Not-A-Slug!')],
+      ['a nested path', () => Promise.resolve('alexmorgan/extra')],
     ])('answers %s with the shell, 404 and noindex', async (_label, slug) => {
       const { status, headers, html } = await get(`/r/${await slug()}`);
       expect(status).toBe(404);
@@ -133,6 +137,8 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       expect(headers.get('referrer-policy')).toBe('no-referrer');
       expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(titleOf(html)).toBe('Your Net Sheet');
+      expect(metas(html, 'robots')).toEqual(['noindex, nofollow']);
+      expect(metas(html, 'referrer')).toEqual(['no-referrer']);
       expect(canonicals(html)).toEqual([]);
       expect(metas(html, 'og:url')).toEqual([]);
     };

@@ -42,13 +42,15 @@ export function shellPageRoutes({ db, distDir, siteUrl, logError }: ShellPageDep
   const app = new Hono();
 
   /**
-   * The shell with its head changed, `status`, and the headers `_headers` gives the path (Netlify
-   * applies `_headers` only to the files it serves itself, not to a function's answers).
+   * The shell with the head of what `lookup` found (200), or with `notFoundHead` (404), and the
+   * headers `_headers` gives the path (Netlify applies `_headers` only to the files it serves
+   * itself, not to a function's answers).
    */
   const answer = async (
     c: Context,
     shell: string,
     lookup: Promise<{ found: boolean; head: HeadChanges }>,
+    notFoundHead: HeadChanges,
   ): Promise<Response> => {
     try {
       const [html, headerRules, { found, head }] = await Promise.all([
@@ -59,7 +61,6 @@ export function shellPageRoutes({ db, distDir, siteUrl, logError }: ShellPageDep
       const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' });
       for (const [name, value] of headersFor(parseHeaders(headerRules), c.req.path)) headers.append(name, value);
       if (!found) headers.set('X-Robots-Tag', mergeNoindex(headers.get('X-Robots-Tag')));
-      const notFoundHead: HeadChanges = { add: [`<meta name="robots" content="noindex">`] };
       return new Response(withHead(html, found ? head : notFoundHead), { status: found ? 200 : 404, headers });
     } catch (error) {
       // A missing shell (a build without it, or a function deployed without its included_files).
@@ -95,17 +96,17 @@ export function shellPageRoutes({ db, distDir, siteUrl, logError }: ShellPageDep
           };
         })
       : Promise.resolve({ found: false, head: {} });
-    return answer(c, 'r/index.html', lookup);
+    return answer(c, 'r/index.html', lookup, { add: [`<meta name="robots" content="noindex">`] });
   });
 
   // The shell is private as built (PageHead's privateLink, and `_headers` for /estimate/*): the
-  // head names no seller and no URL, whatever the estimate.
+  // head names no seller and no URL and is noindex already, whatever the estimate.
   app.get('/estimate/*', (c) => {
     const params = estimateParams.safeParse({ uuid: idAfter('/estimate/', c.req.path) });
     const lookup = params.success
       ? findEstimate(db, params.data.uuid.toLowerCase()).then((row) => ({ found: row !== undefined, head: {} }))
       : Promise.resolve({ found: false, head: {} });
-    return answer(c, 'estimate/index.html', lookup);
+    return answer(c, 'estimate/index.html', lookup, {});
   });
 
   return app;
