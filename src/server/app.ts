@@ -17,6 +17,7 @@ import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
 import { settingsRoutes } from '../features/settings/settings.server.ts';
+import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
 import type { Db } from './db.ts';
 import { errorResponse, HttpError } from './http.ts';
 
@@ -58,6 +59,12 @@ export interface AppDeps {
    * isLocalClient in src/features/auth/auth-routes.server.ts).
    */
   clientIp?: (request: Request) => string | undefined;
+  /**
+   * The built site, whose shells answer /r/{slug} and /estimate/{uuid} (shell-pages.server.ts).
+   * Default: `dist` under the working directory (on Netlify, where the function's included_files
+   * put it; locally, where the build writes it).
+   */
+  distDir?: string;
 }
 
 /** The whole API: every /api/* route, served by the Netlify Function and by the local server. */
@@ -69,6 +76,7 @@ export function createApi({
   runAfterResponse = defaultRunAfterResponse,
   auth = { sessionKey: randomBytes(32), secureCookies: false },
   clientIp,
+  distDir = 'dist',
 }: AppDeps): Hono {
   const mail: MailContext = {
     siteUrl: (request) => (siteUrl ?? new URL(request.url).origin).replace(/\/+$/, ''),
@@ -109,6 +117,7 @@ export function createApi({
     url.pathname = '/api/sold';
     return api.fetch(new Request(url, c.req.raw), c.env);
   });
+  app.route('/', shellPageRoutes({ db, distDir, siteUrl: (request) => mail.siteUrl(request), logError }));
   app.route('/', api);
   // A mounted app's notFound is not consulted: the outer one answers unknown /api paths.
   app.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));

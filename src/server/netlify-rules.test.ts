@@ -31,4 +31,20 @@ describe('_headers', () => {
     ]);
     expect(headersFor(rules, '/')).toHaveLength(2);
   });
+
+  it('lets a later matching rule replace a header an earlier one set', () => {
+    const rules = parseHeaders(
+      '/*\n  Referrer-Policy: strict-origin-when-cross-origin\n  X-Frame-Options: DENY\n' +
+        '/estimate/*\n  referrer-policy: no-referrer\n  X-Robots-Tag: noindex, nofollow\n',
+    );
+    expect(headersFor(rules, '/estimate/abc')).toEqual([
+      ['X-Frame-Options', 'DENY'],
+      ['referrer-policy', 'no-referrer'],
+      ['X-Robots-Tag', 'noindex, nofollow'],
+    ]);
+    expect(headersFor(rules, '/r/abc')).toEqual([
+      ['Referrer-Policy', 'strict-origin-when-cross-origin'],
+      ['X-Frame-Options', 'DENY'],
+    ]);
+  });
 });

@@ -73,6 +73,16 @@ export function applyCaptures(target: string, captures: Record<string, string>):
   return target.replace(/:(\w+)/g, (whole, name: string) => captures[name] ?? whole);
 }
 
+/**
+ * The headers of every rule matching `path`, merged as Netlify's own emulation (netlify dev) merges
+ * them: a header that a later matching rule sets again replaces the earlier one (so `/estimate/*`
+ * can give those pages another Referrer-Policy than `/*`).
+ */
 export function headersFor(rules: HeaderRule[], path: string): [string, string][] {
-  return rules.filter((rule) => matchPath(rule.pattern, path)).flatMap((rule) => rule.headers);
+  const matching = rules.filter((rule) => matchPath(rule.pattern, path));
+  const setLater = (index: number, name: string) =>
+    matching
+      .slice(index + 1)
+      .some((rule) => rule.headers.some(([other]) => other.toLowerCase() === name.toLowerCase()));
+  return matching.flatMap((rule, index) => rule.headers.filter(([name]) => !setLater(index, name)));
 }

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { Hono } from 'hono';
+import { SHELL_PAGE_PATHS } from '../features/site/shell-pages.server.ts';
 import { LEGACY_SOLD_PATH } from './app.ts';
 import { applyCaptures, headersFor, matchPath, parseHeaders, parseRedirects } from './netlify-rules.ts';
 
@@ -57,6 +58,11 @@ export function createSiteServer(api: Hono, distDir: string): Hono {
   // As on Netlify, where the function's path claims /api/*: the API answers every one of them.
   site.all('/api/*', (c) => api.fetch(c.req.raw, c.env));
   site.all(LEGACY_SOLD_PATH, (c) => api.fetch(c.req.raw, c.env));
+  // The function claims the dynamic pages too, before any rule of _redirects, but with preferStatic:
+  // a file at the path (the shells themselves, /r/ and /estimate/) is still served as a file.
+  for (const path of SHELL_PAGE_PATHS) {
+    site.all(path, (c, next) => (fileFor(c.req.path) ? next() : api.fetch(c.req.raw, c.env)));
+  }
   site.on(['GET', 'HEAD'], '*', async (c) => {
     const path = c.req.path;
     const file = fileFor(path);

@@ -133,9 +133,9 @@ test.describe('a seller on the home page', () => {
 
 test.describe('the shared estimate page', () => {
   test.use({ consoleErrorsAllowed: [/status of 404/] });
-  test('shows Estimate Not Found for an unknown estimate', async ({ page }) => {
+  test('shows Estimate Not Found for an unknown estimate, with a 404 status', async ({ page }) => {
     const response = await page.goto('/estimate/00000000-0000-4000-8000-000000000000');
-    expect(response?.status()).toBe(200);
+    expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { name: 'Estimate Not Found' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Run another estimate' })).toHaveAttribute('href', '/');
   });

@@ -1,7 +1,8 @@
 // Every page of the built site (tests/support/site-pages.ts: its sitemap, else its HTML files), the
 // featured agent's page /r/{slug} and a shared estimate /estimate/{uuid}: each answers 200,
 // hydrates, has no WCAG 2.1 A/AA violation that axe finds, exactly one h1, a title, a meta
-// description and a canonical link. Desktop project only. One page per worker, reused by its tests.
+// description and a canonical link (the private estimate: none, and a robots noindex instead).
+// Desktop project only. One page per worker, reused by its tests.
 //
 // The list is read from dist/ when this file loads; Playwright starts the webServer (which builds
 // dist/) before it loads the test files, so the list is that of the build under test.
@@ -70,8 +71,15 @@ async function hydrateAll(page: Page): Promise<void> {
   await waitForIslands(page);
 }
 
-/** The checks every page passes. `path` is a page of the build, whose canonical URL is itself. */
-async function checkPage(page: Page, path: string, { canonicalIsSelf }: { canonicalIsSelf: boolean }) {
+/**
+ * The checks every page passes. `path` is a page of the build, whose canonical URL is itself; a
+ * private page (a shared estimate) names no canonical URL and is not to be indexed.
+ */
+async function checkPage(
+  page: Page,
+  path: string,
+  { canonicalIsSelf, privateLink = false }: { canonicalIsSelf: boolean; privateLink?: boolean },
+) {
   const response = await page.goto(path);
   expect(response?.status(), `HTTP status of ${path}`).toBe(200);
   await hydrateAll(page);
@@ -88,7 +96,12 @@ async function checkPage(page: Page, path: string, { canonicalIsSelf }: { canoni
   const canonicals = await page
     .locator('link[rel="canonical"]')
     .evaluateAll((links) => links.map((link) => link.getAttribute('href') ?? ''));
-  expect.soft(canonicals.length, 'one canonical link').toBe(1);
+  if (privateLink) {
+    expect.soft(canonicals, 'no canonical link on a private page').toEqual([]);
+    await expect.soft(page.locator('meta[name="robots"]')).toHaveAttribute('content', 'noindex, nofollow');
+  } else {
+    expect.soft(canonicals.length, 'one canonical link').toBe(1);
+  }
   const [canonical] = canonicals;
   if (canonical !== undefined) {
     expect.soft(canonical, 'canonical URL is absolute').toMatch(/^https?:\/\/[^/]+(\/|$)/);
@@ -153,7 +166,7 @@ test.describe('every page', () => {
     });
     expect(created.status()).toBe(201);
     const { uuid } = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await created.json()).estimate;
-    await checkPage(sitePage, `/estimate/${uuid}`, { canonicalIsSelf: false });
+    await checkPage(sitePage, `/estimate/${uuid}`, { canonicalIsSelf: false, privateLink: true });
   });
 });
 

@@ -5,6 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { createApi, type AppDeps } from '../../src/server/app.ts';
 import { listen } from '../../src/server/local-server.ts';
+import { createSiteServer } from '../../src/server/site-server.ts';
 
 export interface RunningApi {
   /** http://127.0.0.1:PORT */
@@ -17,8 +18,10 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-export async function startApi(deps: AppDeps): Promise<RunningApi> {
-  const { server, url: origin } = await listen(createApi(deps), 0);
+/** With `siteDir`, the whole local site (src/server/site-server.ts) over that build, as `npm start` serves it. */
+export async function startApi(deps: AppDeps, { siteDir }: { siteDir?: string } = {}): Promise<RunningApi> {
+  const api = createApi(deps);
+  const { server, url: origin } = await listen(siteDir === undefined ? api : createSiteServer(api, siteDir), 0);
   const port = Number(new URL(origin).port);
   const fetchApi = (path: string, init?: RequestInit) => fetch(`${origin}${path}`, init);
   return {

@@ -13,10 +13,10 @@ type PublicAgentRow = PublicAgentResponse['agent'] & {
   default_commission_percent: number | null;
 };
 
-const agentParams = z.object({ slug: agentSlugSchema });
+export const agentParams = z.object({ slug: agentSlugSchema });
 
 /** One round trip: the agent and their settings. Only active agents have a public page. */
-async function findPublicAgent(db: Db, slug: string): Promise<PublicAgentRow | undefined> {
+export async function findPublicAgent(db: Db, slug: string): Promise<PublicAgentRow | undefined> {
   const [row] = await db.query<PublicAgentRow>(
     `SELECT a.id, a.slug, a.first_name, a.last_name, a.email, a.phone, a.brokerage, a.professional_title,
             a.license_number, a.website, a.brokerage_street, a.brokerage_city, a.brokerage_state,

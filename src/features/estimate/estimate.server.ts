@@ -67,7 +67,7 @@ async function insertEstimates(db: Db, requests: NewEstimate[]): Promise<(Estima
   });
 }
 
-async function findEstimate(db: Db, uuid: string): Promise<EstimateRow | undefined> {
+export async function findEstimate(db: Db, uuid: string): Promise<EstimateRow | undefined> {
   const [row] = await db.query<EstimateRow>(
     `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug
        FROM estimates e JOIN agents a ON a.id = e.agent_id
@@ -104,7 +104,7 @@ export function toEstimate(row: EstimateRow): Estimate {
   };
 }
 
-const estimateParams = z.object({
+export const estimateParams = z.object({
   uuid: z.string().regex(UUID_PATTERN, 'Estimate id is not valid'),
 });
 

@@ -1,0 +1,205 @@
+/**
+ * /r/{slug} and /estimate/{uuid} over real HTTP through the local site server (routed as on Netlify,
+ * where the api function claims these paths), on both backends. The build is a small stand-in: the
+ * two shells with the head tags PageHead.astro writes, and the real public/_headers. The built
+ * pages themselves are checked in Chromium by tests/e2e/private-pages.spec.ts.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
+import { createAgent } from '../support/fixtures.ts';
+import { startApi, type RunningApi } from '../support/http.ts';
+
+const shell = (title: string, description: string, { privateLink = false } = {}) =>
+  [
+    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
+    `<title>${title}</title><meta name="description" content="${description}">`,
+    privateLink ? '<meta name="robots" content="noindex, nofollow"><meta name="referrer" content="no-referrer">' : '',
+    `<meta property="og:type" content="website"><meta property="og:title" content="${title}">`,
+    `<meta property="og:description" content="${description}">`,
+    `<meta name="twitter:title" content="${title}"><meta name="twitter:description" content="${description}">`,
+    `</head><body><main><h1>${title}</h1></main></body></html>`,
+  ].join('');
+
+/** The content of the meta tags named `key` (name= or property=), in order. */
+const metas = (html: string, key: string) =>
+  [...html.matchAll(new RegExp(`<meta (?:name|property)="${key}" content="([^"]*)"`, 'g'))].map(([, v]) => v);
+const canonicals = (html: string) => [...html.matchAll(/<link rel="canonical" href="([^"]*)"/g)].map(([, v]) => v);
+const titleOf = (html: string) => /<title>([^<]*)<\/title>/.exec(html)?.[1];
+
+describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
+  let test: TestDatabase;
+  let site: RunningApi;
+  let dist: string;
+  const logged: unknown[] = [];
+
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'shell-pages-'));
+    await mkdir(join(dist, 'r'));
+    await mkdir(join(dist, 'estimate'));
+    await writeFile(join(dist, '_headers'), await readFile('public/_headers', 'utf8'));
+    await writeFile(join(dist, 'r/index.html'), shell('Net to Seller Calculator', 'Your agent.'));
+    await writeFile(
+      join(dist, 'estimate/index.html'),
+      shell('Your Net Sheet', 'A shared estimate.', { privateLink: true }),
+    );
+    test = await openTestDatabase(backend, 'shell-pages');
+    site = await startApi(
+      { db: test.db, distDir: dist, siteUrl: 'https://homes.example.com', logError: (error) => logged.push(error) },
+      { siteDir: dist },
+    );
+  });
+  afterEach(() => {
+    expect(logged.splice(0), 'the app logged an unexpected error').toEqual([]);
+  });
+  afterAll(async () => {
+    await site.close();
+    await test.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  const get = async (path: string) => {
+    const response = await site.fetch(path);
+    return { status: response.status, headers: response.headers, html: await response.text() };
+  };
+
+  describe('/r/{slug}', () => {
+    it("names the agent in the title, description and previews, with the page's own URL", async () => {
+      const agent = await createAgent(test.db, {
+        first_name: '<script>alert(1)</script>Jane',
+        last_name: 'O"Doe & Sons',
+        brokerage: 'Harbor <b>Point</b>',
+      });
+      const { status, headers, html } = await get(`/r/${agent.slug}`);
+      expect(status).toBe(200);
+      expect(headers.get('content-type')).toBe('text/html; charset=utf-8');
+      const name = '&lt;script&gt;alert(1)&lt;/script&gt;Jane O&quot;Doe &amp; Sons';
+      const title = `${name}&#39;s Net to Seller Calculator · Long Island`;
+      expect(titleOf(html)).toBe(title);
+      expect(metas(html, 'og:title')).toEqual([title]);
+      expect(metas(html, 'twitter:title')).toEqual([title]);
+      for (const key of ['description', 'og:description', 'twitter:description']) {
+        const [description = ''] = metas(html, key);
+        expect(metas(html, key)).toHaveLength(1);
+        expect(description).toContain(`with ${name} of Harbor &lt;b&gt;Point&lt;/b&gt;`);
+      }
+      expect(html).not.toContain('<script>alert');
+      expect(html).not.toContain('<b>Point');
+      const url = `https://homes.example.com/r/${agent.slug}`;
+      expect(canonicals(html)).toEqual([url]);
+      expect(metas(html, 'og:url')).toEqual([url]);
+      expect(metas(html, 'robots')).toEqual([]);
+      expect(headers.get('x-robots-tag')).toBeNull();
+      // The page's security headers (public/_headers) on the function's answer too.
+      expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(headers.get('x-content-type-options')).toBe('nosniff');
+    });
+
+    it('leaves out the brokerage when the agent has none', async () => {
+      const agent = await createAgent(test.db, { first_name: 'Sam', last_name: 'Lee', brokerage: null });
+      const { html } = await get(`/r/${agent.slug}/`);
+      expect(metas(html, 'description')).toEqual([
+        'Estimate what you would walk away with from a Long Island home sale with Sam Lee: commission, New York State transfer tax and fees.',
+      ]);
+    });
+
+    it.each([
+      ['an unknown agent', () => Promise.resolve('nosuchagent')],
+      ['an inactive agent', async () => (await createAgent(test.db, { status: 'inactive' })).slug],
+      ['a malformed slug', () => Promise.resolve('Not-A-Slug!')],
+      ['a nested path', () => Promise.resolve('alexmorgan/extra')],
+    ])('answers %s with the shell, 404 and noindex', async (_label, slug) => {
+      const { status, headers, html } = await get(`/r/${await slug()}`);
+      expect(status).toBe(404);
+      expect(headers.get('x-robots-tag')).toBe('noindex');
+      expect(metas(html, 'robots')).toEqual(['noindex']);
+      expect(titleOf(html)).toBe('Net to Seller Calculator');
+      expect(canonicals(html)).toEqual([]);
+      expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    });
+
+    it('serves the shell itself as a file (preferStatic)', async () => {
+      const { status, html } = await get('/r/');
+      expect(status).toBe(200);
+      expect(titleOf(html)).toBe('Net to Seller Calculator');
+    });
+  });
+
+  describe('/estimate/{uuid}', () => {
+    const estimateCreated = z.object({ estimate: z.object({ uuid: z.string() }) });
+
+    const expectPrivate = (headers: Headers, html: string) => {
+      expect(headers.get('x-robots-tag')).toBe('noindex, nofollow');
+      expect(headers.get('referrer-policy')).toBe('no-referrer');
+      expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(titleOf(html)).toBe('Your Net Sheet');
+      expect(metas(html, 'robots')).toEqual(['noindex, nofollow']);
+      expect(metas(html, 'referrer')).toEqual(['no-referrer']);
+      expect(canonicals(html)).toEqual([]);
+      expect(metas(html, 'og:url')).toEqual([]);
+    };
+
+    it('answers a known estimate with 200, never to be indexed or sent as a referrer', async () => {
+      const created = await site.postJson('/api/estimates', {
+        agent_slug: 'alexmorgan',
+        sale_price: 650000,
+        mortgage_payoff: 300000,
+        recipient_name: 'Jordan Private',
+      });
+      expect(created.status).toBe(201);
+      const { uuid } = estimateCreated.parse(await created.json()).estimate;
+      for (const path of [`/estimate/${uuid}`, `/estimate/${uuid.toUpperCase()}/`]) {
+        const { status, headers, html } = await get(path);
+        expect(status, path).toBe(200);
+        expectPrivate(headers, html);
+        expect(html).not.toContain('Jordan');
+        expect(html).not.toContain(uuid);
+      }
+    });
+
+    it.each([
+      ['an unknown uuid', randomUUID()],
+      ['a malformed id', 'not-a-uuid'],
+    ])('answers %s with the shell and 404', async (_label, id) => {
+      const { status, headers, html } = await get(`/estimate/${id}`);
+      expect(status).toBe(404);
+      expectPrivate(headers, html);
+    });
+  });
+});
+
+describe('a build without its shells', () => {
+  let test: TestDatabase;
+  let site: RunningApi;
+  let dist: string;
+  const logged: { error: unknown; path: string }[] = [];
+
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'shell-pages-empty-'));
+    test = await openTestDatabase('pglite', 'shell-pages-empty');
+    site = await startApi({
+      db: test.db,
+      distDir: dist,
+      logError: (error, request) => logged.push({ error, path: new URL(request.url).pathname }),
+    });
+  });
+  afterAll(async () => {
+    await site.close();
+    await test.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it('answers 500 plainly, logs why, and the API keeps working', async () => {
+    const response = await site.fetch('/r/alexmorgan');
+    expect(response.status).toBe(500);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain/);
+    expect(await response.text()).toBe('This page could not be loaded just now. Please try again in a moment.');
+    expect(logged.map(({ path }) => path)).toEqual(['/r/alexmorgan']);
+    expect(String(logged[0]?.error)).toMatch(/ENOENT/);
+    expect((await site.fetch('/api/agents/public/alexmorgan')).status).toBe(200);
+  });
+});
