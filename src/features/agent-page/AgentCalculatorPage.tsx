@@ -4,6 +4,7 @@ import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
 import { formatMoney } from '../../ui/money.ts';
+import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimate/estimate-request.ts';
@@ -27,6 +28,7 @@ export default function AgentCalculatorPage() {
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [unlocking, setUnlocking] = useState(false);
   const [unlockedFor, setUnlockedFor] = useState<string | null>(null);
+  const [linkCopied, setLinkCopied] = useState(false);
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
@@ -135,7 +137,7 @@ export default function AgentCalculatorPage() {
       return;
     }
     await copyText(url);
-    window.alert('Link copied to clipboard!');
+    setLinkCopied(true);
   };
 
   const price = (key: 'salePrice' | 'mortgage') =>
@@ -161,6 +163,7 @@ export default function AgentCalculatorPage() {
           Share this page
         </button>
       </header>
+      <Notice tone="success" message={linkCopied ? 'Link copied to clipboard!' : null} />
 
       {estimate && unlockedFor ? (
         <section aria-labelledby="your-estimate">
