@@ -15,32 +15,36 @@ import type { Estimate } from './estimate-request.ts';
 const successSchema = z.object({ success: z.literal(true) });
 
 const SEND_FAILED = 'There was an error sending your estimate. Please try again.';
-const SENT = 'Your estimate has been sent to your email!';
 
 const emptyForm = { name: '', email: '', phone: '', consent: false };
 
-/** "Send this to my email" on the shared estimate page: a lead for the estimate's agent, then the e-mail. */
+/**
+ * "Send this to my email" on the shared estimate page: a lead for the estimate's agent, then the
+ * e-mail. The page says it was sent (`onSent`), next to the estimate, once this modal has closed.
+ */
 export function SendEstimateModal({
   estimate,
   open,
   onClose,
+  onSent,
 }: {
   estimate: Estimate;
   open: boolean;
   onClose: () => void;
+  onSent: () => void;
 }) {
   const [form, setForm] = useState(emptyForm);
-  const [outcome, setOutcome] = useState<'sent' | 'failed' | null>(null);
+  const [failed, setFailed] = useState(false);
   const { errors, sending, setSending, submitLead, honeypot } = useLeadSubmission(successSchema);
 
   const close = () => {
-    if (outcome === 'failed') setOutcome(null);
+    setFailed(false);
     onClose();
   };
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
-    setOutcome(null);
+    setFailed(false);
     const lead = {
       agent_id: estimate.agent_id,
       name: form.name,
@@ -53,21 +57,20 @@ export function SendEstimateModal({
     };
     try {
       const accepted = await submitLead(estimatePageLeadSchema, lead);
-      if (accepted.kind === 'rejected') setOutcome('failed');
+      if (accepted.kind === 'rejected') setFailed(true);
       if (accepted.kind !== 'accepted') return;
       setSending(true);
       const sent = await callApi('/api/email/send-estimate', successSchema, {
         body: { estimate_uuid: estimate.uuid, recipient_email: form.email.trim(), recipient_name: form.name.trim() },
       });
       if (!sent.ok) {
-        setOutcome('failed');
+        setFailed(true);
         return;
       }
       setForm(emptyForm);
-      onClose();
-      setOutcome('sent');
+      onSent();
     } catch {
-      setOutcome('failed');
+      setFailed(true);
     } finally {
       setSending(false);
     }
@@ -81,26 +84,23 @@ export function SendEstimateModal({
   });
 
   return (
-    <>
-      <Modal open={open} title="Send this to my email" onClose={close}>
-        <form className="form" noValidate onSubmit={(event) => void submit(event)}>
-          <Field label="Full name" autoComplete="name" required {...text('name')} />
-          <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
-          <Field label="Phone (optional)" type="tel" autoComplete="tel" {...text('phone')} />
-          <ConsentField
-            agentName={null}
-            checked={form.consent}
-            error={errors.consent_marketing}
-            onChange={(consent) => setForm({ ...form, consent })}
-          />
-          <HoneypotField {...honeypot} />
-          <Notice tone="error" message={outcome === 'failed' ? SEND_FAILED : null} />
-          <button type="submit" className="button button-primary button-block" disabled={sending}>
-            {sending ? 'Sending...' : 'Send My Estimate'}
-          </button>
-        </form>
-      </Modal>
-      <Notice tone="success" message={outcome === 'sent' ? SENT : null} onDismiss={() => setOutcome(null)} />
-    </>
+    <Modal open={open} title="Send this to my email" onClose={close}>
+      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+        <Field label="Full name" autoComplete="name" required {...text('name')} />
+        <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
+        <Field label="Phone (optional)" type="tel" autoComplete="tel" {...text('phone')} />
+        <ConsentField
+          agentName={null}
+          checked={form.consent}
+          error={errors.consent_marketing}
+          onChange={(consent) => setForm({ ...form, consent })}
+        />
+        <HoneypotField {...honeypot} />
+        <Notice tone="error" message={failed ? SEND_FAILED : null} />
+        <button type="submit" className="button button-primary button-block" disabled={sending}>
+          {sending ? 'Sending...' : 'Send My Estimate'}
+        </button>
+      </form>
+    </Modal>
   );
 }
