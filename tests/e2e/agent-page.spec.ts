@@ -79,6 +79,19 @@ test.describe('an agent calculator page', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(/\/r\/alexmorgan$/);
   });
 
+  test('where the clipboard is refused, shows the link to copy by hand, in the page', async ({ page }) => {
+    await page.addInitScript(() => {
+      Object.defineProperty(navigator, 'share', { value: undefined });
+      Object.defineProperty(navigator, 'clipboard', {
+        value: { writeText: () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError')) },
+      });
+    });
+    await page.goto('/r/alexmorgan');
+    await waitForIslands(page);
+    await page.getByRole('button', { name: 'Share this page' }).click();
+    await expect(page.getByRole('status')).toHaveText(/^Copy this link: http:\/\/127\.0\.0\.1:\d+\/r\/alexmorgan$/);
+  });
+
   test('shows the agent contact block and the fair-housing notice', async ({ page }) => {
     await page.goto('/r/alexmorgan');
     const contact = page.getByRole('region', { name: 'Contact Alex' });

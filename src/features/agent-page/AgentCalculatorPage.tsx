@@ -10,7 +10,7 @@ import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-ag
 import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimate/estimate-request.ts';
 import { NetSheet } from '../estimate/NetSheet.tsx';
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
-import { copyText } from '../site/clipboard.ts';
+import { copyLink } from '../site/clipboard.ts';
 import { UnlockModal } from './UnlockModal.tsx';
 
 type Loaded =
@@ -28,7 +28,7 @@ export default function AgentCalculatorPage() {
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [unlocking, setUnlocking] = useState(false);
   const [unlockedFor, setUnlockedFor] = useState<string | null>(null);
-  const [linkCopied, setLinkCopied] = useState(false);
+  const [copyMessage, setCopyMessage] = useState<string | null>(null);
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
@@ -136,8 +136,7 @@ export default function AgentCalculatorPage() {
       await navigator.share({ title: `${fullName}: Net to Seller Calculator`, url }).catch(() => undefined);
       return;
     }
-    await copyText(url);
-    setLinkCopied(true);
+    setCopyMessage(await copyLink(url, 'Link copied to clipboard!'));
   };
 
   const price = (key: 'salePrice' | 'mortgage') =>
@@ -163,7 +162,7 @@ export default function AgentCalculatorPage() {
           Share this page
         </button>
       </header>
-      <Notice tone="success" message={linkCopied ? 'Link copied to clipboard!' : null} />
+      <Notice tone="success" message={copyMessage} />
 
       {estimate && unlockedFor ? (
         <section aria-labelledby="your-estimate">

@@ -8,7 +8,7 @@ import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { $openModal, closeModal, openContactAbout } from '../site/page-modals.ts';
 import { sourcePage, track } from '../site/analytics.ts';
-import { copyText } from '../site/clipboard.ts';
+import { copyLink } from '../site/clipboard.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from './estimate-request.ts';
 import { NetSheet } from './NetSheet.tsx';
 
@@ -24,7 +24,6 @@ type FormErrors = Partial<Record<keyof typeof emptyForm, string>>;
 const createdSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 
 const ESTIMATE_FAILED = 'There was an error calculating your estimate. Please try again.';
-const LINK_COPIED = 'Estimate link copied to clipboard!';
 
 export default function CalculatorModal({ agentSlug, agentFirstName, mortgageRequired }: CalculatorModalProps) {
   const open = useStore($openModal) === 'calculator';
@@ -34,14 +33,14 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [greetingName, setGreetingName] = useState('');
   const [failed, setFailed] = useState(false);
-  const [copied, setCopied] = useState(false);
+  const [copyMessage, setCopyMessage] = useState<string | null>(null);
 
   const reset = () => {
     setForm(emptyForm);
     setErrors({});
     setEstimate(null);
     setFailed(false);
-    setCopied(false);
+    setCopyMessage(null);
   };
 
   const validate = (): FormErrors => {
@@ -67,7 +66,7 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
     event.preventDefault();
     setEstimate(null);
     setFailed(false);
-    setCopied(false);
+    setCopyMessage(null);
     const found = validate();
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -96,11 +95,11 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
     }
   };
 
-  const copyLink = async () => {
+  const copyEstimateLink = async () => {
     if (!estimate) return;
-    await copyText(`${window.location.origin}/estimate/${estimate.uuid}`);
+    const url = `${window.location.origin}/estimate/${estimate.uuid}`;
+    setCopyMessage(await copyLink(url, 'Estimate link copied to clipboard!'));
     track({ event: 'estimate_link_copied', source_page: sourcePage() });
-    setCopied(true);
   };
 
   const price = (key: 'salePrice' | 'mortgage') =>
@@ -112,9 +111,9 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
         <div className="form">
           <p>Hello {greetingName}! Here&apos;s your estimated net proceeds:</p>
           <NetSheet estimate={estimate} />
-          <Notice tone="success" message={copied ? LINK_COPIED : null} />
+          <Notice tone="success" message={copyMessage} />
           <div className="modal-actions">
-            <button type="button" className="button button-primary" onClick={() => void copyLink()}>
+            <button type="button" className="button button-primary" onClick={() => void copyEstimateLink()}>
               Copy Estimate Link
             </button>
             <button
