@@ -1,31 +1,45 @@
 import { useId, type ReactNode } from 'react';
+import { useFieldError } from './use-field-error.ts';
 
 interface CheckboxFieldProps {
   name: string;
   checked: boolean;
   onChange: (checked: boolean) => void;
   error?: string | undefined;
+  hint?: ReactNode;
   children: ReactNode;
 }
 
-/** A labelled checkbox (consent, terms) whose error is announced and tied to it. */
-export function CheckboxField({ name, checked, onChange, error, children }: CheckboxFieldProps) {
-  const errorId = `${useId()}-error`;
+/** A labelled checkbox (consent, terms) whose error is announced, tied to it, and hidden once changed. */
+export function CheckboxField({ name, checked, onChange, error, hint, children }: CheckboxFieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  const hintId = `${id}-hint`;
+  const { ref, shownError, markEdited } = useFieldError(error);
   return (
     <div className="field">
       <label className="checkbox">
         <input
+          ref={ref}
           type="checkbox"
           name={name}
           checked={checked}
-          aria-invalid={error ? true : undefined}
-          aria-describedby={errorId}
-          onChange={(event) => onChange(event.target.checked)}
+          aria-invalid={shownError ? true : undefined}
+          aria-describedby={hint ? `${hintId} ${errorId}` : errorId}
+          onChange={(event) => {
+            markEdited();
+            onChange(event.target.checked);
+          }}
         />
         <span>{children}</span>
       </label>
+      {hint ? (
+        <span id={hintId} className="field-hint">
+          {hint}
+        </span>
+      ) : null}
       <span id={errorId} className="field-error" role="alert">
-        {error ?? ''}
+        {shownError ?? ''}
       </span>
     </div>
   );

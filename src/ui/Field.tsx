@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useFieldError } from './use-field-error.ts';
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -6,23 +7,35 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   hint?: ReactNode;
 }
 
-/** A labelled input whose error is announced and tied to it with aria-describedby. */
-export function Field({ label, error, hint, type = 'text', ...input }: FieldProps) {
+/** A labelled input whose error is announced, tied to it with aria-describedby, and hidden once edited. */
+export function Field({ label, error, hint, type = 'text', onChange, ...input }: FieldProps) {
   const id = useId();
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const { ref, shownError, markEdited } = useFieldError(error);
+  const describedBy = [hint ? hintId : '', shownError ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input id={id} type={type} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...input} />
+      <input
+        ref={ref}
+        id={id}
+        type={type}
+        aria-invalid={shownError ? true : undefined}
+        aria-describedby={describedBy}
+        onChange={(event) => {
+          markEdited();
+          onChange?.(event);
+        }}
+        {...input}
+      />
       {hint ? (
         <span id={hintId} className="field-hint">
           {hint}
         </span>
       ) : null}
       <span id={errorId} className="field-error" role="alert">
-        {error ?? ''}
+        {shownError ?? ''}
       </span>
     </div>
   );

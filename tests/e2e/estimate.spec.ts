@@ -2,7 +2,6 @@ import { z } from 'zod';
 import {
   calculate,
   clickNav,
-  collectAlerts,
   emailsTo,
   expect,
   expectNoAxeViolations,
@@ -18,7 +17,6 @@ test.describe('a seller on the home page', () => {
     context,
   }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-    const alerts = collectAlerts(page);
     await page.goto('/');
     await waitForIslands(page);
     await clickNav(page, 'Get Estimate');
@@ -47,7 +45,7 @@ test.describe('a seller on the home page', () => {
     await expect(result.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
 
     await result.getByRole('button', { name: 'Copy Estimate Link' }).click();
-    await expect.poll(() => alerts).toEqual(['Estimate link copied to clipboard!']);
+    await expect(result.getByRole('status')).toHaveText('Estimate link copied to clipboard!');
     const link = await page.evaluate(() => navigator.clipboard.readText());
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/estimate\/[0-9a-f-]{36}$/);
 
@@ -86,7 +84,12 @@ test.describe('a seller on the home page', () => {
     await expect(calculator.getByLabel('Expected sale price')).toHaveValue('0');
     await calculator.getByLabel('Mortgage balance').fill('200000');
     await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
-    await expect(calculator.getByText('Sale price must be greater than $0')).toBeVisible();
+    await expect(calculator.getByText('Sale price must be at least $10,000')).toBeVisible();
+
+    await calculator.getByLabel('Expected sale price').fill('1');
+    await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+    await expect(calculator.getByText('Sale price must be at least $10,000')).toBeVisible();
+    await expect(calculator.getByLabel('Expected sale price')).toHaveAttribute('aria-invalid', 'true');
 
     await calculator.getByLabel('Expected sale price').fill('100000001');
     await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
@@ -119,15 +122,36 @@ test.describe('a seller on the home page', () => {
     await expect(calculator).toBeHidden();
   });
 
-  test('the agent button closes the calculator and opens the contact form', async ({ page }) => {
+  test('the agent button opens the contact form with the name filled and the estimate attached', async ({ page }) => {
+    const estimates = recordApiCalls(page, '/api/estimates');
+    const leads = recordApiCalls(page, '/api/leads');
     await openHomeModal(page, 'Get Estimate');
     await calculate(page, { firstName: 'Pat', price: '780200', mortgage: '450000' });
-    await page
-      .getByRole('dialog', { name: 'Your Estimate' })
-      .getByRole('button', { name: /^Talk to / })
-      .click();
+    const result = page.getByRole('dialog', { name: 'Your Estimate' });
+    await expect(result.getByTestId('net-proceeds')).toBeVisible();
+    await result.getByRole('button', { name: 'Talk to Alex' }).click();
     await expect(page.getByRole('dialog')).toHaveCount(1);
-    await expect(page.getByRole('dialog', { name: /^Work with / })).toBeVisible();
+    const contact = page.getByRole('dialog', { name: 'Work with Alex Morgan' });
+    await expect(contact).toBeVisible();
+    await expect(contact.getByLabel('First name')).toHaveValue('Pat');
+    await expect(contact.getByText('Your estimate of $279,341.00 net will be attached.')).toBeVisible();
+
+    await contact.getByLabel('Last name').fill('Quinn');
+    await contact.getByRole('textbox', { name: 'Phone' }).fill('6315550123');
+    await contact.getByRole('textbox', { name: 'Email' }).fill('pat.quinn@example.com');
+    await contact.getByRole('checkbox').check();
+    await contact.getByRole('button', { name: 'Submit' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Thank you! We will be in touch soon.' })).toBeVisible();
+
+    expect(estimates).toHaveLength(1);
+    expect(leads).toHaveLength(1);
+    expect(leads[0]?.body).toMatchObject({
+      firstName: 'Pat',
+      lastName: 'Quinn',
+      estimate_uuid: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      page: '/',
+      company_site: '',
+    });
   });
 });
 
@@ -167,12 +191,15 @@ test('the home page passes axe', async ({ page }) => {
 
 test.describe('when the estimate cannot be made', () => {
   test.use({ consoleErrorsAllowed: [/ERR_FAILED/] });
-  test('the seller sees the error alert and keeps the form', async ({ page }) => {
-    const alerts = collectAlerts(page);
+  test('the seller sees the error in the form and keeps it', async ({ page }) => {
     await page.route('**/api/estimates', (route) => route.abort('failed'));
     const calculator = await openHomeModal(page, 'Get Estimate');
     await calculate(page, { firstName: 'Pat', price: '780200', mortgage: '450000' });
-    await expect.poll(() => alerts).toEqual(['There was an error calculating your estimate. Please try again.']);
+    await expect(
+      calculator
+        .getByRole('alert')
+        .filter({ hasText: 'There was an error calculating your estimate. Please try again.' }),
+    ).toBeVisible();
     await expect(calculator.getByRole('button', { name: 'Calculate My Net Proceeds' })).toBeEnabled();
     await expect(calculator.getByLabel('Expected sale price')).toHaveValue('780,200');
   });
@@ -206,8 +233,7 @@ test('a name with markup is shown as the text it is', async ({ page, request }) 
 });
 
 test.describe('sending a shared estimate by e-mail', () => {
-  test('checks the form, then sends it and says the agent has no CRM yet', async ({ page, request }) => {
-    const alerts = collectAlerts(page);
+  test('checks the form, then sends it and says only that it was sent', async ({ page, request }) => {
     const created = await request.post('/api/estimates', {
       data: { agent_slug: 'alexmorgan', sale_price: 780200, mortgage_payoff: 450000 },
     });
@@ -225,14 +251,22 @@ test.describe('sending a shared estimate by e-mail', () => {
     await modal.getByLabel('Full name').fill('Casey Morgan-Lee');
     await modal.getByRole('textbox', { name: 'Email', exact: true }).fill('casey@example.com');
     await modal.getByRole('checkbox').check();
+    await expect(modal.getByRole('checkbox')).toHaveAccessibleName(
+      'I agree that the agent may contact me by phone, text or e-mail about selling my home.',
+    );
     await modal.getByRole('button', { name: 'Send My Estimate' }).click();
-    await expect
-      .poll(() => alerts)
-      .toEqual([
-        "Your estimate has been sent to your email!\n\nNote: Not synced to CRM - agent hasn't configured CRM integration",
-      ]);
     await expect(modal).toBeHidden();
-    expect(leads[0]?.body).toMatchObject({ agent_id: 1, name: 'Casey Morgan-Lee', estimate_uuid: uuid });
+    const sentNotice = page.getByRole('status').filter({ hasText: 'Your estimate has been sent to your email!' });
+    await expect(sentNotice.getByRole('paragraph')).toHaveText('Your estimate has been sent to your email!');
+    await expect(sentNotice).toBeInViewport();
+    await expect(page.getByText(/CRM/)).toHaveCount(0);
+    expect(leads[0]?.body).toMatchObject({
+      agent_id: 1,
+      name: 'Casey Morgan-Lee',
+      estimate_uuid: uuid,
+      page: `/estimate/${uuid}`,
+      company_site: '',
+    });
     const [sent] = await emailsTo('casey@example.com');
     expect(sent?.text).toContain('$279,341.00');
   });
@@ -240,7 +274,6 @@ test.describe('sending a shared estimate by e-mail', () => {
   test.describe('when sending fails', () => {
     test.use({ consoleErrorsAllowed: [/status of 500/] });
     test('says so and keeps the form', async ({ page, request }) => {
-      const alerts = collectAlerts(page);
       const created = await request.post('/api/estimates', { data: { agent_slug: 'alexmorgan', sale_price: 500000 } });
       const uuid = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await created.json()).estimate.uuid;
       await page.route('**/api/email/send-estimate', (route) =>
@@ -253,7 +286,9 @@ test.describe('sending a shared estimate by e-mail', () => {
       await modal.getByRole('textbox', { name: 'Email', exact: true }).fill('casey.fail@example.com');
       await modal.getByRole('checkbox').check();
       await modal.getByRole('button', { name: 'Send My Estimate' }).click();
-      await expect.poll(() => alerts).toEqual(['There was an error sending your estimate. Please try again.']);
+      await expect(
+        modal.getByRole('alert').filter({ hasText: 'There was an error sending your estimate. Please try again.' }),
+      ).toBeVisible();
       await expect(modal.getByLabel('Full name')).toHaveValue('Casey Lee');
     });
   });

@@ -7,9 +7,15 @@ import { E2E_DATA_DIR } from '../../playwright.config.ts';
 
 /**
  * Every page fails its test on a console error or an uncaught exception, except the errors a test
- * expects (`test.use({ consoleErrorsAllowed: [...] })`), such as a 404 it asks for on purpose.
+ * expects (`test.use({ consoleErrorsAllowed: [...] })`), such as a 404 it asks for on purpose; and
+ * on any browser dialog (alert, confirm, prompt), which would block a visitor on a phone: pages say
+ * what happened in the page.
  */
-export const test = base.extend<{ consoleErrorsAllowed: RegExp[]; failOnConsoleErrors: undefined }>({
+export const test = base.extend<{
+  consoleErrorsAllowed: RegExp[];
+  failOnConsoleErrors: undefined;
+  failOnBrowserDialogs: undefined;
+}>({
   consoleErrorsAllowed: [[], { option: true }],
   failOnConsoleErrors: [
     async ({ page, consoleErrorsAllowed }, use) => {
@@ -23,6 +29,18 @@ export const test = base.extend<{ consoleErrorsAllowed: RegExp[]; failOnConsoleE
       page.on('pageerror', (error) => errors.push(error.message));
       await use(undefined);
       expect(errors, 'console errors on the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+  failOnBrowserDialogs: [
+    async ({ page }, use) => {
+      const dialogs: string[] = [];
+      page.on('dialog', (dialog) => {
+        dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+        void dialog.dismiss();
+      });
+      await use(undefined);
+      expect(dialogs, 'browser dialogs opened by the page').toEqual([]);
     },
     { auto: true },
   ],
@@ -63,16 +81,6 @@ export async function emailsTo(address: string, count = 1): Promise<z.output<typ
 /** Waits until every island on the page has hydrated, so clicks reach React. */
 export async function waitForIslands(page: Page): Promise<void> {
   await expect(page.locator('astro-island[ssr]')).toHaveCount(0);
-}
-
-/** Collects the messages of window.alert() calls, accepting each. */
-export function collectAlerts(page: Page): string[] {
-  const alerts: string[] = [];
-  page.on('dialog', (dialog) => {
-    alerts.push(dialog.message());
-    void dialog.accept();
-  });
-  return alerts;
 }
 
 /** Records API calls to `path` (method and body) made by the page. */

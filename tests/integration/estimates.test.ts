@@ -108,6 +108,11 @@ describe.each(BACKENDS)('estimates on %s', (backend) => {
       });
     });
 
+    it('accepts the smallest price, $10,000, with nothing owed', async () => {
+      const estimate = await createOk({ agent_slug: 'alexmorgan', sale_price: '10,000', mortgage_payoff: 0 });
+      expect(estimate).toMatchObject({ sale_price: 10000, mortgage_payoff: 0 });
+    });
+
     it('accepts the largest price, $100,000,000', async () => {
       const estimate = await createOk({ agent_slug: 'alexmorgan', sale_price: '100,000,000', mortgage_payoff: 0 });
       expect(estimate).toMatchObject({
@@ -211,8 +216,10 @@ describe.each(BACKENDS)('estimates on %s', (backend) => {
       ['sale_price is missing', { sale_price: undefined }, 'sale_price', 'Sale price is required'],
       ['sale_price is null', { sale_price: null }, 'sale_price', 'Sale price is required'],
       ['sale_price is empty', { sale_price: '' }, 'sale_price', 'Sale price is required'],
-      ['sale_price is 0', { sale_price: 0 }, 'sale_price', 'Sale price must be greater than $0'],
-      ['sale_price is "0.00"', { sale_price: '0.00' }, 'sale_price', 'Sale price must be greater than $0'],
+      ['sale_price is 0', { sale_price: 0 }, 'sale_price', 'Sale price must be at least $10,000'],
+      ['sale_price is "0.00"', { sale_price: '0.00' }, 'sale_price', 'Sale price must be at least $10,000'],
+      ['sale_price is 1', { sale_price: 1 }, 'sale_price', 'Sale price must be at least $10,000'],
+      ['sale_price is "9,999.99"', { sale_price: '9,999.99' }, 'sale_price', 'Sale price must be at least $10,000'],
       [
         'sale_price is above $100,000,000',
         { sale_price: 100000000.01 },
@@ -289,7 +296,7 @@ describe.each(BACKENDS)('estimates on %s', (backend) => {
       const body = await expectError(await create({ sale_price: 0, mortgage_payoff: -1, recipient_name: 7 }), 400);
       expect(body.fields).toEqual({
         agent_slug: 'Agent is required',
-        sale_price: 'Sale price must be greater than $0',
+        sale_price: 'Sale price must be at least $10,000',
         mortgage_payoff: 'Mortgage payoff cannot be negative',
         recipient_name: 'Name must be text',
       });

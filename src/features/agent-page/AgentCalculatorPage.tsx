@@ -4,12 +4,13 @@ import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
 import { formatMoney } from '../../ui/money.ts';
+import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimate/estimate-request.ts';
 import { NetSheet } from '../estimate/NetSheet.tsx';
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
-import { copyText } from '../site/clipboard.ts';
+import { copyLink } from '../site/clipboard.ts';
 import { UnlockModal } from './UnlockModal.tsx';
 
 type Loaded =
@@ -27,6 +28,7 @@ export default function AgentCalculatorPage() {
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [unlocking, setUnlocking] = useState(false);
   const [unlockedFor, setUnlockedFor] = useState<string | null>(null);
+  const [copyMessage, setCopyMessage] = useState<string | null>(null);
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
@@ -134,8 +136,7 @@ export default function AgentCalculatorPage() {
       await navigator.share({ title: `${fullName}: Net to Seller Calculator`, url }).catch(() => undefined);
       return;
     }
-    await copyText(url);
-    window.alert('Link copied to clipboard!');
+    setCopyMessage(await copyLink(url, 'Link copied to clipboard!'));
   };
 
   const price = (key: 'salePrice' | 'mortgage') =>
@@ -161,6 +162,7 @@ export default function AgentCalculatorPage() {
           Share this page
         </button>
       </header>
+      <Notice tone="success" message={copyMessage} />
 
       {estimate && unlockedFor ? (
         <section aria-labelledby="your-estimate">

@@ -1,12 +1,13 @@
 import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
-import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
+import { HoneypotField } from '../../ui/HoneypotField.tsx';
 import { useLeadSubmission } from '../leads/use-lead-submission.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { formatPhone } from '../../ui/phone.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
+import { ConsentField } from '../leads/ConsentField.tsx';
 import { agentPageLeadSchema } from '../leads/lead.ts';
 import { estimateSummary, phoneDigits } from './lead-summary.ts';
 
@@ -36,7 +37,7 @@ export function UnlockModal({
   onUnlocked,
 }: UnlockModalProps) {
   const [form, setForm] = useState(emptyForm);
-  const { errors, sending, submitLead } = useLeadSubmission(acceptedSchema);
+  const { errors, sending, submitLead, honeypot } = useLeadSubmission(acceptedSchema);
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -93,15 +94,13 @@ export function UnlockModal({
           onChange={(event) => setForm({ ...form, phone: event.target.value })}
         />
         <Field label="Email" type="email" autoComplete="email" required {...text('email', 'email')} />
-        <CheckboxField
-          name="consent"
+        <ConsentField
+          agentName={senderName}
           checked={form.consent}
           error={errors.consent_marketing}
           onChange={(consent) => setForm({ ...form, consent })}
-        >
-          I agree to be contacted by {senderName} by phone, text or e-mail about selling my home. Consent is not a
-          condition of any service.
-        </CheckboxField>
+        />
+        <HoneypotField {...honeypot} />
         <button type="submit" className="button button-primary button-block" disabled={sending}>
           {sending ? 'Sending...' : 'Unlock My Estimate'}
         </button>

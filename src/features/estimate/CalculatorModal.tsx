@@ -5,9 +5,10 @@ import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
 import { Modal } from '../../ui/Modal.tsx';
-import { $openModal, closeModal, openModal } from '../site/page-modals.ts';
+import { Notice } from '../../ui/Notice.tsx';
+import { $openModal, closeModal, openContactAbout } from '../site/page-modals.ts';
 import { sourcePage, track } from '../site/analytics.ts';
-import { copyText } from '../site/clipboard.ts';
+import { copyLink } from '../site/clipboard.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from './estimate-request.ts';
 import { NetSheet } from './NetSheet.tsx';
 
@@ -22,7 +23,7 @@ const emptyForm = { firstName: '', salePrice: '', mortgage: '' };
 type FormErrors = Partial<Record<keyof typeof emptyForm, string>>;
 const createdSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 
-export const ESTIMATE_FAILED = 'There was an error calculating your estimate. Please try again.';
+const ESTIMATE_FAILED = 'There was an error calculating your estimate. Please try again.';
 
 export default function CalculatorModal({ agentSlug, agentFirstName, mortgageRequired }: CalculatorModalProps) {
   const open = useStore($openModal) === 'calculator';
@@ -31,11 +32,15 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
   const [loading, setLoading] = useState(false);
   const [estimate, setEstimate] = useState<Estimate | null>(null);
   const [greetingName, setGreetingName] = useState('');
+  const [failed, setFailed] = useState(false);
+  const [copyMessage, setCopyMessage] = useState<string | null>(null);
 
   const reset = () => {
     setForm(emptyForm);
     setErrors({});
     setEstimate(null);
+    setFailed(false);
+    setCopyMessage(null);
   };
 
   const validate = (): FormErrors => {
@@ -60,6 +65,8 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
     setEstimate(null);
+    setFailed(false);
+    setCopyMessage(null);
     const found = validate();
     setErrors(found);
     if (Object.keys(found).length > 0) return;
@@ -75,24 +82,24 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
       });
       if (!result.ok) {
         setErrors({ salePrice: result.fields.sale_price, mortgage: result.fields.mortgage_payoff });
-        window.alert(ESTIMATE_FAILED);
+        setFailed(true);
         return;
       }
       setGreetingName(form.firstName.trim());
       setEstimate(result.data.estimate);
       track({ event: 'estimate_calculated', source_page: sourcePage() });
     } catch {
-      window.alert(ESTIMATE_FAILED);
+      setFailed(true);
     } finally {
       setLoading(false);
     }
   };
 
-  const copyLink = async () => {
+  const copyEstimateLink = async () => {
     if (!estimate) return;
-    await copyText(`${window.location.origin}/estimate/${estimate.uuid}`);
+    const url = `${window.location.origin}/estimate/${estimate.uuid}`;
+    setCopyMessage(await copyLink(url, 'Estimate link copied to clipboard!'));
     track({ event: 'estimate_link_copied', source_page: sourcePage() });
-    window.alert('Estimate link copied to clipboard!');
   };
 
   const price = (key: 'salePrice' | 'mortgage') =>
@@ -104,11 +111,16 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
         <div className="form">
           <p>Hello {greetingName}! Here&apos;s your estimated net proceeds:</p>
           <NetSheet estimate={estimate} />
+          <Notice tone="success" message={copyMessage} />
           <div className="modal-actions">
-            <button type="button" className="button button-primary" onClick={() => void copyLink()}>
+            <button type="button" className="button button-primary" onClick={() => void copyEstimateLink()}>
               Copy Estimate Link
             </button>
-            <button type="button" className="button button-secondary" onClick={() => openModal('contact')}>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => openContactAbout({ firstName: greetingName, estimate })}
+            >
               Talk to {agentFirstName}
             </button>
             <button type="button" className="button button-secondary" onClick={reset}>
@@ -150,6 +162,7 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
             Your estimate includes the attorney fee, recording fee, New York State transfer tax and a typical
             commission.
           </p>
+          <Notice tone="error" message={failed ? ESTIMATE_FAILED : null} />
           <button type="submit" className="button button-primary button-block" disabled={loading}>
             {loading ? 'Calculating...' : 'Calculate My Net Proceeds'}
           </button>

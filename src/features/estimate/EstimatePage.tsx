@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
+import { Notice } from '../../ui/Notice.tsx';
 import { estimateSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
 import { NetSheet } from './NetSheet.tsx';
@@ -8,12 +9,15 @@ import { SendEstimateModal } from './SendEstimateModal.tsx';
 
 const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 
+const SENT = 'Your estimate has been sent to your email!';
+
 type State = { kind: 'loading' } | { kind: 'found'; estimate: Estimate } | { kind: 'not-found' } | { kind: 'failed' };
 
 /** /estimate/{uuid}: a static shell that loads the shared estimate named in the URL. */
 export default function EstimatePage() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [sending, setSending] = useState(false);
+  const [sent, setSent] = useState(false);
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
@@ -61,15 +65,32 @@ export default function EstimatePage() {
         Estimated on {new Date(estimate.created_at).toLocaleDateString('en-US', { dateStyle: 'long' })}
       </p>
       <NetSheet estimate={estimate} />
+      {/* Above the buttons: where the visitor's eyes are when the modal closes and focus returns. */}
+      <Notice tone="success" message={sent ? SENT : null} />
       <div className="modal-actions estimate-actions">
-        <button type="button" className="button button-primary" onClick={() => setSending(true)}>
+        <button
+          type="button"
+          className="button button-primary"
+          onClick={() => {
+            setSent(false);
+            setSending(true);
+          }}
+        >
           Send this to my email
         </button>
         <a className="button button-secondary" href="/">
           Run another estimate
         </a>
       </div>
-      <SendEstimateModal estimate={estimate} open={sending} onClose={() => setSending(false)} />
+      <SendEstimateModal
+        estimate={estimate}
+        open={sending}
+        onClose={() => setSending(false)}
+        onSent={() => {
+          setSending(false);
+          setSent(true);
+        }}
+      />
     </section>
   );
 }

@@ -3,11 +3,15 @@ import { MAX_AMOUNT_CENTS } from './estimate.ts';
 
 const DOLLARS = /^\d+(\.\d{1,2})?$/;
 
+/** No home sells for less; a smaller sale price is a typing slip, and its net sheet would mislead. */
+export const MIN_SALE_PRICE_DOLLARS = 10_000;
+
 /**
  * A dollar amount as a number (780200.5) or a string with optional thousands separators
- * ("780,200.50"), parsed to integer cents. `label` names it in messages ("Sale price").
+ * ("780,200.50"), parsed to integer cents, at least `minimumDollars`. `label` names it in messages
+ * ("Sale price").
  */
-export function dollarAmount(label: string, options: { mustBePositive: boolean }) {
+export function dollarAmount(label: string, options: { minimumDollars: number }) {
   return z
     .union([z.number(), z.string()], {
       error: (issue) =>
@@ -39,8 +43,9 @@ export function dollarAmount(label: string, options: { mustBePositive: boolean }
         return z.NEVER;
       }
       const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
-      if (options.mustBePositive && cents === 0) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be greater than $0` });
+      if (cents < options.minimumDollars * 100) {
+        const minimum = options.minimumDollars.toLocaleString('en-US');
+        ctx.addIssue({ code: 'custom', message: `${label} must be at least $${minimum}` });
         return z.NEVER;
       }
       if (cents > MAX_AMOUNT_CENTS) {

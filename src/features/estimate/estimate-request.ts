@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import { dollarAmount } from './amount.ts';
+import { dollarAmount, MIN_SALE_PRICE_DOLLARS } from './amount.ts';
 
 export const MAX_NAME_LENGTH = 100;
 
 /** POST /api/estimates; the calculator forms check the same rules before sending. */
 export const estimateRequestSchema = z.object({
   agent_slug: z.string({ error: 'Agent is required' }).trim().min(1, 'Agent is required').max(64, 'Agent is not valid'),
-  sale_price: dollarAmount('Sale price', { mustBePositive: true }),
+  sale_price: dollarAmount('Sale price', { minimumDollars: MIN_SALE_PRICE_DOLLARS }),
   // Optional on the county pages: an absent or empty payoff is $0.
   mortgage_payoff: z
     .union([z.number(), z.string(), z.null()], { error: 'Mortgage payoff must be a dollar amount, like 450,000' })
     .optional()
     .transform((value) => (value === null || value === undefined || value === '' ? 0 : value))
-    .pipe(dollarAmount('Mortgage payoff', { mustBePositive: false })),
+    .pipe(dollarAmount('Mortgage payoff', { minimumDollars: 0 })),
   recipient_name: z
     .string({ error: 'Name must be text' })
     .trim()

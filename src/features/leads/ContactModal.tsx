@@ -1,12 +1,15 @@
 import { useStore } from '@nanostores/react';
 import { useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
-import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
+import { HoneypotField } from '../../ui/HoneypotField.tsx';
+import { formatMoney } from '../../ui/money.ts';
+import { Notice } from '../../ui/Notice.tsx';
 import { useLeadSubmission } from './use-lead-submission.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { sourcePage, track } from '../site/analytics.ts';
-import { $openModal, closeModal } from '../site/page-modals.ts';
+import { $contactContext, $openModal, closeModal, type ContactContext } from '../site/page-modals.ts';
+import { ConsentField } from './ConsentField.tsx';
 import { contactLeadSchema, LEAD_SOURCES } from './lead.ts';
 
 interface ContactModalProps {
@@ -19,21 +22,49 @@ interface ContactModalProps {
 const emptyForm = { firstName: '', lastName: '', phone: '', email: '', address: '', consent: false };
 const acceptedSchema = z.object({ success: z.literal(true) });
 
-export const LEAD_THANKS = 'Thank you! We will be in touch soon.';
-export const LEAD_FAILED = 'There was an error submitting your information. Please try again.';
+const LEAD_THANKS = 'Thank you! We will be in touch soon.';
+const LEAD_FAILED = 'There was an error submitting your information. Please try again.';
+
+function attachedLine({ estimate }: ContactContext): string {
+  const net = estimate.net_to_seller;
+  return net < 0
+    ? `Your estimate (${formatMoney(-net)} to bring to closing) will be attached.`
+    : `Your estimate of ${formatMoney(net)} net will be attached.`;
+}
 
 export default function ContactModal({ agentSlug, agentFullName, source, submitLabel }: ContactModalProps) {
   const open = useStore($openModal) === 'contact';
+  const context = useStore($contactContext);
   const [form, setForm] = useState(emptyForm);
-  const { errors, setErrors, sending, submitLead } = useLeadSubmission(acceptedSchema);
+  const [failed, setFailed] = useState(false);
+  const [thanked, setThanked] = useState(false);
+  const { errors, setErrors, sending, submitLead, honeypot } = useLeadSubmission(acceptedSchema);
+
+  // Coming from an estimate, the seller has already told us their first name.
+  const [prefilledFrom, setPrefilledFrom] = useState<ContactContext | null>(null);
+  if (context !== prefilledFrom) {
+    setPrefilledFrom(context);
+    if (context && !form.firstName) setForm({ ...form, firstName: context.firstName });
+  }
+  // A new visit to the form starts without the last one's messages.
+  const [wasOpen, setWasOpen] = useState(open);
+  if (open !== wasOpen) {
+    setWasOpen(open);
+    if (open) {
+      setThanked(false);
+      setFailed(false);
+    }
+  }
 
   const close = () => {
     setErrors({});
+    setFailed(false);
     closeModal();
   };
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
+    setFailed(false);
     const lead = {
       agent_slug: agentSlug,
       firstName: form.firstName,
@@ -43,16 +74,18 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
       address: form.address,
       source,
       consent_marketing: form.consent,
+      estimate_uuid: context?.estimate.uuid,
     };
     try {
       const outcome = await submitLead(contactLeadSchema, lead);
       if (outcome.kind !== 'accepted') return;
       track({ event: 'lead_submitted', source_page: sourcePage(), source });
-      window.alert(LEAD_THANKS);
       setForm(emptyForm);
+      $contactContext.set(null);
       closeModal();
+      setThanked(true);
     } catch {
-      window.alert(LEAD_FAILED);
+      setFailed(true);
     }
   };
 
@@ -64,39 +97,42 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
   });
 
   return (
-    <Modal open={open} title={`Work with ${agentFullName}`} onClose={close}>
-      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
-        <p className="note">
-          Homes marketed with our listing showcase reach more buyers: on average about 2% higher sale prices and 75%
-          more engagement. Tell us about your home and {agentFullName} will call you.
-        </p>
-        <div className="form-row">
-          <Field label="First name" autoComplete="given-name" required {...text('firstName')} />
-          <Field label="Last name" autoComplete="family-name" required {...text('lastName')} />
-        </div>
-        <div className="form-row">
-          <Field label="Phone" type="tel" autoComplete="tel" required {...text('phone')} />
-          <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
-        </div>
-        <Field label="Property address (optional)" autoComplete="street-address" {...text('address')} />
-        <CheckboxField
-          name="consent"
-          checked={form.consent}
-          error={errors.consent_marketing}
-          onChange={(consent) => setForm({ ...form, consent })}
-        >
-          I agree to be contacted by {agentFullName} by phone, text or email about selling my home. Consent is not a
-          condition of any service.
-        </CheckboxField>
-        <div className="modal-actions">
-          <button type="submit" className="button button-primary" disabled={sending}>
-            {sending ? 'Sending...' : submitLabel}
-          </button>
-          <button type="button" className="button button-secondary" onClick={close}>
-            Cancel
-          </button>
-        </div>
-      </form>
-    </Modal>
+    <>
+      <Modal open={open} title={`Work with ${agentFullName}`} onClose={close}>
+        <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+          <p className="note">
+            Homes marketed with our listing showcase reach more buyers: on average about 2% higher sale prices and 75%
+            more engagement. Tell us about your home and {agentFullName} will call you.
+          </p>
+          {context ? <p className="note">{attachedLine(context)}</p> : null}
+          <div className="form-row">
+            <Field label="First name" autoComplete="given-name" required {...text('firstName')} />
+            <Field label="Last name" autoComplete="family-name" required {...text('lastName')} />
+          </div>
+          <div className="form-row">
+            <Field label="Phone" type="tel" autoComplete="tel" required {...text('phone')} />
+            <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
+          </div>
+          <Field label="Property address (optional)" autoComplete="street-address" {...text('address')} />
+          <ConsentField
+            agentName={agentFullName}
+            checked={form.consent}
+            error={errors.consent_marketing}
+            onChange={(consent) => setForm({ ...form, consent })}
+          />
+          <HoneypotField {...honeypot} />
+          <Notice tone="error" message={failed ? LEAD_FAILED : null} />
+          <div className="modal-actions">
+            <button type="submit" className="button button-primary" disabled={sending}>
+              {sending ? 'Sending...' : submitLabel}
+            </button>
+            <button type="button" className="button button-secondary" onClick={close}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      </Modal>
+      <Notice tone="success" message={thanked ? LEAD_THANKS : null} onDismiss={() => setThanked(false)} />
+    </>
   );
 }

@@ -9,13 +9,16 @@ export type LeadOutcome<Answer> =
 /**
  * The lead forms' common path: check the lead with the form's own schema (errors shown per field,
  * nothing sent), then POST /api/leads and show the server's field errors if it refuses. A network
- * failure rejects, for the form to say so its own way.
+ * failure rejects, for the form to say so its own way. Every lead also carries the page it was
+ * sent from (town, county or agent page, for the agent) and the form's honeypot (`honeypot`, for
+ * the form's HoneypotField), so no form can forget either.
  */
 export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer) {
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [sending, setSending] = useState(false);
+  const [companySite, setCompanySite] = useState('');
 
-  const submitLead = async (schema: z.ZodType, lead: unknown): Promise<LeadOutcome<z.output<Answer>>> => {
+  const submitLead = async (schema: z.ZodType, lead: object): Promise<LeadOutcome<z.output<Answer>>> => {
     const parsed = schema.safeParse(lead);
     if (!parsed.success) {
       setErrors(fieldErrorsOf(parsed.error));
@@ -24,7 +27,9 @@ export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer
     setErrors({});
     setSending(true);
     try {
-      const result = await callApi('/api/leads', answerSchema, { body: lead });
+      const result = await callApi('/api/leads', answerSchema, {
+        body: { ...lead, page: window.location.pathname, company_site: companySite },
+      });
       if (result.ok) return { kind: 'accepted', answer: result.data };
       setErrors(result.fields);
       return { kind: 'rejected', error: result.error };
@@ -33,5 +38,6 @@ export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer
     }
   };
 
-  return { errors, setErrors, sending, setSending, submitLead };
+  const honeypot = { value: companySite, onChange: setCompanySite };
+  return { errors, setErrors, sending, setSending, submitLead, honeypot };
 }

@@ -1,11 +1,13 @@
 /**
- * Puts `text` on the clipboard. Where the browser refuses (older browsers, insecure origins), the
- * link is shown in a prompt, selected, so the visitor can copy it by hand.
+ * Copies `url` to the clipboard and returns what to tell the visitor: `copied`, or, where the
+ * browser refuses (older browsers, insecure origins), the link itself to copy by hand; shown in the
+ * page, since a prompt dialog would block a phone.
  */
-export async function copyText(text: string): Promise<void> {
+export async function copyLink(url: string, copied: string): Promise<string> {
   try {
-    await navigator.clipboard.writeText(text);
+    await navigator.clipboard.writeText(url);
+    return copied;
   } catch {
-    window.prompt('Copy this link:', text);
+    return `Copy this link: ${url}`;
   }
 }
