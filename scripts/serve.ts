@@ -1,5 +1,4 @@
 // Serves the built site (dist/) and the API on one port, routed like production.
-import { createApi } from '../src/server/app.ts';
 import { appDepsFrom } from '../src/server/compose.ts';
 import { openDatabase } from '../src/server/database.ts';
 import { parseEnv } from '../src/server/env.ts';
@@ -9,7 +8,7 @@ import { createSiteServer } from '../src/server/site-server.ts';
 const env = parseEnv();
 const db = await openDatabase(env);
 const { server, url } = await listen(
-  createSiteServer(createApi(appDepsFrom(env, db)), 'dist'),
+  createSiteServer(appDepsFrom(env, db), 'dist'),
   env.PORT,
   process.env.HOST ?? '127.0.0.1',
 );

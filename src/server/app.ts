@@ -60,11 +60,11 @@ export interface AppDeps {
    */
   clientIp?: (request: Request) => string | undefined;
   /**
-   * The built site, whose shells answer /r/{slug} and /estimate/{uuid} (shell-pages.server.ts).
-   * Default: `dist` under the working directory (on Netlify, where the function's included_files
-   * put it; locally, where the build writes it).
+   * Fetches a file of the built site as visitors get it: the shells that answer /r/{slug} and
+   * /estimate/{uuid} (shell-pages.server.ts). Default: over HTTP from the request's own origin (on
+   * Netlify, the CDN); the local site server (site-server.ts) serves it from dist/ directly.
    */
-  distDir?: string;
+  fetchSite?: (url: URL) => Promise<Response>;
 }
 
 /** The whole API: every /api/* route, served by the Netlify Function and by the local server. */
@@ -76,7 +76,7 @@ export function createApi({
   runAfterResponse = defaultRunAfterResponse,
   auth = { sessionKey: randomBytes(32), secureCookies: false },
   clientIp,
-  distDir = 'dist',
+  fetchSite,
 }: AppDeps): Hono {
   const mail: MailContext = {
     siteUrl: (request) => (siteUrl ?? new URL(request.url).origin).replace(/\/+$/, ''),
@@ -117,7 +117,7 @@ export function createApi({
     url.pathname = '/api/sold';
     return api.fetch(new Request(url, c.req.raw), c.env);
   });
-  app.route('/', shellPageRoutes({ db, distDir, siteUrl: (request) => mail.siteUrl(request), logError }));
+  app.route('/', shellPageRoutes({ db, fetchSite, siteUrl: (request) => mail.siteUrl(request), logError }));
   app.route('/', api);
   // A mounted app's notFound is not consulted: the outer one answers unknown /api paths.
   app.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));

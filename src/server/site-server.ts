@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { Hono } from 'hono';
 import { SHELL_PAGE_PATHS } from '../features/site/shell-pages.server.ts';
-import { LEGACY_SOLD_PATH } from './app.ts';
+import { createApi, LEGACY_SOLD_PATH, type AppDeps } from './app.ts';
 import { applyCaptures, headersFor, matchPath, parseHeaders, parseRedirects } from './netlify-rules.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -25,10 +25,11 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 /**
- * The production site on one local port: the API app under /api and the static build, routed by
- * the build's own `_redirects` and `_headers` the way Netlify routes them.
+ * The production site on one local port: the API app (built here from `deps`) under /api and the
+ * static build, routed by the build's own `_redirects` and `_headers` the way Netlify routes them.
+ * The app asks this site for the shells of its pages (AppDeps.fetchSite) as it asks the CDN there.
  */
-export function createSiteServer(api: Hono, distDir: string): Hono {
+export function createSiteServer(deps: AppDeps, distDir: string): Hono {
   const root = resolve(distDir);
   const readRules = (name: string) => {
     const path = join(root, name);
@@ -54,16 +55,9 @@ export function createSiteServer(api: Hono, distDir: string): Hono {
     return new Response(await readFile(file), { status, headers });
   };
 
-  const site = new Hono();
-  // As on Netlify, where the function's path claims /api/*: the API answers every one of them.
-  site.all('/api/*', (c) => api.fetch(c.req.raw, c.env));
-  site.all(LEGACY_SOLD_PATH, (c) => api.fetch(c.req.raw, c.env));
-  // The function claims the dynamic pages too, before any rule of _redirects, but with preferStatic:
-  // a file at the path (the shells themselves, /r/ and /estimate/) is still served as a file.
-  for (const path of SHELL_PAGE_PATHS) {
-    site.all(path, (c, next) => (fileFor(c.req.path) ? next() : api.fetch(c.req.raw, c.env)));
-  }
-  site.on(['GET', 'HEAD'], '*', async (c) => {
+  /** The build's files, routed by `_redirects`, as the CDN serves them (no function). */
+  const files = new Hono();
+  files.on(['GET', 'HEAD'], '*', async (c) => {
     const path = c.req.path;
     const file = fileFor(path);
     for (const rule of redirects) {
@@ -81,5 +75,17 @@ export function createSiteServer(api: Hono, distDir: string): Hono {
     const notFound = fileFor('/404.html');
     return notFound ? send(notFound, 404, path) : c.text('Not found', 404);
   });
+
+  const api = createApi({ ...deps, fetchSite: async (url) => files.fetch(new Request(url)) });
+  const site = new Hono();
+  // As on Netlify, where the function's path claims /api/*: the API answers every one of them.
+  site.all('/api/*', (c) => api.fetch(c.req.raw, c.env));
+  site.all(LEGACY_SOLD_PATH, (c) => api.fetch(c.req.raw, c.env));
+  // The function claims the dynamic pages too, before any rule of _redirects, but with preferStatic:
+  // a file at the path (the shells themselves, /r/ and /estimate/) is still served as a file.
+  for (const path of SHELL_PAGE_PATHS) {
+    site.all(path, (c, next) => (fileFor(c.req.path) ? next() : api.fetch(c.req.raw, c.env)));
+  }
+  site.route('/', files);
   return site;
 }

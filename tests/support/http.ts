@@ -20,8 +20,8 @@ export interface RunningApi {
 
 /** With `siteDir`, the whole local site (src/server/site-server.ts) over that build, as `npm start` serves it. */
 export async function startApi(deps: AppDeps, { siteDir }: { siteDir?: string } = {}): Promise<RunningApi> {
-  const api = createApi(deps);
-  const { server, url: origin } = await listen(siteDir === undefined ? api : createSiteServer(api, siteDir), 0);
+  const app = siteDir === undefined ? createApi(deps) : createSiteServer(deps, siteDir);
+  const { server, url: origin } = await listen(app, 0);
   const port = Number(new URL(origin).port);
   const fetchApi = (path: string, init?: RequestInit) => fetch(`${origin}${path}`, init);
   return {

@@ -3,12 +3,14 @@
  * Function claims these paths, see netlify/functions/api.mts). A rewrite to a static file could only
  * ever answer 200 with one head for every agent: here an unknown id gets a real 404, and an agent's
  * page carries the agent's name in its head, for the link previewers that run no JavaScript.
+ *
+ * The shell is asked of the site itself (`/r/`, `/estimate/`: files, served as files thanks to
+ * preferStatic), so it comes with the headers the CDN gives that path from `_headers` (Netlify
+ * applies `_headers` only to the files it serves, not to a function's answers), and the function
+ * needs no copy of the build beside its code.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
-import { headersFor, parseHeaders } from '../../server/netlify-rules.ts';
 import { agentParams, findPublicAgent } from '../agents/agents.server.ts';
 import { escapeHtml } from '../email/templates.ts';
 import { estimateParams, findEstimate } from '../estimate/estimate.server.ts';
@@ -19,10 +21,30 @@ import { estimateParams, findEstimate } from '../estimate/estimate.server.ts';
  */
 export const SHELL_PAGE_PATHS = ['/r/*', '/estimate/*'];
 
+/** The shells' headers that the page answers carry on (security and robots; not length, caching or dates). */
+const CARRIED_HEADERS = [
+  'content-security-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'referrer-policy',
+  'permissions-policy',
+  'x-frame-options',
+  'x-robots-tag',
+];
+
+/** A shell as the site serves it: its HTML and the headers to carry on. */
+interface Shell {
+  html: string;
+  headers: [string, string][];
+}
+
 export interface ShellPageDeps {
   db: Db;
-  /** The built site: its shells (r/index.html, estimate/index.html) and its `_headers`. */
-  distDir: string;
+  /**
+   * Fetches a file of the built site as visitors get it. Default: over HTTP from the request's own
+   * origin (on Netlify the CDN; locally the site server, which serves it from dist/).
+   */
+  fetchSite?: (url: URL) => Promise<Response>;
   /** Origin of the page's own URL in its head (https://example.com, no trailing slash). */
   siteUrl: (request: Request) => string;
   logError: (error: unknown, request: Request) => void;
@@ -38,13 +60,37 @@ interface HeadChanges {
 /** The id after the route's prefix: `/r/alexmorgan/` → `alexmorgan`. */
 const idAfter = (prefix: string, path: string) => path.slice(prefix.length).replace(/\/$/, '');
 
-export function shellPageRoutes({ db, distDir, siteUrl, logError }: ShellPageDeps): Hono {
+export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, logError }: ShellPageDeps): Hono {
   const app = new Hono();
+  /** Each shell is fetched once per instance: it changes only with a deploy, which starts new instances. */
+  const shells = new Map<string, Promise<Shell>>();
+
+  const loadShell = async (url: URL): Promise<Shell> => {
+    const response = await fetchSite(url);
+    if (!response.ok) throw new Error(`shell page: ${url.pathname} answered ${response.status}`);
+    const headers: [string, string][] = [];
+    for (const name of CARRIED_HEADERS) {
+      const value = response.headers.get(name);
+      if (value !== null) headers.push([name, value]);
+    }
+    return { html: await response.text(), headers };
+  };
+
+  const shellFor = (request: Request, path: string): Promise<Shell> => {
+    const url = new URL(path, request.url);
+    let shell = shells.get(url.href);
+    if (!shell) {
+      shell = loadShell(url);
+      // A failure is not kept: the next request tries again.
+      shell.catch(() => shells.delete(url.href));
+      shells.set(url.href, shell);
+    }
+    return shell;
+  };
 
   /**
    * The shell with the head of what `lookup` found (200), or with `notFoundHead` (404), and the
-   * headers `_headers` gives the path (Netlify applies `_headers` only to the files it serves
-   * itself, not to a function's answers).
+   * headers the site serves the shell with.
    */
   const answer = async (
     c: Context,
@@ -53,24 +99,27 @@ export function shellPageRoutes({ db, distDir, siteUrl, logError }: ShellPageDep
     notFoundHead: HeadChanges,
   ): Promise<Response> => {
     try {
-      const [html, headerRules, { found, head }] = await Promise.all([
-        readFile(join(distDir, shell), 'utf8'),
-        readFile(join(distDir, '_headers'), 'utf8'),
+      const [{ html, headers: shellHeaders }, { found, head }] = await Promise.all([
+        shellFor(c.req.raw, shell),
         lookup,
       ]);
       const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' });
-      for (const [name, value] of headersFor(parseHeaders(headerRules), c.req.path)) headers.append(name, value);
+      for (const [name, value] of shellHeaders) headers.append(name, value);
       if (!found) headers.set('X-Robots-Tag', mergeNoindex(headers.get('X-Robots-Tag')));
       return new Response(withHead(html, found ? head : notFoundHead), { status: found ? 200 : 404, headers });
     } catch (error) {
-      // A missing shell (a build without it, or a function deployed without its included_files).
+      // A shell the site cannot serve (a build without it).
       logError(error, c.req.raw);
       return c.text('This page could not be loaded just now. Please try again in a moment.', 500);
     }
   };
 
-  app.get('/r/*', (c) => {
-    const params = agentParams.safeParse({ slug: idAfter('/r/', c.req.path) });
+  // The shells themselves (/r/, /estimate/) are files, never answered here: this is where the
+  // answers below fetch them from.
+  app.get('/r/*', (c, next) => {
+    const slug = idAfter('/r/', c.req.path);
+    if (!slug) return next();
+    const params = agentParams.safeParse({ slug });
     const lookup = params.success
       ? findPublicAgent(db, params.data.slug).then((agent) => {
           if (!agent) return { found: false, head: {} };
@@ -96,23 +145,25 @@ export function shellPageRoutes({ db, distDir, siteUrl, logError }: ShellPageDep
           };
         })
       : Promise.resolve({ found: false, head: {} });
-    return answer(c, 'r/index.html', lookup, { add: [`<meta name="robots" content="noindex">`] });
+    return answer(c, '/r/', lookup, { add: [`<meta name="robots" content="noindex">`] });
   });
 
   // The shell is private as built (PageHead's privateLink, and `_headers` for /estimate/*): the
   // head names no seller and no URL and is noindex already, whatever the estimate.
-  app.get('/estimate/*', (c) => {
-    const params = estimateParams.safeParse({ uuid: idAfter('/estimate/', c.req.path) });
+  app.get('/estimate/*', (c, next) => {
+    const uuid = idAfter('/estimate/', c.req.path);
+    if (!uuid) return next();
+    const params = estimateParams.safeParse({ uuid });
     const lookup = params.success
       ? findEstimate(db, params.data.uuid.toLowerCase()).then((row) => ({ found: row !== undefined, head: {} }))
       : Promise.resolve({ found: false, head: {} });
-    return answer(c, 'estimate/index.html', lookup, {});
+    return answer(c, '/estimate/', lookup, {});
   });
 
   return app;
 }
 
-/** `noindex` added to what `_headers` already says (`noindex, nofollow` stays as it is). */
+/** `noindex` added to what the shell's headers already say (`noindex, nofollow` stays as it is). */
 function mergeNoindex(current: string | null): string {
   if (!current) return 'noindex';
   return /\bnoindex\b/.test(current) ? current : `${current}, noindex`;
