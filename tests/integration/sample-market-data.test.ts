@@ -4,6 +4,7 @@
  * as sample for the town pages, never on a configured database or in production, and replaced by a
  * real import.
  */
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resoFileSource } from '../../src/features/market/reso-client.server.ts';
 import { refreshMarketData } from '../../src/features/market/refresh.server.ts';
@@ -97,7 +98,7 @@ describe.each(BACKENDS)('sample market data on %s', (backend) => {
     const csv = zhviCsvText({ towns: huntington.map(({ name, county }) => ({ name, county })), months: 24 });
     const now = new Date();
     const { runs } = await refreshMarketData(test.db, {
-      zhvi: { origin: 'zhvi.csv', open: () => Promise.resolve([csv]) },
+      zhvi: { origin: 'zhvi.csv', open: () => Promise.resolve(Readable.from([csv])) },
       sold: resoFileSource({ value: generateClosedSales({ towns: huntington, now, perTown: 2 }) }, 'sold.json'),
     });
     expect(runs.map((run) => run.status)).toEqual(['succeeded', 'succeeded']);
