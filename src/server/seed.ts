@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { grantAdmin, type GrantResult } from '../features/auth/admin.server.ts';
 import { hashPassword } from '../features/auth/passwords.server.ts';
@@ -229,6 +230,10 @@ export const SAMPLE_MARKET_FILES = {
   /** The files' own date: their sales (June to November 2026) are the 12 months before it, whenever they are imported. */
   asOf: new Date('2026-11-15T12:00:00Z'),
 };
+
+/** Is `path` one of the shipped sample files (whatever the working directory)? */
+export const isSampleMarketFile = (path: string): boolean =>
+  [SAMPLE_MARKET_FILES.zhvi, SAMPLE_MARKET_FILES.sold].includes(resolve(path));
 
 /**
  * On the embedded local default only (no DATABASE_URL, not production), while no town has market

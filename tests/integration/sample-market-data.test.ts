@@ -4,12 +4,16 @@
  * as sample for the town pages, never on a configured database or in production, and replaced by a
  * real import.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resoFileSource } from '../../src/features/market/reso-client.server.ts';
 import { refreshMarketData } from '../../src/features/market/refresh.server.ts';
 import { TOWNS } from '../../src/features/towns/town-data.ts';
-import { shareDatabase } from '../../src/server/database.ts';
+import { openDatabase, shareDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
 import { seedSampleMarketData } from '../../src/server/seed.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
@@ -117,5 +121,49 @@ describe.each(BACKENDS)('sample market data on %s', (backend) => {
     const page = pages.find((town) => town.slug === 'huntington');
     expect(page?.market?.sample).toBe(false);
     expect(page?.recentSales.every((sale) => !sale.sample)).toBe(true);
+  });
+});
+
+describe("the README's sample command, npm run data:refresh -- --zhvi data/sample/zhvi.csv --sold data/sample/sold.json", () => {
+  const refresh = (env: Record<string, string>) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'scripts/data-refresh.ts',
+        '--zhvi',
+        'data/sample/zhvi.csv',
+        '--sold',
+        'data/sample/sold.json',
+      ],
+      { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } },
+    );
+
+  it('imports them locally as sample data', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sample-refresh-'));
+    try {
+      const run = refresh({ DATA_DIR: dataDir });
+      expect(run.stdout).toContain('zhvi from data/sample/zhvi.csv: succeeded');
+      expect(run.status).toBe(0);
+      const db = await openDatabase(parseEnv({ DATA_DIR: dataDir }));
+      try {
+        const rows = await db.query<{ sample: boolean; n: number }>(
+          `SELECT sample, count(*)::int AS n FROM (SELECT sample FROM town_market_data
+                                                  UNION ALL SELECT sample FROM town_sold_homes) r GROUP BY sample`,
+        );
+        expect(rows).toEqual([{ sample: true, n: 8 + 32 }]);
+      } finally {
+        await db.close();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses them in production, before touching the database', () => {
+    const run = refresh({ APP_ENV: 'production', DATABASE_URL: 'postgres://user:password@127.0.0.1:1/none' });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('fictional sample data: they are not imported in production');
   });
 });
