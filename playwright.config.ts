@@ -39,9 +39,11 @@ export default defineConfig({
   ],
   // The server of `npm start` (migrate, seed, build, serve) on a fresh embedded database.
   webServer: {
-    // npm start, after importing a small market data set for two towns (tests/fixtures/write-market-files.ts)
-    // with the same command a site without feeds uses: npm run data:refresh -- --zhvi FILE --sold FILE.
+    // A new user's first seed (the shipped sample market data, data/sample/), then a small real data set
+    // for two towns (tests/fixtures/write-market-files.ts) imported with the command a site without
+    // feeds uses, npm run data:refresh -- --zhvi FILE --sold FILE, then npm start.
     command: [
+      'node --import tsx scripts/seed.ts',
       'node --import tsx tests/fixtures/write-market-files.ts .data/e2e-market',
       'node --import tsx scripts/data-refresh.ts --zhvi .data/e2e-market/zhvi.csv --sold .data/e2e-market/sold.json',
       'node --import tsx scripts/start.ts',

@@ -16,7 +16,7 @@ import { openDatabase } from '../src/server/database.ts';
 import { isProduction, parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';
 import { migrate } from '../src/server/migrate.ts';
-import { seed } from '../src/server/seed.ts';
+import { isSampleMarketFile, SAMPLE_MARKET_FILES, seed } from '../src/server/seed.ts';
 
 const { values } = parseArgs({
   options: {
@@ -28,11 +28,24 @@ const { values } = parseArgs({
 });
 const env = parseEnv();
 const fromFiles = Boolean(values.zhvi ?? values.inventory ?? values.sold);
+// The shipped sample files (data/sample/) are imported as sample data: labelled on the town pages,
+// replaced by a real import, and never into production.
+const files = [values.zhvi, values.inventory, values.sold].filter((path) => path !== undefined);
+const sample = files.some(isSampleMarketFile);
+if (sample && isProduction(env)) {
+  console.error('The files under data/sample/ are fictional sample data: they are not imported in production.');
+  process.exit(1);
+}
+if (sample && !files.every(isSampleMarketFile)) {
+  console.error('Import the sample files of data/sample/ on their own, not with real files.');
+  process.exit(1);
+}
 const plan: RefreshPlan = fromFiles
   ? {
       ...(values.zhvi ? { zhvi: csvFromFile(values.zhvi) } : {}),
       ...(values.inventory ? { inventory: csvFromFile(values.inventory) } : {}),
       ...(values.sold ? { sold: await soldFromFile(values.sold) } : {}),
+      ...(sample ? { sample, soldAsOf: SAMPLE_MARKET_FILES.asOf } : {}),
     }
   : planFromEnv(env);
 

@@ -2,7 +2,7 @@ import { openDatabase } from '../src/server/database.ts';
 import { isProduction, parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';
 import { migrate } from '../src/server/migrate.ts';
-import { DEMO_ACCOUNTS, seed, type SeededAccounts } from '../src/server/seed.ts';
+import { DEMO_ACCOUNTS, seed, seedSampleMarketData, type SeededAccounts } from '../src/server/seed.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);
@@ -23,6 +23,14 @@ try {
     console.warn(
       `ADMIN_EMAILS names no agent for: ${result.admins.missing.join(', ')} (they become admins at the next seed ` +
         'after they sign up, or run npm run admin:grant -- EMAIL).',
+    );
+  }
+  const sampleRuns = await seedSampleMarketData(db, env);
+  for (const run of sampleRuns ?? []) {
+    console.log(
+      run.status === 'succeeded'
+        ? `Sample market data (local only, labelled "Sample data" on the town pages): ${run.source}, ${run.townsUpdated} towns`
+        : `Sample market data: ${run.source} failed (${run.error ?? 'unknown error'})`,
     );
   }
 } finally {

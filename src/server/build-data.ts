@@ -122,6 +122,7 @@ interface TownRow {
   search_url: string | null;
   zhvi_range: unknown;
   last_updated: Date | null;
+  market_sample: boolean | null;
   recent_sales: unknown;
 }
 
@@ -136,6 +137,7 @@ const recentSalesSchema = z.array(
     listing_office: z.string().nullable(),
     price_cents: z.number().nullable(),
     property_type: z.string().nullable(),
+    sample: z.boolean(),
   }),
 );
 
@@ -148,9 +150,11 @@ export const loadTowns = memo(async (): Promise<TownPageData[]> => {
             t.meta_title, t.meta_description, t.h1_title, t.description, t.unique_facts, t.landmarks,
             t.median_home_price_cents, m.typical_home_value_cents, m.for_sale_inventory,
             m.description AS market_description, m.search_url, m.zhvi_range, m.last_updated,
+            m.sample AS market_sample,
             coalesce((SELECT json_agg(s ORDER BY s.sold_date DESC)
                         FROM (SELECT address, beds, baths::float8 AS baths, sqft, sold_date::text AS sold_date,
-                                     listing_agent, listing_office, price_cents::float8 AS price_cents, property_type
+                                     listing_agent, listing_office, price_cents::float8 AS price_cents, property_type,
+                                     sample
                                 FROM town_sold_homes h
                                WHERE h.town_slug = t.slug
                                ORDER BY sold_date DESC
@@ -182,6 +186,7 @@ export const loadTowns = memo(async (): Promise<TownPageData[]> => {
           searchUrl: row.search_url,
           lastUpdated: row.last_updated.toISOString(),
           zhviRange: z.array(zhviPointSchema).parse(row.zhvi_range),
+          sample: row.market_sample ?? false,
         }
       : null,
     recentSales: recentSalesSchema.parse(row.recent_sales).map((sale): RecentSale => ({
@@ -194,6 +199,7 @@ export const loadTowns = memo(async (): Promise<TownPageData[]> => {
       listingOffice: sale.listing_office,
       price: sale.price_cents === null ? null : sale.price_cents / 100,
       propertyType: sale.property_type,
+      sample: sale.sample,
     })),
   }));
 });

@@ -1,9 +1,14 @@
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { grantAdmin, type GrantResult } from '../features/auth/admin.server.ts';
 import { hashPassword } from '../features/auth/passwords.server.ts';
 import { SYSTEM_DEFAULTS } from '../features/estimate/estimate.ts';
+import type { RunRecord } from '../features/market/data-runs.server.ts';
+import { csvFromFile, refreshMarketData, soldFromFile } from '../features/market/refresh.server.ts';
 import { SHOWCASE_FALLBACK } from '../features/showcase/showcase.ts';
 import { seedTowns } from '../features/towns/towns-seed.server.ts';
 import type { Db } from './db.ts';
+import { isProduction, type Env } from './env.ts';
 import type { FeaturedAgent } from './featured-agent.ts';
 
 /** Demo pictures for the showcase card until an admin uploads real ones. */
@@ -212,4 +217,41 @@ export async function seed(
   });
   options.onAccounts?.(accounts);
   return seeded;
+}
+
+/**
+ * The shipped sample market files (the formats `npm run data:refresh -- --zhvi FILE --sold FILE`
+ * reads): a Zillow ZHVI file and a RESO JSON file for eight towns, with fictional addresses,
+ * agents and offices.
+ */
+export const SAMPLE_MARKET_FILES = {
+  zhvi: fileURLToPath(new URL('../../data/sample/zhvi.csv', import.meta.url)),
+  sold: fileURLToPath(new URL('../../data/sample/sold.json', import.meta.url)),
+  /** The files' own date: their sales (June to November 2026) are the 12 months before it, whenever they are imported. */
+  asOf: new Date('2026-11-15T12:00:00Z'),
+};
+
+/** Is `path` one of the shipped sample files (whatever the working directory)? */
+export const isSampleMarketFile = (path: string): boolean =>
+  [SAMPLE_MARKET_FILES.zhvi, SAMPLE_MARKET_FILES.sold].includes(resolve(path));
+
+/**
+ * On the embedded local default only (no DATABASE_URL, not production), while no town has market
+ * data or sold homes: imports the sample files through the real pipeline with their rows marked as
+ * sample, so a new `npm start` shows town pages with data, labelled as sample. A real import
+ * replaces a town's sample rows. Answers the runs, or null when there was nothing to do.
+ */
+export async function seedSampleMarketData(db: Db, env: Env): Promise<RunRecord[] | null> {
+  if (env.DATABASE_URL || isProduction(env)) return null;
+  const [state] = await db.query<{ empty: boolean }>(
+    `SELECT NOT EXISTS (SELECT 1 FROM town_market_data) AND NOT EXISTS (SELECT 1 FROM town_sold_homes) AS empty`,
+  );
+  if (!state?.empty) return null;
+  const { runs } = await refreshMarketData(db, {
+    zhvi: csvFromFile(SAMPLE_MARKET_FILES.zhvi),
+    sold: await soldFromFile(SAMPLE_MARKET_FILES.sold),
+    sample: true,
+    soldAsOf: SAMPLE_MARKET_FILES.asOf,
+  });
+  return runs;
 }

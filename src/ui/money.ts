@@ -18,3 +18,15 @@ export function groupDigits(typed: string): string {
   const digits = typed.replace(/\D/g, '').replace(/^0+(?=\d)/, '');
   return digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
+
+const usdCompact = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  notation: 'compact',
+  maximumSignificantDigits: 3,
+});
+
+/** Prices where space is short (a chart's axis): $612K, $1.25M. */
+export function formatPriceShort(dollars: number): string {
+  return usdCompact.format(dollars);
+}

@@ -159,7 +159,7 @@ test.describe('agent accounts', () => {
     await expect(page).toHaveURL('/dashboard');
   });
 
-  test('the admin area lets admins in and sends agents to the login', async ({ page }) => {
+  test('the admin area lets admins in and tells a signed-in agent it is for admins', async ({ page }) => {
     await logIn(page, 'admin@example.com', 'demo-admin-password');
     await expect(page).toHaveURL('/admin');
     await expect(page.getByText('Signed in as')).toBeVisible();
@@ -171,7 +171,48 @@ test.describe('agent accounts', () => {
     await logIn(page, 'agent@example.com', 'demo-agent-password');
     await expect(page).toHaveURL('/dashboard');
     await page.goto('/admin');
+    // Not sent to the login form (it would only send them back): told why, and where to go.
+    await expect(page.getByText('You are signed in as Dana, an agent, not an admin.')).toBeVisible();
+    await expect(page).toHaveURL('/admin');
+    await expect(page.getByRole('link', { name: 'Go to your dashboard' })).toHaveAttribute('href', '/dashboard');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL('/auth');
+    await page.goto('/admin');
     await expect(page).toHaveURL('/auth', { timeout: 5_000 });
+  });
+
+  test('/auth sends a signed-in agent or admin on to their area, replacing itself in the history', async ({ page }) => {
+    await logIn(page, 'agent@example.com', 'demo-agent-password');
+    await expect(page).toHaveURL('/dashboard');
+    await page.goto('/terms');
+    await page.goto('/auth');
+    await expect(page).toHaveURL('/dashboard');
+    await expect(page.getByRole('heading', { name: 'Welcome, Dana' })).toBeVisible();
+    await page.goBack();
+    await expect(page).toHaveURL('/terms');
+
+    await page.context().clearCookies();
+    await logIn(page, 'admin@example.com', 'demo-admin-password');
+    await expect(page).toHaveURL('/admin');
+    await page.goto('/auth');
+    await expect(page).toHaveURL('/admin');
+    await expect(page.getByRole('heading', { name: 'Admin' })).toBeVisible();
+  });
+
+  test('the sign-up fields stay inside their card on a phone and on a desktop', async ({ page }) => {
+    for (const width of [360, 390, 600, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/signup');
+      // The form is the card's content box (inside its padding).
+      const card = await page.locator('.account-card form').boundingBox();
+      if (!card) throw new Error('no sign-up form');
+      for (const label of ['First name', 'Last name', 'Email', 'Confirm password']) {
+        const field = await page.getByLabel(label, { exact: true }).boundingBox();
+        if (!field) throw new Error(`no ${label} field`);
+        expect(field.x, `${label} at ${width}px`).toBeGreaterThanOrEqual(card.x);
+        expect(field.x + field.width, `${label} at ${width}px`).toBeLessThanOrEqual(card.x + card.width);
+      }
+    }
   });
 
   test('/login leads to Agent Login', async ({ page }) => {

@@ -3,7 +3,11 @@ import type { SessionAgent } from '../auth/auth-schemas.ts';
 import { currentAgent, logout } from './account-api.ts';
 
 type Area = 'dashboard' | 'admin';
-type State = { kind: 'checking' } | { kind: 'ready'; agent: SessionAgent } | { kind: 'failed' };
+type State =
+  | { kind: 'checking' }
+  | { kind: 'ready'; agent: SessionAgent }
+  | { kind: 'not-admin'; agent: SessionAgent }
+  | { kind: 'failed' };
 
 const ADMIN_RETRY_MS = 1000;
 
@@ -13,7 +17,8 @@ const allowed = (area: Area, agent: SessionAgent | null): agent is SessionAgent 
 
 /**
  * The signed-in frame of /dashboard and /admin: checks the session (the admin guard retries once
- * after 1 s), sends everyone else to /auth, and shows the agent's first name and Logout.
+ * after 1 s), sends signed-out visitors to /auth, tells a signed-in agent who is not an admin so
+ * (the login form would only send them back), and shows the agent's first name and Logout.
  */
 export default function AccountShell({ area }: { area: Area }) {
   const [state, setState] = useState<State>({ kind: 'checking' });
@@ -29,6 +34,7 @@ export default function AccountShell({ area }: { area: Area }) {
         if (area === 'dashboard') return setState({ kind: 'failed' });
       }
       if (allowed(area, agent)) return setState({ kind: 'ready', agent });
+      if (agent && retriesLeft === 0) return setState({ kind: 'not-admin', agent });
       if (area === 'admin' && retriesLeft > 0) {
         await new Promise((resolve) => window.setTimeout(resolve, ADMIN_RETRY_MS));
         return check(retriesLeft - 1);
@@ -46,6 +52,25 @@ export default function AccountShell({ area }: { area: Area }) {
         <button type="button" className="button button-primary" onClick={() => window.location.reload()}>
           Retry
         </button>
+      </section>
+    );
+  }
+  if (state.kind === 'not-admin') {
+    return (
+      <section className="account-card">
+        <h1>Admins only</h1>
+        <p>
+          You are signed in as <strong>{state.agent.first_name}</strong>, an agent, not an admin. The admin area is for
+          site administrators.
+        </p>
+        <nav aria-label="Account" className="nav-actions">
+          <a className="button button-primary" href="/dashboard">
+            Go to your dashboard
+          </a>
+          <button type="button" className="button button-secondary" onClick={() => void logout()}>
+            Logout
+          </button>
+        </nav>
       </section>
     );
   }

@@ -1,13 +1,13 @@
-import { useState, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { Field } from '../../ui/Field.tsx';
 import { loginSchema, sessionAgentSchema } from '../auth/auth-schemas.ts';
-import { NETWORK_ERROR, postAccount } from './account-api.ts';
+import { currentAgent, homeOf, NETWORK_ERROR, postAccount } from './account-api.ts';
 
 const loggedInSchema = z.object({ success: z.literal(true), agent: sessionAgentSchema });
 const verificationNeededSchema = z.object({ requires_verification: z.literal(true), email: z.string() });
 
-/** /auth: Agent Login. Admins go to /admin, agents to /dashboard. */
+/** /auth: Agent Login. Admins go to /admin, agents to /dashboard, also when already signed in. */
 export default function LoginForm() {
   const [form, setForm] = useState({ email: '', password: '' });
   const [errors, setErrors] = useState<{ email?: string | undefined; password?: string | undefined }>({});
@@ -15,6 +15,17 @@ export default function LoginForm() {
   const [unverifiedEmail, setUnverifiedEmail] = useState<string | null>(null);
   const [resent, setResent] = useState('');
   const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    // Already signed in: on to their area, replacing /auth so Back does not return to the form.
+    // Signed out or unreachable: the form stays (a failed check must not hide it).
+    currentAgent().then(
+      (agent) => {
+        if (agent) window.location.replace(homeOf(agent));
+      },
+      () => undefined,
+    );
+  }, []);
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -42,7 +53,7 @@ export default function LoginForm() {
       const body: unknown = await response.json().catch(() => null);
       const loggedIn = loggedInSchema.safeParse(body);
       if (response.ok && loggedIn.success) {
-        window.location.assign(loggedIn.data.agent.is_admin ? '/admin' : '/dashboard');
+        window.location.assign(homeOf(loggedIn.data.agent));
         return;
       }
       const verification = verificationNeededSchema.safeParse(body);

@@ -28,6 +28,9 @@ export async function currentAgent(): Promise<SessionAgent | null> {
   throw new Error(result.error);
 }
 
+/** Where a signed-in agent belongs: admins in /admin, other agents in /dashboard. */
+export const homeOf = (agent: SessionAgent): '/admin' | '/dashboard' => (agent.is_admin ? '/admin' : '/dashboard');
+
 export async function logout(): Promise<void> {
   await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);
   window.location.assign('/auth');

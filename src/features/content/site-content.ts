@@ -83,3 +83,10 @@ export const COUNTIES = {
 } as const;
 
 export type CountyKey = keyof typeof COUNTIES;
+
+/** An office as one line, "100 Main Street, Huntington, NY 11743" (one string: Astro drops spaces between expressions). */
+export const officeAddress = (office: { street: string; city: string; state: string; zip: string }): string =>
+  `${office.street}, ${office.city}, ${office.state} ${office.zip}`;
+
+/** Shown next to every figure that comes from the shipped sample files (local demo data only). */
+export const SAMPLE_DATA_NOTICE = 'Sample data — for demonstration, not real market figures';

@@ -20,6 +20,10 @@ export interface RefreshPlan {
   zhvi?: CsvSource;
   inventory?: CsvSource;
   sold?: ClosedSalesSource;
+  /** The shipped sample files (local demo data only): their rows are marked as sample. */
+  sample?: boolean;
+  /** The day the sold homes' 12-month window ends (default today); the sample file has its own. */
+  soldAsOf?: Date;
 }
 
 /** Longest Retry-After a Zillow download waits for before failing the run. */
@@ -82,11 +86,11 @@ export function planFromEnv(env: Env): RefreshPlan {
  */
 export async function refreshMarketData(db: Db, plan: RefreshPlan): Promise<{ runs: RunRecord[]; changed: boolean }> {
   const runs: RunRecord[] = [];
-  const { zhvi, inventory, sold } = plan;
+  const { zhvi, inventory, sold, sample = false, soldAsOf } = plan;
   if (zhvi) {
     runs.push(
       await recordRun(db, 'zhvi', zhvi.origin, async () =>
-        importZhvi(db, await zhvi.open(), { originLabel: zhvi.origin }),
+        importZhvi(db, await zhvi.open(), { originLabel: zhvi.origin, sample }),
       ),
     );
   }
@@ -97,7 +101,13 @@ export async function refreshMarketData(db: Db, plan: RefreshPlan): Promise<{ ru
       ),
     );
   }
-  if (sold) runs.push(await recordRun(db, 'sold', sold.origin, () => syncSoldHomes(db, sold)));
+  if (sold) {
+    runs.push(
+      await recordRun(db, 'sold', sold.origin, () =>
+        syncSoldHomes(db, sold, { sample, ...(soldAsOf ? { now: soldAsOf } : {}) }),
+      ),
+    );
+  }
   return { runs, changed: runs.some((run) => run.changed) };
 }
 

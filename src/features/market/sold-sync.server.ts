@@ -38,6 +38,11 @@ export interface SoldSyncOptions {
   towns?: readonly SoldTown[];
   /** Load the whole window even when a position is stored. */
   full?: boolean;
+  /**
+   * The shipped sample file (local demo data): rows are marked as sample and no position is kept,
+   * so the first real sync is a full load, which removes them.
+   */
+  sample?: boolean;
 }
 
 export interface SoldSyncReport {
@@ -82,6 +87,7 @@ export interface SoldHomeRow {
   price_cents: number | null;
   property_type: string | null;
   modification_timestamp: string;
+  sample: boolean;
 }
 
 /** The five-digit ZIP of a postal code ("11706", "11706-1234", "11706 1234"), if it has one. */
@@ -130,7 +136,7 @@ export function saleAddress(sale: Pick<ResoProperty, 'UnparsedAddress' | 'Street
 }
 
 /** The row a sale is stored as, in `townSlug`. */
-export function soldHomeRow(sale: ResoProperty, townSlug: string): SoldHomeRow {
+export function soldHomeRow(sale: ResoProperty, townSlug: string, sample = false): SoldHomeRow {
   return {
     listing_key: sale.ListingKey,
     town_slug: townSlug,
@@ -144,6 +150,7 @@ export function soldHomeRow(sale: ResoProperty, townSlug: string): SoldHomeRow {
     price_cents: sale.ClosePrice === null ? null : Math.round(sale.ClosePrice * 100),
     property_type: sale.PropertyType,
     modification_timestamp: sale.ModificationTimestamp,
+    sample,
   };
 }
 
@@ -177,28 +184,29 @@ async function upsertRows(tx: Queryable, rows: readonly SoldHomeRow[], towns: Se
          SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(
            listing_key text, town_slug text, address text, beds integer, baths numeric, sqft integer,
            sold_date date, listing_agent text, listing_office text, price_cents bigint, property_type text,
-           modification_timestamp timestamptz)
+           modification_timestamp timestamptz, sample boolean)
        ), previous AS (
          SELECT s.listing_key, s.town_slug FROM town_sold_homes s JOIN input i ON i.listing_key = s.listing_key
        ), written AS (
          INSERT INTO town_sold_homes (listing_key, town_slug, address, beds, baths, sqft, sold_date, listing_agent,
-                                      listing_office, price_cents, property_type, modification_timestamp)
+                                      listing_office, price_cents, property_type, modification_timestamp, sample)
          SELECT listing_key, town_slug, address, beds, baths, sqft, sold_date, listing_agent, listing_office,
-                price_cents, property_type, modification_timestamp
+                price_cents, property_type, modification_timestamp, sample
            FROM input
          ON CONFLICT (listing_key) DO UPDATE SET
            town_slug = EXCLUDED.town_slug, address = EXCLUDED.address, beds = EXCLUDED.beds,
            baths = EXCLUDED.baths, sqft = EXCLUDED.sqft, sold_date = EXCLUDED.sold_date,
            listing_agent = EXCLUDED.listing_agent, listing_office = EXCLUDED.listing_office,
            price_cents = EXCLUDED.price_cents, property_type = EXCLUDED.property_type,
-           modification_timestamp = EXCLUDED.modification_timestamp, updated_at = now()
+           modification_timestamp = EXCLUDED.modification_timestamp, sample = EXCLUDED.sample, updated_at = now()
          WHERE (town_sold_homes.town_slug, town_sold_homes.address, town_sold_homes.beds, town_sold_homes.baths,
                 town_sold_homes.sqft, town_sold_homes.sold_date, town_sold_homes.listing_agent,
-                town_sold_homes.listing_office, town_sold_homes.price_cents, town_sold_homes.property_type)
+                town_sold_homes.listing_office, town_sold_homes.price_cents, town_sold_homes.property_type,
+                town_sold_homes.sample)
                IS DISTINCT FROM
                (EXCLUDED.town_slug, EXCLUDED.address, EXCLUDED.beds, EXCLUDED.baths, EXCLUDED.sqft,
                 EXCLUDED.sold_date, EXCLUDED.listing_agent, EXCLUDED.listing_office, EXCLUDED.price_cents,
-                EXCLUDED.property_type)
+                EXCLUDED.property_type, EXCLUDED.sample)
          RETURNING listing_key, town_slug
        )
        SELECT w.town_slug, p.town_slug AS previous_town_slug
@@ -272,7 +280,7 @@ export async function syncSoldHomes(
   source: ClosedSalesSource,
   options: SoldSyncOptions = {},
 ): Promise<SoldSyncReport> {
-  const { now = new Date(), towns = TOWNS } = options;
+  const { now = new Date(), towns = TOWNS, sample = false } = options;
   const windowStart = soldWindowStart(now);
   const stored = await storedPosition(db);
   const since = options.full === true || stored === null ? undefined : stored;
@@ -312,7 +320,7 @@ export async function syncSoldHomes(
     // Offset paging can hand out a record twice when it changes mid-run: the newest version wins.
     const previous = byKey.get(sale.ListingKey);
     if (!previous || Date.parse(sale.ModificationTimestamp) >= Date.parse(previous.modification_timestamp)) {
-      byKey.set(sale.ListingKey, soldHomeRow(sale, town.slug));
+      byKey.set(sale.ListingKey, soldHomeRow(sale, town.slug, sample));
     }
   }
 
@@ -320,7 +328,7 @@ export async function syncSoldHomes(
     full,
     townSlugs: towns.map((town) => town.slug),
     windowStart,
-    maxSeen,
+    maxSeen: sample ? null : maxSeen,
   });
   return {
     mode: full ? 'full' : 'incremental',

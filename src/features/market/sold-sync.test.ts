@@ -86,7 +86,9 @@ describe('soldHomeRow', () => {
       price_cents: 123_456_790,
       property_type: 'Residential',
       modification_timestamp: '2026-01-20T15:30:00Z',
+      sample: false,
     });
+    expect(soldHomeRow(sale, 'northport', true)).toMatchObject({ listing_key: 'K1', sample: true });
   });
 
   it('prefers UnparsedAddress', () => {

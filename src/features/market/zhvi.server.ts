@@ -349,6 +349,8 @@ export interface ZhviImportOptions extends CsvReaderOptions {
   originLabel?: string;
   /** The Zillow search page of a town (default {@link DEFAULT_ZILLOW_SEARCH_URL_TEMPLATE}). */
   searchUrlTemplate?: string;
+  /** The shipped sample file (local demo data): the rows are marked as sample; a real import clears the mark. */
+  sample?: boolean;
 }
 
 /** What an import of a Zillow file did (ZHVI or for-sale inventory). */
@@ -399,7 +401,8 @@ export async function importZhvi(
   const rows = [...scan.matches.values()]
     .map((series) => zhviMarketRow(series, template))
     .sort((a, b) => (a.town_slug < b.town_slug ? -1 : 1));
-  const townsUpdated = rows.length === 0 ? 0 : await writeZhvi(db, rows, options.now ?? new Date());
+  const townsUpdated =
+    rows.length === 0 ? 0 : await writeZhvi(db, rows, options.now ?? new Date(), options.sample ?? false);
   return importReport(origin, scan, townsUpdated);
 }
 
@@ -424,12 +427,12 @@ export function importReport(origin: string, scan: ZillowScan, townsUpdated: num
  * Upserts the towns' rows in one statement; a row whose values are already
  * stored is left untouched (its last_updated too). Returns how many rows were written.
  */
-async function writeZhvi(db: Db, rows: readonly ZhviMarketRow[], now: Date): Promise<number> {
+async function writeZhvi(db: Db, rows: readonly ZhviMarketRow[], now: Date, sample: boolean): Promise<number> {
   // One statement: atomic on its own, so no BEGIN/COMMIT round trips around it.
   const written = await db.query<{ town_slug: string }>(
     `INSERT INTO town_market_data AS m
-              (town_slug, typical_home_value_cents, description, search_url, zhvi_range, last_updated)
-       SELECT town_slug, typical_home_value_cents, description, search_url, zhvi_range, $2::timestamptz
+              (town_slug, typical_home_value_cents, description, search_url, zhvi_range, last_updated, sample)
+       SELECT town_slug, typical_home_value_cents, description, search_url, zhvi_range, $2::timestamptz, $3::boolean
          FROM jsonb_to_recordset($1::jsonb) AS t(
                 town_slug text, typical_home_value_cents bigint, description text, search_url text, zhvi_range jsonb)
        ON CONFLICT (town_slug) DO UPDATE SET
@@ -437,12 +440,14 @@ async function writeZhvi(db: Db, rows: readonly ZhviMarketRow[], now: Date): Pro
          description = EXCLUDED.description,
          search_url = EXCLUDED.search_url,
          zhvi_range = EXCLUDED.zhvi_range,
-         last_updated = EXCLUDED.last_updated
-       WHERE (m.typical_home_value_cents, m.description, m.search_url, m.zhvi_range)
+         last_updated = EXCLUDED.last_updated,
+         sample = EXCLUDED.sample
+       WHERE (m.typical_home_value_cents, m.description, m.search_url, m.zhvi_range, m.sample)
              IS DISTINCT FROM
-             (EXCLUDED.typical_home_value_cents, EXCLUDED.description, EXCLUDED.search_url, EXCLUDED.zhvi_range)
+             (EXCLUDED.typical_home_value_cents, EXCLUDED.description, EXCLUDED.search_url, EXCLUDED.zhvi_range,
+              EXCLUDED.sample)
        RETURNING town_slug`,
-    [JSON.stringify(rows), now.toISOString()],
+    [JSON.stringify(rows), now.toISOString(), sample],
   );
   return written.length;
 }

@@ -4,6 +4,7 @@
  * (`data-pan-complete`). The card's figures are refreshed from the live showcase settings.
  */
 import { formatPrice } from '../../ui/money.ts';
+import { bathsText, bedsText, sqftText } from '../../ui/home-facts.ts';
 import { CAROUSEL_INTERVAL_MS, nextSlide, PAN_COMPLETE_MS, showcaseImages } from './showcase.ts';
 
 function startCarousel(root: HTMLElement): void {
@@ -93,9 +94,10 @@ async function refresh(root: HTMLElement, rebuild: (images: string[]) => void): 
     if ('showcase_property_address' in settings && typeof settings.showcase_property_address === 'string') {
       text('address', settings.showcase_property_address);
     }
-    for (const key of ['beds', 'baths', 'sqft'] as const) {
+    const facts = { beds: bedsText, baths: bathsText, sqft: sqftText } as const;
+    for (const [key, describe] of Object.entries(facts)) {
       const value: unknown = Reflect.get(settings, `showcase_property_${key}`);
-      if (typeof value === 'number') text(key, value.toLocaleString('en-US'));
+      if (typeof value === 'number') text(key, describe(value));
     }
     if ('showcase_images' in settings && typeof settings.showcase_images === 'string') {
       const images = showcaseImages(settings.showcase_images);

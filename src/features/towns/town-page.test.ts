@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { priceChartBars } from './town-page.ts';
+import { formatPriceShort } from '../../ui/money.ts';
+import { priceChartBars, priceChartRange } from './town-page.ts';
 
 const points = (values: number[]) =>
   values.map((dataValue, index) => ({ dataValue, timePeriodEnd: `2025-${String(index + 1).padStart(2, '0')}-28` }));
@@ -20,5 +21,15 @@ describe('priceChartBars', () => {
       expect.objectContaining({ tone: 'flat', heightPx: 60 }),
       expect.objectContaining({ tone: 'flat', heightPx: 60 }),
     ]);
+  });
+});
+
+describe('priceChartRange', () => {
+  it('is the lowest and highest of the charted 12 months, for the axis labels', () => {
+    const values = [100, ...Array.from({ length: 12 }, (_, index) => 612_000 + index * 8_000)];
+    const range = priceChartRange(points(values));
+    expect(range).toEqual({ min: 612_000, max: 700_000 });
+    expect([formatPriceShort(700_000), formatPriceShort(1_207_893)]).toEqual(['$700K', '$1.21M']);
+    expect(priceChartRange([])).toBeNull();
   });
 });

@@ -31,6 +31,8 @@ export interface TownMarket {
   searchUrl: string | null;
   lastUpdated: string;
   zhviRange: ZhviPoint[];
+  /** Imported from the shipped sample files (local demo data), not real market figures. */
+  sample: boolean;
 }
 
 export interface RecentSale {
@@ -43,9 +45,27 @@ export interface RecentSale {
   listingOffice: string | null;
   price: number | null;
   propertyType: string | null;
+  /** From the shipped sample files (local demo data), not a real sale. */
+  sample: boolean;
 }
 
 export type BarTone = 'up' | 'down' | 'flat';
+
+/** The chart's height; the lowest value of the range gets the shortest bar, not zero height. */
+export const CHART_HEIGHT_PX = 60;
+export const SHORTEST_BAR_PX = 10;
+
+/** The points the chart shows: the last 12. */
+const chartPoints = (points: ZhviPoint[]): ZhviPoint[] => points.slice(-12);
+
+/**
+ * The lowest and highest value the chart shows, for its axis: the bars start at `min`, not at $0,
+ * so the page has to say where they start.
+ */
+export function priceChartRange(points: ZhviPoint[]): { min: number; max: number } | null {
+  const values = chartPoints(points).map((point) => point.dataValue);
+  return values.length === 0 ? null : { min: Math.min(...values), max: Math.max(...values) };
+}
 
 /**
  * The 12-month price chart: the last 12 points; a bar is green ("up") when its value is more than
@@ -53,16 +73,16 @@ export type BarTone = 'up' | 'down' | 'flat';
  * heights scale between 10 and 60 px.
  */
 export function priceChartBars(points: ZhviPoint[]): { point: ZhviPoint; tone: BarTone; heightPx: number }[] {
-  const last = points.slice(-12);
-  if (last.length === 0) return [];
-  const values = last.map((point) => point.dataValue);
-  const min = Math.min(...values);
-  const max = Math.max(...values);
+  const range = priceChartRange(points);
+  if (!range) return [];
+  const { min, max } = range;
   const midpoint = (min + max) / 2;
-  return last.map((point) => {
+  const span = CHART_HEIGHT_PX - SHORTEST_BAR_PX;
+  return chartPoints(points).map((point) => {
     const tone: BarTone =
       point.dataValue > midpoint * 1.01 ? 'up' : point.dataValue < midpoint * 0.99 ? 'down' : 'flat';
     const share = max === min ? 1 : (point.dataValue - min) / (max - min);
-    return { point, tone, heightPx: Math.round(Math.min(60, Math.max(10, 10 + share * 50))) };
+    const heightPx = Math.round(Math.min(CHART_HEIGHT_PX, Math.max(SHORTEST_BAR_PX, SHORTEST_BAR_PX + share * span)));
+    return { point, tone, heightPx };
   });
 }
