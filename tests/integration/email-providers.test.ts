@@ -30,6 +30,7 @@ import {
 import { chooseProvider, settingsAwareProvider } from '../../src/features/email/providers/choose-provider.server.ts';
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
+import { withUnsubscribeFooter } from '../../src/features/email/templates.ts';
 import { EncryptionError } from '../../src/server/encryption.ts';
 import { parseEnv } from '../../src/server/env.ts';
 import { startFakeMailgun, type FakeMailgun } from '../fakes/mailgun.ts';
@@ -212,6 +213,14 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
     text: `Hello ${to}`,
   });
   const queue = (to = 'dana@example.com', name?: string | null) => queueEmail(suite.db, message(to, name));
+  /** The message as sent: with the recipient's unsubscribe footer. */
+  const sentContent = (to: string) =>
+    withUnsubscribeFooter({ html: message(to).html, text: message(to).text }, TEST_DELIVERY.unsubscribe(to).page);
+  /** RFC 8058 one-click unsubscribe, on every message. */
+  const unsubscribeHeaders = (to: string) => ({
+    'List-Unsubscribe': `<${TEST_DELIVERY.unsubscribe(to).oneClick}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  });
   const deliver = (provider: EmailProvider, ids: number[], now?: Date) =>
     deliverQueued(suite.db, provider, { ...TEST_DELIVERY, ids, ...(now ? { now } : {}) });
   const nextAttemptAt = async (id: number): Promise<number> => {
@@ -240,9 +249,9 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
         from: TEST_FROM_HEADER,
         to: ['"Dana Lopez" <dana@example.com>'],
         subject: 'Your estimate, dana@example.com',
-        html: '<p>Hello <b>dana@example.com</b></p>',
-        text: 'Hello dana@example.com',
+        ...sentContent('dana@example.com'),
         idempotencyKey: `delivery-${id}`,
+        headers: unsubscribeHeaders('dana@example.com'),
       });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'sent',
@@ -412,9 +421,9 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
         from: TEST_FROM_HEADER,
         to: ['"Dana Lopez" <dana@example.com>'],
         subject: 'Your estimate, dana@example.com',
-        html: '<p>Hello <b>dana@example.com</b></p>',
-        text: 'Hello dana@example.com',
+        ...sentContent('dana@example.com'),
         variables: { delivery_id: String(id) },
+        headers: unsubscribeHeaders('dana@example.com'),
         contentType: 'application/x-www-form-urlencoded',
       });
       expect(sent?.id).toMatch(/^<\d{14}\.[0-9a-f]{12}@mg\.example\.com>$/);
