@@ -31,7 +31,9 @@ export default async (): Promise<Response> => {
     const claimed = report.sent.length + report.retrying.length + report.failed.length + report.suppressed.length;
     if (claimed < BATCH || Date.now() - started > TIME_BUDGET_MS) break;
   }
-  console.info(`[deliver-email] sent ${totals.sent}, retrying ${totals.retrying}, failed ${totals.failed}, suppressed ${totals.suppressed}`);
+  console.info(
+    `[deliver-email] sent ${totals.sent}, retrying ${totals.retrying}, failed ${totals.failed}, suppressed ${totals.suppressed}`,
+  );
   return new Response(null, { status: 204 });
 };
 

@@ -287,7 +287,8 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       expect(await deliver(resendProvider(), [id], later(new Date(), 86_400))).toEqual({
         sent: [],
         retrying: [],
-        failed: [], suppressed: []
+        failed: [],
+        suppressed: [],
       });
       expect(resend.requests).toHaveLength(1);
     });
@@ -301,7 +302,12 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       ['no key (401 missing_api_key)', '', 'Resend 401 missing_api_key: Missing API key in the authorization header.'],
     ])("%s: 'failed' at once, without the key in the error", async (_label, apiKey, lastError) => {
       const id = await queue();
-      expect(await deliver(resendProvider({ apiKey }), [id])).toEqual({ sent: [], retrying: [], failed: [id], suppressed: [] });
+      expect(await deliver(resendProvider({ apiKey }), [id])).toEqual({
+        sent: [],
+        retrying: [],
+        failed: [id],
+        suppressed: [],
+      });
       const row = await deliveryById(suite.db, id);
       expect(row).toMatchObject({ status: 'failed', attempts: 1, last_error: lastError });
       if (apiKey) expect(row?.last_error).not.toContain(apiKey);
@@ -312,7 +318,12 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       const id = await queue();
       resend.trouble({ kind: 'rate-limit', retryAfter: 120 });
       const now = new Date(Date.now() + 1000);
-      expect(await deliver(resendProvider(), [id], now)).toEqual({ sent: [], retrying: [id], failed: [], suppressed: [] });
+      expect(await deliver(resendProvider(), [id], now)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'queued',
         attempts: 1,
@@ -320,8 +331,18 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       });
       expect((await nextAttemptAt(id)) - now.getTime()).toBe(120_000);
       // Not before then (the default backoff would have made it due after 60 s).
-      expect(await deliver(resendProvider(), [id], later(now, 119))).toEqual({ sent: [], retrying: [], failed: [], suppressed: [] });
-      expect(await deliver(resendProvider(), [id], later(now, 120))).toEqual({ sent: [id], retrying: [], failed: [], suppressed: [] });
+      expect(await deliver(resendProvider(), [id], later(now, 119))).toEqual({
+        sent: [],
+        retrying: [],
+        failed: [],
+        suppressed: [],
+      });
+      expect(await deliver(resendProvider(), [id], later(now, 120))).toEqual({
+        sent: [id],
+        retrying: [],
+        failed: [],
+        suppressed: [],
+      });
       expect(await deliveryById(suite.db, id)).toMatchObject({ status: 'sent', attempts: 2 });
     });
 
@@ -347,7 +368,12 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       const id = await queue();
       resend.trouble({ kind: 'rate-limit' });
       const now = new Date(Date.now() + 1000);
-      expect(await deliver(resendProvider(), [id], now)).toEqual({ sent: [], retrying: [id], failed: [], suppressed: [] });
+      expect(await deliver(resendProvider(), [id], now)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect((await nextAttemptAt(id)) - now.getTime()).toBe(60_000);
     });
 
@@ -355,10 +381,20 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       const id = await queue();
       resend.trouble({ kind: 'server-error' }, 2);
       const start = new Date(Date.now() + 1000);
-      expect(await deliver(resendProvider(), [id], start)).toEqual({ sent: [], retrying: [id], failed: [], suppressed: [] });
+      expect(await deliver(resendProvider(), [id], start)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect((await nextAttemptAt(id)) - start.getTime()).toBe(60_000);
       const second = later(start, 60);
-      expect(await deliver(resendProvider(), [id], second)).toEqual({ sent: [], retrying: [id], failed: [], suppressed: [] });
+      expect(await deliver(resendProvider(), [id], second)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect((await nextAttemptAt(id)) - second.getTime()).toBe(120_000);
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'queued',
@@ -368,7 +404,8 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       expect(await deliver(resendProvider(), [id], later(second, 120))).toEqual({
         sent: [id],
         retrying: [],
-        failed: [], suppressed: []
+        failed: [],
+        suppressed: [],
       });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'sent',
@@ -386,12 +423,18 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       expect(await deliver(resendProvider({ timeoutMs: 150 }), [id], now)).toEqual({
         sent: [],
         retrying: [id],
-        failed: [], suppressed: []
+        failed: [],
+        suppressed: [],
       });
       expect((await deliveryById(suite.db, id))?.last_error).toBe('Resend did not answer within 0.15 s');
       // Resend had accepted it; the answer was lost.
       expect(resend.emails).toHaveLength(1);
-      expect(await deliver(resendProvider(), [id], later(now, 60))).toEqual({ sent: [id], retrying: [], failed: [], suppressed: [] });
+      expect(await deliver(resendProvider(), [id], later(now, 60))).toEqual({
+        sent: [id],
+        retrying: [],
+        failed: [],
+        suppressed: [],
+      });
       expect(resend.emails).toHaveLength(1);
       expect((await deliveryById(suite.db, id))?.provider_message_id).toBe(resend.emails[0]?.id);
     });
@@ -401,7 +444,8 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       expect(await deliver(resendProvider({ baseUrl: UNREACHABLE }), [id])).toEqual({
         sent: [],
         retrying: [id],
-        failed: [], suppressed: []
+        failed: [],
+        suppressed: [],
       });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'queued',
@@ -453,7 +497,12 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
     it("401 for a bad key: 'failed' at once, without the key or its Basic credentials in the error", async () => {
       const id = await queue();
       const apiKey = 'wrong-mailgun-key-9876543210';
-      expect(await deliver(mailgunProvider({ apiKey }), [id])).toEqual({ sent: [], retrying: [], failed: [id], suppressed: [] });
+      expect(await deliver(mailgunProvider({ apiKey }), [id])).toEqual({
+        sent: [],
+        retrying: [],
+        failed: [id],
+        suppressed: [],
+      });
       const row = await deliveryById(suite.db, id);
       expect(row).toMatchObject({ status: 'failed', last_error: 'Mailgun 401: Forbidden' });
       expect(row?.last_error).not.toContain(apiKey);
@@ -473,26 +522,46 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       const id = await queue();
       mailgun.trouble({ kind: 'rate-limit', retryAfter: 30 });
       const now = new Date(Date.now() + 1000);
-      expect(await deliver(mailgunProvider(), [id], now)).toEqual({ sent: [], retrying: [id], failed: [], suppressed: [] });
+      expect(await deliver(mailgunProvider(), [id], now)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'queued',
         last_error: 'Mailgun 429: Too many requests',
       });
       expect((await nextAttemptAt(id)) - now.getTime()).toBe(30_000);
-      expect(await deliver(mailgunProvider(), [id], later(now, 30))).toEqual({ sent: [id], retrying: [], failed: [], suppressed: [] });
+      expect(await deliver(mailgunProvider(), [id], later(now, 30))).toEqual({
+        sent: [id],
+        retrying: [],
+        failed: [],
+        suppressed: [],
+      });
     });
 
     it.each([500, 502, 503])('%i: retried with backoff, then sent once Mailgun recovers', async (status) => {
       const id = await queue();
       mailgun.trouble({ kind: 'server-error', status });
       const now = new Date(Date.now() + 1000);
-      expect(await deliver(mailgunProvider(), [id], now)).toEqual({ sent: [], retrying: [id], failed: [], suppressed: [] });
+      expect(await deliver(mailgunProvider(), [id], now)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'queued',
         last_error: `Mailgun ${status}: Internal Server Error`,
       });
       expect((await nextAttemptAt(id)) - now.getTime()).toBe(60_000);
-      expect(await deliver(mailgunProvider(), [id], later(now, 60))).toEqual({ sent: [id], retrying: [], failed: [], suppressed: [] });
+      expect(await deliver(mailgunProvider(), [id], later(now, 60))).toEqual({
+        sent: [id],
+        retrying: [],
+        failed: [],
+        suppressed: [],
+      });
       expect(await deliveryById(suite.db, id)).toMatchObject({ status: 'sent', attempts: 2 });
     });
 
@@ -521,7 +590,8 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       expect(await deliver(settingsAwareProvider(suite.db, env, outbox), [id])).toEqual({
         sent: [id],
         retrying: [],
-        failed: [], suppressed: []
+        failed: [],
+        suppressed: [],
       });
       expect(await deliveryById(suite.db, id)).toMatchObject({ status: 'sent', provider: 'outbox' });
       expect(outboxLines).toHaveLength(1);
@@ -626,7 +696,8 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       expect(await deliver(settingsAwareProvider(suite.db, env, outbox), [id])).toEqual({
         sent: [],
         retrying: [id],
-        failed: [], suppressed: []
+        failed: [],
+        suppressed: [],
       });
       expect((await deliveryById(suite.db, id))?.last_error).toBe(
         'The e-mail settings could not be read: The encrypted value cannot be decrypted: it was changed, or ENCRYPTION_KEY is not the key it was saved with',

@@ -521,7 +521,8 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
           expect(await deliverQueued(suite.db, failing, { ...TEST_DELIVERY, ids: [id], now: early })).toEqual({
             sent: [],
             retrying: [],
-            failed: [], suppressed: []
+            failed: [],
+            suppressed: [],
           });
           now = row?.next_attempt_at ?? now;
         } else {
@@ -582,7 +583,8 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
       expect(await deliverQueued(suite.db, recording, { ...TEST_DELIVERY, ids })).toEqual({
         sent: [],
         retrying: [],
-        failed: [], suppressed: []
+        failed: [],
+        suppressed: [],
       });
       expect(recording.sent).toHaveLength(30);
     });
@@ -596,7 +598,8 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
       expect(await deliverQueued(suite.db, recording, { ...TEST_DELIVERY, ids: [id] })).toEqual({
         sent: [],
         retrying: [],
-        failed: [], suppressed: []
+        failed: [],
+        suppressed: [],
       });
       held.release();
       expect(await first).toEqual({ sent: [id], retrying: [], failed: [], suppressed: [] });

@@ -54,7 +54,11 @@ describe.each(BACKENDS)('unsubscribe on %s', (backend) => {
   const newEstimate = async (agentSlug = 'alexmorgan') =>
     (
       await expectJson(
-        await suite.api.postJson('/api/estimates', { agent_slug: agentSlug, sale_price: '780,200', mortgage_payoff: 450000 }),
+        await suite.api.postJson('/api/estimates', {
+          agent_slug: agentSlug,
+          sale_price: '780,200',
+          mortgage_payoff: 450000,
+        }),
         201,
         estimateResponse,
       )
@@ -128,7 +132,8 @@ describe.each(BACKENDS)('unsubscribe on %s', (backend) => {
 
     const bySubject = (pattern: RegExp) => {
       const message = recording.sent.find((sent) => pattern.test(sent.subject));
-      if (!message) throw new Error(`no e-mail matching ${pattern}: ${recording.sent.map((m) => m.subject).join(', ')}`);
+      if (!message)
+        throw new Error(`no e-mail matching ${pattern}: ${recording.sent.map((m) => m.subject).join(', ')}`);
       return message;
     };
     const kinds = [
@@ -156,13 +161,17 @@ describe.each(BACKENDS)('unsubscribe on %s', (backend) => {
     const again = await expectJson(await oneClick(token), 200, unsubscribeAnswer);
     expect(again).toEqual(first);
     const rows = await suppressionOf(agent.email);
-    expect(rows).toEqual([{ email: agent.email, method: 'one_click', created_at: expect.any(Date) }]);
+    expect(rows.map(({ email, method }) => ({ email, method }))).toEqual([{ email: agent.email, method: 'one_click' }]);
     expect(rows[0]?.created_at.getTime()).toBeGreaterThan(before - 60_000);
   });
 
   it('the one-click POST may come as multipart/form-data, and a wrong body is refused', async () => {
     const { agent, token } = await agentWithToken();
-    await expectError(await oneClick(token, 'List-Unsubscribe=Yes'), 400, 'Send List-Unsubscribe=One-Click as the form body');
+    await expectError(
+      await oneClick(token, 'List-Unsubscribe=Yes'),
+      400,
+      'Send List-Unsubscribe=One-Click as the form body',
+    );
     expect(await suppressionOf(agent.email)).toEqual([]);
     const form = new FormData();
     form.set('List-Unsubscribe', 'One-Click');
@@ -180,7 +189,11 @@ describe.each(BACKENDS)('unsubscribe on %s', (backend) => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ token }),
     });
-    expect(await expectJson(undo, 200, unsubscribeAnswer)).toEqual({ success: true, email: agent.email, subscribed: true });
+    expect(await expectJson(undo, 200, unsubscribeAnswer)).toEqual({
+      success: true,
+      email: agent.email,
+      subscribed: true,
+    });
     expect(await suppressionOf(agent.email)).toEqual([]);
   });
 

@@ -32,7 +32,9 @@ export default function Unsubscribe() {
   });
 
   const call = async (method: 'POST' | 'DELETE', token: string, email: string) => {
-    setState(method === 'POST' ? { kind: 'working', token, email } : { kind: 'unsubscribed', token, email, busy: true });
+    setState(
+      method === 'POST' ? { kind: 'working', token, email } : { kind: 'unsubscribed', token, email, busy: true },
+    );
     const result = await callApi(UNSUBSCRIBE_API_PATH, unsubscribeResultSchema, { method, body: { token } }).catch(
       () => null,
     );

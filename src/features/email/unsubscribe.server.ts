@@ -11,7 +11,12 @@ import { z } from 'zod';
 import type { Queryable } from '../../server/db.ts';
 import { HttpError, MAX_JSON_BYTES, parseOrThrow, readJson, route } from '../../server/http.ts';
 import type { UnsubscribeLinks } from './email.server.ts';
-import { INVALID_UNSUBSCRIBE_LINK, UNSUBSCRIBE_API_PATH, UNSUBSCRIBE_PAGE_PATH, unsubscribeRequestSchema } from './unsubscribe.ts';
+import {
+  INVALID_UNSUBSCRIBE_LINK,
+  UNSUBSCRIBE_API_PATH,
+  UNSUBSCRIBE_PAGE_PATH,
+  unsubscribeRequestSchema,
+} from './unsubscribe.ts';
 
 export interface UnsubscribeSigner {
   token(email: string): string;
@@ -99,10 +104,10 @@ export function unsubscribeRoutes(db: Queryable, signer: UnsubscribeSigner): Hon
     POST: async (c) => {
       const { token, method } = await readUnsubscribe(c);
       const email = emailOrThrow(token);
-      await db.query(
-        `INSERT INTO email_suppressions (email, method) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING`,
-        [email, method],
-      );
+      await db.query(`INSERT INTO email_suppressions (email, method) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING`, [
+        email,
+        method,
+      ]);
       return c.json({ success: true, email, subscribed: false });
     },
     DELETE: async (c) => {

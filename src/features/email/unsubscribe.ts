@@ -45,7 +45,6 @@ export function emailInToken(token: string): string | null {
 }
 
 /** What stops and what still comes, in the words of the page and the privacy policy. */
-export const WHAT_STOPS =
-  'We will no longer e-mail you lead notices or any other message you did not ask for.';
+export const WHAT_STOPS = 'We will no longer e-mail you lead notices or any other message you did not ask for.';
 export const WHAT_STILL_COMES =
   'E-mail you ask for still comes: an estimate you request, and account e-mails such as a verification or password-reset link.';
