@@ -48,13 +48,26 @@ export default function Unsubscribe() {
     }
   };
 
+  const home = (
+    <p className="account-links">
+      <a href="/">Back to Home</a>
+    </p>
+  );
+  const failure = (message: string | undefined) =>
+    message ? (
+      <p role="alert" className="form-error">
+        {message}
+      </p>
+    ) : null;
+
   return (
     <section className="account-card" aria-labelledby="unsubscribe-title">
       <h1 id="unsubscribe-title">Unsubscribe</h1>
       {state.kind === 'invalid' ? (
-        <p role="alert" className="form-error">
-          {state.message}
-        </p>
+        <div className="form">
+          {failure(state.message)}
+          {home}
+        </div>
       ) : null}
       {state.kind === 'ready' || state.kind === 'working' ? (
         <>
@@ -62,19 +75,18 @@ export default function Unsubscribe() {
             Stop e-mail to <strong>{state.email}</strong>? {WHAT_STOPS}
           </p>
           <p className="field-hint">{WHAT_STILL_COMES}</p>
-          {state.kind === 'ready' && state.error ? (
-            <p role="alert" className="form-error">
-              {state.error}
-            </p>
-          ) : null}
-          <button
-            type="button"
-            className="button button-primary button-block"
-            disabled={state.kind === 'working'}
-            onClick={() => void call('POST', state.token, state.email)}
-          >
-            {state.kind === 'working' ? 'Unsubscribing…' : 'Unsubscribe'}
-          </button>
+          <div className="form">
+            {failure(state.kind === 'ready' ? state.error : undefined)}
+            <button
+              type="button"
+              className="button button-primary button-block"
+              disabled={state.kind === 'working'}
+              onClick={() => void call('POST', state.token, state.email)}
+            >
+              {state.kind === 'working' ? 'Unsubscribing…' : 'Unsubscribe'}
+            </button>
+            {home}
+          </div>
         </>
       ) : null}
       {state.kind === 'unsubscribed' ? (
@@ -85,29 +97,28 @@ export default function Unsubscribe() {
             </p>
             <p>{WHAT_STILL_COMES}</p>
           </div>
-          {state.error ? (
-            <p role="alert" className="form-error">
-              {state.error}
-            </p>
-          ) : null}
-          <button
-            type="button"
-            className="button button-secondary"
-            disabled={state.busy}
-            onClick={() => void call('DELETE', state.token, state.email)}
-          >
-            Undo: keep e-mailing me
-          </button>
+          <div className="form">
+            {failure(state.error)}
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={state.busy}
+              onClick={() => void call('DELETE', state.token, state.email)}
+            >
+              Undo: keep e-mailing me
+            </button>
+            {home}
+          </div>
         </>
       ) : null}
       {state.kind === 'subscribed' ? (
-        <p role="status">
-          <strong>You’re subscribed again.</strong> Lead notices to {state.email} start again with the next one.
-        </p>
+        <div className="form">
+          <p role="status">
+            <strong>You’re subscribed again.</strong> E-mail to {state.email} starts again with the next message.
+          </p>
+          {home}
+        </div>
       ) : null}
-      <p className="account-links">
-        <a href="/">Back to Home</a>
-      </p>
     </section>
   );
 }
