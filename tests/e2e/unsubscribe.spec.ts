@@ -89,3 +89,9 @@ test('the privacy policy says what unsubscribing stops and what still comes', as
   await expect(section).toContainText('one-click Unsubscribe button');
   await expect(section).toContainText('E-mail you ask for still comes');
 });
+
+test('the unsubscribe page is left out of the sitemap', async ({ request }) => {
+  const sitemap = await (await request.get('/sitemap-0.xml')).text();
+  expect(sitemap).toContain('/privacy/');
+  expect(sitemap).not.toContain('/unsubscribe');
+});
