@@ -13,9 +13,9 @@ import {
   type EmailProvider,
   type MailContext,
 } from '../features/email/email.server.ts';
+import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
-import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
 import { settingsRoutes } from '../features/settings/settings.server.ts';
 import type { Db } from './db.ts';
