@@ -1,13 +1,15 @@
 import type { Config } from '@netlify/functions';
 import { deliverQueued } from '../../src/features/email/email.server.ts';
+import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
 import { appDepsFrom } from '../../src/server/compose.ts';
 import { openDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);
-const { email } = appDepsFrom(env, db);
-if (!email) throw new Error('E-mail is not configured');
+const { email, siteUrl, auth } = appDepsFrom(env, db);
+// The same links as the API puts in the mail it delivers right away (src/server/app.ts).
+const unsubscribe = unsubscribeLinks(siteUrl, unsubscribeSigner(auth.sessionKey));
 
 /** Stop claiming new batches after this long; scheduled functions may run for 30 seconds. */
 const TIME_BUDGET_MS = 20_000;
@@ -19,16 +21,19 @@ const BATCH = 50;
  */
 export default async (): Promise<Response> => {
   const started = Date.now();
-  const totals = { sent: 0, retrying: 0, failed: 0 };
+  const totals = { sent: 0, retrying: 0, failed: 0, suppressed: 0 };
   for (;;) {
-    const report = await deliverQueued(db, email.provider, { from: email.from, limit: BATCH });
+    const report = await deliverQueued(db, email.provider, { from: email.from, unsubscribe, limit: BATCH });
     totals.sent += report.sent.length;
     totals.retrying += report.retrying.length;
     totals.failed += report.failed.length;
-    const claimed = report.sent.length + report.retrying.length + report.failed.length;
+    totals.suppressed += report.suppressed.length;
+    const claimed = report.sent.length + report.retrying.length + report.failed.length + report.suppressed.length;
     if (claimed < BATCH || Date.now() - started > TIME_BUDGET_MS) break;
   }
-  console.info(`[deliver-email] sent ${totals.sent}, retrying ${totals.retrying}, failed ${totals.failed}`);
+  console.info(
+    `[deliver-email] sent ${totals.sent}, retrying ${totals.retrying}, failed ${totals.failed}, suppressed ${totals.suppressed}`,
+  );
   return new Response(null, { status: 204 });
 };
 

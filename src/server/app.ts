@@ -13,6 +13,7 @@ import {
   type EmailProvider,
   type MailContext,
 } from '../features/email/email.server.ts';
+import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
@@ -78,12 +79,15 @@ export function createApi({
   clientIp,
   fetchSite,
 }: AppDeps): Hono {
+  // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
+  const signer = unsubscribeSigner(auth.sessionKey);
   const mail: MailContext = {
     siteUrl: (request) => (siteUrl ?? new URL(request.url).origin).replace(/\/+$/, ''),
     deliverSoon(ids, request) {
       if (!email || ids.length === 0) return;
+      const unsubscribe = unsubscribeLinks(mail.siteUrl(request), signer);
       runAfterResponse(
-        deliverQueued(db, email.provider, { ids, from: email.from }).catch((error: unknown) =>
+        deliverQueued(db, email.provider, { ids, from: email.from, unsubscribe }).catch((error: unknown) =>
           logError(error, request),
         ),
       );
@@ -102,6 +106,7 @@ export function createApi({
   api.route('/', estimateRoutes(db));
   api.route('/', leadRoutes(db, mail));
   api.route('/', emailRoutes(db, mail));
+  api.route('/', unsubscribeRoutes(db, signer));
   api.route('/', marketRoutes(db));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {

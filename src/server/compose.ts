@@ -11,7 +11,7 @@ import { secretFrom } from './secrets.ts';
  * The API's dependencies as the environment configures them; the Netlify Function, the local
  * servers and the benchmark all build the app from this, adding only what is theirs.
  */
-export function appDepsFrom(env: Env, db: Db): AppDeps {
+export function appDepsFrom(env: Env, db: Db): AppDeps & Required<Pick<AppDeps, 'siteUrl' | 'email' | 'auth'>> {
   return {
     db,
     siteUrl: siteUrl(env),

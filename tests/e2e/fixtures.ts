@@ -53,6 +53,7 @@ const outboxMessageSchema = z.object({
   subject: z.string(),
   text: z.string(),
   html: z.string(),
+  headers: z.record(z.string(), z.string()),
 });
 
 /**

@@ -4,8 +4,8 @@
  * node:http on 127.0.0.1 and a random port. It follows the published behaviour of
  * `POST /v3/{domain}/messages`: HTTP Basic auth with user `api` and the key (401 "Forbidden"
  * otherwise), a form body (application/x-www-form-urlencoded or multipart/form-data) with from,
- * to, subject and text or html (400 `{ message }` when one is missing or not an address), 404 for
- * a domain it does not know, and `{ id: "<…@domain>", message: "Queued. Thank you." }` on success.
+ * to, subject and text or html (400 `{ message }` when one is missing or not an address) and
+ * `h:Name` fields as custom headers, 404 for a domain it does not know, and `{ id: "<…@domain>", message: "Queued. Thank you." }` on success.
  *
  * A test can make it answer 429 (with Retry-After), 5xx, or slowly, for the next N requests.
  */
@@ -24,6 +24,8 @@ export interface MailgunMessage {
   text: string | null;
   /** User variables (`v:name` fields). */
   variables: Record<string, string>;
+  /** Custom MIME headers (`h:Name` fields), by name. */
+  headers: Record<string, string>;
   contentType: string;
   receivedAt: Date;
 }
@@ -140,8 +142,10 @@ export async function startFakeMailgun({
       return message(400, "'to' parameter is not a valid address. please check documentation");
     }
     const variables: Record<string, string> = {};
+    const customHeaders: Record<string, string> = {};
     for (const [name, values] of fields) {
       if (name.startsWith('v:') && values[0] !== undefined) variables[name.slice(2)] = values[0];
+      if (name.startsWith('h:') && values[0] !== undefined) customHeaders[name.slice(2)] = values[0];
     }
     const id = `<${new Date().toISOString().replace(/\D/g, '').slice(0, 14)}.${randomBytes(6).toString('hex')}@${pathDomain}>`;
     messages.push({
@@ -153,6 +157,7 @@ export async function startFakeMailgun({
       html,
       text,
       variables,
+      headers: customHeaders,
       contentType,
       receivedAt: new Date(),
     });

@@ -3,8 +3,8 @@
  * node:http on 127.0.0.1 and a random port. It follows the published behaviour of
  * `POST /emails`: Bearer auth (401 missing_api_key, 403 invalid_api_key), a User-Agent required
  * (403), a JSON body with from, to, subject and html or text (422 missing_required_field or
- * validation_error), `{ id }` on success, and the Idempotency-Key rules (the same key and body
- * answer the first id without sending again; the same key with another body is 409; a key over
+ * validation_error; custom `headers` must be an object of strings), `{ id }` on success, and the
+ * Idempotency-Key rules (the same key and body answer the first id without sending again; the same key with another body is 409; a key over
  * 256 characters is 400). Errors are `{ statusCode, name, message }`.
  *
  * A test can make it answer 429 with Retry-After, 5xx, or slowly, for the next N requests.
@@ -22,6 +22,8 @@ export interface ResendEmail {
   html: string | null;
   text: string | null;
   idempotencyKey: string | null;
+  /** The custom e-mail headers of the body's `headers` object (List-Unsubscribe, …). */
+  headers: Record<string, string>;
   receivedAt: Date;
 }
 
@@ -87,7 +89,10 @@ const bodySchema = z.looseObject({
   subject: z.unknown(),
   html: z.unknown(),
   text: z.unknown(),
+  headers: z.unknown(),
 });
+
+const headersSchema = z.record(z.string(), z.string()).optional();
 
 export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' } = {}): Promise<FakeResend> {
   const emails: ResendEmail[] = [];
@@ -148,6 +153,8 @@ export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' }
       );
     }
     if (typeof body.subject !== 'string') return error(422, 'validation_error', 'Invalid `subject` field.');
+    const customHeaders = headersSchema.safeParse(body.headers);
+    if (!customHeaders.success) return error(422, 'validation_error', 'Invalid `headers` field.');
 
     const idempotencyKey = header(headers, 'idempotency-key') ?? null;
     if (idempotencyKey !== null) {
@@ -169,6 +176,7 @@ export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' }
       html: typeof body.html === 'string' ? body.html : null,
       text: typeof body.text === 'string' ? body.text : null,
       idempotencyKey,
+      headers: customHeaders.data ?? {},
       receivedAt: new Date(),
     });
     if (idempotencyKey !== null) keys.set(idempotencyKey, { body: rawBody, id });

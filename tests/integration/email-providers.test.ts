@@ -30,13 +30,14 @@ import {
 import { chooseProvider, settingsAwareProvider } from '../../src/features/email/providers/choose-provider.server.ts';
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
+import { withUnsubscribeFooter } from '../../src/features/email/templates.ts';
 import { EncryptionError } from '../../src/server/encryption.ts';
 import { parseEnv } from '../../src/server/env.ts';
 import { startFakeMailgun, type FakeMailgun } from '../fakes/mailgun.ts';
 import { startFakeResend, type FakeResend } from '../fakes/resend.ts';
 import { anyNumber, anyString, expectJson, matching } from '../support/api-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
-import { deliveriesOfLead, deliveryById, TEST_FROM, useEmailSuite } from '../support/email-suite.ts';
+import { deliveriesOfLead, deliveryById, TEST_DELIVERY, TEST_FROM, useEmailSuite } from '../support/email-suite.ts';
 import { leadById } from '../support/fixtures.ts';
 import { leadResponse } from '../support/schemas.ts';
 
@@ -91,6 +92,7 @@ const providerMessage = (to = 'dana@example.com', deliveryId = 1): ProviderMessa
   subject: 'Your estimated net proceeds: $279,341.00',
   html: '<p>Hello Dana</p>',
   text: 'Hello Dana',
+  headers: {},
 });
 
 /** What a send is rejected with. */
@@ -211,8 +213,16 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
     text: `Hello ${to}`,
   });
   const queue = (to = 'dana@example.com', name?: string | null) => queueEmail(suite.db, message(to, name));
+  /** The message as sent: with the recipient's unsubscribe footer. */
+  const sentContent = (to: string) =>
+    withUnsubscribeFooter({ html: message(to).html, text: message(to).text }, TEST_DELIVERY.unsubscribe(to).page);
+  /** RFC 8058 one-click unsubscribe, on every message. */
+  const unsubscribeHeaders = (to: string) => ({
+    'List-Unsubscribe': `<${TEST_DELIVERY.unsubscribe(to).oneClick}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  });
   const deliver = (provider: EmailProvider, ids: number[], now?: Date) =>
-    deliverQueued(suite.db, provider, { from: TEST_FROM, ids, ...(now ? { now } : {}) });
+    deliverQueued(suite.db, provider, { ...TEST_DELIVERY, ids, ...(now ? { now } : {}) });
   const nextAttemptAt = async (id: number): Promise<number> => {
     const [row] = await suite.db.query<{ next_attempt_at: Date }>(
       'SELECT next_attempt_at FROM email_deliveries WHERE id = $1',
@@ -232,16 +242,16 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
   describe('Resend', () => {
     it("delivers: the row is 'sent' with Resend's id; Idempotency-Key, auth and sender as published", async () => {
       const id = await queue('dana@example.com', 'Dana Lopez');
-      expect(await deliver(resendProvider(), [id])).toEqual({ sent: [id], retrying: [], failed: [] });
+      expect(await deliver(resendProvider(), [id])).toEqual({ sent: [id], retrying: [], failed: [], suppressed: [] });
       expect(resend.emails).toHaveLength(1);
       const email = resend.emails[0];
       expect(email).toMatchObject({
         from: TEST_FROM_HEADER,
         to: ['"Dana Lopez" <dana@example.com>'],
         subject: 'Your estimate, dana@example.com',
-        html: '<p>Hello <b>dana@example.com</b></p>',
-        text: 'Hello dana@example.com',
+        ...sentContent('dana@example.com'),
         idempotencyKey: `delivery-${id}`,
+        headers: unsubscribeHeaders('dana@example.com'),
       });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'sent',
@@ -264,7 +274,7 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
 
     it("422: 'failed' at once with Resend's message, never tried again", async () => {
       const id = await queue('not-an-address');
-      expect(await deliver(resendProvider(), [id])).toEqual({ sent: [], retrying: [], failed: [id] });
+      expect(await deliver(resendProvider(), [id])).toEqual({ sent: [], retrying: [], failed: [id], suppressed: [] });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'failed',
         provider: 'resend',
@@ -278,6 +288,7 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
         sent: [],
         retrying: [],
         failed: [],
+        suppressed: [],
       });
       expect(resend.requests).toHaveLength(1);
     });
@@ -291,7 +302,12 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       ['no key (401 missing_api_key)', '', 'Resend 401 missing_api_key: Missing API key in the authorization header.'],
     ])("%s: 'failed' at once, without the key in the error", async (_label, apiKey, lastError) => {
       const id = await queue();
-      expect(await deliver(resendProvider({ apiKey }), [id])).toEqual({ sent: [], retrying: [], failed: [id] });
+      expect(await deliver(resendProvider({ apiKey }), [id])).toEqual({
+        sent: [],
+        retrying: [],
+        failed: [id],
+        suppressed: [],
+      });
       const row = await deliveryById(suite.db, id);
       expect(row).toMatchObject({ status: 'failed', attempts: 1, last_error: lastError });
       if (apiKey) expect(row?.last_error).not.toContain(apiKey);
@@ -302,7 +318,12 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       const id = await queue();
       resend.trouble({ kind: 'rate-limit', retryAfter: 120 });
       const now = new Date(Date.now() + 1000);
-      expect(await deliver(resendProvider(), [id], now)).toEqual({ sent: [], retrying: [id], failed: [] });
+      expect(await deliver(resendProvider(), [id], now)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'queued',
         attempts: 1,
@@ -310,8 +331,18 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       });
       expect((await nextAttemptAt(id)) - now.getTime()).toBe(120_000);
       // Not before then (the default backoff would have made it due after 60 s).
-      expect(await deliver(resendProvider(), [id], later(now, 119))).toEqual({ sent: [], retrying: [], failed: [] });
-      expect(await deliver(resendProvider(), [id], later(now, 120))).toEqual({ sent: [id], retrying: [], failed: [] });
+      expect(await deliver(resendProvider(), [id], later(now, 119))).toEqual({
+        sent: [],
+        retrying: [],
+        failed: [],
+        suppressed: [],
+      });
+      expect(await deliver(resendProvider(), [id], later(now, 120))).toEqual({
+        sent: [id],
+        retrying: [],
+        failed: [],
+        suppressed: [],
+      });
       expect(await deliveryById(suite.db, id)).toMatchObject({ status: 'sent', attempts: 2 });
     });
 
@@ -337,7 +368,12 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       const id = await queue();
       resend.trouble({ kind: 'rate-limit' });
       const now = new Date(Date.now() + 1000);
-      expect(await deliver(resendProvider(), [id], now)).toEqual({ sent: [], retrying: [id], failed: [] });
+      expect(await deliver(resendProvider(), [id], now)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect((await nextAttemptAt(id)) - now.getTime()).toBe(60_000);
     });
 
@@ -345,10 +381,20 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       const id = await queue();
       resend.trouble({ kind: 'server-error' }, 2);
       const start = new Date(Date.now() + 1000);
-      expect(await deliver(resendProvider(), [id], start)).toEqual({ sent: [], retrying: [id], failed: [] });
+      expect(await deliver(resendProvider(), [id], start)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect((await nextAttemptAt(id)) - start.getTime()).toBe(60_000);
       const second = later(start, 60);
-      expect(await deliver(resendProvider(), [id], second)).toEqual({ sent: [], retrying: [id], failed: [] });
+      expect(await deliver(resendProvider(), [id], second)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect((await nextAttemptAt(id)) - second.getTime()).toBe(120_000);
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'queued',
@@ -359,6 +405,7 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
         sent: [id],
         retrying: [],
         failed: [],
+        suppressed: [],
       });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'sent',
@@ -377,11 +424,17 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
         sent: [],
         retrying: [id],
         failed: [],
+        suppressed: [],
       });
       expect((await deliveryById(suite.db, id))?.last_error).toBe('Resend did not answer within 0.15 s');
       // Resend had accepted it; the answer was lost.
       expect(resend.emails).toHaveLength(1);
-      expect(await deliver(resendProvider(), [id], later(now, 60))).toEqual({ sent: [id], retrying: [], failed: [] });
+      expect(await deliver(resendProvider(), [id], later(now, 60))).toEqual({
+        sent: [id],
+        retrying: [],
+        failed: [],
+        suppressed: [],
+      });
       expect(resend.emails).toHaveLength(1);
       expect((await deliveryById(suite.db, id))?.provider_message_id).toBe(resend.emails[0]?.id);
     });
@@ -392,6 +445,7 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
         sent: [],
         retrying: [id],
         failed: [],
+        suppressed: [],
       });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'queued',
@@ -403,7 +457,7 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
   describe('Mailgun', () => {
     it("delivers: the row is 'sent' with Mailgun's id; Basic auth and form fields as published", async () => {
       const id = await queue('dana@example.com', 'Dana Lopez');
-      expect(await deliver(mailgunProvider(), [id])).toEqual({ sent: [id], retrying: [], failed: [] });
+      expect(await deliver(mailgunProvider(), [id])).toEqual({ sent: [id], retrying: [], failed: [], suppressed: [] });
       expect(mailgun.messages).toHaveLength(1);
       const sent = mailgun.messages[0];
       expect(sent).toMatchObject({
@@ -411,9 +465,9 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
         from: TEST_FROM_HEADER,
         to: ['"Dana Lopez" <dana@example.com>'],
         subject: 'Your estimate, dana@example.com',
-        html: '<p>Hello <b>dana@example.com</b></p>',
-        text: 'Hello dana@example.com',
+        ...sentContent('dana@example.com'),
         variables: { delivery_id: String(id) },
+        headers: unsubscribeHeaders('dana@example.com'),
         contentType: 'application/x-www-form-urlencoded',
       });
       expect(sent?.id).toMatch(/^<\d{14}\.[0-9a-f]{12}@mg\.example\.com>$/);
@@ -431,7 +485,7 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
 
     it("400: 'failed' at once with Mailgun's message", async () => {
       const id = await queue('not-an-address');
-      expect(await deliver(mailgunProvider(), [id])).toEqual({ sent: [], retrying: [], failed: [id] });
+      expect(await deliver(mailgunProvider(), [id])).toEqual({ sent: [], retrying: [], failed: [id], suppressed: [] });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'failed',
         provider: 'mailgun',
@@ -443,7 +497,12 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
     it("401 for a bad key: 'failed' at once, without the key or its Basic credentials in the error", async () => {
       const id = await queue();
       const apiKey = 'wrong-mailgun-key-9876543210';
-      expect(await deliver(mailgunProvider({ apiKey }), [id])).toEqual({ sent: [], retrying: [], failed: [id] });
+      expect(await deliver(mailgunProvider({ apiKey }), [id])).toEqual({
+        sent: [],
+        retrying: [],
+        failed: [id],
+        suppressed: [],
+      });
       const row = await deliveryById(suite.db, id);
       expect(row).toMatchObject({ status: 'failed', last_error: 'Mailgun 401: Forbidden' });
       expect(row?.last_error).not.toContain(apiKey);
@@ -463,26 +522,46 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
       const id = await queue();
       mailgun.trouble({ kind: 'rate-limit', retryAfter: 30 });
       const now = new Date(Date.now() + 1000);
-      expect(await deliver(mailgunProvider(), [id], now)).toEqual({ sent: [], retrying: [id], failed: [] });
+      expect(await deliver(mailgunProvider(), [id], now)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'queued',
         last_error: 'Mailgun 429: Too many requests',
       });
       expect((await nextAttemptAt(id)) - now.getTime()).toBe(30_000);
-      expect(await deliver(mailgunProvider(), [id], later(now, 30))).toEqual({ sent: [id], retrying: [], failed: [] });
+      expect(await deliver(mailgunProvider(), [id], later(now, 30))).toEqual({
+        sent: [id],
+        retrying: [],
+        failed: [],
+        suppressed: [],
+      });
     });
 
     it.each([500, 502, 503])('%i: retried with backoff, then sent once Mailgun recovers', async (status) => {
       const id = await queue();
       mailgun.trouble({ kind: 'server-error', status });
       const now = new Date(Date.now() + 1000);
-      expect(await deliver(mailgunProvider(), [id], now)).toEqual({ sent: [], retrying: [id], failed: [] });
+      expect(await deliver(mailgunProvider(), [id], now)).toEqual({
+        sent: [],
+        retrying: [id],
+        failed: [],
+        suppressed: [],
+      });
       expect(await deliveryById(suite.db, id)).toMatchObject({
         status: 'queued',
         last_error: `Mailgun ${status}: Internal Server Error`,
       });
       expect((await nextAttemptAt(id)) - now.getTime()).toBe(60_000);
-      expect(await deliver(mailgunProvider(), [id], later(now, 60))).toEqual({ sent: [id], retrying: [], failed: [] });
+      expect(await deliver(mailgunProvider(), [id], later(now, 60))).toEqual({
+        sent: [id],
+        retrying: [],
+        failed: [],
+        suppressed: [],
+      });
       expect(await deliveryById(suite.db, id)).toMatchObject({ status: 'sent', attempts: 2 });
     });
 
@@ -512,6 +591,7 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
         sent: [id],
         retrying: [],
         failed: [],
+        suppressed: [],
       });
       expect(await deliveryById(suite.db, id)).toMatchObject({ status: 'sent', provider: 'outbox' });
       expect(outboxLines).toHaveLength(1);
@@ -603,7 +683,7 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
         message('c@example.com'),
       ]);
       const before = suite.db.roundTrips;
-      expect(await deliver(provider, ids)).toEqual({ sent: ids, retrying: [], failed: [] });
+      expect(await deliver(provider, ids)).toEqual({ sent: ids, retrying: [], failed: [], suppressed: [] });
       expect(suite.db.roundTrips - before).toBe(3);
       expect(mailgun.messages).toHaveLength(3);
     });
@@ -617,6 +697,7 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
         sent: [],
         retrying: [id],
         failed: [],
+        suppressed: [],
       });
       expect((await deliveryById(suite.db, id))?.last_error).toBe(
         'The e-mail settings could not be read: The encrypted value cannot be decrypted: it was changed, or ENCRYPTION_KEY is not the key it was saved with',

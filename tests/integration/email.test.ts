@@ -24,6 +24,7 @@ import {
   failingProvider,
   heldProvider,
   recordingProvider,
+  TEST_DELIVERY,
   TEST_FROM,
   TEST_SITE_URL,
   useEmailSuite,
@@ -504,27 +505,28 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
       const failing = failingProvider('Mailbox unavailable');
       let now = new Date(Date.now() + 1000);
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
-        const report = await deliverQueued(suite.db, failing, { from: TEST_FROM, ids: [id], now });
+        const report = await deliverQueued(suite.db, failing, { ...TEST_DELIVERY, ids: [id], now });
         const [row] = await suite.db.query<{ status: string; attempts: number; next_attempt_at: Date }>(
           'SELECT status, attempts, next_attempt_at FROM email_deliveries WHERE id = $1',
           [id],
         );
         expect(row?.attempts).toBe(attempt);
         if (attempt < MAX_ATTEMPTS) {
-          expect(report).toEqual({ sent: [], retrying: [id], failed: [] });
+          expect(report).toEqual({ sent: [], retrying: [id], failed: [], suppressed: [] });
           expect(row?.status).toBe('queued');
           // 1, 2, 4, 8 minutes after this attempt.
           expect((row?.next_attempt_at.getTime() ?? 0) - now.getTime()).toBe(2 ** (attempt - 1) * 60_000);
           // Not due again before then.
           const early = new Date(now.getTime() + 2 ** (attempt - 1) * 60_000 - 1000);
-          expect(await deliverQueued(suite.db, failing, { from: TEST_FROM, ids: [id], now: early })).toEqual({
+          expect(await deliverQueued(suite.db, failing, { ...TEST_DELIVERY, ids: [id], now: early })).toEqual({
             sent: [],
             retrying: [],
             failed: [],
+            suppressed: [],
           });
           now = row?.next_attempt_at ?? now;
         } else {
-          expect(report).toEqual({ sent: [], retrying: [], failed: [id] });
+          expect(report).toEqual({ sent: [], retrying: [], failed: [id], suppressed: [] });
           expect(row?.status).toBe('failed');
         }
       }
@@ -532,19 +534,19 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
       expect(await deliveryById(suite.db, id)).toMatchObject({ status: 'failed', last_error: 'Mailbox unavailable' });
       // A failed delivery is never picked up again.
       const later = await deliverQueued(suite.db, recordingProvider(), {
-        from: TEST_FROM,
+        ...TEST_DELIVERY,
         ids: [id],
         now: minutesFromNow(24 * 60),
       });
-      expect(later).toEqual({ sent: [], retrying: [], failed: [] });
+      expect(later).toEqual({ sent: [], retrying: [], failed: [], suppressed: [] });
     });
 
     it('sends a retried delivery once the provider recovers', async () => {
       const id = await queueEmail(suite.db, message('recovers@example.com'));
-      await deliverQueued(suite.db, failingProvider(), { from: TEST_FROM, ids: [id] });
+      await deliverQueued(suite.db, failingProvider(), { ...TEST_DELIVERY, ids: [id] });
       const recording = recordingProvider();
-      const report = await deliverQueued(suite.db, recording, { from: TEST_FROM, ids: [id], now: minutesFromNow(2) });
-      expect(report).toEqual({ sent: [id], retrying: [], failed: [] });
+      const report = await deliverQueued(suite.db, recording, { ...TEST_DELIVERY, ids: [id], now: minutesFromNow(2) });
+      expect(report).toEqual({ sent: [id], retrying: [], failed: [], suppressed: [] });
       expect(recording.sent.map((sent) => [sent.deliveryId, sent.to.email, sent.from])).toEqual([
         [id, 'recovers@example.com', TEST_FROM],
       ]);
@@ -564,7 +566,7 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
       );
       const recording = recordingProvider(5);
       const reports = await Promise.all(
-        Array.from({ length: 6 }, () => deliverQueued(suite.db, recording, { from: TEST_FROM, ids, limit: 10 })),
+        Array.from({ length: 6 }, () => deliverQueued(suite.db, recording, { ...TEST_DELIVERY, ids, limit: 10 })),
       );
       // Six workers of 10 share 30 rows: some may claim fewer, none claims a row another claimed.
       const sentByReports = reports.flatMap((report) => report.sent);
@@ -578,10 +580,11 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
       );
       expect(counts).toEqual({ sent: 30, single: 30 });
       // And again later: nothing left to send.
-      expect(await deliverQueued(suite.db, recording, { from: TEST_FROM, ids })).toEqual({
+      expect(await deliverQueued(suite.db, recording, { ...TEST_DELIVERY, ids })).toEqual({
         sent: [],
         retrying: [],
         failed: [],
+        suppressed: [],
       });
       expect(recording.sent).toHaveLength(30);
     });
@@ -589,24 +592,25 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
     it('leaves a row that is being sent to its worker until the lease runs out', async () => {
       const id = await queueEmail(suite.db, message('lease@example.com'));
       const held = heldProvider();
-      const first = deliverQueued(suite.db, held, { from: TEST_FROM, ids: [id] });
+      const first = deliverQueued(suite.db, held, { ...TEST_DELIVERY, ids: [id] });
       while (held.started === 0) await new Promise((resolve) => setTimeout(resolve, 5));
       const recording = recordingProvider();
-      expect(await deliverQueued(suite.db, recording, { from: TEST_FROM, ids: [id] })).toEqual({
+      expect(await deliverQueued(suite.db, recording, { ...TEST_DELIVERY, ids: [id] })).toEqual({
         sent: [],
         retrying: [],
         failed: [],
+        suppressed: [],
       });
       held.release();
-      expect(await first).toEqual({ sent: [id], retrying: [], failed: [] });
+      expect(await first).toEqual({ sent: [id], retrying: [], failed: [], suppressed: [] });
       // Had the worker died, the row would be due again once the lease ran out; it did not, so it is sent.
       expect(
         await deliverQueued(suite.db, recording, {
-          from: TEST_FROM,
+          ...TEST_DELIVERY,
           ids: [id],
           now: minutesFromNow(CLAIM_LEASE_MINUTES + 1),
         }),
-      ).toEqual({ sent: [], retrying: [], failed: [] });
+      ).toEqual({ sent: [], retrying: [], failed: [], suppressed: [] });
       expect(recording.sent).toHaveLength(0);
     });
 

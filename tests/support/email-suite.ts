@@ -7,10 +7,13 @@
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import {
   createOutboxProvider,
+  type DeliverOptions,
   type EmailAddress,
   type EmailProvider,
   type ProviderMessage,
 } from '../../src/features/email/email.server.ts';
+import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
+import type { AuthConfig } from '../../src/features/auth/sessions.server.ts';
 import type { AppDeps } from '../../src/server/app.ts';
 import type { Db } from '../../src/server/db.ts';
 import { openTestDatabase, type Backend, type TestDatabase } from './backends.ts';
@@ -18,6 +21,16 @@ import { startApi, type RunningApi } from './http.ts';
 
 export const TEST_FROM: EmailAddress = { name: 'Long Island Net Proceeds', email: 'estimates@example.com' };
 export const TEST_SITE_URL = 'https://homes.example.com';
+/** The suite's session key (unless a suite passes its own auth); unsubscribe links are signed with it. */
+export const TEST_EMAIL_AUTH: AuthConfig = {
+  sessionKey: new TextEncoder().encode('test-email-suite-session-key-0123456789'),
+  secureCookies: false,
+};
+/** What deliverQueued needs besides the rows, as the suite's API passes it. */
+export const TEST_DELIVERY: Pick<DeliverOptions, 'from' | 'unsubscribe'> = {
+  from: TEST_FROM,
+  unsubscribe: unsubscribeLinks(TEST_SITE_URL, unsubscribeSigner(TEST_EMAIL_AUTH.sessionKey)),
+};
 
 export interface EmailSuite {
   readonly test: TestDatabase;
@@ -65,6 +78,7 @@ export function useEmailSuite(
       db: test.db,
       siteUrl: TEST_SITE_URL,
       email: { provider, from: TEST_FROM },
+      auth: TEST_EMAIL_AUTH,
       ...extra,
       runAfterResponse(task) {
         const tracked: Promise<unknown> = task
@@ -164,7 +178,7 @@ export interface DeliveryRow {
   subject: string;
   html: string;
   text: string;
-  status: 'queued' | 'sent' | 'failed';
+  status: 'queued' | 'sent' | 'failed' | 'suppressed';
   provider: string | null;
   attempts: number;
   last_error: string | null;

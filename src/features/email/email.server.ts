@@ -7,8 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Queryable } from '../../server/db.ts';
+import { withUnsubscribeFooter } from './templates.ts';
 
 export type EmailKind = 'estimate' | 'new_lead' | 'verify_email' | 'reset_password';
+
+/**
+ * Kinds not sent to an address that unsubscribed: notices and anything else the recipient did not
+ * just ask for. The rest (an estimate the visitor requested, verification and reset links) is
+ * what the person asked for a moment ago, so it is still sent.
+ */
+export const NOTICE_KINDS: readonly EmailKind[] = ['new_lead'];
 
 export interface EmailAddress {
   email: string;
@@ -35,7 +43,12 @@ export interface ProviderMessage {
   subject: string;
   html: string;
   text: string;
+  /** List-Unsubscribe and List-Unsubscribe-Post (RFC 8058), on every message. */
+  headers: Record<string, string>;
 }
+
+/** An address's unsubscribe links: the page (in the footer) and the one-click URL (in the header). */
+export type UnsubscribeLinks = (email: string) => { page: string; oneClick: string };
 
 /** Where e-mail leaves the product: the outbox, Resend or Mailgun (see providers/). */
 export interface EmailProvider {
@@ -189,6 +202,13 @@ export async function queueEmail(q: Queryable, message: OutgoingEmail): Promise<
 export interface DeliverOptions {
   /** The sender of every message. */
   from: EmailAddress;
+  /**
+   * Each recipient's unsubscribe links. They are added when a message is sent, not when it is
+   * queued: the links need only the address, the site's origin and the key, all known here, so
+   * the code that queues mail (leads, estimates, accounts) does not change, every message gets
+   * them whoever queued it, and the stored template output stays the same.
+   */
+  unsubscribe: UnsubscribeLinks;
   /** Only these deliveries (still queued and due); default: any that are due. */
   ids?: readonly number[];
   /** The time to deliver as of (tests); default: the database's clock. */
@@ -203,6 +223,8 @@ export interface DeliveryReport {
   retrying: number[];
   /** Failed for the last time (MAX_ATTEMPTS reached, or an error not worth retrying): status 'failed'. */
   failed: number[];
+  /** Notices to an address that unsubscribed: status 'suppressed', never handed to the provider. */
+  suppressed: number[];
 }
 
 interface ClaimedRow {
@@ -213,6 +235,7 @@ interface ClaimedRow {
   html: string;
   text: string;
   attempts: number;
+  suppressed: boolean;
 }
 
 type Outcome =
@@ -245,44 +268,61 @@ function failure(id: number, error: unknown): Outcome {
  * one statement (attempts + 1 and a lease on next_attempt_at, rows locked by another worker
  * skipped), so concurrent callers never send the same row. Each row then ends 'sent', 'queued'
  * again (at the provider's Retry-After, else with exponential backoff), or 'failed' after
- * MAX_ATTEMPTS or at once when the provider's error is not retryable (see ProviderError). A
+ * MAX_ATTEMPTS or at once when the provider's error is not retryable (see ProviderError); a notice
+ * to an unsubscribed address ends 'suppressed' without being sent. Every message sent carries
+ * its recipient's unsubscribe link in the footer and the List-Unsubscribe headers. A
  * provider failure is recorded, never thrown; only a database failure rejects. Round trips: 1 to
  * claim, 1 to record outcomes.
  */
 export async function deliverQueued(
   db: Queryable,
   provider: EmailProvider,
-  { from, ids, now, limit = 50 }: DeliverOptions,
+  { from, unsubscribe, ids, now, limit = 50 }: DeliverOptions,
 ): Promise<DeliveryReport> {
-  const report: DeliveryReport = { sent: [], retrying: [], failed: [] };
+  const report: DeliveryReport = { sent: [], retrying: [], failed: [], suppressed: [] };
   if (ids !== undefined && ids.length === 0) return report;
   const at = now ?? null;
+  // A notice to an unsubscribed address ends 'suppressed' in the claim itself: no extra round
+  // trip, and it also catches notices queued before the address unsubscribed.
   const claimed = await db.query<ClaimedRow>(
     `UPDATE email_deliveries d
-        SET attempts = d.attempts + 1,
-            next_attempt_at = coalesce($1::timestamptz, now()) + make_interval(mins => $4::integer)
-      WHERE d.id IN (SELECT id FROM email_deliveries
-                      WHERE status = 'queued'
-                        AND next_attempt_at <= coalesce($1::timestamptz, now())
-                        AND ($2::integer[] IS NULL OR id = ANY ($2::integer[]))
-                      ORDER BY next_attempt_at, id
-                      LIMIT $3
-                      FOR UPDATE SKIP LOCKED)
-      RETURNING d.id, d.to_email, d.to_name, d.subject, d.html, d.text, d.attempts`,
-    [at, ids ?? null, limit, CLAIM_LEASE_MINUTES],
+        SET status = CASE WHEN c.suppressed THEN 'suppressed' ELSE d.status END,
+            attempts = CASE WHEN c.suppressed THEN d.attempts ELSE d.attempts + 1 END,
+            next_attempt_at = CASE WHEN c.suppressed THEN d.next_attempt_at
+                                   ELSE coalesce($1::timestamptz, now()) + make_interval(mins => $4::integer) END
+       FROM (SELECT q.id,
+                    q.kind = ANY ($5::text[])
+                      AND EXISTS (SELECT 1 FROM email_suppressions s WHERE s.email = lower(q.to_email)) AS suppressed
+               FROM email_deliveries q
+              WHERE q.status = 'queued'
+                AND q.next_attempt_at <= coalesce($1::timestamptz, now())
+                AND ($2::integer[] IS NULL OR q.id = ANY ($2::integer[]))
+              ORDER BY q.next_attempt_at, q.id
+              LIMIT $3
+              FOR UPDATE OF q SKIP LOCKED) c
+      WHERE d.id = c.id
+      RETURNING d.id, d.to_email, d.to_name, d.subject, d.html, d.text, d.attempts, c.suppressed`,
+    [at, ids ?? null, limit, CLAIM_LEASE_MINUTES, NOTICE_KINDS],
   );
-  if (claimed.length === 0) return report;
+  const sending = claimed.filter((row) => !row.suppressed);
+  report.suppressed.push(...claimed.filter((row) => row.suppressed).map((row) => row.id));
+  report.suppressed.sort((a, b) => a - b);
+  if (sending.length === 0) return report;
 
   const outcomes = await Promise.all(
-    claimed.map(async (row): Promise<Outcome> => {
+    sending.map(async (row): Promise<Outcome> => {
       try {
+        const links = unsubscribe(row.to_email);
         const { providerMessageId } = await provider.send({
           deliveryId: row.id,
           from,
           to: { email: row.to_email, name: row.to_name },
           subject: row.subject,
-          html: row.html,
-          text: row.text,
+          ...withUnsubscribeFooter({ html: row.html, text: row.text }, links.page),
+          headers: {
+            'List-Unsubscribe': `<${links.oneClick}>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          },
         });
         return { id: row.id, ok: true, providerMessageId };
       } catch (error) {

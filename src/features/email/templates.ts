@@ -114,6 +114,28 @@ function estimateLinesText(estimate: Estimate): string[] {
 const link = (href: string, label: string): string =>
   `<a href="${escapeHtml(href)}" style="color:#1d4f91">${escapeHtml(label)}</a>`;
 
+export const UNSUBSCRIBE_FOOTER = 'Don’t want these e-mails?';
+
+/**
+ * Adds the unsubscribe line to a message made by any template here or in auth-emails.ts: in the
+ * html just before `</body>` (every frame ends with it; interpolated values are escaped, so it
+ * cannot come from the data), at the end of the text. deliverQueued calls it with the
+ * recipient's link as it sends.
+ */
+export function withUnsubscribeFooter(
+  { html, text }: Pick<EmailContent, 'html' | 'text'>,
+  unsubscribeUrl: string,
+): Pick<EmailContent, 'html' | 'text'> {
+  const line =
+    `<p style="max-width:560px;margin:12px auto 0;font-size:12px;color:#5a6b7b;text-align:center;${FONT}">` +
+    `${escapeHtml(UNSUBSCRIBE_FOOTER)} ${link(unsubscribeUrl, 'Unsubscribe')}</p>\n`;
+  const end = html.lastIndexOf('</body>');
+  return {
+    html: end === -1 ? `${html}\n${line}` : `${html.slice(0, end)}${line}${html.slice(end)}`,
+    text: `${text.replace(/\n*$/, '')}\n\n${UNSUBSCRIBE_FOOTER} Unsubscribe: ${unsubscribeUrl}\n`,
+  };
+}
+
 function agentContactHtml(agent: EmailAgent): string {
   const parts = [`<strong>${escapeHtml(fullName(agent))}</strong>`];
   if (agent.phone) parts.push(`Phone: ${link(`tel:${agent.phone.replace(/[^\d+]/g, '')}`, formatPhone(agent.phone))}`);

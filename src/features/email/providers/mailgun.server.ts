@@ -1,7 +1,8 @@
 /**
  * Mailgun (https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/messages):
  * `POST {MAILGUN_API_URL}/v3/{domain}/messages` with HTTP Basic auth (user `api`, the API key as
- * password) and form fields from, to, subject, html, text; 200 answers
+ * password) and form fields from, to, subject, html, text and `h:{Name}` for each custom header
+ * (h:List-Unsubscribe, h:List-Unsubscribe-Post); 200 answers
  * `{ id: "<…@domain>", message: "Queued. Thank you." }`. Errors: 400 `{ message }` for a bad
  * parameter, 401 "Forbidden" for a bad key, 404 for an unknown domain, 429 when rate limited, 5xx.
  * Mailgun has no idempotency key; the delivery id goes along as the user variable
@@ -42,6 +43,8 @@ export function createMailgunProvider({ apiKey, domain, baseUrl, ...http }: Mail
         html: message.html,
         text: message.text,
         'v:delivery_id': String(message.deliveryId),
+        // Mailgun adds any `h:Name` field to the message as the header Name.
+        ...Object.fromEntries(Object.entries(message.headers).map(([name, value]) => [`h:${name}`, value])),
       });
       const answer = await postToProvider(
         'Mailgun',

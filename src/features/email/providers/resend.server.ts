@@ -1,6 +1,7 @@
 /**
  * Resend (https://resend.com/docs/api-reference/emails/send-email): `POST {RESEND_API_URL}/emails`
- * with `Authorization: Bearer {key}` and a JSON body { from, to, subject, html, text }; 200 answers
+ * with `Authorization: Bearer {key}` and a JSON body { from, to, subject, html, text, headers } (headers:
+ * custom e-mail headers such as List-Unsubscribe, an object of strings); 200 answers
  * `{ id }`. Errors are JSON `{ statusCode, name, message }` (422 validation_error or
  * missing_required_field, 401 missing_api_key, 403 invalid_api_key, 429 rate_limit_exceeded with
  * Retry-After, 5xx). Each message carries `Idempotency-Key: delivery-{deliveryId}`, so a retry
@@ -56,6 +57,7 @@ export function createResendProvider({ apiKey, baseUrl, ...http }: ResendOptions
             subject: message.subject,
             html: message.html,
             text: message.text,
+            headers: message.headers,
           }),
         },
         http,
