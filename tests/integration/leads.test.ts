@@ -11,6 +11,7 @@ import { countRows, createAgent, leadById } from '../support/fixtures.ts';
 
 const SOURCES = 'showcase, calculator, nassau_county_page, suffolk_county_page';
 const CONSENT = 'Please agree to be contacted about your home sale';
+const ONLY_NAME_CHARACTERS = 'can only contain letters, spaces, apostrophes, hyphens and periods';
 
 describe.each(BACKENDS)('leads on %s', (backend) => {
   const suite = useApiSuite(backend, 'leads');
@@ -162,6 +163,10 @@ describe.each(BACKENDS)('leads on %s', (backend) => {
       ['email is too long', { email: `${'e'.repeat(243)}@example.com` }, 'email', 'Email is too long'],
       ['address is too long', { address: 'A'.repeat(301) }, 'address', 'Address must be at most 300 characters'],
       ['address is not text', { address: 12 }, 'address', 'Address must be text'],
+      ['firstName has a link', { firstName: 'http://spam.example' }, 'firstName', `First name ${ONLY_NAME_CHARACTERS}`],
+      ['firstName has an @', { firstName: 'dana@spam.example' }, 'firstName', `First name ${ONLY_NAME_CHARACTERS}`],
+      ['lastName is a web address', { lastName: 'spam.example' }, 'lastName', 'Last name cannot contain a web address'],
+      ['lastName has markup', { lastName: '<b>Lopez</b>' }, 'lastName', `Last name ${ONLY_NAME_CHARACTERS}`],
     ])('answers 400 when %s, and stores nothing', async (_label, change, field, message) => {
       await sendRejected(contactForm(change), field, message);
     });
@@ -255,6 +260,19 @@ describe.each(BACKENDS)('leads on %s', (backend) => {
         'Email body must be at most 5000 characters',
       ],
       ['address is too long', { address: 'A'.repeat(301) }, 'address', 'Address must be at most 300 characters'],
+      [
+        'first_name has a link',
+        { first_name: 'www.spam.example' },
+        'first_name',
+        'First name cannot contain a web address',
+      ],
+      ['last_name has an @', { last_name: 'chris@spam.example' }, 'last_name', `Last name ${ONLY_NAME_CHARACTERS}`],
+      [
+        'first_name is too long',
+        { first_name: 'C'.repeat(51) },
+        'first_name',
+        'First name must be at most 50 characters',
+      ],
     ])('answers 400 when %s, and stores nothing', async (_label, change, field, message) => {
       await sendRejected(agentPageForm(suite.test.featuredAgent.id, change), field, message);
     });
@@ -319,6 +337,9 @@ describe.each(BACKENDS)('leads on %s', (backend) => {
     it.each([
       ['name is blank', { name: '  ' }, 'name', 'Full name is required'],
       ['name is too long', { name: 'N'.repeat(101) }, 'name', 'Full name must be at most 100 characters'],
+      ['name has a link', { name: 'Robin https://spam.example' }, 'name', `Full name ${ONLY_NAME_CHARACTERS}`],
+      ['name is a web address', { name: 'Robin spam.example' }, 'name', 'Full name cannot contain a web address'],
+      ['name has an @', { name: 'robin@spam.example' }, 'name', `Full name ${ONLY_NAME_CHARACTERS}`],
       ['email is missing', { email: undefined }, 'email', 'Email is required'],
       ['email is invalid', { email: 'robin at example.com' }, 'email', 'Please enter a valid email address'],
       ['phone is invalid', { phone: '555' }, 'phone', 'Please enter a valid phone number'],
