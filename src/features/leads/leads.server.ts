@@ -288,10 +288,7 @@ const notFound = (lead: NewLead) =>
 /** The answer to a lead, the same for a new lead, a repeat and a dropped bot. */
 const leadAnswer = (c: Context, id: number, createdAt: Date) =>
   // CRM sync arrives with the Follow Up Boss integration; until then no agent has one.
-  c.json(
-    { success: true, lead: { id, created_at: createdAt.toISOString() }, fub_sync_status: 'no_integration' },
-    201,
-  );
+  c.json({ success: true, lead: { id, created_at: createdAt.toISOString() }, fub_sync_status: 'no_integration' }, 201);
 
 export function leadRoutes(db: Db, mail: MailContext, clientIp: (c: Context) => string): Hono {
   const app = new Hono();
