@@ -167,11 +167,10 @@ function leadEmails(shape: LeadShape, lead: NewLead, target: LeadTarget, siteUrl
   };
 }
 
+/** The lead (new, or the one a repeat belongs to) and the e-mails queued for it now. */
 interface LeadOutcome {
   id: number;
   created_at: Date;
-  /** False when the lead repeats one of the last minutes (same agent, same e-mail). */
-  is_new: boolean;
   delivery_ids: number[];
 }
 
@@ -264,8 +263,8 @@ async function insertLead(
          FROM outcome WHERE outcome.is_new
        RETURNING id
      ),
-     -- A repeat arriving while the first is still being written finds no row here (the snapshot
-     -- predates it); it carries the same estimate, so nothing is lost.
+     -- A repeat sent while the first is still being written (a double submit of one form, so the
+     -- same estimate) finds no row here: the statement's snapshot predates that lead.
      repeated AS (
        UPDATE leads SET estimate_uuid = $10, estimate_recorded_at = now()
          FROM outcome
@@ -273,7 +272,7 @@ async function insertLead(
        RETURNING leads.id
      ),
      ${ctes.join(',\n     ')}
-     SELECT outcome.id, outcome.created_at, outcome.is_new, ARRAY(${queuedIds} ORDER BY id) AS delivery_ids
+     SELECT outcome.id, outcome.created_at, ARRAY(${queuedIds} ORDER BY id) AS delivery_ids
        FROM outcome`,
     params,
   );
