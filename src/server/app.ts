@@ -100,12 +100,13 @@ export function createApi({
   });
   // Before every route: a cross-site POST with the session cookie changes nothing.
   api.use(csrfProtection({ trustedOrigins: siteUrl ? [new URL(siteUrl).origin] : [] }));
-  api.route('/', authRoutes({ db, mail, config: auth, clientIp: (c) => clientIp?.(c.req.raw) ?? socketAddress(c) }));
+  const clientAddress = (c: Context) => clientIp?.(c.req.raw) ?? socketAddress(c);
+  api.route('/', authRoutes({ db, mail, config: auth, clientIp: clientAddress }));
   api.route('/', settingsRoutes(db));
   api.route('/', agentRoutes(db));
   api.route('/', estimateRoutes(db));
-  api.route('/', leadRoutes(db, mail));
-  api.route('/', emailRoutes(db, mail));
+  api.route('/', leadRoutes(db, mail, clientAddress));
+  api.route('/', emailRoutes(db, mail, clientAddress));
   api.route('/', unsubscribeRoutes(db, signer));
   api.route('/', marketRoutes(db));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));

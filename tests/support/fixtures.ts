@@ -96,12 +96,13 @@ export interface LeadRow {
   consent_marketing: boolean;
   estimate_uuid: string | null;
   email_body: string | null;
+  page_path: string | null;
 }
 
 export async function leadById(db: Db, id: number): Promise<LeadRow | undefined> {
   const [row] = await db.query<LeadRow>(
     `SELECT id, agent_id, first_name, last_name, email, phone, address, message, source, consent_marketing,
-            estimate_uuid::text AS estimate_uuid, email_body
+            estimate_uuid::text AS estimate_uuid, email_body, page_path
        FROM leads WHERE id = $1`,
     [id],
   );

@@ -22,7 +22,7 @@ import {
   type SessionAgent,
 } from './auth-schemas.ts';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.server.ts';
-import { enforceRateLimits, LIMITS, type RateCheck, type RateLimit } from './rate-limit.server.ts';
+import { enforceRateLimits, LIMITS, rateCheck, type RateCheck, type RateLimit } from './rate-limit.server.ts';
 import {
   clearSessionCookie,
   currentAgent,
@@ -66,8 +66,6 @@ export interface AuthRoutesDeps {
   clientIp: (c: Context) => string;
 }
 
-const check = (limit: RateLimit, key: string): RateCheck => ({ ...limit, key });
-
 /**
  * A client on this machine: a loopback address, or no address at all (the app served in-process
  * without a socket, as the local site server does). Per-IP limits would put every such client (the
@@ -75,6 +73,10 @@ const check = (limit: RateLimit, key: string): RateCheck => ({ ...limit, key });
  * them. On Netlify every request has its client's address (AppDeps.clientIp).
  */
 export const isLocalClient = (ip: string): boolean => ip === 'unknown' || ip === '::1' || /^(::ffff:)?127\./.test(ip);
+
+/** The per-IP counter of `action`, none for a client on this machine (see isLocalClient). */
+export const perIpCheck = (ip: string, limit: RateLimit, action: string): RateCheck[] =>
+  isLocalClient(ip) ? [] : [rateCheck(limit, `${action}:ip:${ip}`)];
 
 /** The Postgres unique constraint a failed statement violated, if that is why it failed. */
 function violatedConstraint(error: unknown): string | undefined {
@@ -104,11 +106,7 @@ interface LoginRow extends SessionAgent {
 export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono {
   const app = new Hono();
 
-  /** The per-IP counter of `action`, none for a client on this machine (see isLocalClient). */
-  const perIp = (c: Context, limit: RateLimit, action: string): RateCheck[] => {
-    const ip = clientIp(c);
-    return isLocalClient(ip) ? [] : [check(limit, `${action}:ip:${ip}`)];
-  };
+  const perIp = (c: Context, limit: RateLimit, action: string): RateCheck[] => perIpCheck(clientIp(c), limit, action);
 
   /**
    * Round trips: 1 rate limit, 1 statement that writes the agent, their settings row, the
@@ -211,7 +209,7 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
     POST: async (c) => {
       const { email, password } = await readJson(c, loginSchema);
       await enforceRateLimits(db, [
-        check(LIMITS.loginPerEmail, `login:email:${email}`),
+        rateCheck(LIMITS.loginPerEmail, `login:email:${email}`),
         ...perIp(c, LIMITS.loginPerIp, 'login'),
       ]);
       const [agent] = await db.query<LoginRow>(
@@ -248,7 +246,7 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
     POST: async (c) => {
       const { email } = await readJson(c, emailOnlySchema);
       await enforceRateLimits(db, [
-        check(LIMITS.resendPerEmail, `resend:email:${email}`),
+        rateCheck(LIMITS.resendPerEmail, `resend:email:${email}`),
         ...perIp(c, LIMITS.resendPerIp, 'resend'),
       ]);
       const { token, hash } = newToken();
@@ -270,7 +268,7 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
     POST: async (c) => {
       const { email } = await readJson(c, emailOnlySchema);
       await enforceRateLimits(db, [
-        check(LIMITS.forgotPerEmail, `forgot:email:${email}`),
+        rateCheck(LIMITS.forgotPerEmail, `forgot:email:${email}`),
         ...perIp(c, LIMITS.forgotPerIp, 'forgot'),
       ]);
       const { token, hash } = newToken();

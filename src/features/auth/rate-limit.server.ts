@@ -33,6 +33,8 @@ export interface RateCheck extends RateLimit {
   key: string;
 }
 
+export const rateCheck = (limit: RateLimit, key: string): RateCheck => ({ ...limit, key });
+
 /** 429 with the seconds until the window ends (sent as Retry-After by the app's error handler). */
 export class TooManyAttempts extends HttpError {
   constructor(readonly retryAfterSeconds: number) {
@@ -52,6 +54,27 @@ interface CounterRow {
 }
 
 /**
+ * An `INSERT INTO rate_limits … RETURNING key, hits, elapsed` that counts one hit on each of
+ * `checks` (one counter per key), with its parameters numbered from `$firstParam`, to run alone or
+ * as a CTE of a larger statement. With `onlyIf` (an SQL condition, e.g. on an earlier CTE) nothing
+ * is counted unless it holds.
+ */
+export function countHitsStatement(
+  checks: readonly RateCheck[],
+  { firstParam = 1, onlyIf }: { firstParam?: number; onlyIf?: string } = {},
+): { sql: string; params: unknown[] } {
+  // ON CONFLICT may touch a row only once per statement: one counter per key.
+  const unique = [...new Map(checks.map((check) => [check.key, check])).values()];
+  const sql = `INSERT INTO rate_limits AS r (key, window_start, hits)
+     SELECT c.key, to_timestamp(floor(extract(epoch FROM now())::float8 / c.seconds) * c.seconds), 1
+       FROM unnest($${firstParam}::text[], $${firstParam + 1}::integer[]) AS c (key, seconds)
+      ${onlyIf ? `WHERE ${onlyIf}` : ''}
+     ON CONFLICT (key, window_start) DO UPDATE SET hits = r.hits + 1
+     RETURNING r.key, r.hits, extract(epoch FROM now() - r.window_start)::float8 AS elapsed`;
+  return { sql, params: [unique.map((check) => check.key), unique.map((check) => check.windowSeconds)] };
+}
+
+/**
  * Counts one hit on each of `checks` (one statement) and throws TooManyAttempts when any of them is
  * over its limit, with the longest wait of those that are.
  */
@@ -61,22 +84,14 @@ export async function enforceRateLimits(
   { cleanup = Math.random() < CLEANUP_PROBABILITY }: { cleanup?: boolean } = {},
 ): Promise<void> {
   if (checks.length === 0) return;
-  // ON CONFLICT may touch a row only once per statement: one counter per key.
-  const unique = [...new Map(checks.map((check) => [check.key, check])).values()];
   const cleanupCte = cleanup
     ? `WITH expired AS (DELETE FROM rate_limits WHERE window_start < now() - interval '1 day')\n`
     : '';
-  const rows = await q.query<CounterRow>(
-    `${cleanupCte}INSERT INTO rate_limits AS r (key, window_start, hits)
-     SELECT c.key, to_timestamp(floor(extract(epoch FROM now())::float8 / c.seconds) * c.seconds), 1
-       FROM unnest($1::text[], $2::integer[]) AS c (key, seconds)
-     ON CONFLICT (key, window_start) DO UPDATE SET hits = r.hits + 1
-     RETURNING r.key, r.hits, extract(epoch FROM now() - r.window_start)::float8 AS elapsed`,
-    [unique.map((check) => check.key), unique.map((check) => check.windowSeconds)],
-  );
+  const counting = countHitsStatement(checks);
+  const rows = await q.query<CounterRow>(`${cleanupCte}${counting.sql}`, counting.params);
   let wait = 0;
   for (const row of rows) {
-    const check = unique.find((candidate) => candidate.key === row.key);
+    const check = checks.find((candidate) => candidate.key === row.key);
     if (!check || row.hits <= check.limit) continue;
     wait = Math.max(wait, Math.ceil(check.windowSeconds - row.elapsed));
   }

@@ -1,26 +1,46 @@
 /** POST /api/email/send-estimate and POST /api/templates. */
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { HttpError, readJson, route } from '../../server/http.ts';
+import { perIpCheck } from '../auth/auth-routes.server.ts';
+import { enforceRateLimits, rateCheck } from '../auth/rate-limit.server.ts';
+import { estimateEmailCheck, LEAD_LIMITS, SEND_ESTIMATE_LEAD_MINUTES } from '../leads/lead-limits.server.ts';
 import { queueEmail, type MailContext } from './email.server.ts';
 import { followUpTemplates, templatesRequestSchema } from './follow-up-templates.ts';
 import { findEstimateAndAgent } from './lookups.server.ts';
-import { SEND_ESTIMATE_SUCCESS, sendEstimateRequestSchema } from './send-estimate.ts';
+import { SEND_ESTIMATE_NO_LEAD, SEND_ESTIMATE_SUCCESS, sendEstimateRequestSchema } from './send-estimate.ts';
 import { estimateEmail } from './templates.ts';
 
-export function emailRoutes(db: Db, mail: MailContext): Hono {
+export function emailRoutes(db: Db, mail: MailContext, clientIp: (c: Context) => string): Hono {
   const app = new Hono();
 
   /**
-   * The estimate page's "Send this to my email". Two round trips: the estimate with its agent, then
-   * the delivery row (one statement). Answers 202 once the message is queued; it is sent after
-   * the response. If it cannot be queued the visitor is told so (500), since sending is the point.
+   * The estimate page's "Send this to my email", after its lead (POST /api/leads). Not a relay: it
+   * mails only a visitor whose lead recorded this estimate in the last SEND_ESTIMATE_LEAD_MINUTES
+   * (403 otherwise), at most sendEstimatePerEstimate times per estimate and
+   * estimateEmailsPerRecipient times per address (shared with agent-page leads), and per IP (429).
+   * Three round trips: the estimate with its agent and the lead check, the counters, then the
+   * delivery row (one statement). A refused request counts nothing, so nobody can use up a
+   * visitor's allowance without their lead. Answers 202 once the message is queued; it is sent
+   * after the response. If it cannot be queued the visitor is told so (500), since sending is the
+   * point.
    */
   route(app, '/email/send-estimate', {
     POST: async (c) => {
       const request = await readJson(c, sendEstimateRequestSchema);
-      const found = await findEstimateAndAgent(db, request.estimate_uuid);
+      const found = await findEstimateAndAgent(db, request.estimate_uuid, {
+        email: request.recipient_email,
+        withinMinutes: SEND_ESTIMATE_LEAD_MINUTES,
+      });
       if (!found) throw new HttpError(404, 'Estimate not found', { estimate_uuid: 'Estimate not found' });
+      if (!found.hasRecentLead) {
+        throw new HttpError(403, SEND_ESTIMATE_NO_LEAD, { recipient_email: SEND_ESTIMATE_NO_LEAD });
+      }
+      await enforceRateLimits(db, [
+        rateCheck(LEAD_LIMITS.sendEstimatePerEstimate, `send-estimate:estimate:${found.estimate.uuid}`),
+        estimateEmailCheck(request.recipient_email),
+        ...perIpCheck(clientIp(c), LEAD_LIMITS.sendEstimatePerIp, 'send-estimate'),
+      ]);
       const content = estimateEmail({
         estimate: found.estimate,
         recipientName: request.recipient_name,

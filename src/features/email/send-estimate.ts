@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { MAX_NAME_LENGTH, UUID_PATTERN } from '../estimate/estimate-request.ts';
+import { personName } from '../leads/lead.ts';
 
 export const MAX_EMAIL_LENGTH = 254;
 
 export const SEND_ESTIMATE_SUCCESS = 'Your estimate has been sent to your email!';
+
+/** The answer (403) when no lead for the estimate with that e-mail was just recorded. */
+export const SEND_ESTIMATE_NO_LEAD =
+  'We can only send this estimate to the email address just entered in the form for it. Please fill in the form again.';
 
 /** POST /api/email/send-estimate: the estimate page's "Send this to my email". */
 export const sendEstimateRequestSchema = z.object({
@@ -14,11 +19,8 @@ export const sendEstimateRequestSchema = z.object({
     .min(1, 'Email is required')
     .max(MAX_EMAIL_LENGTH, 'Email is too long')
     .pipe(z.email('Please enter a valid email address')),
-  recipient_name: z
-    .string({ error: 'Name is required' })
-    .trim()
-    .min(1, 'Name is required')
-    .max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters`),
+  // The same rule as every lead's name: the name is put into the e-mail the visitor receives.
+  recipient_name: personName('Name', MAX_NAME_LENGTH),
 });
 
 export type SendEstimateRequest = z.input<typeof sendEstimateRequestSchema>;

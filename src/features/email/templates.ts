@@ -6,6 +6,7 @@ import type { Estimate } from '../estimate/estimate-request.ts';
 import { netSheetLines } from '../estimate/net-sheet.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { formatPhone } from '../../ui/phone.ts';
+import { pageLabel } from '../leads/lead-page.ts';
 
 export interface EmailContent {
   subject: string;
@@ -29,6 +30,8 @@ export interface EmailLead {
   address: string | null;
   message: string | null;
   source: string;
+  /** The site path of the page the lead's form was on, when it said. */
+  page_path?: string | null;
 }
 
 export const ESTIMATE_DISCLAIMER =
@@ -201,7 +204,9 @@ const SOURCE_LABELS: Record<string, string> = {
   suffolk_county_page: 'Suffolk County page',
 };
 
-export const sourceLabel = (source: string): string => SOURCE_LABELS[source] ?? source;
+/** Where the lead came from: its page when the form said, else the spec's source label. */
+export const sourceLabel = (source: string, pagePath?: string | null): string =>
+  pagePath ? pageLabel(pagePath) : (SOURCE_LABELS[source] ?? source);
 
 /** The agent's notice of a new lead: who, how to reach them, where from, and their estimate if any. */
 export function newLeadEmail({
@@ -225,7 +230,7 @@ export function newLeadEmail({
     details.push({ label: 'Phone', value: formatPhone(lead.phone), href: `tel:${lead.phone.replace(/[^\d+]/g, '')}` });
   }
   if (lead.address) details.push({ label: 'Address', value: lead.address });
-  details.push({ label: 'Source', value: sourceLabel(lead.source) });
+  details.push({ label: 'Source', value: sourceLabel(lead.source, lead.page_path) });
   const url = estimate ? estimateUrl(siteUrl, estimate.uuid) : null;
   const htmlParts = [
     `<p style="margin:0 0 12px;font-size:16px">Hello ${escapeHtml(agent.first_name)}, you have a new lead.</p>`,

@@ -4,7 +4,16 @@ import { UUID_PATTERN } from '../estimate/estimate-request.ts';
 /** Where a lead came from, as the specs list them. */
 export const LEAD_SOURCES = ['showcase', 'calculator', 'nassau_county_page', 'suffolk_county_page'] as const;
 
-export const LIMITS = { name: 100, email: 254, phone: 30, address: 300, message: 2000, emailBody: 5000 } as const;
+export const LIMITS = {
+  namePart: 50,
+  name: 100,
+  page: 200,
+  email: 254,
+  phone: 30,
+  address: 300,
+  message: 2000,
+  emailBody: 5000,
+} as const;
 
 const requiredText = (label: string, max: number) =>
   z
@@ -20,6 +29,35 @@ const optionalText = (label: string, max: number) =>
     .max(max, `${label} must be at most ${max} characters`)
     .nullish()
     .transform((value) => (value ? value : null));
+
+/**
+ * A person's name as the visitor types it: letters of any script (with their accents), spaces,
+ * apostrophes, hyphens and periods. The name is put into e-mails the product sends (the agent's
+ * notice, the visitor's estimate), so it must not carry a link, an address or markup.
+ */
+export const personName = (label: string, max: number) =>
+  requiredText(label, max)
+    .refine((value) => /^[\p{L}\p{M} '’.-]*$/u.test(value), {
+      message: `${label} can only contain letters, spaces, apostrophes, hyphens and periods`,
+      abort: true,
+    })
+    // "example.com", "www.x": a period right before two letters; initials ("J.R. Smith") have one.
+    .refine((value) => !/\.\p{L}{2}/u.test(value), `${label} cannot contain a web address`);
+
+/** The hidden field a person never fills in (the forms hide it); a bot that fills it is dropped. */
+export const HONEYPOT_FIELD = 'company_site';
+const honeypot = z
+  .unknown()
+  .optional()
+  .transform((value) => value !== undefined && value !== null && value !== '');
+
+/** The site path of the page the form was on, e.g. /long-island-real-estate/bay-shore. */
+const page = z
+  .string({ error: 'Page must be a site path' })
+  .max(LIMITS.page, `Page must be at most ${LIMITS.page} characters`)
+  .regex(/^\/[a-z0-9/_-]*$/, 'Page must be a site path such as /long-island-real-estate/bay-shore')
+  .nullish()
+  .transform((value) => value ?? null);
 
 const email = z
   .string({ error: 'Email is required' })
@@ -48,20 +86,24 @@ const agentId = z
 /** Home and county pages' contact forms. */
 export const contactLeadSchema = z.object({
   agent_slug: requiredText('Agent', 64),
-  firstName: requiredText('First name', LIMITS.name),
-  lastName: requiredText('Last name', LIMITS.name),
+  firstName: personName('First name', LIMITS.namePart),
+  lastName: personName('Last name', LIMITS.namePart),
   phone,
   email,
   address: optionalText('Address', LIMITS.address),
   source: source('showcase'),
   consent_marketing: consent,
+  /** The estimate the visitor just made ("Talk to {agent}" after an estimate); it must be the agent's. */
+  estimate_uuid: estimateUuid.nullish(),
+  page,
+  [HONEYPOT_FIELD]: honeypot,
 });
 
 /** The public agent page's unlock form. */
 export const agentPageLeadSchema = z.object({
   agent_id: agentId,
-  first_name: requiredText('First name', LIMITS.name),
-  last_name: requiredText('Last name', LIMITS.name),
+  first_name: personName('First name', LIMITS.namePart),
+  last_name: personName('Last name', LIMITS.namePart),
   email,
   phone,
   address: optionalText('Address', LIMITS.address),
@@ -69,12 +111,14 @@ export const agentPageLeadSchema = z.object({
   consent_marketing: consent,
   estimate_uuid: estimateUuid.nullish(),
   email_body: optionalText('Email body', LIMITS.emailBody),
+  page,
+  [HONEYPOT_FIELD]: honeypot,
 });
 
 /** The estimate page's "Send this to my email" form; the lead goes to the estimate's agent. */
 export const estimatePageLeadSchema = z.object({
   agent_id: agentId.optional(),
-  name: requiredText('Full name', LIMITS.name),
+  name: personName('Full name', LIMITS.name),
   email,
   phone: optionalPhone,
   message: optionalText('Message', LIMITS.message),
@@ -82,6 +126,8 @@ export const estimatePageLeadSchema = z.object({
   consent_marketing: consent,
   estimate_uuid: estimateUuid,
   email_body: optionalText('Email body', LIMITS.emailBody),
+  page,
+  [HONEYPOT_FIELD]: honeypot,
 });
 
 export type ContactLead = z.input<typeof contactLeadSchema>;
