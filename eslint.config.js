@@ -33,7 +33,12 @@ export default defineConfig(
     // Everything the browser may load: islands, their components, shared logic and UI.
     files: ['src/features/**/*.{ts,tsx}', 'src/ui/**/*.{ts,tsx}'],
     ignores: ['src/features/**/*.server.ts', 'src/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', serverOnly] },
+    rules: {
+      'no-restricted-imports': ['error', serverOnly],
+      // Messages are shown in the page (status and alert regions), never in a browser dialog that
+      // blocks a phone user.
+      'no-alert': 'error',
+    },
   },
   {
     files: ['**/*.js', '**/*.mjs'],

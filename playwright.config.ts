@@ -51,7 +51,9 @@ export default defineConfig({
     url: `${baseURL}/api/global/settings`,
     reuseExistingServer: false,
     timeout: 180_000,
-    env: { PORT: String(port), DATA_DIR: E2E_DATA_DIR },
+    // Many tests leave leads with the featured agent; the notice cap (integration-tested) would make
+    // one test's notice depend on how many others ran first.
+    env: { PORT: String(port), DATA_DIR: E2E_DATA_DIR, LEAD_NOTICES_PER_HOUR: '1000' },
     stdout: 'pipe',
   },
 });

@@ -61,6 +61,11 @@ export interface AppDeps {
    */
   clientIp?: (request: Request) => string | undefined;
   /**
+   * New-lead notices one agent address receives an hour at most (LEAD_NOTICES_PER_HOUR); beyond it
+   * leads are saved unannounced. Default 20 (src/features/leads/lead-limits.server.ts).
+   */
+  leadNoticesPerHour?: number;
+  /**
    * Fetches a file of the built site as visitors get it: the shells that answer /r/{slug} and
    * /estimate/{uuid} (shell-pages.server.ts). Default: over HTTP from the request's own origin (on
    * Netlify, the CDN); the local site server (site-server.ts) serves it from dist/ directly.
@@ -77,6 +82,7 @@ export function createApi({
   runAfterResponse = defaultRunAfterResponse,
   auth = { sessionKey: randomBytes(32), secureCookies: false },
   clientIp,
+  leadNoticesPerHour,
   fetchSite,
 }: AppDeps): Hono {
   // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
@@ -105,7 +111,7 @@ export function createApi({
   api.route('/', settingsRoutes(db));
   api.route('/', agentRoutes(db));
   api.route('/', estimateRoutes(db));
-  api.route('/', leadRoutes(db, mail, clientAddress));
+  api.route('/', leadRoutes(db, mail, clientAddress, { noticesPerHour: leadNoticesPerHour }));
   api.route('/', emailRoutes(db, mail, clientAddress));
   api.route('/', unsubscribeRoutes(db, signer));
   api.route('/', marketRoutes(db));

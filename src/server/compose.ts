@@ -31,5 +31,6 @@ export function appDepsFrom(env: Env, db: Db): AppDeps & Required<Pick<AppDeps, 
       sessionKey: sessionKeyFrom(secretFrom(env, 'SESSION_SECRET')),
       secureCookies: isProduction(env),
     },
+    leadNoticesPerHour: env.LEAD_NOTICES_PER_HOUR,
   };
 }

@@ -49,6 +49,8 @@ const envSchema = z.object({
         .map((email) => email.trim().toLowerCase())
         .filter((email) => email !== ''),
     ),
+  // New-lead notices one agent receives an hour at most; beyond it leads are saved, unannounced.
+  LEAD_NOTICES_PER_HOUR: z.coerce.number().int().min(1).optional(),
   URL: z.url().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   // Not NODE_ENV: Astro sets that to production for every build, local ones included.

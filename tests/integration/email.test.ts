@@ -15,6 +15,7 @@ import {
   queueEmails,
   type OutgoingEmail,
 } from '../../src/features/email/email.server.ts';
+import { createEstimate } from '../support/estimates.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { anyNumber, anyString, expectError, expectJson } from '../support/api-suite.ts';
 import {
@@ -30,7 +31,7 @@ import {
   useEmailSuite,
 } from '../support/email-suite.ts';
 import { countRows, createAgent, leadById } from '../support/fixtures.ts';
-import { estimateResponse, leadResponse } from '../support/schemas.ts';
+import { leadResponse } from '../support/schemas.ts';
 
 const SEND = '/api/email/send-estimate';
 const GENERIC_500 = 'Something went wrong on our side. Please try again.';
@@ -44,18 +45,7 @@ const sendEstimateResponse = z.strictObject({
 describe.each(BACKENDS)('e-mail on %s', (backend) => {
   const suite = useEmailSuite(backend, 'email');
 
-  const newEstimate = async (agentSlug = 'alexmorgan') => {
-    const result = await expectJson(
-      await suite.api.postJson('/api/estimates', {
-        agent_slug: agentSlug,
-        sale_price: '780,200',
-        mortgage_payoff: 450000,
-      }),
-      201,
-      estimateResponse,
-    );
-    return result.estimate;
-  };
+  const newEstimate = (agentSlug?: string) => createEstimate(suite.api, agentSlug);
 
   /** Runs `work` with a CHECK on email_deliveries that refuses mail to `address`. */
   async function withRefusedAddress(address: string, work: () => Promise<void>): Promise<void> {

@@ -14,6 +14,7 @@ import { IP_HEADER, randomIp } from '../support/auth-suite.ts';
 import { countDeliveries, useEmailSuite } from '../support/email-suite.ts';
 import { countRows, createAgent, leadById } from '../support/fixtures.ts';
 import { estimateResponse, leadResponse } from '../support/schemas.ts';
+import { parseEnv } from '../../src/server/env.ts';
 
 const SEND = '/api/email/send-estimate';
 const NO_LEAD =
@@ -428,5 +429,33 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
       expect(await leadsOf(visitor)).toEqual([]);
       expect(await countDeliveries(suite.db)).toBe(before);
     });
+  });
+});
+
+describe('the notice cap as configured (LEAD_NOTICES_PER_HOUR)', () => {
+  const suite = useEmailSuite('pglite', 'lead-limits-configured', {
+    leadNoticesPerHour: parseEnv({ LEAD_NOTICES_PER_HOUR: '2' }).LEAD_NOTICES_PER_HOUR,
+  });
+
+  it('sends an agent only as many notices an hour as configured, and saves every lead', async () => {
+    const agent = await createAgent(suite.db);
+    const ids: number[] = [];
+    for (const visitor of ['ana', 'ben', 'cy']) {
+      const response = await suite.api.postJson('/api/leads', {
+        agent_slug: agent.slug,
+        firstName: 'Dana',
+        lastName: 'Lopez',
+        phone: '(516) 555-0123',
+        email: `${visitor}@example.com`,
+        consent_marketing: true,
+      });
+      ids.push((await expectJson(response, 201, leadResponse)).lead.id);
+    }
+    expect(new Set(ids).size).toBe(3);
+    const notices = await suite.db.query<{ lead_id: number }>(
+      "SELECT lead_id FROM email_deliveries WHERE kind = 'new_lead' AND to_email = $1 ORDER BY id",
+      [agent.email],
+    );
+    expect(notices.map((row) => row.lead_id)).toEqual(ids.slice(0, 2));
   });
 });

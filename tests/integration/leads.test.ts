@@ -4,9 +4,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { createEstimate } from '../support/estimates.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { anyNumber, anyString, expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
-import { estimateResponse, leadResponse } from '../support/schemas.ts';
+import { leadResponse } from '../support/schemas.ts';
 import { countRows, createAgent, leadById } from '../support/fixtures.ts';
 
 const SOURCES = 'showcase, calculator, nassau_county_page, suffolk_county_page';
@@ -42,18 +43,7 @@ describe.each(BACKENDS)('leads on %s', (backend) => {
     return result;
   }
 
-  const newEstimate = async (agentSlug = 'alexmorgan') => {
-    const result = await expectJson(
-      await suite.api.postJson('/api/estimates', {
-        agent_slug: agentSlug,
-        sale_price: '780,200',
-        mortgage_payoff: 450000,
-      }),
-      201,
-      estimateResponse,
-    );
-    return result.estimate;
-  };
+  const newEstimate = (agentSlug?: string) => createEstimate(suite.api, agentSlug);
 
   // A repeat of a lead within minutes is the same lead: each form gets an e-mail of its own.
   let forms = 0;

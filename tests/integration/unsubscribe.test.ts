@@ -5,12 +5,14 @@
  * unsubscribing, lead notices to the address are suppressed while e-mail the person asks for is
  * still sent.
  */
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ProviderMessage } from '../../src/features/email/email.server.ts';
 import { INVALID_UNSUBSCRIBE_LINK } from '../../src/features/email/unsubscribe.ts';
 import { anyNumber, expectError, expectJson } from '../support/api-suite.ts';
 import { signupBody } from '../support/auth-suite.ts';
+import { createEstimate } from '../support/estimates.ts';
 import { BACKENDS } from '../support/backends.ts';
 import {
   deliveriesOfLead,
@@ -20,7 +22,7 @@ import {
   type DeliveryRow,
 } from '../support/email-suite.ts';
 import { createAgent } from '../support/fixtures.ts';
-import { estimateResponse, leadResponse } from '../support/schemas.ts';
+import { leadResponse } from '../support/schemas.ts';
 
 const API_PATH = '/api/email/unsubscribe';
 const ONE_CLICK_BODY = 'List-Unsubscribe=One-Click';
@@ -51,20 +53,12 @@ function unsubscribeTokenOf(message: ProviderMessage): string {
 describe.each(BACKENDS)('unsubscribe on %s', (backend) => {
   const suite = useEmailSuite(backend, 'unsubscribe');
 
-  const newEstimate = async (agentSlug = 'alexmorgan') =>
-    (
-      await expectJson(
-        await suite.api.postJson('/api/estimates', {
-          agent_slug: agentSlug,
-          sale_price: '780,200',
-          mortgage_payoff: 450000,
-        }),
-        201,
-        estimateResponse,
-      )
-    ).estimate;
+  const newEstimate = (agentSlug?: string) => createEstimate(suite.api, agentSlug);
 
+  /** As the estimate page asks: the visitor's lead for the estimate, then the e-mail. */
   const sendEstimate = async (estimateUuid: string, to: string) => {
+    const lead = { name: 'Dana Lopez', email: to, consent_marketing: true, estimate_uuid: estimateUuid };
+    await expectJson(await suite.api.postJson('/api/leads', lead), 201, leadResponse);
     const response = await suite.api.postJson('/api/email/send-estimate', {
       estimate_uuid: estimateUuid,
       recipient_email: to,
@@ -75,7 +69,8 @@ describe.each(BACKENDS)('unsubscribe on %s', (backend) => {
   };
 
   /** A lead on `agentId`'s page: the agent gets a new-lead notice. */
-  const postLead = async (agentId: number, visitor = 'chris.nguyen@example.com') => {
+  /** Each lead from a new visitor: a repeat of the same visitor within minutes is the same lead. */
+  const postLead = async (agentId: number, visitor = `chris.${randomUUID()}@example.com`) => {
     const result = await expectJson(
       await suite.api.postJson('/api/leads', {
         agent_id: agentId,

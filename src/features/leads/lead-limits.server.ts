@@ -16,7 +16,10 @@ export const LEAD_LIMITS = {
   sendEstimatePerEstimate: { limit: 3, windowSeconds: HOUR },
   /** Estimate e-mails to one address, from send-estimate and from agent-page leads together. */
   estimateEmailsPerRecipient: { limit: 5, windowSeconds: HOUR },
-  /** New-lead notices to one agent address; beyond it leads are still saved, unannounced. */
+  /**
+   * New-lead notices to one agent address; beyond it leads are still saved, unannounced. The limit
+   * is LEAD_NOTICES_PER_HOUR (default 20, see src/server/env.ts).
+   */
   noticesPerAgentAddress: { limit: 20, windowSeconds: HOUR },
 } as const satisfies Record<string, RateLimit>;
 
@@ -29,6 +32,6 @@ export const SEND_ESTIMATE_LEAD_MINUTES = 30;
 export const estimateEmailCheck = (email: string): RateCheck =>
   rateCheck(LEAD_LIMITS.estimateEmailsPerRecipient, `estimate-email:to:${email.toLowerCase()}`);
 
-/** The counter of new-lead notices to an agent's address. */
-export const noticeCheck = (agentEmail: string): RateCheck =>
-  rateCheck(LEAD_LIMITS.noticesPerAgentAddress, `lead-notice:to:${agentEmail.toLowerCase()}`);
+/** The counter of new-lead notices to an agent's address, at most `perHour` an hour. */
+export const noticeCheck = (agentEmail: string, perHour: number): RateCheck =>
+  rateCheck({ ...LEAD_LIMITS.noticesPerAgentAddress, limit: perHour }, `lead-notice:to:${agentEmail.toLowerCase()}`);

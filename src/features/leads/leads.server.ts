@@ -198,6 +198,7 @@ async function insertLead(
   lead: NewLead,
   agentId: number,
   { notice, visitor }: LeadEmails,
+  noticesPerHour: number,
 ): Promise<LeadOutcome | undefined> {
   const params: unknown[] = [
     agentId,
@@ -227,7 +228,11 @@ async function insertLead(
     return `${name}_queued AS (${queued.sql})`;
   };
   const ctes = [
-    capped('notice', noticeCheck(notice.to.email), 'EXISTS (SELECT 1 FROM outcome WHERE outcome.is_new)'),
+    capped(
+      'notice',
+      noticeCheck(notice.to.email, noticesPerHour),
+      'EXISTS (SELECT 1 FROM outcome WHERE outcome.is_new)',
+    ),
     queue('notice', notice),
   ];
   if (visitor) {
@@ -289,7 +294,17 @@ const leadAnswer = (c: Context, id: number, createdAt: Date) =>
   // CRM sync arrives with the Follow Up Boss integration; until then no agent has one.
   c.json({ success: true, lead: { id, created_at: createdAt.toISOString() }, fub_sync_status: 'no_integration' }, 201);
 
-export function leadRoutes(db: Db, mail: MailContext, clientIp: (c: Context) => string): Hono {
+export interface LeadRoutesOptions {
+  /** New-lead notices one agent address receives an hour at most (LEAD_NOTICES_PER_HOUR). */
+  noticesPerHour?: number;
+}
+
+export function leadRoutes(
+  db: Db,
+  mail: MailContext,
+  clientIp: (c: Context) => string,
+  { noticesPerHour = LEAD_LIMITS.noticesPerAgentAddress.limit }: LeadRoutesOptions = {},
+): Hono {
   const app = new Hono();
   /**
    * Round trips: the per-IP limits (none for a local client), the agent (and estimate), then the
@@ -312,7 +327,7 @@ export function leadRoutes(db: Db, mail: MailContext, clientIp: (c: Context) => 
       const target = await findTarget(db, lead);
       if (!target) throw notFound(lead);
       const emails = leadEmails(shape, lead, target, mail.siteUrl(c.req.raw));
-      const row = await insertLead(db, lead, target.agent.id, emails);
+      const row = await insertLead(db, lead, target.agent.id, emails, noticesPerHour);
       if (!row) throw notFound(lead);
       mail.deliverSoon(row.delivery_ids, c.req.raw);
       return leadAnswer(c, row.id, row.created_at);
