@@ -48,12 +48,12 @@ export interface EmailSuite {
 
 /**
  * `extra` adds to the app's dependencies (the auth suite passes its session key and client-IP
- * resolver).
+ * resolver, a lead-limits suite its notice cap).
  */
 export function useEmailSuite(
   backend: Backend,
   label: string,
-  extra: Pick<AppDeps, 'auth' | 'clientIp'> = {},
+  extra: Pick<AppDeps, 'auth' | 'clientIp' | 'leadNoticesPerHour'> = {},
 ): EmailSuite {
   let test: TestDatabase | undefined;
   let api: RunningApi | undefined;
