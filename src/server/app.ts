@@ -3,6 +3,7 @@ import { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { agentRoutes } from '../features/agents/agents.server.ts';
 import { authRoutes } from '../features/auth/auth-routes.server.ts';
+import { accessControl } from '../features/auth/access.server.ts';
 import { csrfProtection } from '../features/auth/csrf.server.ts';
 import { TooManyAttempts } from '../features/auth/rate-limit.server.ts';
 import type { AuthConfig } from '../features/auth/sessions.server.ts';
@@ -21,6 +22,7 @@ import { settingsRoutes } from '../features/settings/settings.server.ts';
 import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
 import type { Db } from './db.ts';
 import { errorResponse, HttpError } from './http.ts';
+import { ROUTE_ACCESS } from './route-access.ts';
 
 /** On every API answer: JSON that is never cached, sniffed, framed or read cross-origin. */
 const API_HEADERS = [
@@ -106,6 +108,8 @@ export function createApi({
   });
   // Before every route: a cross-site POST with the session cookie changes nothing.
   api.use(csrfProtection({ trustedOrigins: siteUrl ? [new URL(siteUrl).origin] : [] }));
+  // Then who may call what (src/server/route-access.ts): signed-out calls to agent routes are 401 here.
+  api.use(accessControl(ROUTE_ACCESS, auth));
   const clientAddress = (c: Context) => clientIp?.(c.req.raw) ?? socketAddress(c);
   api.route('/', authRoutes({ db, mail, config: auth, clientIp: clientAddress }));
   api.route('/', settingsRoutes(db));

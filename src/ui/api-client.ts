@@ -19,7 +19,7 @@ export type ApiResult<T> =
 export async function callApi<Schema extends z.ZodType>(
   path: string,
   schema: Schema,
-  init: { method?: 'GET' | 'POST' | 'DELETE'; body?: unknown } = {},
+  init: { method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; body?: unknown } = {},
 ): Promise<ApiResult<z.output<Schema>>> {
   const response = await fetch(path, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),

@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { emailsTo, expect, test, waitForIslands } from './fixtures.ts';
+import { expect, linkFromEmail, test, waitForIslands } from './fixtures.ts';
 
 /** The first link to `path` in the newest e-mail to `address`, as a path with its query. */
-async function linkFromEmail(address: string, path: string, count = 1): Promise<string> {
-  const messages = await emailsTo(address, count);
-  const text = messages.map((message) => message.text).join('\n');
-  const links = [...text.matchAll(new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+`, 'g'))].map((m) => m[0]);
-  const link = links.at(-1);
-  if (!link) throw new Error(`no ${path} link in the e-mails to ${address}`);
-  const url = new URL(link);
-  return `${url.pathname}${url.search}`;
-}
-
 async function logIn(page: Page, email: string, password: string) {
   await page.goto('/auth');
   await waitForIslands(page);
@@ -78,13 +68,14 @@ test.describe('agent accounts', () => {
     await expect(page).toHaveURL('/auth', { timeout: 6_000 });
 
     await logIn(page, agent.email, 'a-good-password');
-    await expect(page).toHaveURL('/dashboard');
+    // A new agent's calculator page needs profile fields still missing: the first login leads there.
+    await expect(page).toHaveURL('/dashboard/profile');
     await expect(page.getByText(`Signed in as ${agent.first}`)).toBeVisible();
     await expect(page.getByRole('link', { name: 'View Calculator' })).toHaveAttribute('href', `/r/${agent.slug}`);
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL('/auth');
-    await page.goto('/dashboard');
-    await expect(page).toHaveURL('/auth');
+    await page.goto('/dashboard/leads');
+    await expect(page).toHaveURL('/auth?next=%2Fdashboard%2Fleads');
   });
 
   test('a used verification link, a missing token and a registered e-mail each say so', async ({ page }) => {
@@ -155,8 +146,8 @@ test.describe('agent accounts', () => {
     await logIn(page, agent.email, 'first-password');
     await expect(page.getByText('Invalid email or password')).toBeVisible();
     await logIn(page, agent.email, 'new-password-1');
-    // is_admin sent by the form is ignored: an agent lands on the dashboard.
-    await expect(page).toHaveURL('/dashboard');
+    // is_admin sent by the form is ignored: an agent lands in the dashboard (on their unfinished profile).
+    await expect(page).toHaveURL('/dashboard/profile');
   });
 
   test('the admin area lets admins in and tells a signed-in agent it is for admins', async ({ page }) => {
@@ -178,7 +169,7 @@ test.describe('agent accounts', () => {
     await page.getByRole('button', { name: 'Logout' }).click();
     await expect(page).toHaveURL('/auth');
     await page.goto('/admin');
-    await expect(page).toHaveURL('/auth', { timeout: 5_000 });
+    await expect(page).toHaveURL('/auth?next=%2Fadmin', { timeout: 5_000 });
   });
 
   test('/auth sends a signed-in agent or admin on to their area, replacing itself in the history', async ({ page }) => {
@@ -187,7 +178,7 @@ test.describe('agent accounts', () => {
     await page.goto('/terms');
     await page.goto('/auth');
     await expect(page).toHaveURL('/dashboard');
-    await expect(page.getByRole('heading', { name: 'Welcome, Dana' })).toBeVisible();
+    await expect(page.getByText('Signed in as Dana')).toBeVisible();
     await page.goBack();
     await expect(page).toHaveURL('/terms');
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
@@ -141,4 +142,48 @@ export async function submitContact(
   await contact.getByRole('checkbox').check();
   // "Submit" on the home page, "Get Started" on the county pages.
   await contact.locator('button[type="submit"]').click();
+}
+
+/** The path and query of the last `path?token=…` link in the e-mails to `address` (waiting for `count` e-mails). */
+export async function linkFromEmail(address: string, path: string, count = 1): Promise<string> {
+  const messages = await emailsTo(address, count);
+  const text = messages.map((message) => message.text).join('\n');
+  const links = [...text.matchAll(new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+`, 'g'))].map((m) => m[0]);
+  const link = links.at(-1);
+  if (!link) throw new Error(`no ${path} link in the e-mails to ${address}`);
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+export interface SignedInAgent {
+  first_name: string;
+  last_name: string;
+  email: string;
+  password: string;
+  slug: string;
+}
+
+/**
+ * A new agent of the test's own, signed up, verified by the e-mailed link and signed in: the page's
+ * context holds the session cookie, so the next page.goto opens the signed-in areas. Every test
+ * gets its own agent (and so its own leads, settings and profile), whatever runs beside it.
+ */
+export async function signInAsNewAgent(page: Page): Promise<SignedInAgent> {
+  const id = randomUUID().slice(0, 8);
+  const agent = {
+    first_name: 'Jordan',
+    last_name: `Casey${id}`,
+    email: `jordan.${id}@example.com`,
+    password: 'a-good-password',
+    slug: `jordancasey${id}`,
+  };
+  const signup = await page.request.post('/api/auth/signup', {
+    data: { ...agent, phone: null, brokerage: 'Harbor Point Realty (demo)', is_admin: false },
+  });
+  expect(signup.status(), await signup.text()).toBe(201);
+  const token = new URL(await linkFromEmail(agent.email, '/verify-email'), 'http://x').searchParams.get('token');
+  expect((await page.request.post('/api/auth/verify-email', { data: { token } })).status()).toBe(200);
+  const login = await page.request.post('/api/auth/login', { data: { email: agent.email, password: agent.password } });
+  expect(login.status(), await login.text()).toBe(200);
+  return agent;
 }

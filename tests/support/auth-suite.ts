@@ -221,3 +221,18 @@ export async function loggedIn(suite: AuthSuite, account: { email: string; passw
   expect(client.session).toBeDefined();
   return client;
 }
+
+/**
+ * A client signed in as an existing agent row (createAgent in fixtures.ts), with a session token
+ * signed by the suite's key: no sign-up or scrypt, for tests that need many signed-in agents.
+ * The agent must be active for the API to accept it (createAgent's default).
+ */
+export async function clientAs(suite: AuthSuite, agentId: number): Promise<Client> {
+  const client = suite.client();
+  const [row] = await suite.db.query<{ session_version: number }>('SELECT session_version FROM agents WHERE id = $1', [
+    agentId,
+  ]);
+  if (!row) throw new Error(`clientAs: no agent ${agentId}`);
+  client.session = await forgeSession({ sub: String(agentId), ver: row.session_version });
+  return client;
+}

@@ -2,10 +2,13 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { z } from 'zod';
 import { Field } from '../../ui/Field.tsx';
 import { loginSchema, sessionAgentSchema } from '../auth/auth-schemas.ts';
-import { currentAgent, homeOf, NETWORK_ERROR, postAccount } from './account-api.ts';
+import { currentAgent, destinationAfterLogin, NETWORK_ERROR, postAccount } from './account-api.ts';
 
 const loggedInSchema = z.object({ success: z.literal(true), agent: sessionAgentSchema });
 const verificationNeededSchema = z.object({ requires_verification: z.literal(true), email: z.string() });
+
+/** The signed-in screen that sent the visitor here to log in (?next=), checked by destinationAfterLogin. */
+const nextFromUrl = (): string | null => new URLSearchParams(window.location.search).get('next');
 
 /** /auth: Agent Login. Admins go to /admin, agents to /dashboard, also when already signed in. */
 export default function LoginForm() {
@@ -21,7 +24,7 @@ export default function LoginForm() {
     // Signed out or unreachable: the form stays (a failed check must not hide it).
     currentAgent().then(
       (agent) => {
-        if (agent) window.location.replace(homeOf(agent));
+        if (agent) window.location.replace(destinationAfterLogin(agent, nextFromUrl()));
       },
       () => undefined,
     );
@@ -53,7 +56,7 @@ export default function LoginForm() {
       const body: unknown = await response.json().catch(() => null);
       const loggedIn = loggedInSchema.safeParse(body);
       if (response.ok && loggedIn.success) {
-        window.location.assign(homeOf(loggedIn.data.agent));
+        window.location.assign(destinationAfterLogin(loggedIn.data.agent, nextFromUrl()));
         return;
       }
       const verification = verificationNeededSchema.safeParse(body);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { callApi, type ApiResult } from '../../ui/api-client.ts';
+import { isProfileComplete } from '../agents/public-agent.ts';
 import { sessionAgentSchema, type SessionAgent } from '../auth/auth-schemas.ts';
 
 export const NETWORK_ERROR = 'Network error. Please try again later.';
@@ -30,6 +31,18 @@ export async function currentAgent(): Promise<SessionAgent | null> {
 
 /** Where a signed-in agent belongs: admins in /admin, other agents in /dashboard. */
 export const homeOf = (agent: SessionAgent): '/admin' | '/dashboard' => (agent.is_admin ? '/admin' : '/dashboard');
+
+/**
+ * Where the login form sends an agent: back to the signed-in screen that sent them to log in
+ * (`next`, a path of an area they may enter; nothing else, so a link cannot send them off-site), else
+ * an agent whose calculator page still lacks profile fields to their profile, else their home.
+ */
+export function destinationAfterLogin(agent: SessionAgent, next: string | null): string {
+  const area = agent.is_admin ? /^\/(dashboard|admin)(\/[a-z-]*)?$/ : /^\/dashboard(\/[a-z-]*)?$/;
+  if (next !== null && area.test(next)) return next;
+  if (!agent.is_admin && !isProfileComplete(agent)) return '/dashboard/profile';
+  return homeOf(agent);
+}
 
 export async function logout(): Promise<void> {
   await fetch('/api/auth/logout', { method: 'POST', credentials: 'same-origin' }).catch(() => undefined);

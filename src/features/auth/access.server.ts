@@ -1,0 +1,66 @@
+/**
+ * Who may call each API route, enforced before any handler from the one table the app is given
+ * (src/server/route-access.ts). A route for signed-in agents or admins needs a valid session token:
+ * without one it answers 401 before its handler runs. The token is only verified here (no database
+ * trip); each handler checks that the agent is still current in its own query (sessionAgentCte), so
+ * a screen's data costs one round trip.
+ */
+import type { Context, MiddlewareHandler } from 'hono';
+import { getCookie } from 'hono/cookie';
+import { errorResponse, HttpError } from '../../server/http.ts';
+import { matchPath } from '../../server/netlify-rules.ts';
+import { PLEASE_LOG_IN, readSession, SESSION_COOKIE, type AuthConfig, type SessionClaims } from './sessions.server.ts';
+
+/** public: anyone; agent: any signed-in agent (admins too); admin: signed-in admins only. */
+export type Access = 'public' | 'agent' | 'admin';
+
+/** `"METHOD /api/path/:param"` → who may call it. */
+export type RouteAccess = Readonly<Record<string, Access>>;
+
+/** The entry of `table` for a request, if any: exact paths first, then patterns. */
+export function accessOf(table: RouteAccess, method: string, path: string): Access | undefined {
+  const wanted = method === 'HEAD' ? 'GET' : method;
+  let found: Access | undefined;
+  for (const [key, access] of Object.entries(table)) {
+    const [entryMethod = '', pattern = ''] = key.split(' ');
+    if (entryMethod !== wanted || !matchPath(pattern, path)) continue;
+    if (pattern === path) return access;
+    found ??= access;
+  }
+  return found;
+}
+
+const claimsOfRequest = new WeakMap<Request, SessionClaims>();
+
+/** Middleware for /api/*: refuses a signed-out call to an agent or admin route with 401. */
+export function accessControl(table: RouteAccess, config: AuthConfig): MiddlewareHandler {
+  return async (c, next) => {
+    const access = accessOf(table, c.req.method, c.req.path);
+    if (access === 'agent' || access === 'admin') {
+      const token = getCookie(c, SESSION_COOKIE);
+      const claims = token ? await readSession(config, token) : undefined;
+      if (!claims) return errorResponse(c, new HttpError(401, PLEASE_LOG_IN));
+      claimsOfRequest.set(c.req.raw, claims);
+    }
+    await next();
+  };
+}
+
+/** The session of a request to an agent or admin route (accessControl verified it). */
+export function sessionOf(c: Context): SessionClaims {
+  const claims = claimsOfRequest.get(c.req.raw);
+  // Only a route missing from the access table gets here without a session: a programming error.
+  if (!claims) throw new Error(`${c.req.method} ${c.req.path} is not an agent route in the access table`);
+  return claims;
+}
+
+/**
+ * A CTE `me` holding the session's agent (id, is_admin) while the session is current and the agent
+ * active, with its two parameters at `$first` and `$first + 1` (sessionParams). A query that finds
+ * no `me` row answers 401, as GET /api/auth/me does.
+ */
+export const sessionAgentCte = (first: number): string =>
+  `me AS (SELECT id, is_admin FROM agents
+           WHERE id = $${first} AND session_version = $${first + 1} AND status = 'active')`;
+
+export const sessionParams = ({ agentId, version }: SessionClaims): [number, number] => [agentId, version];

@@ -1,0 +1,35 @@
+import type { RouteAccess } from '../features/auth/access.server.ts';
+
+/**
+ * Who may call each API route: ONE table, enforced by accessControl before any handler runs, and
+ * walked by tests/integration/route-access.test.ts, which fails for a route missing here and calls
+ * every agent and admin route signed out (401), as another agent and as an admin.
+ */
+export const ROUTE_ACCESS: RouteAccess = {
+  // The public site.
+  'GET /api/global/settings': 'public',
+  'GET /api/showcase/settings': 'public',
+  'GET /api/agents/public/:slug': 'public',
+  'POST /api/estimates': 'public',
+  'GET /api/estimates/:uuid': 'public',
+  'POST /api/leads': 'public',
+  'POST /api/email/send-estimate': 'public',
+  'POST /api/templates': 'public',
+  'GET /api/email/unsubscribe': 'public',
+  'POST /api/email/unsubscribe': 'public',
+  'DELETE /api/email/unsubscribe': 'public',
+  'GET /api/towns/:slug': 'public',
+  'GET /api/towns/:slug/sold': 'public',
+  'GET /api/zillow/market': 'public',
+  'GET /api/sold': 'public',
+  // Accounts.
+  'POST /api/auth/signup': 'public',
+  'POST /api/auth/verify-email': 'public',
+  'POST /api/auth/login': 'public',
+  'POST /api/auth/resend-verification': 'public',
+  'POST /api/auth/forgot-password': 'public',
+  'POST /api/auth/reset-password': 'public',
+  'POST /api/auth/logout': 'public',
+  'GET /api/auth/me': 'agent',
+  'POST /api/auth/logout-everywhere': 'agent',
+};

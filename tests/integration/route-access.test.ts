@@ -1,0 +1,54 @@
+/**
+ * The access table (src/server/route-access.ts) against the app's real routes: every API route has
+ * an entry, every entry a route, and every agent or admin route answers 401 signed out, with a
+ * forged token and with an expired one, before its handler runs (so nothing is read or changed).
+ * Each feature's own tests check another agent's data and admins route by route.
+ */
+import { describe, expect, it } from 'vitest';
+import { createApi } from '../../src/server/app.ts';
+import type { Db } from '../../src/server/db.ts';
+import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
+import { expectError } from '../support/api-suite.ts';
+import { forgeSession, useAuthSuite } from '../support/auth-suite.ts';
+
+/** Every METHOD PATH the app registers under /api (not the 405 catch-alls route() adds). */
+function registeredRoutes(db: Db): string[] {
+  const app = createApi({ db });
+  const keys = app.routes
+    .filter((route) => route.method !== 'ALL' && route.path.startsWith('/api/'))
+    .map((route) => `${route.method} ${route.path}`);
+  return [...new Set(keys)].sort();
+}
+
+/** A concrete path for a pattern: each :param becomes `1`. */
+const concrete = (pattern: string) => pattern.replace(/:\w+/g, '1');
+
+const guarded = Object.entries(ROUTE_ACCESS).filter(([, access]) => access !== 'public');
+
+describe('the access table', () => {
+  const suite = useAuthSuite('pglite', 'route-access');
+
+  it('has exactly one entry for every API route the app serves', () => {
+    expect(Object.keys(ROUTE_ACCESS).sort()).toEqual(registeredRoutes(suite.db));
+  });
+
+  it.each(guarded)('%s answers 401 signed out, with a forged token and with an expired one', async (key) => {
+    const [method = 'GET', pattern = ''] = key.split(' ');
+    const path = concrete(pattern);
+    const forged = await forgeSession({ key: new TextEncoder().encode('x'.repeat(40)), sub: '1', ver: 1 });
+    const expired = await forgeSession({ sub: '1', ver: 1, issuedAt: 1_000_000, expiresAt: 1_000_060 });
+    for (const cookie of [undefined, forged, expired]) {
+      const client = suite.client();
+      client.session = cookie;
+      const response =
+        method === 'GET'
+          ? await client.get(path)
+          : await client.request(path, {
+              method,
+              headers: { 'content-type': 'application/json', origin: suite.api.origin },
+              body: '{}',
+            });
+      await expectError(response, 401, 'Please log in');
+    }
+  });
+});
