@@ -32,6 +32,15 @@ const CHROME_FLAGS = [
 /** Lighthouse's reports of the last run, kept for a look (`.data/` is not committed). */
 const REPORTS = join(ROOT, '.data', 'bench-web');
 const TOWN = '/long-island-real-estate/bay-shore';
+/** The dashboard's screens, whose JavaScript is reported (signed in as the seed's demo agent). */
+const DASHBOARD_SCREENS = [
+  '/dashboard',
+  '/dashboard/leads',
+  '/dashboard/profile',
+  '/dashboard/settings',
+  '/dashboard/integrations',
+];
+const DEMO_AGENT = { email: 'agent@example.com', password: 'demo-agent-password' };
 const COUNTY = '/long-island-real-estate/suffolk-county';
 
 const BUDGET = {
@@ -214,8 +223,15 @@ async function lighthouse(url: string, reportFile: string): Promise<LighthouseFi
   };
 }
 
-/** The JavaScript a visitor's browser fetches before touching the page (a phone, fresh cache). */
-async function scriptsBeforeInteraction(launched: Browser, url: string): Promise<ScriptFigures> {
+/**
+ * The JavaScript a visitor's browser fetches before touching the page (a phone, fresh cache). With
+ * `login`, the context first signs in through the API, for the signed-in screens.
+ */
+async function scriptsBeforeInteraction(
+  launched: Browser,
+  url: string,
+  login?: { email: string; password: string },
+): Promise<ScriptFigures> {
   const context = await launched.newContext({
     viewport: { width: 412, height: 823 },
     deviceScaleFactor: 1.75,
@@ -223,6 +239,10 @@ async function scriptsBeforeInteraction(launched: Browser, url: string): Promise
     hasTouch: true,
   });
   try {
+    if (login) {
+      const answer = await context.request.post(new URL('/api/auth/login', url).href, { data: login });
+      if (!answer.ok()) throw new Error(`login answered ${answer.status()}`);
+    }
     const page = await context.newPage();
     const bodies: Promise<Buffer>[] = [];
     page.on('response', (response) => {
@@ -391,6 +411,17 @@ async function main(): Promise<number> {
     ...(scripts?.error ? [`${target.path}: scripts: ${scripts.error}`] : []),
   ]);
   if (notes.length > 0) console.log(`\n${notes.join('\n')}\nLighthouse reports: ${REPORTS}/`);
+
+  // The signed-in screens: the JavaScript each loads, signed in as the local demo agent (reported).
+  console.log('\nDashboard screen (signed in)            scripts  JS KB gz   raw KB');
+  for (const path of DASHBOARD_SCREENS) {
+    const scripts = await scriptsBeforeInteraction(browser, `${origin}${path}`, DEMO_AGENT);
+    console.log(
+      scripts.error
+        ? `${path.padEnd(38)} ${scripts.error}`
+        : `${path.padEnd(38)} ${String(scripts.scripts).padStart(8)} ${kb(scripts.gzipBytes).padStart(9)} ${kb(scripts.rawBytes).padStart(8)}`,
+    );
+  }
   console.log(
     '\nJS KB gz: script responses before any interaction, each gzipped (budgeted). inline: inline <script>s, gzipped (not budgeted).',
   );
