@@ -3,6 +3,7 @@ import {
   expect,
   expectNoAxeViolations,
   makeEstimate,
+  sameSiteHeaders,
   signInAsNewAgent,
   test,
   waitForIslands,
@@ -22,6 +23,7 @@ async function makeLead(request: APIRequestContext, slug: string, firstName: str
       source: 'calculator',
       consent_marketing: true,
     },
+    headers: sameSiteHeaders(),
   });
   expect(response.status(), await response.text()).toBe(201);
 }

@@ -122,7 +122,7 @@ describe.each(BACKENDS)('the agent’s calculator settings on %s', (backend) => 
     expect((await expectError(await patch(client, { ...VALID, default_attorney_fee: '900' }), 400)).fields).toEqual({
       default_attorney_fee: 'Attorney fee must be a number',
     });
-    const { default_recording_fee: _dropped, ...missing } = VALID;
+    const missing = { ...VALID, default_recording_fee: undefined };
     expect((await expectError(await patch(client, missing), 400)).fields).toEqual({
       default_recording_fee: 'Recording fee is required',
     });
@@ -170,7 +170,11 @@ describe.each(BACKENDS)('the agent’s calculator settings on %s', (backend) => 
       default_commission_percent: 5,
     };
     expect(await settingsOf(clientA)).toEqual(expectedA);
-    await expectJson(await patch(clientB, { ...VALID, agent_id: a.id, default_commission_percent: 1 }), 200, savedResponse);
+    await expectJson(
+      await patch(clientB, { ...VALID, agent_id: a.id, default_commission_percent: 1 }),
+      200,
+      savedResponse,
+    );
     expect(await settingsOf(clientA)).toEqual(expectedA);
     expect(await settingsOf(clientB)).toEqual({ ...VALID, default_commission_percent: 1 });
     await expectJson(await patch(clientB, VALID), 200, savedResponse);

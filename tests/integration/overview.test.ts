@@ -60,19 +60,29 @@ async function insertLead(
   return row.id;
 }
 
-async function insertSentEmail(db: Db, subject: string, sentAt: Date, about: { leadId?: number; to?: string }) {
+async function insertSentEmail(
+  db: Db,
+  subject: string,
+  sentAt: Date,
+  about: { leadId?: number; estimateUuid?: string; to?: string },
+) {
   await db.query(
-    `INSERT INTO email_deliveries (kind, to_email, subject, html, text, status, lead_id, created_at, sent_at)
-     VALUES ('new_lead', $1, $2, '<p>x</p>', 'x', 'sent', $3, $4, $4)`,
-    [about.to ?? 'someone@example.com', subject, about.leadId ?? null, sentAt],
+    `INSERT INTO email_deliveries (kind, to_email, subject, html, text, status, lead_id, estimate_uuid, created_at, sent_at)
+     VALUES ('new_lead', $1, $2, '<p>x</p>', 'x', 'sent', $3, $4, $5, $5)`,
+    [about.to ?? 'someone@example.com', subject, about.leadId ?? null, about.estimateUuid ?? null, sentAt],
   );
 }
 
 describe.each(BACKENDS)('the dashboard overview on %s', (backend) => {
   const suite = useAuthSuite(backend, 'overview');
   const overviewOf = async (agentId: number) =>
-    (await expectJson(await (await clientAs(suite, agentId)).get('/api/agents/me/overview'), 200, overviewResponseSchema))
-      .overview;
+    (
+      await expectJson(
+        await (await clientAs(suite, agentId)).get('/api/agents/me/overview'),
+        200,
+        overviewResponseSchema,
+      )
+    ).overview;
 
   it('counts the agent’s own estimates and leads, by New York week and month, in one round trip', async () => {
     const agent = await createAgent(suite.db);
@@ -139,19 +149,21 @@ describe.each(BACKENDS)('the dashboard overview on %s', (backend) => {
     const other = await createAgent(suite.db);
     const now = Date.now();
     const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
-    await insertEstimate(suite.db, agent.id, at(50));
+    const estimateUuid = await insertEstimate(suite.db, agent.id, at(50));
     const leadId = await insertLead(suite.db, agent.id, at(40), 'Dana Reyes', '/r/somewhere');
     await insertSentEmail(suite.db, 'New lead: Dana Reyes', at(39), { leadId });
     await insertLead(suite.db, agent.id, at(30), 'Sam Cole');
-    await insertSentEmail(suite.db, 'Verify your email', at(20), { to: agent.email.toUpperCase() });
-    // Not the agent's: another agent's lead and its e-mail, and an e-mail to someone else.
+    await insertSentEmail(suite.db, 'Your home sale estimate', at(20), { estimateUuid });
+    // Not activity: an account e-mail to the agent, another agent's lead and its e-mail, an
+    // e-mail to someone else.
+    await insertSentEmail(suite.db, 'Verify your email', at(15), { to: agent.email });
     const otherLead = await insertLead(suite.db, other.id, at(10), 'Other Person');
     await insertSentEmail(suite.db, 'New lead: Other Person', at(9), { leadId: otherLead });
     await insertSentEmail(suite.db, 'For someone else', at(8), {});
 
     const overview = await overviewOf(agent.id);
     expect(overview.activities.map(({ type, message }) => ({ type, message }))).toEqual([
-      { type: 'other', message: 'E-mail sent: Verify your email' },
+      { type: 'other', message: 'E-mail sent: Your home sale estimate' },
       { type: 'lead', message: 'New lead: Sam Cole (calculator)' },
       { type: 'other', message: 'E-mail sent: New lead: Dana Reyes' },
       { type: 'lead', message: 'New lead: Dana Reyes (/r/somewhere)' },

@@ -13,7 +13,8 @@ export default function IntegrationsScreen() {
             <h2 id="fub-title">Follow Up Boss</h2>
             <p>
               Once connected with your Follow Up Boss API key, every new lead from your calculator page is sent to your
-              Follow Up Boss account as a person with their estimate, and you can send earlier leads from the Leads page.
+              Follow Up Boss account as a person with their estimate, and you can send earlier leads from the Leads
+              page.
             </p>
             <p>
               <strong>Coming in a future release.</strong> The connection is not available yet; your leads stay in the

@@ -17,6 +17,10 @@ import {
 } from './overview.ts';
 
 /**
+ * The e-mails in the activity are those about the agent's business: the new-lead notices they
+ * received and the estimates sent to their sellers (found by the lead or estimate they are about).
+ * Account e-mails (verification, password reset) are not activity.
+ *
  * How many of the agent's newest leads and estimates are looked at for e-mails about them. An
  * e-mail is queued in the same statement as its lead or estimate and sent within minutes, so one
  * about an older lead is older than the ACTIVITY_LIMIT items the list shows; the window keeps the
@@ -99,10 +103,6 @@ mail AS (
   UNION
   SELECT d.id, d.subject, d.sent_at FROM email_deliveries d
    WHERE d.status = 'sent' AND d.estimate_uuid IN (SELECT uuid FROM recent_estimates)
-  UNION
-  SELECT d.id, d.subject, d.sent_at FROM me JOIN agents a ON a.id = me.id
-    JOIN email_deliveries d ON lower(d.to_email) = lower(a.email)
-   WHERE d.status = 'sent'
 ),
 activity AS (
   (SELECT 'estimate' AS type, e.created_at AS at, 1 AS rank, e.uuid::text AS key,

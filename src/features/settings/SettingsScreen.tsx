@@ -58,7 +58,9 @@ const toDraft = (settings: CalculatorSettings): Draft => ({
 
 /** What the inputs hold, as the API takes it: an empty input is missing, anything else a number. */
 const fromDraft = (draft: Draft) =>
-  Object.fromEntries(Object.entries(draft).map(([key, value]) => [key, value.trim() === '' ? undefined : Number(value)]));
+  Object.fromEntries(
+    Object.entries(draft).map(([key, value]) => [key, value.trim() === '' ? undefined : Number(value)]),
+  );
 
 function SettingsForm({ saved }: { saved: CalculatorSettings }) {
   const queryClient = useQueryClient();
@@ -66,7 +68,8 @@ function SettingsForm({ saved }: { saved: CalculatorSettings }) {
   const [fields, setFields] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
   const save = useMutation({
-    mutationFn: (body: CalculatorSettings) => sendJson('PATCH', '/api/agents/me/settings', settingsResponseSchema, body),
+    mutationFn: (body: CalculatorSettings) =>
+      sendJson('PATCH', '/api/agents/me/settings', settingsResponseSchema, body),
     onSuccess: (answer) => {
       queryClient.setQueryData(SETTINGS_KEY, answer.settings);
       setDraft(toDraft(answer.settings));
@@ -123,4 +126,3 @@ function SettingsForm({ saved }: { saved: CalculatorSettings }) {
     </form>
   );
 }
-
