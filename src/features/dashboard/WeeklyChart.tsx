@@ -1,10 +1,14 @@
 import type { Week } from './overview.ts';
 
-const WIDTH = 640;
+/**
+ * Horizontal positions are percentages of the chart's width and vertical ones pixels, so the bars
+ * stretch to any screen while the axis text keeps its size (a scaled viewBox would shrink it to
+ * nothing on a phone).
+ */
 const HEIGHT = 220;
-const PAD = { top: 16, right: 12, bottom: 36, left: 36 };
-const PLOT_W = WIDTH - PAD.left - PAD.right;
+const PAD = { top: 16, bottom: 36, left: 8, right: 2 };
 const PLOT_H = HEIGHT - PAD.top - PAD.bottom;
+const pct = (value: number) => `${value}%`;
 
 /** "2026-11-16" → "Nov 16" (the date is New York's Monday; no time zone shift). */
 export function weekLabel(weekStart: string): string {
@@ -26,7 +30,7 @@ const axisTop = (max: number) => (max <= 4 ? Math.max(1, max) : Math.ceil(max / 
  */
 export function WeeklyChart({ weeks }: { weeks: Week[] }) {
   const top = axisTop(Math.max(0, ...weeks.map((week) => Math.max(week.estimates, week.leads))));
-  const slot = PLOT_W / Math.max(1, weeks.length);
+  const slot = (100 - PAD.left - PAD.right) / Math.max(1, weeks.length);
   const bar = slot * 0.36;
   const y = (value: number) => PAD.top + PLOT_H - (value / top) * PLOT_H;
   const ticks = [...new Set([0, Math.round(top / 2), top])];
@@ -37,11 +41,11 @@ export function WeeklyChart({ weeks }: { weeks: Week[] }) {
         <span className="chart-key chart-key-leads">Leads</span>
         <span className="chart-note">per week (weeks start Monday)</span>
       </figcaption>
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="presentation" aria-hidden="true" focusable="false">
+      <svg width="100%" height={HEIGHT} role="presentation" aria-hidden="true" focusable="false">
         {ticks.map((tick) => (
           <g key={tick}>
-            <line className="chart-grid" x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
-            <text className="chart-axis" x={PAD.left - 6} y={y(tick) + 4} textAnchor="end">
+            <line className="chart-grid" x1={pct(PAD.left)} x2={pct(100 - PAD.right)} y1={y(tick)} y2={y(tick)} />
+            <text className="chart-axis" x={pct(PAD.left - 1.5)} y={y(tick) + 4} textAnchor="end">
               {tick}
             </text>
           </g>
@@ -52,20 +56,20 @@ export function WeeklyChart({ weeks }: { weeks: Week[] }) {
             <g key={week.week_start}>
               <rect
                 className="chart-bar-estimates"
-                x={x - bar}
+                x={pct(x - bar)}
                 y={y(week.estimates)}
-                width={bar}
+                width={pct(bar)}
                 height={PAD.top + PLOT_H - y(week.estimates)}
               />
               <rect
                 className="chart-bar-leads"
-                x={x}
+                x={pct(x)}
                 y={y(week.leads)}
-                width={bar}
+                width={pct(bar)}
                 height={PAD.top + PLOT_H - y(week.leads)}
               />
               {index % 2 === weeks.length % 2 ? null : (
-                <text className="chart-axis" x={x} y={HEIGHT - PAD.bottom + 18} textAnchor="middle">
+                <text className="chart-axis" x={pct(x)} y={HEIGHT - PAD.bottom + 18} textAnchor="middle">
                   {weekLabel(week.week_start)}
                 </text>
               )}
