@@ -59,43 +59,25 @@ const overviewRowSchema = z.object({
 });
 
 /**
- * ONE round trip: the session check (`me`) and every figure of the overview. Weeks and months
- * are New York's; a bucket is the local date_trunc of created_at, and the bounds are converted
- * back to timestamptz so the range conditions can use the (agent_id, created_at) indexes.
+ * ONE round trip: the session check (`me`) and every figure of the overview. The agent's rows are
+ * read with the session's agent id ($1) so the planner can use the (agent_id, created_at) indexes;
+ * nothing comes out unless `me` (the session still current) has its row, as the answer is
+ * selected FROM me. Weeks (from Monday) and months are New York's: their bounds are local times
+ * converted to timestamptz, so each week is one index range count and DST is respected.
  */
 const OVERVIEW_SQL = `
 WITH ${sessionAgentCte(1)},
 tz AS (SELECT $3::text AS name),
-bounds AS (
-  SELECT local.first_week,
-         local.first_week AT TIME ZONE tz.name AS first_week_at,
-         local.month_start AT TIME ZONE tz.name AS month_start_at
-    FROM tz, LATERAL (
-      SELECT date_trunc('week', now() AT TIME ZONE tz.name) - ($4::int - 1) * interval '1 week' AS first_week,
-             date_trunc('month', now() AT TIME ZONE tz.name) AS month_start
-    ) local
-),
 weeks AS (
-  SELECT generate_series(b.first_week, b.first_week + ($4::int - 1) * interval '1 week', interval '1 week') AS week
-    FROM bounds b
-),
-estimate_weeks AS (
-  SELECT date_trunc('week', e.created_at AT TIME ZONE tz.name) AS week, count(*)::int AS n
-    FROM me CROSS JOIN tz CROSS JOIN bounds b JOIN estimates e ON e.agent_id = me.id
-   WHERE e.created_at >= b.first_week_at
-   GROUP BY 1
-),
-lead_weeks AS (
-  SELECT date_trunc('week', l.created_at AT TIME ZONE tz.name) AS week, count(*)::int AS n
-    FROM me CROSS JOIN tz CROSS JOIN bounds b JOIN leads l ON l.agent_id = me.id
-   WHERE l.created_at >= b.first_week_at
-   GROUP BY 1
+  SELECT week, week AT TIME ZONE tz.name AS starts_at, (week + interval '1 week') AT TIME ZONE tz.name AS ends_at
+    FROM tz, generate_series(date_trunc('week', now() AT TIME ZONE tz.name) - ($4::int - 1) * interval '1 week',
+                             date_trunc('week', now() AT TIME ZONE tz.name), interval '1 week') AS week
 ),
 recent_estimates AS (
-  SELECT e.* FROM me JOIN estimates e ON e.agent_id = me.id ORDER BY e.created_at DESC LIMIT $6
+  SELECT * FROM estimates WHERE agent_id = $1 ORDER BY created_at DESC LIMIT $6
 ),
 recent_leads AS (
-  SELECT l.* FROM me JOIN leads l ON l.agent_id = me.id ORDER BY l.created_at DESC, l.id DESC LIMIT $6
+  SELECT * FROM leads WHERE agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $6
 ),
 mail AS (
   SELECT d.id, d.subject, d.sent_at FROM email_deliveries d
@@ -105,31 +87,35 @@ mail AS (
    WHERE d.status = 'sent' AND d.estimate_uuid IN (SELECT uuid FROM recent_estimates)
 ),
 activity AS (
-  (SELECT 'estimate' AS type, e.created_at AS at, 1 AS rank, e.uuid::text AS key,
+  (SELECT e.created_at AS at, 1 AS rank, e.uuid::text AS key,
           json_build_object('type', 'estimate', 'at', e.created_at,
             'sale_price_cents', e.sale_price_cents, 'mortgage_payoff_cents', e.mortgage_payoff_cents,
             'commission_percent', e.commission_percent, 'transfer_tax_rate_per_1000', e.transfer_tax_rate_per_1000,
             'attorney_fee_cents', e.attorney_fee_cents, 'recording_fee_cents', e.recording_fee_cents) AS item
      FROM recent_estimates e ORDER BY e.created_at DESC LIMIT $5)
   UNION ALL
-  (SELECT 'lead', l.created_at, 2, l.id::text,
+  (SELECT l.created_at, 2, l.id::text,
           json_build_object('type', 'lead', 'at', l.created_at, 'name', trim(l.first_name || ' ' || l.last_name),
             'source', l.source, 'page_path', l.page_path)
      FROM recent_leads l ORDER BY l.created_at DESC, l.id DESC LIMIT $5)
   UNION ALL
-  (SELECT 'email', m.sent_at, 3, m.id::text,
-          json_build_object('type', 'email', 'at', m.sent_at, 'subject', m.subject)
+  (SELECT m.sent_at, 3, m.id::text, json_build_object('type', 'email', 'at', m.sent_at, 'subject', m.subject)
      FROM mail m ORDER BY m.sent_at DESC LIMIT $5)
 )
 SELECT
-  (SELECT count(*)::int FROM leads l WHERE l.agent_id = me.id) AS leads_total,
-  (SELECT count(*)::int FROM estimates e WHERE e.agent_id = me.id) AS estimates_total,
-  (SELECT count(*)::int FROM leads l, bounds b WHERE l.agent_id = me.id AND l.created_at >= b.month_start_at)
+  (SELECT count(*)::int FROM leads WHERE agent_id = $1) AS leads_total,
+  (SELECT count(*)::int FROM estimates WHERE agent_id = $1) AS estimates_total,
+  (SELECT count(*)::int FROM leads, tz
+    WHERE agent_id = $1 AND created_at >= date_trunc('month', now() AT TIME ZONE tz.name) AT TIME ZONE tz.name)
     AS leads_this_month,
-  (SELECT json_agg(json_build_object('week_start', to_char(w.week, 'YYYY-MM-DD'),
-                                     'estimates', coalesce(ew.n, 0), 'leads', coalesce(lw.n, 0)) ORDER BY w.week)
-     FROM weeks w LEFT JOIN estimate_weeks ew ON ew.week = w.week LEFT JOIN lead_weeks lw ON lw.week = w.week)
-    AS weeks,
+  (SELECT json_agg(json_build_object(
+            'week_start', to_char(w.week, 'YYYY-MM-DD'),
+            'estimates', (SELECT count(*) FROM estimates
+                           WHERE agent_id = $1 AND created_at >= w.starts_at AND created_at < w.ends_at),
+            'leads', (SELECT count(*) FROM leads
+                       WHERE agent_id = $1 AND created_at >= w.starts_at AND created_at < w.ends_at))
+          ORDER BY w.week)
+     FROM weeks w) AS weeks,
   (SELECT json_agg(top.item ORDER BY top.at DESC, top.rank DESC, top.key DESC)
      FROM (SELECT * FROM activity ORDER BY at DESC, rank DESC, key DESC LIMIT $5) top) AS activities
 FROM me`;
