@@ -147,6 +147,14 @@ describe.each(BACKENDS)('the agent’s calculator settings on %s', (backend) => 
     expect(site?.website_logo).not.toBe('/logo.png');
     expect(site?.town_page_logo).not.toBe('/town.png');
     expect(await settingsOf(client)).toEqual(SYSTEM);
+    // An admin is not refused, but the change itself arrives with the admin settings screen.
+    await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [agent.id]);
+    await expectError(
+      await patch(client, body),
+      400,
+      'Site-wide logos are changed in the admin settings, which are not available yet',
+    );
+    expect(await settingsOf(client)).toEqual(SYSTEM);
   });
 
   it('keeps each agent to their own settings; an admin gets and changes their own', async () => {

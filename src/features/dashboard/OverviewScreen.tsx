@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { getJson } from '../accounts/account-query.ts';
 import type { SessionAgent } from '../auth/auth-schemas.ts';
-import { overviewResponseSchema, type Activity, type Overview } from './overview.ts';
+import { OVERVIEW_TIME_ZONE, overviewResponseSchema, type Activity, type Overview } from './overview.ts';
 import { ProfileBanner } from './ProfileBanner.tsx';
 import { WeeklyChart } from './WeeklyChart.tsx';
 
@@ -77,7 +77,7 @@ const when = new Intl.DateTimeFormat('en-US', {
   day: 'numeric',
   hour: 'numeric',
   minute: '2-digit',
-  timeZone: 'America/New_York',
+  timeZone: OVERVIEW_TIME_ZONE,
 });
 
 const TYPE_WORDS: Record<Activity['type'], string> = { estimate: 'Estimate', lead: 'Lead', other: 'E-mail' };
