@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { agentRoutes } from '../features/agents/agents.server.ts';
+import { overviewRoutes } from '../features/dashboard/overview.server.ts';
 import { authRoutes } from '../features/auth/auth-routes.server.ts';
 import { accessControl } from '../features/auth/access.server.ts';
 import { csrfProtection } from '../features/auth/csrf.server.ts';
@@ -18,6 +19,7 @@ import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../featu
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
+import { agentSettingsRoutes } from '../features/settings/agent-settings.server.ts';
 import { settingsRoutes } from '../features/settings/settings.server.ts';
 import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
 import type { Db } from './db.ts';
@@ -114,6 +116,8 @@ export function createApi({
   api.route('/', authRoutes({ db, mail, config: auth, clientIp: clientAddress }));
   api.route('/', settingsRoutes(db));
   api.route('/', agentRoutes(db));
+  api.route('/', overviewRoutes(db));
+  api.route('/', agentSettingsRoutes(db));
   api.route('/', estimateRoutes(db));
   api.route('/', leadRoutes(db, mail, clientAddress, { noticesPerHour: leadNoticesPerHour }));
   api.route('/', emailRoutes(db, mail, clientAddress));

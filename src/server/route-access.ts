@@ -32,4 +32,8 @@ export const ROUTE_ACCESS: RouteAccess = {
   'POST /api/auth/logout': 'public',
   'GET /api/auth/me': 'agent',
   'POST /api/auth/logout-everywhere': 'agent',
+  // The agent's dashboard.
+  'GET /api/agents/me/overview': 'agent',
+  'GET /api/agents/me/settings': 'agent',
+  'PATCH /api/agents/me/settings': 'agent',
 };

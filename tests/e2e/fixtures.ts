@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { z } from 'zod';
 import { E2E_DATA_DIR } from '../../playwright.config.ts';
 
@@ -186,4 +186,28 @@ export async function signInAsNewAgent(page: Page): Promise<SignedInAgent> {
   const login = await page.request.post('/api/auth/login', { data: { email: agent.email, password: agent.password } });
   expect(login.status(), await login.text()).toBe(200);
   return agent;
+}
+
+const madeEstimateSchema = z.object({ estimate: z.object({ uuid: z.string(), commission_percent: z.number() }) });
+
+/**
+ * Headers of a call a page of the site makes: its Origin, which a request carrying the session
+ * cookie (page.request after signInAsNewAgent) needs to pass the CSRF check.
+ */
+export const sameSiteHeaders = (): Record<string, string> => {
+  const { baseURL } = test.info().project.use;
+  return baseURL ? { origin: new URL(baseURL).origin } : {};
+};
+
+/** An estimate on `slug`'s calculator (the worked example), made through the public API as /r/{slug} makes it. */
+export async function makeEstimate(
+  request: APIRequestContext,
+  slug: string,
+): Promise<z.output<typeof madeEstimateSchema>['estimate']> {
+  const response = await request.post('/api/estimates', {
+    data: { agent_slug: slug, sale_price: '780,200', mortgage_payoff: 450000 },
+    headers: sameSiteHeaders(),
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return madeEstimateSchema.parse(await response.json()).estimate;
 }

@@ -1,0 +1,48 @@
+/**
+ * GET /api/agents/me/overview: the signed-in agent's figures, shared by the route (which builds
+ * the answer) and the overview screen (which parses it).
+ */
+import { z } from 'zod';
+
+/** Weeks in the chart (the current one last), and the most activity items the list shows. */
+export const OVERVIEW_WEEKS = 12;
+export const ACTIVITY_LIMIT = 15;
+
+/** Weeks start on Monday and months on the 1st in the agent's market's time. */
+export const OVERVIEW_TIME_ZONE = 'America/New_York';
+
+export const ACTIVITY_TYPES = ['estimate', 'lead', 'other'] as const;
+
+export const activitySchema = z.object({
+  type: z.enum(ACTIVITY_TYPES),
+  message: z.string(),
+  /** ISO 8601. */
+  timestamp: z.string(),
+});
+export type Activity = z.infer<typeof activitySchema>;
+
+export const weekSchema = z.object({
+  /** The Monday the week starts on, YYYY-MM-DD in New York. */
+  week_start: z.string(),
+  estimates: z.number(),
+  leads: z.number(),
+});
+export type Week = z.infer<typeof weekSchema>;
+
+export const overviewSchema = z.object({
+  leads_total: z.number(),
+  estimates_total: z.number(),
+  leads_this_month: z.number(),
+  /** Leads ÷ estimates in percent, one decimal; null without estimates. */
+  conversion_percent: z.number().nullable(),
+  weeks: z.array(weekSchema),
+  activities: z.array(activitySchema),
+});
+export type Overview = z.infer<typeof overviewSchema>;
+
+export const overviewResponseSchema = z.object({ success: z.literal(true), overview: overviewSchema });
+
+/** Leads per 100 estimates, to one decimal; null when there is nothing to divide by. */
+export function conversionPercent(leads: number, estimates: number): number | null {
+  return estimates === 0 ? null : Math.round((leads * 1000) / estimates) / 10;
+}

@@ -1,0 +1,105 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import {
+  expect,
+  expectNoAxeViolations,
+  makeEstimate,
+  sameSiteHeaders,
+  signInAsNewAgent,
+  test,
+  waitForIslands,
+} from './fixtures.ts';
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** A lead for the agent, through the public API as a contact form sends it. */
+async function makeLead(request: APIRequestContext, slug: string, firstName: string) {
+  const response = await request.post('/api/leads', {
+    data: {
+      agent_slug: slug,
+      firstName,
+      lastName: 'Seller',
+      phone: '516-555-0142',
+      email: `${firstName.toLowerCase()}.${slug}@example.com`,
+      source: 'calculator',
+      consent_marketing: true,
+    },
+    headers: sameSiteHeaders(),
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
+const stat = (page: Page, label: string | RegExp) =>
+  page.getByRole('list', { name: 'Your figures' }).getByRole('listitem').filter({ hasText: label });
+
+test.describe('the dashboard overview', () => {
+  test('shows figures equal to the estimates and leads made on the agent’s page', async ({ page }) => {
+    const agent = await signInAsNewAgent(page);
+    for (let index = 0; index < 3; index += 1) await makeEstimate(page.request, agent.slug);
+    await makeLead(page.request, agent.slug, 'Robin');
+    await makeLead(page.request, agent.slug, 'Avery');
+
+    await page.goto('/dashboard');
+    await waitForIslands(page);
+    await expect(stat(page, 'Leads this month')).toContainText('2');
+    await expect(stat(page, /^Leads\d/)).toContainText('2');
+    await expect(stat(page, 'Estimates')).toContainText('3');
+    await expect(stat(page, 'Conversion')).toContainText('66.7%');
+
+    const activity = page.getByRole('region', { name: 'Recent activity' });
+    const items = activity.getByRole('listitem');
+    await expect(items.first()).toContainText(/New lead: Avery Seller|E-mail sent/);
+    await expect(activity).toContainText('New lead: Robin Seller (calculator)');
+    await expect(activity).toContainText('Estimate of $279,341.00 net on your calculator');
+
+    // The chart's figures as a table: this week (the last row) has them all.
+    await page.getByText('Show the figures as a table').click();
+    const rows = page.getByRole('table').getByRole('row');
+    await expect(rows).toHaveCount(13);
+    await expect(rows.last().getByRole('cell')).toHaveText(['3', '2']);
+    await expectNoAxeViolations(page, WCAG);
+
+    await expect(page.getByRole('link', { name: 'View My Calculator' })).toHaveAttribute('href', `/r/${agent.slug}`);
+    await page.getByRole('link', { name: 'My Settings' }).click();
+    await expect(page).toHaveURL('/dashboard/settings');
+  });
+
+  test('a new agent sees empty figures and the profile banner, which can be dismissed', async ({ page }) => {
+    const agent = await signInAsNewAgent(page);
+    await page.goto('/dashboard');
+    await waitForIslands(page);
+    await expect(stat(page, 'Conversion')).toContainText('—');
+    await expect(stat(page, 'Estimates')).toContainText('0');
+    await expect(page.getByText('No recent activity')).toBeVisible();
+
+    const banner = page.getByRole('region', { name: 'Complete your profile' });
+    await expect(banner).toContainText(`/r/${agent.slug} will not work until your profile is complete`);
+    await expect(banner.getByRole('link', { name: 'Complete your profile' })).toHaveAttribute(
+      'href',
+      '/dashboard/profile',
+    );
+    await expectNoAxeViolations(page, WCAG);
+    await banner.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(banner).toBeHidden();
+    await page.reload();
+    await waitForIslands(page);
+    await expect(page.getByText('No recent activity')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Complete your profile' })).toBeHidden();
+    // Only on the overview: other screens never show it.
+    await page.evaluate(() => window.localStorage.clear());
+    await page.goto('/dashboard/settings');
+    await waitForIslands(page);
+    await expect(page.getByRole('heading', { name: 'Calculator settings' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Complete your profile' })).toBeHidden();
+  });
+
+  test('the integrations page explains Follow Up Boss without pretending to connect', async ({ page }) => {
+    await signInAsNewAgent(page);
+    await page.goto('/dashboard/integrations');
+    await waitForIslands(page);
+    const card = page.getByRole('region', { name: 'Follow Up Boss' });
+    await expect(card).toContainText('Coming in a future release.');
+    await expect(card.getByRole('button')).toHaveCount(0);
+    await expect(card.getByRole('textbox')).toHaveCount(0);
+    await expectNoAxeViolations(page, WCAG);
+  });
+});
