@@ -32,4 +32,13 @@ export const ROUTE_ACCESS: RouteAccess = {
   'POST /api/auth/logout': 'public',
   'GET /api/auth/me': 'agent',
   'POST /api/auth/logout-everywhere': 'agent',
+  // The agent's profile, photo and logo (src/features/agents/profile.server.ts).
+  'GET /api/agents/profile': 'agent',
+  'PUT /api/agents/profile': 'agent',
+  'POST /api/upload/profile-photo': 'agent',
+  'DELETE /api/upload/profile-photo': 'agent',
+  'POST /api/upload/logo': 'agent',
+  'DELETE /api/upload/logo': 'agent',
+  // Uploaded images, by content hash (src/features/images/images.server.ts).
+  'GET /api/images/:file': 'public',
 };
