@@ -16,8 +16,8 @@ import { HttpError, route } from '../../server/http.ts';
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /**
- * Decompression bombs: a few kilobytes of PNG can claim 20000 x 20000 pixels (1.6 GB decoded).
- * The header is read first and such an image refused before its pixels are allocated.
+ * Decompression bombs: a few bytes of PNG can claim 20000 x 20000 pixels (1.6 GB decoded). sharp
+ * checks this limit when it reads the header (metadata()), before any pixel is allocated.
  */
 export const MAX_IMAGE_PIXELS = 40_000_000;
 
@@ -52,6 +52,9 @@ const EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png' } as const;
 const isFormat = (format: string | undefined, accepts: readonly ImageFormat[]): format is ImageFormat =>
   accepts.some((accepted) => accepted === format);
 
+/** sharp refused the image from its header because of limitInputPixels. */
+const isPixelLimit = (error: unknown): boolean => error instanceof Error && /pixel limit/i.test(error.message);
+
 /**
  * Decodes `input` with sharp and re-encodes it by `rules`. Throws HttpError 400 for a file that is
  * not an accepted image, is damaged, or has too many pixels (checked from its header first).
@@ -62,11 +65,10 @@ export async function processImage(input: Uint8Array, rules: ImageRules): Promis
   let metadata: Metadata;
   try {
     metadata = await sharp(input, options).metadata();
-  } catch {
-    throw new HttpError(400, IMAGE_MESSAGES.notAnImage);
+  } catch (error) {
+    throw isPixelLimit(error) ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels) : new HttpError(400, IMAGE_MESSAGES.notAnImage);
   }
   if (!isFormat(metadata.format, rules.accepts)) throw new HttpError(400, IMAGE_MESSAGES.notAnImage);
-  if (metadata.width * metadata.height > MAX_IMAGE_PIXELS) throw new HttpError(400, IMAGE_MESSAGES.tooManyPixels);
   let encoded: { data: Buffer; info: OutputInfo };
   try {
     // rotate() applies the EXIF orientation before the metadata (EXIF, GPS, XMP) is dropped.
@@ -80,10 +82,7 @@ export async function processImage(input: Uint8Array, rules: ImageRules): Promis
           })
         : await pipeline.png({ compressionLevel: 9 }).toBuffer({ resolveWithObject: true });
   } catch (error) {
-    if (error instanceof Error && /pixel limit/i.test(error.message)) {
-      throw new HttpError(400, IMAGE_MESSAGES.tooManyPixels);
-    }
-    throw new HttpError(400, IMAGE_MESSAGES.damaged);
+    throw isPixelLimit(error) ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels) : new HttpError(400, IMAGE_MESSAGES.damaged);
   }
   const contentType = rules.output === 'jpeg' ? 'image/jpeg' : 'image/png';
   const hash = createHash('sha256').update(encoded.data).digest('hex');
