@@ -28,7 +28,10 @@ export interface BodyLimit {
   message: string;
 }
 
-const JSON_LIMIT: BodyLimit = { bytes: MAX_JSON_BYTES, message: `The request body is larger than ${MAX_JSON_BYTES / 1024} KB` };
+const JSON_LIMIT: BodyLimit = {
+  bytes: MAX_JSON_BYTES,
+  message: `The request body is larger than ${MAX_JSON_BYTES / 1024} KB`,
+};
 
 /**
  * Reads a JSON body and parses it with `schema`: at most MAX_JSON_BYTES unless the route gives its

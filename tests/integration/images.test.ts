@@ -12,7 +12,7 @@ import { clientAs, IP_HEADER, SESSION_COOKIE, useAuthSuite, type Client } from '
 import { BACKENDS } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { rawRequest } from '../support/http.ts';
-import { dataUrl, formOf, imageCount, png, profileFields, putProfile } from '../support/images.ts';
+import { blobOf, dataUrl, formOf, imageCount, png, profileFields, putProfile } from '../support/images.ts';
 
 const answer = profileAnswerSchema.strict();
 const TEN_MB = 10 * 1024 * 1024;
@@ -30,7 +30,9 @@ async function pngClaiming(width: number, height: number): Promise<Buffer> {
 async function truncatedPng(): Promise<Buffer> {
   const noise = Buffer.alloc(128 * 128 * 3);
   for (let i = 0; i < noise.length; i += 1) noise[i] = (i * 7919) % 251;
-  const whole = await sharp(noise, { raw: { width: 128, height: 128, channels: 3 } }).png().toBuffer();
+  const whole = await sharp(noise, { raw: { width: 128, height: 128, channels: 3 } })
+    .png()
+    .toBuffer();
   return whole.subarray(0, Math.floor(whole.length / 2));
 }
 
@@ -67,7 +69,11 @@ describe.each(BACKENDS)('image uploads and serving on %s', (backend) => {
       dataUrl(gifJs, 'image/gif'),
       'not a data url',
     ]) {
-      await expectRefused(() => client.post('/api/upload/profile-photo', { imageData }), 400, 'Please select an image file');
+      await expectRefused(
+        () => client.post('/api/upload/profile-photo', { imageData }),
+        400,
+        'Please select an image file',
+      );
       await expectRefused(() => client.post('/api/upload/logo', { imageData }), 400, 'Please select an image file');
     }
     // An SVG is a logo format, not a photo one.
@@ -100,7 +106,7 @@ describe.each(BACKENDS)('image uploads and serving on %s', (backend) => {
       );
     }
     await expectRefused(
-      () => putProfile(suite, client, formOf({ ...profileFields(), logo: new Blob([bomb], { type: 'image/png' }) })),
+      () => putProfile(suite, client, formOf({ ...profileFields(), logo: blobOf(bomb) })),
       400,
       'This image is too large: at most 40 megapixels, please use a smaller one.',
     );
@@ -126,7 +132,11 @@ describe.each(BACKENDS)('image uploads and serving on %s', (backend) => {
   it('neutralises a PNG with HTML appended: the payload is dropped and the image served as an image', async () => {
     const client = await agentClient();
     const polyglot = Buffer.concat([await png(32, 32), Buffer.from('<html><script>alert("polyglot")</script></html>')]);
-    const { profile } = await expectJson(await client.post('/api/upload/logo', { imageData: dataUrl(polyglot) }), 200, answer);
+    const { profile } = await expectJson(
+      await client.post('/api/upload/logo', { imageData: dataUrl(polyglot) }),
+      200,
+      answer,
+    );
     const served = await suite.client().get(profile.logo ?? '');
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/png');
@@ -140,15 +150,14 @@ describe.each(BACKENDS)('image uploads and serving on %s', (backend) => {
   it('answers 413 with the spec’s messages for an image over 10MB, before decoding it', async () => {
     const client = await agentClient();
     const big = dataUrl(Buffer.alloc(TEN_MB + 1, 0x41));
-    await expectRefused(() => client.post('/api/upload/profile-photo', { imageData: big }), 413, 'Photo must be less than 10MB');
+    await expectRefused(
+      () => client.post('/api/upload/profile-photo', { imageData: big }),
+      413,
+      'Photo must be less than 10MB',
+    );
     await expectRefused(() => client.post('/api/upload/logo', { imageData: big }), 413, 'Logo must be less than 10MB');
     await expectRefused(
-      () =>
-        putProfile(
-          suite,
-          client,
-          formOf({ ...profileFields(), logo: new Blob([Buffer.alloc(TEN_MB + 1, 0x41)], { type: 'image/png' }) }),
-        ),
+      () => putProfile(suite, client, formOf({ ...profileFields(), logo: blobOf(Buffer.alloc(TEN_MB + 1, 0x41)) })),
       413,
       'Logo must be less than 10MB',
     );
@@ -188,7 +197,11 @@ describe.each(BACKENDS)('image uploads and serving on %s', (backend) => {
     await expectRefused(() => client.post('/api/upload/logo', { imageData: 5 }), 400, 'Please select an image file');
     await expectRefused(() => client.post('/api/upload/logo', {}), 400, 'Please select an image file');
     const image = dataUrl(await png());
-    await expectRefused(() => client.post('/api/upload/logo', { imageData: image, showLogo: 'yes' }), 400, 'showLogo must be true or false');
+    await expectRefused(
+      () => client.post('/api/upload/logo', { imageData: image, showLogo: 'yes' }),
+      400,
+      'showLogo must be true or false',
+    );
     await expectRefused(
       () => client.post('/api/upload/profile-photo', { imageData: image, showProfilePhoto: 1 }),
       400,
@@ -198,7 +211,11 @@ describe.each(BACKENDS)('image uploads and serving on %s', (backend) => {
 
   it('serves a stored image with a year of caching, its hash as ETag, 304 when cached, 404 otherwise', async () => {
     const client = await agentClient();
-    const { profile } = await expectJson(await client.post('/api/upload/logo', { imageData: dataUrl(await png(20, 20)) }), 200, answer);
+    const { profile } = await expectJson(
+      await client.post('/api/upload/logo', { imageData: dataUrl(await png(20, 20)) }),
+      200,
+      answer,
+    );
     const url = profile.logo ?? '';
     const hash = /([0-9a-f]{64})/.exec(url)?.[1] ?? '';
     const visitor = suite.client();

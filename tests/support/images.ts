@@ -54,3 +54,6 @@ export function profileFields(overrides: Record<string, string> = {}): Record<st
     ...overrides,
   };
 }
+
+/** `bytes` as a file part of a form. */
+export const blobOf = (bytes: Buffer, type = 'image/png'): Blob => new Blob([new Uint8Array(bytes)], { type });

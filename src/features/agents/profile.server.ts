@@ -9,7 +9,13 @@ import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, readBody, readJson, route, type BodyLimit } from '../../server/http.ts';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { imageParams, processImage, storeImageCte, type ImageRules, type ProcessedImage } from '../images/images.server.ts';
+import {
+  imageParams,
+  processImage,
+  storeImageCte,
+  type ImageRules,
+  type ProcessedImage,
+} from '../images/images.server.ts';
 import {
   logoUploadSchema,
   MAX_UPLOAD_BYTES,
@@ -51,7 +57,10 @@ const PHOTO_RULES: ImageRules = { accepts: ['jpeg', 'png', 'webp'], output: 'jpe
 const LOGO_RULES: ImageRules = { accepts: ['jpeg', 'png', 'webp', 'svg'], output: 'png', maxSide: 1200 };
 
 /** Room for a 10MB image as base64 (4 characters per 3 bytes) and the rest of the JSON. */
-const uploadLimit = (message: string): BodyLimit => ({ bytes: Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 64 * 1024, message });
+const uploadLimit = (message: string): BodyLimit => ({
+  bytes: Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 64 * 1024,
+  message,
+});
 
 /** Room for both files of a multipart profile and its text fields. */
 const PROFILE_FORM_LIMIT: BodyLimit = {
@@ -213,9 +222,7 @@ export function profileRoutes(db: Db): Hono {
       ),
     PUT: async (c) => {
       const form = await readProfileForm(c);
-      const text = Object.fromEntries(
-        [...form.entries()].filter(([key]) => key !== 'profile_photo' && key !== 'logo'),
-      );
+      const text = Object.fromEntries([...form.entries()].filter(([key]) => key !== 'profile_photo' && key !== 'logo'));
       const fields = parseOrThrow(profileSchema, text);
       const photoBytes = await formFile(form.get('profile_photo'), PROFILE_MESSAGES.photoTooLarge);
       const logoBytes = await formFile(form.get('logo'), PROFILE_MESSAGES.logoTooLarge);

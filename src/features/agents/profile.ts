@@ -86,7 +86,10 @@ export const profileSchema = z.object({
   brokerage_state: optionalText('State', 2)
     .refine((value) => value === null || /^[a-z]{2}$/i.test(value), 'State must be 2 letters, such as NY')
     .transform((value) => value?.toUpperCase() ?? null),
-  brokerage_zip: optionalText('ZIP', 5).refine((value) => value === null || /^\d{5}$/.test(value), 'ZIP must be 5 digits'),
+  brokerage_zip: optionalText('ZIP', 5).refine(
+    (value) => value === null || /^\d{5}$/.test(value),
+    'ZIP must be 5 digits',
+  ),
   show_profile_photo: flag('Show profile photo'),
   show_logo: flag('Show logo'),
 });

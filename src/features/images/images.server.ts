@@ -66,7 +66,9 @@ export async function processImage(input: Uint8Array, rules: ImageRules): Promis
   try {
     metadata = await sharp(input, options).metadata();
   } catch (error) {
-    throw isPixelLimit(error) ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels) : new HttpError(400, IMAGE_MESSAGES.notAnImage);
+    throw isPixelLimit(error)
+      ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels)
+      : new HttpError(400, IMAGE_MESSAGES.notAnImage);
   }
   if (!isFormat(metadata.format, rules.accepts)) throw new HttpError(400, IMAGE_MESSAGES.notAnImage);
   let encoded: { data: Buffer; info: OutputInfo };
@@ -82,7 +84,9 @@ export async function processImage(input: Uint8Array, rules: ImageRules): Promis
           })
         : await pipeline.png({ compressionLevel: 9 }).toBuffer({ resolveWithObject: true });
   } catch (error) {
-    throw isPixelLimit(error) ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels) : new HttpError(400, IMAGE_MESSAGES.damaged);
+    throw isPixelLimit(error)
+      ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels)
+      : new HttpError(400, IMAGE_MESSAGES.damaged);
   }
   const contentType = rules.output === 'jpeg' ? 'image/jpeg' : 'image/png';
   const hash = createHash('sha256').update(encoded.data).digest('hex');
