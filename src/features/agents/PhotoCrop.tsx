@@ -38,7 +38,7 @@ function cropToJpeg(image: HTMLImageElement, crop: Crop): string {
   return canvas.toDataURL('image/jpeg', JPEG_QUALITY);
 }
 
-/** A square crop of a chosen photo (initially 90 % wide, centred), saved as a JPEG data URL. */
+/** A square crop of a chosen photo (initially 90 % wide, centred), saved as a JPEG data URL at 0.95. */
 export function PhotoCrop({
   src,
   saving,
@@ -66,7 +66,9 @@ export function PhotoCrop({
           className="photo-crop-image"
           onLoad={(event) => {
             const { width, height } = event.currentTarget;
-            setCrop(centerCrop(makeAspectCrop({ unit: '%', width: 90 }, 1, width, height), width, height));
+            // 90 % wide; a landscape photo's square is 90 % of its height, so that it fits.
+            const start = width <= height ? { unit: '%' as const, width: 90 } : { unit: '%' as const, height: 90 };
+            setCrop(centerCrop(makeAspectCrop(start, 1, width, height), width, height));
           }}
         />
       </ReactCrop>
