@@ -183,8 +183,9 @@ function ProfileEditor({ profile }: { profile: Profile }) {
       <p>
         How you appear on your calculator page, <a href={`/r/${profile.slug}`}>/r/{profile.slug}</a>.
       </p>
-      <Notice tone="success" message={success} />
-      <Notice tone="error" message={failure} />
+      {/* Floating: the buttons that cause them are far down a long page. */}
+      <Notice tone="success" message={success} onDismiss={() => setSuccess(null)} />
+      <Notice tone="error" message={failure} onDismiss={() => setFailure(null)} />
 
       <form className="form account-card" onSubmit={submit} noValidate aria-labelledby="details-heading">
         <h2 id="details-heading">Your details</h2>
