@@ -39,7 +39,7 @@ function cropToJpeg(image: HTMLImageElement, crop: Crop): string {
 }
 
 /** A square crop of a chosen photo (initially 90 % wide, centred), saved as a JPEG data URL at 0.95. */
-export function PhotoCrop({
+export default function PhotoCrop({
   src,
   saving,
   onSave,

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type SubmitEvent } from 'react';
+import { lazy, Suspense, useId, useState, type SubmitEvent } from 'react';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
@@ -8,7 +8,6 @@ import { formatPhone, formatPhoneAsTyped } from '../../ui/phone.ts';
 import { UploadField } from '../../ui/UploadField.tsx';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
-import { PhotoCrop } from './PhotoCrop.tsx';
 import {
   MAX_UPLOAD_BYTES,
   PROFESSIONAL_TITLES,
@@ -20,6 +19,9 @@ import {
 import './profile.css';
 
 const PROFILE_KEY = ['profile'];
+
+// The crop tool (react-image-crop and its styles) loads once a photo is chosen.
+const PhotoCrop = lazy(() => import('./PhotoCrop.tsx'));
 const LOGO_TYPES = 'image/png,image/jpeg,image/svg+xml,image/webp';
 const PHOTO_TYPES = 'image/png,image/jpeg,image/webp';
 
@@ -284,12 +286,14 @@ function ProfileEditor({ profile }: { profile: Profile }) {
           <p className="field-hint">No photo yet.</p>
         )}
         {photoToCrop ? (
-          <PhotoCrop
-            src={photoToCrop}
-            saving={uploadPhoto.isPending}
-            onSave={(jpeg) => uploadPhoto.mutate(jpeg)}
-            onCancel={() => setPhotoToCrop(null)}
-          />
+          <Suspense fallback={<p aria-live="polite">Loading the crop tool…</p>}>
+            <PhotoCrop
+              src={photoToCrop}
+              saving={uploadPhoto.isPending}
+              onSave={(jpeg) => uploadPhoto.mutate(jpeg)}
+              onCancel={() => setPhotoToCrop(null)}
+            />
+          </Suspense>
         ) : (
           <UploadField
             label={profile.profile_photo ? 'Choose a new photo' : 'Choose a photo'}
