@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { profileAnswerSchema } from '../../src/features/agents/profile.ts';
 import { expectError, expectFieldError, expectJson } from '../support/api-suite.ts';
-import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
+import { clientAs, SESSION_COOKIE, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { blobOf, dataUrl, formOf, imageCount, png, profileFields, putProfile } from '../support/images.ts';
@@ -275,6 +275,32 @@ describe.each(BACKENDS)('the agent profile on %s', (backend) => {
     expect((await expectJson(await other.client.get('/api/agents/profile'), 200, answer)).profile.first_name).toBe(
       'Olive',
     );
+  });
+
+  it('a change sent from another site with the session cookie is refused and changes nothing (CSRF)', async () => {
+    const { client, id } = await signedIn();
+    const images = await imageCount(suite.db);
+    const headers = { origin: 'https://evil.example', cookie: `${SESSION_COOKIE}=${client.session ?? ''}` };
+    const put = await suite.api.fetch('/api/agents/profile', {
+      method: 'PUT',
+      headers,
+      body: formOf({ ...profileFields({ first_name: 'Mallory' }), logo: blobOf(await png()) }),
+    });
+    await expectError(put, 403, 'Cross-site request refused');
+    const upload = await client.post(
+      '/api/upload/logo',
+      { imageData: dataUrl(await png()) },
+      { origin: 'https://evil.example' },
+    );
+    await expectError(upload, 403, 'Cross-site request refused');
+    const remove = await client.request('/api/upload/profile-photo', {
+      method: 'DELETE',
+      headers: { origin: 'https://evil.example' },
+    });
+    await expectError(remove, 403, 'Cross-site request refused');
+    const [row] = await suite.db.query<{ first_name: string }>('SELECT first_name FROM agents WHERE id = $1', [id]);
+    expect(row?.first_name).toBe('Jamie');
+    expect(await imageCount(suite.db)).toBe(images);
   });
 
   it('signed out, or with a session that ended, nothing is read or stored (401)', async () => {
