@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { agentRoutes } from '../features/agents/agents.server.ts';
-import { overviewRoutes } from '../features/dashboard/overview.server.ts';
+import { profileRoutes } from '../features/agents/profile.server.ts';
 import { authRoutes } from '../features/auth/auth-routes.server.ts';
 import { accessControl } from '../features/auth/access.server.ts';
 import { csrfProtection } from '../features/auth/csrf.server.ts';
+import { overviewRoutes } from '../features/dashboard/overview.server.ts';
 import { TooManyAttempts } from '../features/auth/rate-limit.server.ts';
 import type { AuthConfig } from '../features/auth/sessions.server.ts';
 import { emailRoutes } from '../features/email/email-routes.server.ts';
@@ -17,6 +18,7 @@ import {
 } from '../features/email/email.server.ts';
 import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
+import { imageRoutes } from '../features/images/images.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
 import { agentSettingsRoutes } from '../features/settings/agent-settings.server.ts';
@@ -26,7 +28,10 @@ import type { Db } from './db.ts';
 import { errorResponse, HttpError } from './http.ts';
 import { ROUTE_ACCESS } from './route-access.ts';
 
-/** On every API answer: JSON that is never cached, sniffed, framed or read cross-origin. */
+/**
+ * On every API answer: JSON that is never cached, sniffed, framed or read cross-origin. A route
+ * that sets one of these itself keeps its own (images are cached for a year).
+ */
 const API_HEADERS = [
   ['Cache-Control', 'no-store'],
   ['X-Content-Type-Options', 'nosniff'],
@@ -106,7 +111,7 @@ export function createApi({
   const api = new Hono().basePath('/api');
   api.use(async (c, next) => {
     await next();
-    for (const [name, value] of API_HEADERS) c.header(name, value);
+    for (const [name, value] of API_HEADERS) if (!c.res.headers.has(name)) c.header(name, value);
   });
   // Before every route: a cross-site POST with the session cookie changes nothing.
   api.use(csrfProtection({ trustedOrigins: siteUrl ? [new URL(siteUrl).origin] : [] }));
@@ -118,6 +123,8 @@ export function createApi({
   api.route('/', agentRoutes(db));
   api.route('/', overviewRoutes(db));
   api.route('/', agentSettingsRoutes(db));
+  api.route('/', profileRoutes(db));
+  api.route('/', imageRoutes(db));
   api.route('/', estimateRoutes(db));
   api.route('/', leadRoutes(db, mail, clientAddress, { noticesPerHour: leadNoticesPerHour }));
   api.route('/', emailRoutes(db, mail, clientAddress));

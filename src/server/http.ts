@@ -22,15 +22,31 @@ export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, input: un
   throw new HttpError(400, Object.values(fields)[0] ?? 'The request is not valid', fields);
 }
 
-/** Reads a JSON body (at most MAX_JSON_BYTES) and parses it with `schema`. */
-export async function readJson<Schema extends z.ZodType>(c: Context, schema: Schema): Promise<z.output<Schema>> {
+/** The most a route reads of a request body, and the message it answers beyond that (413). */
+export interface BodyLimit {
+  bytes: number;
+  message: string;
+}
+
+const JSON_LIMIT: BodyLimit = {
+  bytes: MAX_JSON_BYTES,
+  message: `The request body is larger than ${MAX_JSON_BYTES / 1024} KB`,
+};
+
+/**
+ * Reads a JSON body and parses it with `schema`: at most MAX_JSON_BYTES unless the route gives its
+ * own limit (image uploads), so one route's large bodies do not raise every route's.
+ */
+export async function readJson<Schema extends z.ZodType>(
+  c: Context,
+  schema: Schema,
+  limit: BodyLimit = JSON_LIMIT,
+): Promise<z.output<Schema>> {
   const contentType = c.req.header('content-type') ?? '';
   if (!/^application\/json\b/i.test(contentType)) {
     throw new HttpError(415, 'Send the request body as JSON (Content-Type: application/json)');
   }
-  const declared = c.req.header('content-length');
-  if (declared !== undefined && Number(declared) > MAX_JSON_BYTES) throw tooLarge();
-  const text = declared !== undefined ? await c.req.text() : await readChunked(c.req.raw.body);
+  const text = (await readBody(c, limit)).toString('utf8');
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -43,20 +59,24 @@ export async function readJson<Schema extends z.ZodType>(c: Context, schema: Sch
   return parseOrThrow(schema, body);
 }
 
-/** A body sent without Content-Length (chunked): read until it ends or passes the limit. */
-async function readChunked(body: ReadableStream<Uint8Array> | null): Promise<string> {
-  if (!body) return '';
+/**
+ * The raw body, refused with 413 before it is read when Content-Length says it is over the limit,
+ * and as soon as the bytes streamed pass it (a chunked body, or a Content-Length that lies).
+ */
+export async function readBody(c: Context, limit: BodyLimit): Promise<Buffer> {
+  const declared = c.req.header('content-length');
+  if (declared !== undefined && Number(declared) > limit.bytes) throw new HttpError(413, limit.message);
+  const body = c.req.raw.body;
+  if (!body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let size = 0;
   for await (const chunk of body) {
     size += chunk.byteLength;
-    if (size > MAX_JSON_BYTES) throw tooLarge();
+    if (size > limit.bytes) throw new HttpError(413, limit.message);
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
-
-const tooLarge = () => new HttpError(413, `The request body is larger than ${MAX_JSON_BYTES / 1024} KB`);
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

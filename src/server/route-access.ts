@@ -36,4 +36,13 @@ export const ROUTE_ACCESS: RouteAccess = {
   'GET /api/agents/me/overview': 'agent',
   'GET /api/agents/me/settings': 'agent',
   'PATCH /api/agents/me/settings': 'agent',
+  // The agent's profile, photo and logo (src/features/agents/profile.server.ts).
+  'GET /api/agents/profile': 'agent',
+  'PUT /api/agents/profile': 'agent',
+  'POST /api/upload/profile-photo': 'agent',
+  'DELETE /api/upload/profile-photo': 'agent',
+  'POST /api/upload/logo': 'agent',
+  'DELETE /api/upload/logo': 'agent',
+  // Uploaded images, by content hash (src/features/images/images.server.ts).
+  'GET /api/images/:file': 'public',
 };

@@ -7,3 +7,15 @@ export function formatPhone(phone: string): string {
 }
 
 export const telHref = (phone: string): string => `tel:+1${phone.replace(/\D/g, '').replace(/^1(?=\d{10}$)/, '')}`;
+
+/**
+ * A phone number formatted while it is typed: (631) 555-01… A leading 1 (the country code) is left
+ * out, as no US area code starts with 1; the server stores the 10 digits.
+ */
+export function formatPhoneAsTyped(input: string): string {
+  const digits = input.replace(/\D/g, '').replace(/^1/, '').slice(0, 10);
+  if (digits === '') return '';
+  if (digits.length <= 3) return `(${digits}`;
+  if (digits.length <= 6) return `(${digits.slice(0, 3)}) ${digits.slice(3)}`;
+  return `(${digits.slice(0, 3)}) ${digits.slice(3, 6)}-${digits.slice(6)}`;
+}

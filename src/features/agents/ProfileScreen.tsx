@@ -1,14 +1,357 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense, useId, useState, type SubmitEvent } from 'react';
+import { CheckboxField } from '../../ui/CheckboxField.tsx';
+import { Field } from '../../ui/Field.tsx';
+import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
+import { Notice } from '../../ui/Notice.tsx';
+import { formatPhone, formatPhoneAsTyped } from '../../ui/phone.ts';
+import { UploadField } from '../../ui/UploadField.tsx';
 import AccountFrame from '../accounts/AccountFrame.tsx';
+import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import {
+  MAX_UPLOAD_BYTES,
+  PROFESSIONAL_TITLES,
+  PROFILE_MESSAGES,
+  profileAnswerSchema,
+  profileSchema,
+  type Profile,
+} from './profile.ts';
+import './profile.css';
 
-/** /dashboard/profile: the agent's profile, photo and logo. */
+const PROFILE_KEY = ['profile'];
+
+// The crop tool (react-image-crop and its styles) loads once a photo is chosen.
+const PhotoCrop = lazy(() => import('./PhotoCrop.tsx'));
+const LOGO_TYPES = 'image/png,image/jpeg,image/svg+xml,image/webp';
+const PHOTO_TYPES = 'image/png,image/jpeg,image/webp';
+
+type TextField =
+  | 'first_name'
+  | 'last_name'
+  | 'email'
+  | 'phone'
+  | 'brokerage'
+  | 'license_number'
+  | 'website'
+  | 'professional_title'
+  | 'brokerage_street'
+  | 'brokerage_city'
+  | 'brokerage_state'
+  | 'brokerage_zip';
+type FormState = Record<TextField, string> & { show_profile_photo: boolean; show_logo: boolean };
+
+function formOf(profile: Profile): FormState {
+  return {
+    first_name: profile.first_name,
+    last_name: profile.last_name,
+    email: profile.email,
+    phone: profile.phone ? formatPhone(profile.phone) : '',
+    brokerage: profile.brokerage ?? '',
+    license_number: profile.license_number ?? '',
+    website: profile.website ?? '',
+    professional_title: profile.professional_title ?? '',
+    brokerage_street: profile.brokerage_street ?? '',
+    brokerage_city: profile.brokerage_city ?? '',
+    brokerage_state: profile.brokerage_state ?? '',
+    brokerage_zip: profile.brokerage_zip ?? '',
+    show_profile_photo: profile.show_profile_photo,
+    show_logo: profile.show_logo,
+  };
+}
+
+/** The message for a failed upload: the server's own for a refused file (the spec's words), else `fallback`. */
+const uploadFailure = (error: Error, fallback: string): string =>
+  error instanceof ApiError && (error.status === 400 || error.status === 413) ? error.message : fallback;
+
+/** /dashboard/profile: the agent's profile, photo and logo, as their calculator page shows them. */
 export default function ProfileScreen() {
   return (
     <AccountFrame area="dashboard" current="/dashboard/profile">
-      {() => (
-        <section>
-          <h1>Profile</h1>
-        </section>
-      )}
+      {() => <ProfileLoader />}
     </AccountFrame>
+  );
+}
+
+function ProfileLoader() {
+  const profile = useQuery({
+    queryKey: PROFILE_KEY,
+    queryFn: () => getJson('/api/agents/profile', profileAnswerSchema),
+  });
+  if (profile.isPending) return <p aria-live="polite">Loading your profile…</p>;
+  if (profile.isError) {
+    return (
+      <section className="account-card">
+        <h1>Profile</h1>
+        <p role="alert">We could not load your profile.</p>
+        <button type="button" className="button button-primary" onClick={() => void profile.refetch()}>
+          Retry
+        </button>
+      </section>
+    );
+  }
+  return <ProfileEditor profile={profile.data.profile} />;
+}
+
+function ProfileEditor({ profile }: { profile: Profile }) {
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState(() => formOf(profile));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [success, setSuccess] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [photoToCrop, setPhotoToCrop] = useState<string | null>(null);
+  const titleId = useId();
+
+  const say = (tone: 'success' | 'error', message: string) => {
+    setSuccess(tone === 'success' ? message : null);
+    setFailure(tone === 'error' ? message : null);
+  };
+  const saved = (data: { profile: Profile }, message: string) => {
+    queryClient.setQueryData(PROFILE_KEY, data);
+    say('success', message);
+  };
+
+  const save = useMutation({
+    mutationFn: (body: FormData) => sendJson('PUT', '/api/agents/profile', profileAnswerSchema, body),
+    onSuccess: (data) => {
+      saved(data, PROFILE_MESSAGES.saved);
+      setForm(formOf(data.profile));
+      // The frame's header shows the first name from ['me'].
+      void queryClient.invalidateQueries({ queryKey: ['me'] });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError) setErrors(error.fields);
+      say('error', PROFILE_MESSAGES.saveFailed);
+    },
+  });
+  const uploadPhoto = useMutation({
+    mutationFn: (imageData: string) =>
+      sendJson('POST', '/api/upload/profile-photo', profileAnswerSchema, {
+        imageData,
+        showProfilePhoto: form.show_profile_photo,
+      }),
+    onSuccess: (data) => {
+      setPhotoToCrop(null);
+      saved(data, PROFILE_MESSAGES.photoSaved);
+    },
+    onError: (error) => say('error', uploadFailure(error, PROFILE_MESSAGES.photoFailed)),
+  });
+  const deletePhoto = useMutation({
+    mutationFn: () => sendJson('DELETE', '/api/upload/profile-photo', profileAnswerSchema),
+    onSuccess: (data) => {
+      setForm((current) => ({ ...current, show_profile_photo: false }));
+      saved(data, PROFILE_MESSAGES.photoDeleted);
+    },
+    onError: () => say('error', PROFILE_MESSAGES.photoDeleteFailed),
+  });
+  const uploadLogo = useMutation({
+    mutationFn: (imageData: string) =>
+      sendJson('POST', '/api/upload/logo', profileAnswerSchema, { imageData, showLogo: form.show_logo }),
+    onSuccess: (data) => saved(data, PROFILE_MESSAGES.logoSaved),
+    onError: (error) => say('error', uploadFailure(error, PROFILE_MESSAGES.logoFailed)),
+  });
+  const deleteLogo = useMutation({
+    mutationFn: () => sendJson('DELETE', '/api/upload/logo', profileAnswerSchema),
+    onSuccess: (data) => {
+      setForm((current) => ({ ...current, show_logo: false }));
+      saved(data, PROFILE_MESSAGES.logoDeleted);
+    },
+    onError: () => say('error', PROFILE_MESSAGES.logoDeleteFailed),
+  });
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const parsed = profileSchema.safeParse(form);
+    if (!parsed.success) {
+      setErrors(fieldErrorsOf(parsed.error));
+      say('error', PROFILE_MESSAGES.saveFailed);
+      return;
+    }
+    setErrors({});
+    const body = new FormData();
+    for (const [key, value] of Object.entries(parsed.data)) body.append(key, value === null ? '' : String(value));
+    save.mutate(body);
+  };
+
+  const text = (key: TextField) => ({
+    name: key,
+    value: form[key],
+    error: errors[key],
+    onChange: (event: { target: { value: string } }) => setForm({ ...form, [key]: event.target.value }),
+  });
+
+  return (
+    <section className="profile-screen" aria-labelledby="profile-heading">
+      <h1 id="profile-heading">Profile</h1>
+      <p>
+        How you appear on your calculator page, <a href={`/r/${profile.slug}`}>/r/{profile.slug}</a>.
+      </p>
+      {/* Floating: the buttons that cause them are far down a long page. */}
+      <Notice tone="success" message={success} onDismiss={() => setSuccess(null)} />
+      <Notice tone="error" message={failure} onDismiss={() => setFailure(null)} />
+
+      <form className="form account-card" onSubmit={submit} noValidate aria-labelledby="details-heading">
+        <h2 id="details-heading">Your details</h2>
+        <div className="form-row">
+          <Field label="First name" autoComplete="given-name" required {...text('first_name')} />
+          <Field label="Last name" autoComplete="family-name" required {...text('last_name')} />
+        </div>
+        <div className="form-row">
+          <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
+          <Field
+            label="Phone"
+            type="tel"
+            autoComplete="tel"
+            inputMode="tel"
+            {...text('phone')}
+            onChange={(event) => setForm({ ...form, phone: formatPhoneAsTyped(event.target.value) })}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={titleId}>Professional title</label>
+          <select
+            id={titleId}
+            name="professional_title"
+            required
+            value={form.professional_title}
+            aria-invalid={errors.professional_title ? true : undefined}
+            aria-describedby={`${titleId}-error`}
+            onChange={(event) => setForm({ ...form, professional_title: event.target.value })}
+          >
+            <option value="">Choose your title</option>
+            {PROFESSIONAL_TITLES.map((title) => (
+              <option key={title} value={title}>
+                {title}
+              </option>
+            ))}
+          </select>
+          <span id={`${titleId}-error`} className="field-error" role="alert">
+            {errors.professional_title ?? ''}
+          </span>
+        </div>
+        <div className="form-row">
+          <Field label="Brokerage" autoComplete="organization" {...text('brokerage')} />
+          <Field label="License number" {...text('license_number')} />
+        </div>
+        <Field label="Website" type="url" autoComplete="url" placeholder="https://" {...text('website')} />
+        <fieldset className="profile-address">
+          <legend>Brokerage address</legend>
+          <Field label="Street" autoComplete="street-address" {...text('brokerage_street')} />
+          <div className="form-row">
+            <Field label="City" autoComplete="address-level2" {...text('brokerage_city')} />
+            <Field label="State" autoComplete="address-level1" maxLength={2} {...text('brokerage_state')} />
+            <Field
+              label="ZIP"
+              autoComplete="postal-code"
+              inputMode="numeric"
+              maxLength={5}
+              {...text('brokerage_zip')}
+            />
+          </div>
+        </fieldset>
+        <p className="field-hint">
+          Your calculator page address is <strong>/r/{profile.slug}</strong> (it cannot be changed here).
+        </p>
+        <CheckboxField
+          name="show_profile_photo"
+          checked={form.show_profile_photo}
+          onChange={(checked) => setForm({ ...form, show_profile_photo: checked })}
+        >
+          Show my profile photo on my calculator page
+        </CheckboxField>
+        <CheckboxField
+          name="show_logo"
+          checked={form.show_logo}
+          onChange={(checked) => setForm({ ...form, show_logo: checked })}
+        >
+          Show my business logo on my calculator page
+        </CheckboxField>
+        <div>
+          <button type="submit" className="button button-primary" disabled={save.isPending}>
+            {save.isPending ? 'Saving…' : 'Save profile'}
+          </button>
+        </div>
+      </form>
+
+      <section className="account-card profile-image" aria-labelledby="photo-heading">
+        <h2 id="photo-heading">Profile photo</h2>
+        {profile.profile_photo ? (
+          <img
+            className="profile-photo-preview"
+            src={profile.profile_photo}
+            alt="Your profile photo"
+            width="128"
+            height="128"
+          />
+        ) : (
+          <p className="field-hint">No photo yet.</p>
+        )}
+        {photoToCrop ? (
+          <Suspense fallback={<p aria-live="polite">Loading the crop tool…</p>}>
+            <PhotoCrop
+              src={photoToCrop}
+              saving={uploadPhoto.isPending}
+              onSave={(jpeg) => uploadPhoto.mutate(jpeg)}
+              onCancel={() => setPhotoToCrop(null)}
+            />
+          </Suspense>
+        ) : (
+          <UploadField
+            label={profile.profile_photo ? 'Choose a new photo' : 'Choose a photo'}
+            accept={PHOTO_TYPES}
+            maxBytes={MAX_UPLOAD_BYTES}
+            tooLargeMessage={PROFILE_MESSAGES.photoTooLarge}
+            hint="JPG, PNG or WebP, at most 10MB. You can crop it to a square next."
+            onFile={(dataUrl) => {
+              setFailure(null);
+              setPhotoToCrop(dataUrl);
+            }}
+            onError={(message) => say('error', message)}
+          />
+        )}
+        {profile.profile_photo && !photoToCrop ? (
+          <div>
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={deletePhoto.isPending}
+              onClick={() => deletePhoto.mutate()}
+            >
+              Delete photo
+            </button>
+          </div>
+        ) : null}
+      </section>
+
+      <section className="account-card profile-image" aria-labelledby="logo-heading">
+        <h2 id="logo-heading">Business logo</h2>
+        {profile.logo ? (
+          <img className="profile-logo-preview" src={profile.logo} alt="Your business logo" height="64" />
+        ) : (
+          <p className="field-hint">No logo yet.</p>
+        )}
+        <UploadField
+          label={profile.logo ? 'Upload a new logo' : 'Upload a logo'}
+          accept={LOGO_TYPES}
+          maxBytes={MAX_UPLOAD_BYTES}
+          tooLargeMessage={PROFILE_MESSAGES.logoTooLarge}
+          hint="PNG, JPG, SVG or WebP; 2MB recommended, 10MB at most."
+          disabled={uploadLogo.isPending}
+          onFile={(dataUrl) => uploadLogo.mutate(dataUrl)}
+          onError={(message) => say('error', message)}
+        />
+        {profile.logo ? (
+          <div>
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={deleteLogo.isPending}
+              onClick={() => deleteLogo.mutate()}
+            >
+              Delete logo
+            </button>
+          </div>
+        ) : null}
+      </section>
+    </section>
   );
 }

@@ -15,12 +15,18 @@ type PublicAgentRow = PublicAgentResponse['agent'] & {
 
 export const agentParams = z.object({ slug: agentSlugSchema });
 
-/** One round trip: the agent and their settings. Only active agents have a public page. */
+/**
+ * One round trip: the agent and their settings. Only active agents have a public page; the photo and
+ * logo are given only while their toggles are on.
+ */
 export async function findPublicAgent(db: Db, slug: string): Promise<PublicAgentRow | undefined> {
   const [row] = await db.query<PublicAgentRow>(
     `SELECT a.id, a.slug, a.first_name, a.last_name, a.email, a.phone, a.brokerage, a.professional_title,
             a.license_number, a.website, a.brokerage_street, a.brokerage_city, a.brokerage_state,
-            a.brokerage_zip, a.show_profile_photo, a.show_logo, a.profile_photo, a.logo,
+            a.brokerage_zip, a.show_profile_photo, a.show_logo,
+            -- A photo or logo the agent hid is not given away either (they are /api/images/ URLs).
+            CASE WHEN a.show_profile_photo THEN a.profile_photo END AS profile_photo,
+            CASE WHEN a.show_logo THEN a.logo END AS logo,
             s.default_attorney_fee_cents, s.default_recording_fee_cents, s.transfer_tax_rate_per_1000,
             s.default_commission_percent
        FROM agents a LEFT JOIN agent_settings s ON s.agent_id = a.id

@@ -1,0 +1,136 @@
+/**
+ * The agent's own profile (/dashboard/profile): the rules of its form, shared by the screen (which
+ * checks before sending) and the API (PUT /api/agents/profile and the upload routes, which check
+ * again), the answer both read, and the spec's messages.
+ */
+import { z } from 'zod';
+import { emailSchema } from '../auth/auth-schemas.ts';
+
+export const PROFESSIONAL_TITLES = [
+  'Broker/Principal Broker',
+  'Licensed Associate Broker',
+  'Licensed Real Estate Salesperson',
+] as const;
+
+/** The most a photo or logo may weigh (the spec's limit), checked in the browser and on the server. */
+export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+export const PROFILE_MESSAGES = {
+  saved: 'Profile updated successfully!',
+  saveFailed: 'Failed to update profile. Please try again.',
+  photoSaved: 'Profile photo updated successfully!',
+  photoFailed: 'Failed to update profile photo',
+  photoDeleted: 'Profile photo deleted successfully!',
+  photoDeleteFailed: 'Failed to delete profile photo',
+  logoSaved: 'Business logo uploaded successfully!',
+  logoFailed: 'Failed to upload business logo',
+  logoDeleted: 'Business logo deleted successfully!',
+  logoDeleteFailed: 'Failed to delete business logo',
+  photoTooLarge: 'Photo must be less than 10MB',
+  logoTooLarge: 'Logo must be less than 10MB',
+  notAnImage: 'Please select an image file',
+  emailTaken: 'This email is already registered',
+} as const;
+
+/** Trimmed text of at most `max` characters; empty means "not given" (null). */
+const optionalText = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .nullish()
+    .transform((value) => (value ? value : null));
+
+const requiredName = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(100, `${label} must be at most 100 characters`);
+
+/** 10 digits, or 11 with a leading 1 (dropped): stored as the 10 digits. */
+const phoneSchema = optionalText('Phone', 30)
+  .refine((value) => value === null || /^1?\d{10}$/.test(value.replace(/\D/g, '')), 'Phone number is invalid')
+  .transform((value) => (value === null ? null : value.replace(/\D/g, '').slice(-10)));
+
+/** http(s) only (it becomes a link on the public page); a bare domain gets https://. */
+const websiteSchema = optionalText('Website', 200)
+  .transform((value) => (value === null || /^https?:\/\//i.test(value) ? value : `https://${value}`))
+  .refine((value) => {
+    if (value === null) return true;
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
+    } catch {
+      return false;
+    }
+  }, 'Website must be a web address such as https://example.com');
+
+/** A checkbox: a boolean from the screen's JSON, "true"/"false" from a multipart form. */
+const flag = (label: string) =>
+  z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')], {
+    error: `${label} must be true or false`,
+  });
+
+export const profileSchema = z.object({
+  first_name: requiredName('First name'),
+  last_name: requiredName('Last name'),
+  email: emailSchema('Email is required'),
+  phone: phoneSchema,
+  brokerage: optionalText('Brokerage', 200),
+  license_number: optionalText('License number', 50),
+  website: websiteSchema,
+  professional_title: z.enum(PROFESSIONAL_TITLES, { error: 'Please choose your professional title' }),
+  brokerage_street: optionalText('Street', 200),
+  brokerage_city: optionalText('City', 100),
+  brokerage_state: optionalText('State', 2)
+    .refine((value) => value === null || /^[a-z]{2}$/i.test(value), 'State must be 2 letters, such as NY')
+    .transform((value) => value?.toUpperCase() ?? null),
+  brokerage_zip: optionalText('ZIP', 5).refine(
+    (value) => value === null || /^\d{5}$/.test(value),
+    'ZIP must be 5 digits',
+  ),
+  show_profile_photo: flag('Show profile photo'),
+  show_logo: flag('Show logo'),
+});
+
+export type ProfileInput = z.input<typeof profileSchema>;
+export type ProfileFields = z.output<typeof profileSchema>;
+
+/** POST /api/upload/profile-photo and /api/upload/logo: the image as a data URL, and its toggle. */
+export const photoUploadSchema = z.object({
+  imageData: z.string({ error: PROFILE_MESSAGES.notAnImage }),
+  showProfilePhoto: z.boolean({ error: 'showProfilePhoto must be true or false' }).optional(),
+});
+export const logoUploadSchema = z.object({
+  imageData: z.string({ error: PROFILE_MESSAGES.notAnImage }),
+  showLogo: z.boolean({ error: 'showLogo must be true or false' }).optional(),
+});
+
+/** The agent's profile as GET /api/agents/profile and every profile change answer it. */
+export const profileAnswerSchema = z.object({
+  success: z.literal(true),
+  profile: z.object({
+    first_name: z.string(),
+    last_name: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    slug: z.string(),
+    brokerage: z.string().nullable(),
+    license_number: z.string().nullable(),
+    website: z.string().nullable(),
+    professional_title: z.enum(PROFESSIONAL_TITLES).nullable(),
+    brokerage_street: z.string().nullable(),
+    brokerage_city: z.string().nullable(),
+    brokerage_state: z.string().nullable(),
+    brokerage_zip: z.string().nullable(),
+    show_profile_photo: z.boolean(),
+    show_logo: z.boolean(),
+    /** /api/images/{hash}.jpg, or null. */
+    profile_photo: z.string().nullable(),
+    /** /api/images/{hash}.png, or null. */
+    logo: z.string().nullable(),
+  }),
+});
+
+export type Profile = z.infer<typeof profileAnswerSchema>['profile'];

@@ -1,0 +1,153 @@
+/**
+ * The one images module (ARCHITECTURE, "Signed-in areas"): every uploaded image (profile photos,
+ * logos; later OG and showcase images) is size-checked before decoding, decoded and re-encoded by
+ * sharp (which drops EXIF and any other metadata, rasterises SVG, and keeps nothing of a polyglot
+ * but its pixels), stored in PostgreSQL under the SHA-256 of the stored bytes, and served from
+ * /api/images/{hash}.{ext} with a year of caching (docs/decisions/0013-images-in-postgres.md).
+ */
+import { createHash } from 'node:crypto';
+import { Hono } from 'hono';
+import sharp, { type Metadata, type OutputInfo, type SharpOptions } from 'sharp';
+import { z } from 'zod';
+import type { Db } from '../../server/db.ts';
+import { HttpError, route } from '../../server/http.ts';
+
+/** Uploads are refused above this many bytes, before anything is decoded. */
+export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+
+/**
+ * Decompression bombs: a few bytes of PNG can claim 20000 x 20000 pixels (1.6 GB decoded). sharp
+ * checks this limit when it reads the header (metadata()), before any pixel is allocated.
+ */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+export const IMAGE_MESSAGES = {
+  notAnImage: 'Please select an image file',
+  damaged: 'This image could not be read; it may be damaged or incomplete. Please choose another file.',
+  tooManyPixels: `This image is too large: at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels, please use a smaller one.`,
+} as const;
+
+/** Formats sharp may decode for an upload: no TIFF, PDF, HEIF or other loaders reach libvips. */
+export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'svg';
+
+export interface ImageRules {
+  accepts: readonly ImageFormat[];
+  output: 'jpeg' | 'png';
+  /** The longest side stored; larger images are scaled down (never up). */
+  maxSide: number;
+}
+
+export interface ProcessedImage {
+  hash: string;
+  contentType: 'image/jpeg' | 'image/png';
+  bytes: Buffer;
+  width: number;
+  height: number;
+  /** Where it is served: /api/images/{hash}.{jpg|png}. */
+  url: string;
+}
+
+const EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png' } as const;
+
+const isFormat = (format: string | undefined, accepts: readonly ImageFormat[]): format is ImageFormat =>
+  accepts.some((accepted) => accepted === format);
+
+/** sharp refused the image from its header because of limitInputPixels. */
+const isPixelLimit = (error: unknown): boolean => error instanceof Error && /pixel limit/i.test(error.message);
+
+/**
+ * Decodes `input` with sharp and re-encodes it by `rules`. Throws HttpError 400 for a file that is
+ * not an accepted image, is damaged, or has too many pixels (checked from its header first).
+ * The caller checks the byte size (with its own message) before calling.
+ */
+export async function processImage(input: Uint8Array, rules: ImageRules): Promise<ProcessedImage> {
+  const options: SharpOptions = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' };
+  let metadata: Metadata;
+  try {
+    metadata = await sharp(input, options).metadata();
+  } catch (error) {
+    throw isPixelLimit(error)
+      ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels)
+      : new HttpError(400, IMAGE_MESSAGES.notAnImage);
+  }
+  if (!isFormat(metadata.format, rules.accepts)) throw new HttpError(400, IMAGE_MESSAGES.notAnImage);
+  let encoded: { data: Buffer; info: OutputInfo };
+  try {
+    // rotate() applies the EXIF orientation before the metadata (EXIF, GPS, XMP) is dropped.
+    const pipeline = sharp(input, options)
+      .rotate()
+      .resize({ width: rules.maxSide, height: rules.maxSide, fit: 'inside', withoutEnlargement: true });
+    encoded =
+      rules.output === 'jpeg'
+        ? await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer({
+            resolveWithObject: true,
+          })
+        : await pipeline.png({ compressionLevel: 9 }).toBuffer({ resolveWithObject: true });
+  } catch (error) {
+    throw isPixelLimit(error)
+      ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels)
+      : new HttpError(400, IMAGE_MESSAGES.damaged);
+  }
+  const contentType = rules.output === 'jpeg' ? 'image/jpeg' : 'image/png';
+  const hash = createHash('sha256').update(encoded.data).digest('hex');
+  return {
+    hash,
+    contentType,
+    bytes: encoded.data,
+    width: encoded.info.width,
+    height: encoded.info.height,
+    url: `/api/images/${hash}.${EXTENSIONS[contentType]}`,
+  };
+}
+
+/**
+ * A CTE `name` that stores an image whose five parameters (imageParams) start at `$first`, when
+ * `condition` holds; an image already stored (same hash, same bytes) is kept as it is. Put it in
+ * the statement that points a row at the image, so both happen or neither does.
+ */
+export const storeImageCte = (name: string, first: number, condition: string): string =>
+  `${name} AS (INSERT INTO images (hash, content_type, bytes, width, height)
+     SELECT $${first}::text, $${first + 1}::text, $${first + 2}::bytea, $${first + 3}::int, $${first + 4}::int
+      WHERE ${condition}
+     ON CONFLICT (hash) DO NOTHING)`;
+
+export const imageParams = (image: ProcessedImage): [string, string, Buffer, number, number] => [
+  image.hash,
+  image.contentType,
+  image.bytes,
+  image.width,
+  image.height,
+];
+
+const imageFile = z.object({ file: z.string().regex(/^[0-9a-f]{64}\.(jpg|png)$/) });
+
+/** A stored image is an image and nothing else, wherever it is opened. */
+const IMAGE_HEADERS = {
+  'Cache-Control': 'public, max-age=31536000, immutable',
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Security-Policy': "default-src 'none'; sandbox",
+  // Public pictures: other sites may show them (link previews, e-mail clients).
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+} as const;
+
+/** GET /api/images/{hash}.{jpg|png}: one round trip; 304 for a cached copy (the hash is the ETag). */
+export function imageRoutes(db: Db): Hono {
+  const app = new Hono();
+  route(app, '/images/:file', {
+    GET: async (c) => {
+      const parsed = imageFile.safeParse(c.req.param());
+      if (!parsed.success) throw new HttpError(404, 'Image not found');
+      const [hash = '', extension] = parsed.data.file.split('.');
+      const etag = `"${hash}"`;
+      // The same name is always the same bytes: a cached copy is current without asking the database.
+      if (c.req.header('if-none-match') === etag) return c.body(null, 304, { ...IMAGE_HEADERS, ETag: etag });
+      const [row] = await db.query<{ content_type: keyof typeof EXTENSIONS; bytes: Uint8Array }>(
+        'SELECT content_type, bytes FROM images WHERE hash = $1',
+        [hash],
+      );
+      if (!row || EXTENSIONS[row.content_type] !== extension) throw new HttpError(404, 'Image not found');
+      return c.body(new Uint8Array(row.bytes), 200, { ...IMAGE_HEADERS, ETag: etag, 'Content-Type': row.content_type });
+    },
+  });
+  return app;
+}
