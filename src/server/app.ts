@@ -16,6 +16,7 @@ import {
 } from '../features/email/email.server.ts';
 import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
+import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
 import { settingsRoutes } from '../features/settings/settings.server.ts';
@@ -116,6 +117,7 @@ export function createApi({
   api.route('/', agentRoutes(db));
   api.route('/', estimateRoutes(db));
   api.route('/', leadRoutes(db, mail, clientAddress, { noticesPerHour: leadNoticesPerHour }));
+  api.route('/', leadExportRoutes(db));
   api.route('/', emailRoutes(db, mail, clientAddress));
   api.route('/', unsubscribeRoutes(db, signer));
   api.route('/', marketRoutes(db));

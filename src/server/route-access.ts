@@ -32,4 +32,8 @@ export const ROUTE_ACCESS: RouteAccess = {
   'POST /api/auth/logout': 'public',
   'GET /api/auth/me': 'agent',
   'POST /api/auth/logout-everywhere': 'agent',
+  // The agent's leads (POST /api/leads above is the public lead form).
+  'GET /api/leads': 'agent',
+  'DELETE /api/leads': 'agent',
+  'GET /api/leads/export.csv': 'agent',
 };
