@@ -88,7 +88,7 @@ export type LeadFilters = z.output<typeof leadFilterSchema>;
 export type LeadListQuery = z.output<typeof leadListQuerySchema>;
 
 /** The query string of a list or export request; empty values are left out. */
-export function leadQueryString(query: Partial<LeadListQuery>): string {
+export function leadQueryString(query: Readonly<Record<string, string | number | undefined>>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== '') params.set(key, String(value));
