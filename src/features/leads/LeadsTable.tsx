@@ -42,11 +42,8 @@ interface Filters {
 
 const NO_FILTERS: Filters = { search: '', source: '', from: '', to: '' };
 
-const shownDate = new Intl.DateTimeFormat('en-US', {
-  timeZone: LEAD_TIME_ZONE,
-  dateStyle: 'medium',
-  timeStyle: 'short',
-});
+const shownDay = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, dateStyle: 'medium' });
+const shownTime = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, timeStyle: 'short' });
 
 function sourceLabel(source: string): string {
   const known = LEAD_SOURCES.find((value) => value === source);
@@ -84,6 +81,9 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
     placeholderData: keepPreviousData,
   });
 
+  // No lead at all: nothing to export or clear.
+  const nothingAtAll = !filtered && list.data?.total === 0;
+
   const [confirming, setConfirming] = useState(false);
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
   const queryClient = useQueryClient();
@@ -110,21 +110,23 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
     <div className="leads">
       <div className="leads-toolbar">
         <LeadFilters filters={typed} onChange={change} />
-        <div className="nav-actions">
-          <a className="button button-secondary" href={`${source.exportPath}${leadQueryString(filters)}`} download>
-            Export CSV
-          </a>
-          <button
-            type="button"
-            className="button button-danger"
-            onClick={() => {
-              setOutcome(null);
-              setConfirming(true);
-            }}
-          >
-            Clear All
-          </button>
-        </div>
+        {nothingAtAll ? null : (
+          <div className="nav-actions">
+            <a className="button button-secondary" href={`${source.exportPath}${leadQueryString(filters)}`} download>
+              Export CSV
+            </a>
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => {
+                setOutcome(null);
+                setConfirming(true);
+              }}
+            >
+              Clear All
+            </button>
+          </div>
+        )}
       </div>
       <Notice tone="success" message={outcome?.tone === 'success' ? outcome.message : null} />
       <Notice tone="error" message={outcome?.tone === 'error' ? outcome.message : null} />
@@ -132,7 +134,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
         <p role="status">Loading leads…</p>
       ) : list.isError ? (
         <div className="leads-state">
-          <p role="alert">
+          <p role="alert" className="leads-failed">
             Failed to fetch leads
             {list.error instanceof ApiError && list.error.status === 400 ? `: ${list.error.message}` : ''}
           </p>
@@ -198,7 +200,7 @@ function LeadFilters({
           onChange={(event) => onChange('search')(event.target.value)}
         />
       </div>
-      <div className="field">
+      <div className="field leads-source">
         <label htmlFor={`${id}-source`}>Source</label>
         <select id={`${id}-source`} value={filters.source} onChange={(event) => onChange('source')(event.target.value)}>
           <option value="">All sources</option>
@@ -236,7 +238,8 @@ function LeadFilters({
 function LeadRows({ caption, leads, busy }: { caption: string; leads: LeadRow[]; busy: boolean }) {
   const captionId = useId();
   return (
-    // Wide on a phone: the table scrolls sideways inside its region (focusable, so keys scroll it).
+    // On a phone each lead is a block of labelled lines (see .leads-table in global.css); the region
+    // scrolls sideways should a long word still not fit (focusable, so keys scroll it).
     <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
       <table className="leads-table" aria-busy={busy}>
         <caption id={captionId}>{caption}</caption>
@@ -257,18 +260,21 @@ function LeadRows({ caption, leads, busy }: { caption: string; leads: LeadRow[];
             return (
               <tr key={lead.id}>
                 <th scope="row">{name}</th>
-                <td>
+                <td data-label="Email" className="leads-email">
                   <a href={`mailto:${lead.email}`}>{lead.email}</a>
                 </td>
-                <td className="nowrap">
+                <td data-label="Phone" className="nowrap">
                   {lead.phone ? <a href={telHref(lead.phone)}>{formatPhone(lead.phone)}</a> : '—'}
                 </td>
-                <td>{lead.address ?? '—'}</td>
-                <td>{sourceLabel(lead.source)}</td>
-                <td className="nowrap">
-                  <time dateTime={lead.created_at}>{shownDate.format(new Date(lead.created_at))}</time>
+                <td data-label="Address">{lead.address ?? '—'}</td>
+                <td data-label="Source">{sourceLabel(lead.source)}</td>
+                <td data-label="Date" className="nowrap">
+                  <time dateTime={lead.created_at}>
+                    {shownDay.format(new Date(lead.created_at))}{' '}
+                    <span className="leads-time">{shownTime.format(new Date(lead.created_at))}</span>
+                  </time>
                 </td>
-                <td className="nowrap">
+                <td data-label="Estimate" className="nowrap">
                   {lead.estimate_uuid ? (
                     <a href={`/estimate/${lead.estimate_uuid}`} target="_blank" rel="noopener">
                       View estimate<span className="visually-hidden"> of {name} (opens in a new tab)</span>
