@@ -52,8 +52,10 @@ const phoneDigits = (term: string): string | null =>
 
 /**
  * A CTE `matching` of the caller's leads that pass `filters`, parameters from `$first` on (the
- * session's two first). NOT MATERIALIZED: the list counts it and reads one page of it, and each
- * should use the (agent_id, created_at, id) index rather than a copy of every row.
+ * session's two first). The agent is named by the parameter (and the rows kept only while `me`
+ * exists), so the planner knows whose range of the (agent_id, created_at, id) index it reads.
+ * Without a search the list counts the CTE and reads one page of it, each straight from the index
+ * (NOT MATERIALIZED); a search must look at every row of the agent anyway, so it does so once.
  */
 function matchingCte(filters: LeadFilters, first: number, claims: SessionClaims) {
   const params: unknown[] = [
@@ -67,9 +69,9 @@ function matchingCte(filters: LeadFilters, first: number, claims: SessionClaims)
   ];
   const $ = (index: number) => `$${first + index}`;
   const sql = `${sessionAgentCte(first)},
-    matching AS NOT MATERIALIZED (
+    matching AS ${filters.search ? 'MATERIALIZED' : 'NOT MATERIALIZED'} (
       SELECT ${LEAD_COLUMNS} FROM leads l
-       WHERE l.agent_id = (SELECT id FROM me)
+       WHERE l.agent_id = ${$(0)} AND EXISTS (SELECT 1 FROM me)
          AND (${$(2)}::text IS NULL
               OR (l.first_name || ' ' || l.last_name) ILIKE ${$(2)} OR l.email ILIKE ${$(2)}
               OR (${$(3)}::text IS NOT NULL AND regexp_replace(coalesce(l.phone, ''), '\\D', '', 'g') LIKE '%' || ${$(3)} || '%'))
