@@ -1,6 +1,7 @@
-// npm run bench:api — load on the two hottest API calls, on a real PostgreSQL through the Neon
+// npm run bench:api — load on the hottest API calls, on a real PostgreSQL through the Neon
 // driver, next to a bare node:http server measured in the same run. Each server runs in its own
-// process so the load generator does not share its event loop.
+// process so the load generator does not share its event loop. The signed-in calls are made as an
+// agent with LEADS_OF_AGENT leads (scripts/bench/agent-leads.ts).
 import { spawn, type ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { z } from 'zod';
@@ -11,10 +12,12 @@ import { featuredAgentFrom } from '../src/server/featured-agent.ts';
 import { migrate } from '../src/server/migrate.ts';
 import { seed } from '../src/server/seed.ts';
 import { start as startPostgres } from '../tests/support/postgres.ts';
+import { agentWithLeads, benchAuth, SEARCH_NAME } from './bench/agent-leads.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
 const ROUND_TRIP_SAMPLES = 200;
+const LEADS_OF_AGENT = 10_000;
 
 const agent = featuredAgentFrom(parseEnv({}));
 const estimateBody = JSON.stringify({
@@ -23,6 +26,40 @@ const estimateBody = JSON.stringify({
   mortgage_payoff: 450000,
   recipient_name: 'Bench',
 });
+
+/** One call to load, and what it must meet. */
+interface Target {
+  name: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  /** A JSON body. */
+  body?: string;
+  /** Sent as the agent with LEADS_OF_AGENT leads (their session cookie). */
+  signedIn?: boolean;
+  /** Budgets checked at the end. */
+  budget: { trips?: number; p99Ms?: number; ratio?: number };
+}
+
+/** A signed-in dashboard GET with the issue's budgets: one round trip, p99 under 50 ms. */
+const dashboardGet = (name: string, path: string): Target => ({
+  name,
+  path,
+  signedIn: true,
+  budget: { trips: 1, p99Ms: 50 },
+});
+
+const TARGETS: Target[] = [
+  {
+    name: 'POST /api/estimates',
+    path: '/api/estimates',
+    method: 'POST',
+    body: estimateBody,
+    budget: { trips: 1, p99Ms: 50, ratio: 0.1 },
+  },
+  { name: `GET /api/agents/public/${agent.slug}`, path: `/api/agents/public/${agent.slug}`, budget: { trips: 1 } },
+  dashboardGet('GET /api/leads (10k leads, page 1)', '/api/leads'),
+  dashboardGet('GET /api/leads?search= (10k leads)', `/api/leads?search=${SEARCH_NAME.slice(0, 6).toLowerCase()}`),
+];
 
 /** Starts a child that prints `LISTENING <address>`; resolves with that address. */
 function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
@@ -77,67 +114,65 @@ try {
   const db = openNeon(postgres.connectionString, { wsProxy: proxy.url });
   await migrate(db);
   await seed(db, agent);
+  const auth = benchAuth();
+  const { cookie } = await agentWithLeads(db, auth.config, LEADS_OF_AGENT);
+  const headersOf = (target: Target): Record<string, string> => ({
+    ...(target.body === undefined ? {} : { 'content-type': 'application/json' }),
+    ...(target.signedIn ? { cookie } : {}),
+  });
 
   // DB round trips per call, counted in-process on the same database.
-  const app = createApi({ db });
-  const roundTripsOf = async (request: () => Response | Promise<Response>) => {
+  const app = createApi({ db, auth: auth.config });
+  const tripsPerCall = new Map<Target, number>();
+  for (const target of TARGETS) {
     const before = db.roundTrips;
     for (let index = 0; index < ROUND_TRIP_SAMPLES; index += 1) {
-      const response = await request();
-      if (!response.ok) throw new Error(`warm-up call failed: ${response.status}`);
+      const response = await app.request(target.path, {
+        method: target.method ?? 'GET',
+        headers: headersOf(target),
+        body: target.body ?? null,
+      });
+      if (!response.ok) throw new Error(`warm-up call ${target.name} failed: ${response.status}`);
     }
-    return (db.roundTrips - before) / ROUND_TRIP_SAMPLES;
-  };
-  const estimateTrips = await roundTripsOf(() =>
-    app.request('/api/estimates', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: estimateBody,
-    }),
-  );
-  const agentTrips = await roundTripsOf(() => app.request(`/api/agents/public/${agent.slug}`));
+    tripsPerCall.set(target, (db.roundTrips - before) / ROUND_TRIP_SAMPLES);
+  }
   await db.close();
 
   const api = await startChild('scripts/bench/api-server.ts', {
     DATABASE_URL: postgres.connectionString,
     DATABASE_WS_PROXY: proxy.url,
+    SESSION_SECRET: auth.secret,
   });
   const bare = await startChild('scripts/bench/bare-server.ts', {});
   children.push(api.child, bare.child);
 
   console.log(`Load: ${CONNECTIONS} connections, ${DURATION_S} s per target, PostgreSQL via the Neon driver.`);
+  console.log(`Signed-in targets: an agent with ${LEADS_OF_AGENT.toLocaleString('en-US')} leads.`);
   console.log('trips/call: DB round trips of one call alone; under load: concurrent estimates share an INSERT.\n');
   const baseline = await load('bare node:http (fixed JSON)', { url: bare.url });
-  const tripsBeforeEstimates = await roundTripsOfChild(api.child);
-  const estimates = await load('POST /api/estimates', {
-    url: `${api.url}/api/estimates`,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: estimateBody,
-  });
-  const tripsAfterEstimates = await roundTripsOfChild(api.child);
-  const publicAgent = await load(`GET /api/agents/public/${agent.slug}`, {
-    url: `${api.url}/api/agents/public/${agent.slug}`,
-  });
-
-  const tripsAfterAgent = await roundTripsOfChild(api.child);
-  const underLoad = (trips: number, figures: Figures) => (trips / figures.requests).toFixed(3);
-  const rows = [
+  const rows: (Figures & { target?: Target; trips: string; loaded: string })[] = [
     { ...baseline, trips: '-', loaded: '-' },
-    {
-      ...estimates,
-      trips: estimateTrips.toFixed(2),
-      loaded: underLoad(tripsAfterEstimates - tripsBeforeEstimates, estimates),
-    },
-    {
-      ...publicAgent,
-      trips: agentTrips.toFixed(2),
-      loaded: underLoad(tripsAfterAgent - tripsAfterEstimates, publicAgent),
-    },
   ];
+  for (const target of TARGETS) {
+    const before = await roundTripsOfChild(api.child);
+    const figures = await load(target.name, {
+      url: `${api.url}${target.path}`,
+      method: target.method ?? 'GET',
+      headers: headersOf(target),
+      ...(target.body === undefined ? {} : { body: target.body }),
+    });
+    const after = await roundTripsOfChild(api.child);
+    rows.push({
+      ...figures,
+      target,
+      trips: (tripsPerCall.get(target) ?? NaN).toFixed(2),
+      loaded: ((after - before) / figures.requests).toFixed(3),
+    });
+  }
+
   console.log(
     [
-      'target'.padEnd(34),
+      'target'.padEnd(38),
       'req/s'.padStart(9),
       'p99 ms'.padStart(8),
       'ratio'.padStart(7),
@@ -149,7 +184,7 @@ try {
   for (const row of rows) {
     console.log(
       [
-        row.name.padEnd(34),
+        row.name.padEnd(38),
         row.requestsPerSecond.toFixed(0).padStart(9),
         String(row.p99Ms).padStart(8),
         (row.requestsPerSecond / baseline.requestsPerSecond).toFixed(3).padStart(7),
@@ -160,16 +195,23 @@ try {
     );
   }
 
-  const budgets = [
-    ['POST /api/estimates makes exactly 1 DB round trip', estimateTrips === 1],
-    ['GET /api/agents/public/{slug} makes exactly 1 DB round trip', agentTrips === 1],
-    [
-      'POST /api/estimates reaches >= 0.10 of the bare server',
-      estimates.requestsPerSecond >= 0.1 * baseline.requestsPerSecond,
-    ],
-    ['POST /api/estimates p99 < 50 ms', estimates.p99Ms < 50],
-    ['no errors under load', estimates.errors === 0 && publicAgent.errors === 0],
-  ] as const;
+  const budgets: [string, boolean][] = [];
+  for (const row of rows) {
+    const { target } = row;
+    if (!target) continue;
+    const { trips, p99Ms, ratio } = target.budget;
+    if (trips !== undefined) {
+      budgets.push([`${target.name} makes exactly ${trips} DB round trip`, tripsPerCall.get(target) === trips]);
+    }
+    if (p99Ms !== undefined) budgets.push([`${target.name} p99 < ${p99Ms} ms`, row.p99Ms < p99Ms]);
+    if (ratio !== undefined) {
+      budgets.push([
+        `${target.name} reaches >= ${ratio.toFixed(2)} of the bare server`,
+        row.requestsPerSecond >= ratio * baseline.requestsPerSecond,
+      ]);
+    }
+  }
+  budgets.push(['no errors under load', rows.every((row) => row.errors === 0)]);
   console.log('');
   for (const [label, ok] of budgets) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
   process.exitCode = budgets.every(([, ok]) => ok) ? 0 : 1;

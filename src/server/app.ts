@@ -19,6 +19,7 @@ import {
 import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { imageRoutes } from '../features/images/images.server.ts';
+import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
 import { agentSettingsRoutes } from '../features/settings/agent-settings.server.ts';
@@ -127,6 +128,7 @@ export function createApi({
   api.route('/', imageRoutes(db));
   api.route('/', estimateRoutes(db));
   api.route('/', leadRoutes(db, mail, clientAddress, { noticesPerHour: leadNoticesPerHour }));
+  api.route('/', leadExportRoutes(db));
   api.route('/', emailRoutes(db, mail, clientAddress));
   api.route('/', unsubscribeRoutes(db, signer));
   api.route('/', marketRoutes(db));

@@ -45,4 +45,8 @@ export const ROUTE_ACCESS: RouteAccess = {
   'DELETE /api/upload/logo': 'agent',
   // Uploaded images, by content hash (src/features/images/images.server.ts).
   'GET /api/images/:file': 'public',
+  // The agent's leads (POST /api/leads above is the public lead form).
+  'GET /api/leads': 'agent',
+  'DELETE /api/leads': 'agent',
+  'GET /api/leads/export.csv': 'agent',
 };

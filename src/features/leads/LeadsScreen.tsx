@@ -1,14 +1,30 @@
 import AccountFrame from '../accounts/AccountFrame.tsx';
+import { LeadsTable, type LeadsSource } from './LeadsTable.tsx';
 
-/** /dashboard/leads: the agent's leads. */
+/** /dashboard/leads: the signed-in agent's own leads. */
 export default function LeadsScreen() {
   return (
     <AccountFrame area="dashboard" current="/dashboard/leads">
-      {() => (
-        <section>
-          <h1>Leads</h1>
-        </section>
-      )}
+      {(agent) => {
+        const source: LeadsSource = {
+          queryKey: ['leads'],
+          listPath: '/api/leads',
+          exportPath: '/api/leads/export.csv',
+          caption: 'Your leads, newest first',
+          emptyMessage: (
+            <p>
+              No leads yet. When a visitor to your calculator page (<a href={`/r/${agent.slug}`}>/r/{agent.slug}</a>)
+              asks to be contacted, they appear here.
+            </p>
+          ),
+        };
+        return (
+          <section aria-labelledby="leads-title">
+            <h1 id="leads-title">Leads</h1>
+            <LeadsTable source={source} />
+          </section>
+        );
+      }}
     </AccountFrame>
   );
 }

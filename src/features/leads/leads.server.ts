@@ -11,6 +11,7 @@ import { findActiveAgent, findEstimateAndAgent, type AgentContact } from '../ema
 import { estimateEmail, newLeadEmail } from '../email/templates.ts';
 import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema, HONEYPOT_FIELD } from './lead.ts';
 import { DUPLICATE_LEAD_MINUTES, estimateEmailCheck, LEAD_LIMITS, noticeCheck } from './lead-limits.server.ts';
+import { leadListHandlers } from './lead-list.server.ts';
 
 /** Every lead shape reduced to one row, with the reference that names its agent. */
 interface NewLead {
@@ -312,6 +313,8 @@ export function leadRoutes(
    * failing provider never loses the lead or fails the request.
    */
   route(app, '/leads', {
+    // The signed-in agent's list and Clear All share the path (route() answers 405 for the rest).
+    ...leadListHandlers(db),
     POST: async (c) => {
       const body = await readJson(c, z.record(z.string(), z.unknown()));
       const shape = shapeOf(body);

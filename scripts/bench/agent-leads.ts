@@ -1,0 +1,50 @@
+// An agent with many leads for bench-api, and a session cookie of theirs, so the signed-in
+// dashboard calls are measured on the data size they must stay fast at.
+import { randomBytes } from 'node:crypto';
+import { SESSION_COOKIE, signSession, type AuthConfig } from '../../src/features/auth/sessions.server.ts';
+import type { Db } from '../../src/server/db.ts';
+
+/** Leads whose last name is SEARCH_NAME: a search that matches a few of many. */
+export const SEARCH_NAME = 'Zimmerman';
+const SEARCH_EVERY = 2_000;
+
+export const benchAuth = (): { secret: string; config: AuthConfig } => {
+  const secret = randomBytes(32).toString('hex');
+  return { secret, config: { sessionKey: new TextEncoder().encode(secret), secureCookies: false } };
+};
+
+/** Agents with as many leads each, so the table looks like a site's with many agents to the planner. */
+const AGENTS = 10;
+
+/**
+ * AGENTS new active agents with `count` leads each, one a minute back from now, and the Cookie
+ * header of a session of the first, signed with `auth`.
+ */
+export async function agentWithLeads(db: Db, auth: AuthConfig, count: number): Promise<{ cookie: string }> {
+  const [agent] = await db.query<{ id: number; session_version: number }>(
+    `WITH made AS (
+       INSERT INTO agents (first_name, last_name, email, slug, status, brokerage, professional_title)
+       SELECT 'Bench', 'Agent', 'bench.agent' || a || '@example.com', 'benchagent' || a, 'active', 'Bench Realty',
+              'Licensed Associate Broker'
+         FROM generate_series(1, $1) AS a
+       RETURNING id, session_version
+     )
+     SELECT id, session_version FROM made ORDER BY id LIMIT 1`,
+    [AGENTS],
+  );
+  if (!agent) throw new Error('bench: no agent row');
+  await db.query(
+    `INSERT INTO leads (agent_id, first_name, last_name, email, phone, address, source, consent_marketing, created_at)
+     SELECT a.id, 'Visitor', CASE WHEN n % $2 = 0 THEN $3 ELSE 'Lead' || n END, 'visitor' || n || '@example.com',
+            '516555' || lpad((n % 10000)::text, 4, '0'), n || ' Main Street, Garden City, NY',
+            (ARRAY['calculator', 'showcase', 'nassau_county_page', 'suffolk_county_page'])[1 + n % 4], true,
+            now() - n * interval '1 minute'
+       FROM agents a CROSS JOIN generate_series(1, $1) AS n
+      WHERE a.slug LIKE 'benchagent%'`,
+    [count, SEARCH_EVERY, SEARCH_NAME],
+  );
+  // As autovacuum leaves a live table: the count can read the index alone.
+  await db.exec('VACUUM ANALYZE leads');
+  const token = await signSession(auth, { agentId: agent.id, version: agent.session_version });
+  return { cookie: `${SESSION_COOKIE}=${token}` };
+}

@@ -1,0 +1,369 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Modal } from '../../ui/Modal.tsx';
+import { Notice } from '../../ui/Notice.tsx';
+import { formatPhone, telHref } from '../../ui/phone.ts';
+import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import { LEAD_SOURCES } from './lead.ts';
+import {
+  clearLeadsResponseSchema,
+  LEAD_LIST,
+  LEAD_TIME_ZONE,
+  leadListResponseSchema,
+  leadQueryString,
+  SOURCE_LABELS,
+  type LeadRow,
+} from './lead-list.ts';
+
+/**
+ * Where a leads table gets its rows: the dashboard shows the agent's own (/api/leads); the admin
+ * area can show another scope through the same table with its own paths.
+ */
+export interface LeadsSource {
+  /** The table's queries start with this key; Clear All invalidates them all. */
+  queryKey: readonly string[];
+  /** GET lists a page (the query of leadListQuerySchema); DELETE clears every lead of the scope. */
+  listPath: string;
+  /** GET answers the CSV of every lead passing the filters. */
+  exportPath: string;
+  caption: string;
+  /** What the table says when there is no lead at all. */
+  emptyMessage: ReactNode;
+}
+
+const SEARCH_DELAY_MS = 300;
+
+interface Filters {
+  search: string;
+  source: string;
+  from: string;
+  to: string;
+}
+
+const NO_FILTERS: Filters = { search: '', source: '', from: '', to: '' };
+
+const shownDay = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, dateStyle: 'medium' });
+const shownTime = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, timeStyle: 'short' });
+
+function sourceLabel(source: string): string {
+  const known = LEAD_SOURCES.find((value) => value === source);
+  return known ? SOURCE_LABELS[known] : source;
+}
+
+/** `value`, once it has stayed the same for `delayMs` (a search sent when the agent pauses typing). */
+function useSettled<T>(value: T, delayMs: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
+}
+
+/**
+ * The leads table and its states (loading, error with Retry, empty, list), with search, source and
+ * date filters, paging, CSV export and Clear All behind a confirmation dialog. The server filters
+ * and pages; the previous page stays on screen while the next loads.
+ */
+export function LeadsTable({ source }: { source: LeadsSource }) {
+  const [typed, setTyped] = useState(NO_FILTERS);
+  const filters = { ...typed, search: useSettled(typed.search, SEARCH_DELAY_MS).trim() };
+  const filtersKey = JSON.stringify(filters);
+  // A page belongs to the filters it was chosen with: other filters start again at page 1.
+  const [paging, setPaging] = useState({ key: filtersKey, page: 1 });
+  const page = paging.key === filtersKey ? paging.page : 1;
+  const query = { ...filters, page, per_page: LEAD_LIST.perPage };
+  const filtered = Object.values(filters).some(Boolean);
+
+  const list = useQuery({
+    queryKey: [...source.queryKey, query],
+    queryFn: () => getJson(`${source.listPath}${leadQueryString(query)}`, leadListResponseSchema),
+    placeholderData: keepPreviousData,
+  });
+
+  // No lead at all: nothing to export or clear.
+  const nothingAtAll = !filtered && list.data?.total === 0;
+
+  const [confirming, setConfirming] = useState(false);
+  const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
+  const queryClient = useQueryClient();
+  const clearAll = useMutation({
+    mutationFn: () => sendJson('DELETE', source.listPath, clearLeadsResponseSchema),
+    onSuccess: () => setOutcome({ tone: 'success', message: 'All leads cleared successfully!' }),
+    onError: (error) =>
+      setOutcome({
+        tone: 'error',
+        message: error instanceof ApiError ? 'Failed to clear leads' : 'Error clearing leads',
+      }),
+    onSettled: async () => {
+      setConfirming(false);
+      await queryClient.invalidateQueries({ queryKey: source.queryKey });
+    },
+  });
+
+  const change = (field: keyof Filters) => (value: string) => {
+    setOutcome(null);
+    setTyped((current) => ({ ...current, [field]: value }));
+  };
+
+  return (
+    <div className="leads">
+      <div className="leads-toolbar">
+        <LeadFilters filters={typed} onChange={change} />
+        {nothingAtAll ? null : (
+          <div className="nav-actions">
+            <a className="button button-secondary" href={`${source.exportPath}${leadQueryString(filters)}`} download>
+              Export CSV
+            </a>
+            <button
+              type="button"
+              className="button button-danger"
+              onClick={() => {
+                setOutcome(null);
+                setConfirming(true);
+              }}
+            >
+              Clear All
+            </button>
+          </div>
+        )}
+      </div>
+      <Notice tone="success" message={outcome?.tone === 'success' ? outcome.message : null} />
+      <Notice tone="error" message={outcome?.tone === 'error' ? outcome.message : null} />
+      {list.isPending ? (
+        <p role="status">Loading leads…</p>
+      ) : list.isError ? (
+        <div className="leads-state">
+          <p role="alert" className="leads-failed">
+            Failed to fetch leads
+            {list.error instanceof ApiError && list.error.status === 400 ? `: ${list.error.message}` : ''}
+          </p>
+          <button type="button" className="button button-primary" onClick={() => void list.refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : list.data.total === 0 ? (
+        <div className="leads-state">
+          {filtered ? (
+            <>
+              <p>No leads match these filters.</p>
+              <button type="button" className="button button-secondary" onClick={() => setTyped(NO_FILTERS)}>
+                Show all leads
+              </button>
+            </>
+          ) : (
+            source.emptyMessage
+          )}
+        </div>
+      ) : (
+        <>
+          <LeadRows caption={source.caption} leads={list.data.leads} busy={list.isPlaceholderData} />
+          <Paging
+            page={list.data.page}
+            perPage={list.data.per_page}
+            total={list.data.total}
+            shown={list.data.leads.length}
+            busy={list.isPlaceholderData}
+            onPage={(next) => setPaging({ key: filtersKey, page: next })}
+          />
+        </>
+      )}
+      <ClearAllDialog
+        open={confirming}
+        source={source}
+        clearing={clearAll.isPending}
+        onCancel={() => setConfirming(false)}
+        onConfirm={() => clearAll.mutate()}
+      />
+    </div>
+  );
+}
+
+function LeadFilters({
+  filters,
+  onChange,
+}: {
+  filters: Filters;
+  onChange: (field: keyof Filters) => (value: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="leads-filters" role="search" aria-label="Filter leads">
+      <div className="field leads-search">
+        <label htmlFor={`${id}-search`}>Search</label>
+        <input
+          id={`${id}-search`}
+          type="search"
+          placeholder="Name, email or phone"
+          maxLength={LEAD_LIST.maxSearch}
+          value={filters.search}
+          onChange={(event) => onChange('search')(event.target.value)}
+        />
+      </div>
+      <div className="field leads-source">
+        <label htmlFor={`${id}-source`}>Source</label>
+        <select id={`${id}-source`} value={filters.source} onChange={(event) => onChange('source')(event.target.value)}>
+          <option value="">All sources</option>
+          {LEAD_SOURCES.map((value) => (
+            <option key={value} value={value}>
+              {SOURCE_LABELS[value]}
+            </option>
+          ))}
+        </select>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-from`}>From</label>
+        <input
+          id={`${id}-from`}
+          type="date"
+          value={filters.from}
+          max={filters.to || undefined}
+          onChange={(event) => onChange('from')(event.target.value)}
+        />
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-to`}>To</label>
+        <input
+          id={`${id}-to`}
+          type="date"
+          value={filters.to}
+          min={filters.from || undefined}
+          onChange={(event) => onChange('to')(event.target.value)}
+        />
+      </div>
+    </div>
+  );
+}
+
+function LeadRows({ caption, leads, busy }: { caption: string; leads: LeadRow[]; busy: boolean }) {
+  const captionId = useId();
+  return (
+    // On a phone each lead is a block of labelled lines (see .leads-table in global.css); the region
+    // scrolls sideways should a long word still not fit (focusable, so keys scroll it).
+    <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
+      <table className="leads-table" aria-busy={busy}>
+        <caption id={captionId}>{caption}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Phone</th>
+            <th scope="col">Address</th>
+            <th scope="col">Source</th>
+            <th scope="col">Date</th>
+            <th scope="col">Estimate</th>
+          </tr>
+        </thead>
+        <tbody>
+          {leads.map((lead) => {
+            const name = [lead.first_name, lead.last_name].filter(Boolean).join(' ');
+            return (
+              <tr key={lead.id}>
+                <th scope="row">{name}</th>
+                <td data-label="Email" className="leads-email">
+                  <a href={`mailto:${lead.email}`}>{lead.email}</a>
+                </td>
+                <td data-label="Phone" className="nowrap">
+                  {lead.phone ? <a href={telHref(lead.phone)}>{formatPhone(lead.phone)}</a> : '—'}
+                </td>
+                <td data-label="Address">{lead.address ?? '—'}</td>
+                <td data-label="Source">{sourceLabel(lead.source)}</td>
+                <td data-label="Date" className="nowrap">
+                  <time dateTime={lead.created_at}>
+                    {shownDay.format(new Date(lead.created_at))}{' '}
+                    <span className="leads-time">{shownTime.format(new Date(lead.created_at))}</span>
+                  </time>
+                </td>
+                <td data-label="Estimate" className="nowrap">
+                  {lead.estimate_uuid ? (
+                    <a href={`/estimate/${lead.estimate_uuid}`} target="_blank" rel="noopener">
+                      View estimate<span className="visually-hidden"> of {name} (opens in a new tab)</span>
+                    </a>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function Paging(props: {
+  page: number;
+  perPage: number;
+  total: number;
+  shown: number;
+  busy: boolean;
+  onPage: (page: number) => void;
+}) {
+  const { page, perPage, total, shown, busy, onPage } = props;
+  const first = (page - 1) * perPage + 1;
+  return (
+    <nav className="leads-paging" aria-label="Pages of leads">
+      <p aria-live="polite">
+        {shown > 0 ? `Showing ${first}–${first + shown - 1} of ${total}` : `No leads on this page (${total} in all)`}
+      </p>
+      <div className="nav-actions">
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={busy || page <= 1}
+          onClick={() => onPage(page - 1)}
+        >
+          Previous
+        </button>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={busy || page * perPage >= total}
+          onClick={() => onPage(page + 1)}
+        >
+          Next
+        </button>
+      </div>
+    </nav>
+  );
+}
+
+/** Says how many leads will go before they do: the count of every lead, whatever the filters. */
+function ClearAllDialog(props: {
+  open: boolean;
+  source: LeadsSource;
+  clearing: boolean;
+  onCancel: () => void;
+  onConfirm: () => void;
+}) {
+  const { open, source, clearing, onCancel, onConfirm } = props;
+  const all = useQuery({
+    queryKey: [...source.queryKey, 'all'],
+    queryFn: () => getJson(`${source.listPath}${leadQueryString({ per_page: 1 })}`, leadListResponseSchema),
+    enabled: open,
+    staleTime: 0,
+  });
+  const count = all.data?.total;
+  return (
+    <Modal open={open} title="Clear all leads?" onClose={onCancel}>
+      <p>
+        {count === 0
+          ? 'There are no leads to clear.'
+          : `${count === undefined ? 'Every lead' : count === 1 ? 'Your 1 lead' : `All ${count} of your leads`} will be deleted. This cannot be undone; export a CSV first to keep a copy.`}
+      </p>
+      <div className="modal-actions">
+        <button type="button" className="button button-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+        <button type="button" className="button button-danger" disabled={clearing || count === 0} onClick={onConfirm}>
+          {clearing
+            ? 'Clearing…'
+            : count === undefined
+              ? 'Delete all leads'
+              : `Delete ${count} ${count === 1 ? 'lead' : 'leads'}`}
+        </button>
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * The signed-in agent's leads: the list (GET /api/leads), Clear All (DELETE /api/leads) and the CSV
+ * export (GET /api/leads/export.csv). Each is one query that checks the session (sessionAgentCte)
+ * and touches only the caller's rows, so an admin gets their own leads here too.
+ */
+import { Hono, type Context, type Handler } from 'hono';
+import type { Db } from '../../server/db.ts';
+import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
+import {
+  csvLine,
+  LEAD_CSV_COLUMNS,
+  LEAD_TIME_ZONE,
+  leadCsvCells,
+  leadCsvFileName,
+  leadFilterSchema,
+  leadListQuerySchema,
+  type LeadFilters,
+  type LeadRow,
+} from './lead-list.ts';
+
+const LEAD_COLUMNS = `l.id, l.first_name, l.last_name, l.email, l.phone, l.address, l.source, l.created_at,
+  CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path`;
+
+interface DbLead extends Omit<LeadRow, 'created_at' | 'synced_to_fub'> {
+  created_at: Date;
+  synced_to_fub: number;
+}
+
+/** Named field by field: the query's rows also carry who asked and the total. */
+const toRow = (lead: DbLead): LeadRow => ({
+  id: lead.id,
+  first_name: lead.first_name,
+  last_name: lead.last_name,
+  email: lead.email,
+  phone: lead.phone,
+  address: lead.address,
+  source: lead.source,
+  created_at: lead.created_at.toISOString(),
+  synced_to_fub: lead.synced_to_fub === 1 ? 1 : 0,
+  estimate_uuid: lead.estimate_uuid,
+  page_path: lead.page_path,
+});
+
+/** `term` matched literally inside ILIKE: its %, _ and \ are not wildcards. */
+const containing = (term: string) => `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/** A search that looks like (part of) a phone number is matched on its digits, however typed. */
+const phoneDigits = (term: string): string | null =>
+  /^[\d\s()+.-]+$/.test(term) && /\d/.test(term) ? term.replace(/\D/g, '') : null;
+
+/**
+ * A CTE `matching` of the caller's leads that pass `filters`, parameters from `$first` on (the
+ * session's two first). The agent is named by the parameter (and the rows kept only while `me`
+ * exists), so the planner knows whose range of the (agent_id, created_at, id) index it reads.
+ * Without a search the list counts the CTE and reads one page of it, each straight from the index
+ * (NOT MATERIALIZED); a search must look at every row of the agent anyway, so it does so once.
+ */
+function matchingCte(filters: LeadFilters, first: number, claims: SessionClaims) {
+  const params: unknown[] = [
+    ...sessionParams(claims),
+    filters.search ? containing(filters.search) : null,
+    filters.search ? phoneDigits(filters.search) : null,
+    filters.source ?? null,
+    filters.from ?? null,
+    filters.to ?? null,
+    LEAD_TIME_ZONE,
+  ];
+  const $ = (index: number) => `$${first + index}`;
+  const sql = `${sessionAgentCte(first)},
+    matching AS ${filters.search ? 'MATERIALIZED' : 'NOT MATERIALIZED'} (
+      SELECT ${LEAD_COLUMNS} FROM leads l
+       WHERE l.agent_id = ${$(0)} AND EXISTS (SELECT 1 FROM me)
+         AND (${$(2)}::text IS NULL
+              OR (l.first_name || ' ' || l.last_name) ILIKE ${$(2)} OR l.email ILIKE ${$(2)}
+              OR (${$(3)}::text IS NOT NULL AND regexp_replace(coalesce(l.phone, ''), '\\D', '', 'g') LIKE '%' || ${$(3)} || '%'))
+         AND (${$(4)}::text IS NULL OR l.source = ${$(4)})
+         AND (${$(5)}::date IS NULL OR l.created_at >= (${$(5)}::date::timestamp AT TIME ZONE ${$(7)}::text))
+         AND (${$(6)}::date IS NULL OR l.created_at < ((${$(6)}::date + 1)::timestamp AT TIME ZONE ${$(7)}::text))
+    )`;
+  return { sql, params };
+}
+
+const signedOut = () => new HttpError(401, PLEASE_LOG_IN);
+
+/** GET and DELETE of /api/leads (its POST, the public lead form, is in leads.server.ts). */
+export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
+  return {
+    /**
+     * One round trip: the session, the total and the page. The page is a LATERAL join to a
+     * one-row header, so an empty page still answers who asked and how many there are.
+     */
+    GET: async (c) => {
+      const query = parseOrThrow(leadListQuerySchema, c.req.query());
+      const matching = matchingCte(query, 1, sessionOf(c));
+      const limit = matching.params.length + 1;
+      const rows = await db.query<Partial<DbLead> & { me_id: number | null; total: number }>(
+        `WITH ${matching.sql}
+         SELECT head.me_id, head.total, page.*
+           FROM (SELECT (SELECT id FROM me) AS me_id, (SELECT count(*)::int FROM matching) AS total) head
+           LEFT JOIN LATERAL (
+             SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT $${limit} OFFSET $${limit + 1}
+           ) page ON true
+          ORDER BY page.created_at DESC, page.id DESC`,
+        [...matching.params, query.per_page, (query.page - 1) * query.per_page],
+      );
+      const [head] = rows;
+      if (!head || head.me_id === null) throw signedOut();
+      const leads = rows.filter(isLead).map(toRow);
+      return c.json({ success: true, leads, total: head.total, page: query.page, per_page: query.per_page });
+    },
+    /** One statement: the caller's leads go; their e-mail delivery rows stay (lead_id is set null). */
+    DELETE: async (c) => {
+      const [row] = await db.query<{ me_id: number | null; deleted: number }>(
+        `WITH ${sessionAgentCte(1)},
+         gone AS (DELETE FROM leads WHERE agent_id = (SELECT id FROM me) RETURNING 1)
+         SELECT (SELECT id FROM me) AS me_id, (SELECT count(*)::int FROM gone) AS deleted`,
+        sessionParams(sessionOf(c)),
+      );
+      if (!row || row.me_id === null) throw signedOut();
+      return c.json({ success: true, deleted: row.deleted });
+    },
+  };
+}
+
+/** A row of the LATERAL join that carries a lead (an empty page gives one row without). */
+const isLead = <Row extends Partial<DbLead>>(row: Row): row is Row & DbLead => typeof row.id === 'number';
+
+/** Rows encoded per chunk of the CSV stream. */
+const CSV_CHUNK_ROWS = 500;
+
+/** GET /api/leads/export.csv: every lead of the caller that passes the filters, newest first. */
+export function leadExportRoutes(db: Db): Hono {
+  const app = new Hono();
+  route(app, '/leads/export.csv', {
+    GET: async (c: Context) => {
+      const filters = parseOrThrow(leadFilterSchema, c.req.query());
+      const matching = matchingCte(filters, 1, sessionOf(c));
+      // One round trip; the rows carry who asked (a signed-in agent with no lead gets one empty row).
+      const rows = await db.query<Partial<DbLead> & { me_id: number | null }>(
+        `WITH ${matching.sql}
+         SELECT head.me_id, page.*
+           FROM (SELECT (SELECT id FROM me) AS me_id) head
+           LEFT JOIN LATERAL (SELECT * FROM matching) page ON true
+          ORDER BY page.created_at DESC, page.id DESC`,
+        matching.params,
+      );
+      if (!rows[0] || rows[0].me_id === null) throw signedOut();
+      const leads = rows.filter(isLead);
+      const encoder = new TextEncoder();
+      let next = 0;
+      // Encoded a chunk at a time as the client reads, rather than as one string of every lead.
+      // The BOM tells spreadsheet programs the file is UTF-8 (names with accents).
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode(`\uFEFF${csvLine(LEAD_CSV_COLUMNS)}`));
+        },
+        pull(controller) {
+          const chunk = leads.slice(next, next + CSV_CHUNK_ROWS);
+          next += CSV_CHUNK_ROWS;
+          if (chunk.length === 0) return controller.close();
+          controller.enqueue(encoder.encode(chunk.map((lead) => csvLine(leadCsvCells(toRow(lead)))).join('')));
+        },
+      });
+      return c.body(body, 200, {
+        'Content-Type': 'text/csv; charset=utf-8',
+        'Content-Disposition': `attachment; filename="${leadCsvFileName(new Date())}"`,
+      });
+    },
+  });
+  return app;
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { csvCell, csvLine, leadCsvFileName, leadListQuerySchema, leadQueryString } from './lead-list.ts';
+
+describe('the leads CSV', () => {
+  it('names the file with the New York day, not the UTC one', () => {
+    // 11:30 pm on 22 November in New York is already the 23rd in UTC.
+    expect(leadCsvFileName(new Date('2026-11-23T04:30:00Z'))).toBe('leads-2026-11-22.csv');
+    expect(leadCsvFileName(new Date('2026-11-23T05:00:00Z'))).toBe('leads-2026-11-23.csv');
+    expect(leadCsvFileName(new Date('2026-07-04T03:59:00Z'))).toBe('leads-2026-07-03.csv');
+  });
+
+  it('quotes only what needs quoting and neutralises formula cells', () => {
+    expect(csvCell('Dana Lopez')).toBe('Dana Lopez');
+    expect(csvCell('12 Elm St, Apt 3')).toBe('"12 Elm St, Apt 3"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+    for (const start of ['=', '+', '-', '@', '\t']) expect(csvCell(`${start}1`).startsWith(`'${start}`)).toBe(true);
+    expect(csvCell('\r1')).toBe(`"'\r1"`);
+    expect(csvCell('a=b')).toBe('a=b');
+    expect(csvLine(['a', 'b,c'])).toBe('a,"b,c"\r\n');
+  });
+});
+
+describe('the list query', () => {
+  it('leaves blank filters out and round-trips through the route’s schema', () => {
+    const text = leadQueryString({
+      search: 'dana',
+      source: '',
+      from: '2026-01-01',
+      to: undefined,
+      page: 2,
+      per_page: 25,
+    });
+    expect(text).toBe('?search=dana&from=2026-01-01&page=2&per_page=25');
+    expect(leadListQuerySchema.parse(Object.fromEntries(new URLSearchParams(text)))).toEqual({
+      search: 'dana',
+      from: '2026-01-01',
+      page: 2,
+      per_page: 25,
+    });
+    expect(leadQueryString({})).toBe('');
+  });
+});

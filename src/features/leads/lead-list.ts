@@ -1,0 +1,185 @@
+/**
+ * The agent's list of leads, shared by the leads table (which builds its requests from these) and
+ * the API (which parses them): the query, the list row, the CSV columns and cell encoding.
+ */
+import { z } from 'zod';
+import { formatPhone } from '../../ui/phone.ts';
+import { LEAD_SOURCES } from './lead.ts';
+
+export const LEAD_LIST = {
+  perPage: 25,
+  maxPerPage: 100,
+  maxSearch: 100,
+} as const;
+
+/** Lead dates are the days of the agent's market. */
+export const LEAD_TIME_ZONE = 'America/New_York';
+
+export const SOURCE_LABELS: Record<(typeof LEAD_SOURCES)[number], string> = {
+  calculator: 'Calculator',
+  showcase: 'Showcase',
+  nassau_county_page: 'Nassau County page',
+  suffolk_county_page: 'Suffolk County page',
+};
+
+/** A query parameter that may be absent or empty (an empty box sends `?search=`). */
+const blankToUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+/** A YYYY-MM-DD day that exists on the calendar. */
+const day = (label: string) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: `${label} must be a date` })
+      .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date like 2026-01-31`)
+      .refine((value) => {
+        const parsed = new Date(`${value}T00:00:00Z`);
+        return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
+      }, `${label} is not a real date`)
+      .optional(),
+  );
+
+const whole = (label: string, max: number, fallback: number) =>
+  z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: `${label} must be a whole number` })
+      .int(`${label} must be a whole number`)
+      .min(1, `${label} must be at least 1`)
+      .max(max, `${label} must be at most ${max}`)
+      .default(fallback),
+  );
+
+const filterFields = {
+  search: z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: 'Search must be text' })
+      .trim()
+      .max(LEAD_LIST.maxSearch, `Search must be at most ${LEAD_LIST.maxSearch} characters`)
+      .optional(),
+  ),
+  source: z.preprocess(
+    blankToUndefined,
+    z.enum(LEAD_SOURCES, { error: `Source must be one of ${LEAD_SOURCES.join(', ')}` }).optional(),
+  ),
+  from: day('From date'),
+  to: day('To date'),
+};
+
+/** From after To matches nothing: almost surely a slip, so it is said rather than answered empty. */
+const datesInOrder = (query: { from?: string | undefined; to?: string | undefined }) =>
+  !query.from || !query.to || query.from <= query.to;
+const DATE_ORDER = { message: 'From date must be on or before To date', path: ['to'] };
+
+/** The filters of the list and the CSV export: search (name, e-mail or phone), source, days. */
+export const leadFilterSchema = z.object(filterFields).refine(datesInOrder, DATE_ORDER);
+
+/** GET /api/leads: the filters and the page (1-based) of `per_page` leads, newest first. */
+export const leadListQuerySchema = z
+  .object({
+    ...filterFields,
+    page: whole('Page', 1_000_000, 1),
+    per_page: whole('Per page', LEAD_LIST.maxPerPage, LEAD_LIST.perPage),
+  })
+  .refine(datesInOrder, DATE_ORDER);
+
+export type LeadFilters = z.output<typeof leadFilterSchema>;
+export type LeadListQuery = z.output<typeof leadListQuerySchema>;
+
+/** The query string of a list or export request; empty values are left out. */
+export function leadQueryString(query: Readonly<Record<string, string | number | undefined>>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value !== undefined && value !== '') params.set(key, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+
+/** A lead as the list shows it (the spec's list row, plus the page its form was on). */
+export const leadRowSchema = z.object({
+  id: z.number(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  source: z.string(),
+  created_at: z.string(),
+  synced_to_fub: z.union([z.literal(0), z.literal(1)]),
+  estimate_uuid: z.string().nullable(),
+  page_path: z.string().nullable(),
+});
+
+export type LeadRow = z.output<typeof leadRowSchema>;
+
+export const leadListResponseSchema = z.object({
+  success: z.literal(true),
+  leads: z.array(leadRowSchema),
+  total: z.number(),
+  page: z.number(),
+  per_page: z.number(),
+});
+
+export type LeadListResponse = z.output<typeof leadListResponseSchema>;
+
+/** DELETE /api/leads: how many leads were cleared. */
+export const clearLeadsResponseSchema = z.object({ success: z.literal(true), deleted: z.number() });
+
+export const LEAD_CSV_COLUMNS = [
+  'Name',
+  'Email',
+  'Phone',
+  'Address',
+  'Source',
+  'Date',
+  'FUB Synced',
+  'Estimate UUID',
+] as const;
+
+const csvDate = new Intl.DateTimeFormat('en-CA', {
+  timeZone: LEAD_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** A moment as New York's day and time, `2026-11-23 14:05`, which spreadsheets read as a date. */
+function newYorkDateTime(moment: Date): string {
+  const part = (type: Intl.DateTimeFormatPartTypes) =>
+    csvDate.formatToParts(moment).find((candidate) => candidate.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
+}
+
+/** Today in New York, YYYY-MM-DD. */
+export const newYorkDay = (moment: Date): string => newYorkDateTime(moment).slice(0, 10);
+
+export const leadCsvFileName = (now: Date): string => `leads-${newYorkDay(now)}.csv`;
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a quote, comma or line break. A cell a spreadsheet
+ * would run as a formula (it begins with =, +, -, @, tab or carriage return: a visitor typed it into
+ * a form) gets a leading apostrophe, as OWASP advises, so it is shown as the text it is.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+export const csvLine = (cells: readonly string[]): string => `${cells.map(csvCell).join(',')}\r\n`;
+
+/** A lead's cells, in LEAD_CSV_COLUMNS order. */
+export const leadCsvCells = (lead: LeadRow): string[] => [
+  [lead.first_name, lead.last_name].filter(Boolean).join(' '),
+  lead.email,
+  lead.phone ? formatPhone(lead.phone) : '',
+  lead.address ?? '',
+  lead.source,
+  newYorkDateTime(new Date(lead.created_at)),
+  lead.synced_to_fub ? 'Yes' : 'No',
+  lead.estimate_uuid ?? '',
+];

@@ -1,0 +1,201 @@
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { z } from 'zod';
+import { expect, expectNoAxeViolations, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** A letters-only name part (names take no digits): Aa, Ab, … for 0, 1, … */
+const letters = (index: number) =>
+  `${String.fromCharCode(65 + Math.floor(index / 26))}${String.fromCharCode(97 + (index % 26))}`;
+
+/** The signed-in agent's id, as the agent page's form sends it. */
+async function myId(page: Page): Promise<number> {
+  const response = await page.request.get('/api/auth/me');
+  return z.object({ agent: z.object({ id: z.number() }) }).parse(await response.json()).agent.id;
+}
+
+/** Leaves `count` leads for the signed-in agent through the agent page's form, oldest first. */
+async function leaveLeads(page: Page, count: number, tag: string): Promise<void> {
+  const agentId = await myId(page);
+  for (let index = 0; index < count; index += 1) {
+    const response = await page.request.post('/api/leads', {
+      headers: sameSite(),
+      data: {
+        agent_id: agentId,
+        first_name: 'Morgan',
+        last_name: `Visitor${letters(index)}`,
+        email: `morgan.${tag}.${index}@example.com`,
+        phone: '631-555-0100',
+        consent_marketing: true,
+      },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+  }
+}
+
+/**
+ * Requests that carry the session cookie need the site's Origin, as the browser sends it (CSRF):
+ * these stand for a visitor's form and calculator on the same site.
+ */
+const sameSite = () => ({ origin: test.info().project.use.baseURL ?? '' });
+
+const table = (page: Page) => page.getByRole('table', { name: 'Your leads, newest first' });
+/** The names in the table's rows, top to bottom. */
+const names = (page: Page) => table(page).locator('tbody th');
+
+test.describe('the leads screen', () => {
+  test('an agent finds their leads, newest first, searches, filters, pages and exports them', async ({ page }) => {
+    const agent = await signInAsNewAgent(page);
+    await leaveLeads(page, 26, agent.slug);
+    const estimate = await page.request.post('/api/estimates', {
+      headers: sameSite(),
+      data: { agent_slug: agent.slug, sale_price: 650000, mortgage_payoff: 200000, recipient_name: 'Dana' },
+    });
+    expect(estimate.status(), await estimate.text()).toBe(201);
+    const uuid = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await estimate.json()).estimate.uuid;
+    const dana = await page.request.post('/api/leads', {
+      headers: sameSite(),
+      data: {
+        agent_id: await myId(page),
+        first_name: 'Dana',
+        last_name: 'Lopez',
+        email: `dana.${agent.slug}@example.com`,
+        phone: '516-555-0123',
+        address: '12 Elm Street, Garden City',
+        source: 'showcase',
+        consent_marketing: true,
+        estimate_uuid: uuid,
+      },
+    });
+    expect(dana.status(), await dana.text()).toBe(201);
+
+    await page.goto('/dashboard/leads');
+    await waitForIslands(page);
+    await expect(names(page)).toHaveCount(25);
+    await expect(names(page).first()).toHaveText('Dana Lopez');
+    await expect(names(page).nth(1)).toHaveText('Morgan VisitorAz');
+    await expect(page.getByText('Showing 1–25 of 27')).toBeVisible();
+    const first = table(page).locator('tbody tr').first();
+    await expect(first.getByRole('cell', { name: '(516) 555-0123' })).toBeVisible();
+    await expect(first.getByRole('cell', { name: 'Showcase' })).toBeVisible();
+    const link = first.getByRole('link', { name: /View estimate/ });
+    await expect(link).toHaveAttribute('href', `/estimate/${uuid}`);
+    await expect(link).toHaveAttribute('target', '_blank');
+    await expect(link).toHaveAttribute('rel', 'noopener');
+    await expectNoAxeViolations(page, WCAG);
+
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect(page.getByText('Showing 26–27 of 27')).toBeVisible();
+    await expect(names(page)).toHaveText(['Morgan VisitorAb', 'Morgan VisitorAa']);
+    await expect(page.getByRole('button', { name: 'Next' })).toBeDisabled();
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await expect(page.getByText('Showing 1–25 of 27')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Previous' })).toBeDisabled();
+
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await search.fill('dana lo');
+    await expect(names(page)).toHaveText(['Dana Lopez']);
+    await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
+    await search.fill('(516) 555-01');
+    await expect(names(page)).toHaveText(['Dana Lopez']);
+    await search.fill('visitoraq');
+    await expect(names(page)).toHaveText(['Morgan VisitorAq']);
+    await search.fill('nobody by that name');
+    await expect(page.getByText('No leads match these filters.')).toBeVisible();
+    await page.getByRole('button', { name: 'Show all leads' }).click();
+    await expect(page.getByText('Showing 1–25 of 27')).toBeVisible();
+
+    await page.getByLabel('Source').selectOption({ label: 'Showcase' });
+    await expect(names(page)).toHaveText(['Dana Lopez']);
+    await page.getByLabel('Source').selectOption({ label: 'All sources' });
+    const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
+    await page.getByLabel('From').fill(today);
+    await page.getByLabel('To').fill(today);
+    await expect(page.getByText('Showing 1–25 of 27')).toBeVisible();
+    await page.getByLabel('From').fill('2020-01-01');
+    await page.getByLabel('To').fill('2020-01-31');
+    await expect(page.getByText('No leads match these filters.')).toBeVisible();
+    await page.getByRole('button', { name: 'Show all leads' }).click();
+    await expect(names(page)).toHaveCount(25);
+
+    // The export is every lead, not the page on screen.
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe(`leads-${today}.csv`);
+    const path = await download.path();
+    const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
+    expect(lines.at(-1)).toBe('');
+    expect(lines[0]).toBe('Name,Email,Phone,Address,Source,Date,FUB Synced,Estimate UUID');
+    expect(lines).toHaveLength(29);
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^Dana Lopez,dana\\.${agent.slug}@example\\.com,\\(516\\) 555-0123,"12 Elm Street, Garden City",showcase,${today} \\d{2}:\\d{2},No,${uuid}$`,
+      ),
+    );
+    expect(lines[27]).toMatch(/^Morgan VisitorAa,morgan\.[a-z0-9]+\.0@example\.com,\(631\) 555-0100,,calculator,/);
+  });
+
+  test('Clear All asks first: Cancel keeps the leads, confirming clears them and shows the empty state', async ({
+    page,
+  }) => {
+    const agent = await signInAsNewAgent(page);
+    await leaveLeads(page, 2, agent.slug);
+    await page.goto('/dashboard/leads');
+    await waitForIslands(page);
+    await expect(names(page)).toHaveCount(2);
+
+    await page.getByRole('button', { name: 'Clear All' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Clear all leads?' });
+    await expect(dialog).toContainText('All 2 of your leads will be deleted. This cannot be undone');
+    await expectNoAxeViolations(page, WCAG);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await page.reload();
+    await expect(names(page)).toHaveCount(2);
+
+    await page.getByRole('button', { name: 'Clear All' }).click();
+    await dialog.getByRole('button', { name: 'Delete 2 leads' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'All leads cleared successfully!' })).toBeVisible();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('No leads yet.')).toBeVisible();
+    // Nothing to export or clear.
+    await expect(page.getByRole('button', { name: 'Clear All' })).toBeHidden();
+    await expect(page.getByRole('link', { name: 'Export CSV' })).toBeHidden();
+    await expect(page.getByRole('link', { name: `/r/${agent.slug}` })).toHaveAttribute('href', `/r/${agent.slug}`);
+    await expectNoAxeViolations(page, WCAG);
+    await page.reload();
+    await expect(page.getByText('No leads yet.')).toBeVisible();
+  });
+
+  test.describe('when the API fails', () => {
+    // The failing answers the test asks for are logged by Chromium.
+    test.use({ consoleErrorsAllowed: [/status of 500/] });
+
+    test('the list says so with Retry, which loads the leads once the API answers; a failed clear says so', async ({
+      page,
+    }) => {
+      const agent = await signInAsNewAgent(page);
+      await leaveLeads(page, 1, agent.slug);
+      const failing = { status: 500, json: { success: false, error: 'Database unavailable', fields: {} } };
+      await page.route(/\/api\/leads(\?|$)/, (route) => route.fulfill(failing));
+      await page.goto('/dashboard/leads');
+      await waitForIslands(page);
+      await expect(page.getByRole('alert').filter({ hasText: 'Failed to fetch leads' })).toBeVisible();
+      await expectNoAxeViolations(page, WCAG);
+
+      await page.unroute(/\/api\/leads(\?|$)/);
+      await page.getByRole('button', { name: 'Retry' }).click();
+      await expect(names(page)).toHaveText(['Morgan VisitorAa']);
+
+      await page.route(/\/api\/leads$/, (route) =>
+        route.request().method() === 'DELETE' ? route.fulfill(failing) : route.fallback(),
+      );
+      await page.getByRole('button', { name: 'Clear All' }).click();
+      await page.getByRole('button', { name: 'Delete 1 lead' }).click();
+      await expect(page.getByRole('alert').filter({ hasText: 'Failed to clear leads' })).toBeVisible();
+      await expect(names(page)).toHaveText(['Morgan VisitorAa']);
+    });
+  });
+});
