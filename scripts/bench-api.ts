@@ -59,6 +59,7 @@ const TARGETS: Target[] = [
   { name: `GET /api/agents/public/${agent.slug}`, path: `/api/agents/public/${agent.slug}`, budget: { trips: 1 } },
   dashboardGet('GET /api/leads (10k leads, page 1)', '/api/leads'),
   dashboardGet('GET /api/leads?search= (10k leads)', `/api/leads?search=${SEARCH_NAME.slice(0, 6).toLowerCase()}`),
+  dashboardGet('GET /api/agents/me/overview (10k leads, 10k estimates)', '/api/agents/me/overview'),
 ];
 
 /** Starts a child that prints `LISTENING <address>`; resolves with that address. */

@@ -17,7 +17,7 @@ export const benchAuth = (): { secret: string; config: AuthConfig } => {
 const AGENTS = 10;
 
 /**
- * AGENTS new active agents with `count` leads each, one a minute back from now, and the Cookie
+ * AGENTS new active agents with `count` leads and `count` estimates each, one a minute back from now, and the Cookie
  * header of a session of the first, signed with `auth`.
  */
 export async function agentWithLeads(db: Db, auth: AuthConfig, count: number): Promise<{ cookie: string }> {
@@ -43,8 +43,18 @@ export async function agentWithLeads(db: Db, auth: AuthConfig, count: number): P
       WHERE a.slug LIKE 'benchagent%'`,
     [count, SEARCH_EVERY, SEARCH_NAME],
   );
-  // As autovacuum leaves a live table: the count can read the index alone.
-  await db.exec('VACUUM ANALYZE leads');
+  // As many estimates, one a minute back: the overview reads them (and the activity the newest).
+  await db.query(
+    `INSERT INTO estimates (agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+                           transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, created_at)
+     SELECT a.id, 65000000 + n * 100, 30000000, 6, 4, 75000, 17500, now() - n * interval '1 minute'
+       FROM agents a CROSS JOIN generate_series(1, $1) AS n
+      WHERE a.slug LIKE 'benchagent%'`,
+    [count],
+  );
+  // As autovacuum leaves a live table.
+  // One statement each: VACUUM cannot run inside the transaction a multi-statement string is.
+  for (const table of ['leads', 'estimates', 'agent_daily_counts']) await db.exec(`VACUUM ANALYZE ${table}`);
   const token = await signSession(auth, { agentId: agent.id, version: agent.session_version });
   return { cookie: `${SESSION_COOKIE}=${token}` };
 }

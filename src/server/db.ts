@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Pool, neonConfig, types as pgTypes, type PoolClient, type QueryResultRow } from '@neondatabase/serverless';
 import ws from 'ws';
@@ -28,6 +29,8 @@ const toNumber = (value: string): number => Number(value);
 export async function openPglite(dataDir: string | undefined): Promise<Db> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   const pg = await PGlite.create(dataDir ?? 'memory://', {
+    // The leads search's trigram index (migration 0011); a PostgreSQL server ships it as contrib.
+    extensions: { pg_trgm },
     parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
   });
   let roundTrips = 0;

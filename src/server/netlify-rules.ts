@@ -49,6 +49,11 @@ export function parseHeaders(text: string): HeaderRule[] {
 
 /** Matches `pattern` (with `*` splat and `:name` placeholders) against a path; returns captures. */
 export function matchPath(pattern: string, path: string): Record<string, string> | undefined {
+  return pathMatcher(pattern)(path);
+}
+
+/** matchPath with `pattern` compiled once, for a matcher used on every request. */
+export function pathMatcher(pattern: string): (path: string) => Record<string, string> | undefined {
   const names: string[] = [];
   const source = pattern
     .split('/')
@@ -64,9 +69,12 @@ export function matchPath(pattern: string, path: string): Record<string, string>
       return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     })
     .join('/');
-  const match = new RegExp(`^${source}/?$`).exec(path);
-  if (!match) return undefined;
-  return Object.fromEntries(names.map((name, index) => [name, match[index + 1] ?? '']));
+  const regex = new RegExp(`^${source}/?$`);
+  return (path) => {
+    const match = regex.exec(path);
+    if (!match) return undefined;
+    return Object.fromEntries(names.map((name, index) => [name, match[index + 1] ?? '']));
+  };
 }
 
 export function applyCaptures(target: string, captures: Record<string, string>): string {

@@ -8,7 +8,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { errorResponse, HttpError } from '../../server/http.ts';
-import { matchPath } from '../../server/netlify-rules.ts';
+import { pathMatcher } from '../../server/netlify-rules.ts';
 import { PLEASE_LOG_IN, readSession, SESSION_COOKIE, type AuthConfig, type SessionClaims } from './sessions.server.ts';
 
 /** public: anyone; agent: any signed-in agent (admins too); admin: signed-in admins only. */
@@ -17,25 +17,34 @@ export type Access = 'public' | 'agent' | 'admin';
 /** `"METHOD /api/path/:param"` → who may call it. */
 export type RouteAccess = Readonly<Record<string, Access>>;
 
-/** The entry of `table` for a request, if any: exact paths first, then patterns. */
-export function accessOf(table: RouteAccess, method: string, path: string): Access | undefined {
-  const wanted = method === 'HEAD' ? 'GET' : method;
-  let found: Access | undefined;
-  for (const [key, access] of Object.entries(table)) {
-    const [entryMethod = '', pattern = ''] = key.split(' ');
-    if (entryMethod !== wanted || !matchPath(pattern, path)) continue;
-    if (pattern === path) return access;
-    found ??= access;
-  }
-  return found;
+/**
+ * Who may call a request's route by `table`: exact paths first, then patterns. The patterns are
+ * compiled once, as this runs before every API request.
+ */
+export function accessLookup(table: RouteAccess): (method: string, path: string) => Access | undefined {
+  const entries = Object.entries(table).map(([key, access]) => {
+    const [method = '', pattern = ''] = key.split(' ');
+    return { method, pattern, access, matches: pathMatcher(pattern) };
+  });
+  return (method, path) => {
+    const wanted = method === 'HEAD' ? 'GET' : method;
+    let found: Access | undefined;
+    for (const entry of entries) {
+      if (entry.method !== wanted || !entry.matches(path)) continue;
+      if (entry.pattern === path) return entry.access;
+      found ??= entry.access;
+    }
+    return found;
+  };
 }
 
 const claimsOfRequest = new WeakMap<Request, SessionClaims>();
 
 /** Middleware for /api/*: refuses a signed-out call to an agent or admin route with 401. */
 export function accessControl(table: RouteAccess, config: AuthConfig): MiddlewareHandler {
+  const accessOf = accessLookup(table);
   return async (c, next) => {
-    const access = accessOf(table, c.req.method, c.req.path);
+    const access = accessOf(c.req.method, c.req.path);
     if (access === 'agent' || access === 'admin') {
       const token = getCookie(c, SESSION_COOKIE);
       const claims = token ? await readSession(config, token) : undefined;

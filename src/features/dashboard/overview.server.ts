@@ -11,28 +11,23 @@ import {
   conversionPercent,
   OVERVIEW_TIME_ZONE,
   OVERVIEW_WEEKS,
-  weekSchema,
+  type Week,
   type Activity,
   type Overview,
 } from './overview.ts';
 
 /**
- * The e-mails in the activity are those about the agent's business: the new-lead notices they
- * received and the estimates sent to their sellers (found by the lead or estimate they are about).
+ * The raw rows behind the activity list; messages are worded in TypeScript (money formatting). The
+ * e-mails are those about the agent's business: the new-lead notices they received and the
+ * estimates sent to their sellers, found by the newest leads and estimates they are about (an
+ * e-mail goes out minutes after its row, so one about an older row is older than the list).
  * Account e-mails (verification, password reset) are not activity.
- *
- * How many of the agent's newest leads and estimates are looked at for e-mails about them. An
- * e-mail is queued in the same statement as its lead or estimate and sent within minutes, so one
- * about an older lead is older than the ACTIVITY_LIMIT items the list shows; the window keeps the
- * query's cost fixed for an agent with 10,000 leads.
  */
-const MAIL_WINDOW = 100;
-
-/** The raw rows behind the activity list; messages are worded in TypeScript (money formatting). */
 const activityRowSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('estimate'),
     at: z.string(),
+    key: z.string(),
     sale_price_cents: z.number(),
     mortgage_payoff_cents: z.number(),
     commission_percent: z.number(),
@@ -43,81 +38,65 @@ const activityRowSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('lead'),
     at: z.string(),
+    key: z.string(),
     name: z.string(),
     source: z.string(),
     page_path: z.string().nullable(),
   }),
-  z.object({ type: z.literal('email'), at: z.string(), subject: z.string() }),
+  z.object({ type: z.literal('email'), at: z.string(), key: z.string(), subject: z.string() }),
 ]);
 
 const overviewRowSchema = z.object({
   leads_total: z.number(),
   estimates_total: z.number(),
-  leads_this_month: z.number(),
-  weeks: z.array(weekSchema),
-  activities: z.array(activityRowSchema).nullable(),
+  days: z.array(z.object({ day: z.string(), leads: z.number(), estimates: z.number() })).nullable(),
+  estimates: z.array(activityRowSchema).nullable(),
+  leads: z.array(activityRowSchema).nullable(),
+  mails: z.array(activityRowSchema).nullable(),
 });
 
 /**
  * ONE round trip: the session check (`me`) and every figure of the overview. The agent's rows are
  * read with the session's agent id ($1) so the planner can use the (agent_id, created_at) indexes;
  * nothing comes out unless `me` (the session still current) has its row, as the answer is
- * selected FROM me. Weeks (from Monday) and months are New York's: their bounds are local times
- * converted to timestamptz, so each week is one index range count and DST is respected.
+ * selected FROM me. The counts come from agent_daily_counts (leads and estimates per New York day,
+ * kept by triggers: migration 0011), so no lead or estimate is counted here; weeks (from Monday) and
+ * months are New York's, as those days are.
  */
 const OVERVIEW_SQL = `
 WITH ${sessionAgentCte(1)},
-tz AS (SELECT $3::text AS name),
-weeks AS (
-  SELECT week, week AT TIME ZONE tz.name AS starts_at, (week + interval '1 week') AT TIME ZONE tz.name AS ends_at
-    FROM tz, generate_series(date_trunc('week', now() AT TIME ZONE tz.name) - ($4::int - 1) * interval '1 week',
-                             date_trunc('week', now() AT TIME ZONE tz.name), interval '1 week') AS week
+-- A few hundred rows at most (a day has up to four shards).
+counts AS MATERIALIZED (SELECT day, leads, estimates FROM agent_daily_counts WHERE agent_id = $1),
+recent_estimates AS MATERIALIZED (
+  SELECT uuid, created_at, sale_price_cents, mortgage_payoff_cents, commission_percent, transfer_tax_rate_per_1000,
+         attorney_fee_cents, recording_fee_cents
+    FROM estimates WHERE agent_id = $1 ORDER BY created_at DESC LIMIT $4
 ),
-recent_estimates AS (
-  SELECT * FROM estimates WHERE agent_id = $1 ORDER BY created_at DESC LIMIT $6
-),
-recent_leads AS (
-  SELECT * FROM leads WHERE agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $6
-),
-mail AS (
-  SELECT d.id, d.subject, d.sent_at FROM email_deliveries d
-   WHERE d.status = 'sent' AND d.lead_id IN (SELECT id FROM recent_leads)
-  UNION
-  SELECT d.id, d.subject, d.sent_at FROM email_deliveries d
-   WHERE d.status = 'sent' AND d.estimate_uuid IN (SELECT uuid FROM recent_estimates)
-),
-activity AS (
-  (SELECT e.created_at AS at, 1 AS rank, e.uuid::text AS key,
-          json_build_object('type', 'estimate', 'at', e.created_at,
-            'sale_price_cents', e.sale_price_cents, 'mortgage_payoff_cents', e.mortgage_payoff_cents,
-            'commission_percent', e.commission_percent, 'transfer_tax_rate_per_1000', e.transfer_tax_rate_per_1000,
-            'attorney_fee_cents', e.attorney_fee_cents, 'recording_fee_cents', e.recording_fee_cents) AS item
-     FROM recent_estimates e ORDER BY e.created_at DESC LIMIT $5)
-  UNION ALL
-  (SELECT l.created_at, 2, l.id::text,
-          json_build_object('type', 'lead', 'at', l.created_at, 'name', trim(l.first_name || ' ' || l.last_name),
-            'source', l.source, 'page_path', l.page_path)
-     FROM recent_leads l ORDER BY l.created_at DESC, l.id DESC LIMIT $5)
-  UNION ALL
-  (SELECT m.sent_at, 3, m.id::text, json_build_object('type', 'email', 'at', m.sent_at, 'subject', m.subject)
-     FROM mail m ORDER BY m.sent_at DESC LIMIT $5)
+recent_leads AS MATERIALIZED (
+  SELECT id, created_at, first_name, last_name, source, page_path
+    FROM leads WHERE agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $4
 )
 SELECT
-  (SELECT count(*)::int FROM leads WHERE agent_id = $1) AS leads_total,
-  (SELECT count(*)::int FROM estimates WHERE agent_id = $1) AS estimates_total,
-  (SELECT count(*)::int FROM leads, tz
-    WHERE agent_id = $1 AND created_at >= date_trunc('month', now() AT TIME ZONE tz.name) AT TIME ZONE tz.name)
-    AS leads_this_month,
-  (SELECT json_agg(json_build_object(
-            'week_start', to_char(w.week, 'YYYY-MM-DD'),
-            'estimates', (SELECT count(*) FROM estimates
-                           WHERE agent_id = $1 AND created_at >= w.starts_at AND created_at < w.ends_at),
-            'leads', (SELECT count(*) FROM leads
-                       WHERE agent_id = $1 AND created_at >= w.starts_at AND created_at < w.ends_at))
-          ORDER BY w.week)
-     FROM weeks w) AS weeks,
-  (SELECT json_agg(top.item ORDER BY top.at DESC, top.rank DESC, top.key DESC)
-     FROM (SELECT * FROM activity ORDER BY at DESC, rank DESC, key DESC LIMIT $5) top) AS activities
+  (SELECT coalesce(sum(leads), 0)::int FROM counts) AS leads_total,
+  (SELECT coalesce(sum(estimates), 0)::int FROM counts) AS estimates_total,
+  -- The days since $3 (the 12 weeks' first Monday or the month's first day), summed in TypeScript.
+  (SELECT json_agg(json_build_object('day', to_char(c.day, 'YYYY-MM-DD'), 'leads', c.leads, 'estimates', c.estimates))
+     FROM (SELECT day, sum(leads)::int AS leads, sum(estimates)::int AS estimates
+             FROM counts WHERE day >= $3::date GROUP BY day) c) AS days,
+  -- The newest of each kind, and the e-mails about them; merged and cut in TypeScript (activityFrom).
+  (SELECT json_agg(json_build_object('type', 'estimate', 'at', e.created_at, 'key', e.uuid,
+            'sale_price_cents', e.sale_price_cents, 'mortgage_payoff_cents', e.mortgage_payoff_cents,
+            'commission_percent', e.commission_percent, 'transfer_tax_rate_per_1000', e.transfer_tax_rate_per_1000,
+            'attorney_fee_cents', e.attorney_fee_cents, 'recording_fee_cents', e.recording_fee_cents))
+     FROM recent_estimates e) AS estimates,
+  (SELECT json_agg(json_build_object('type', 'lead', 'at', l.created_at, 'key', l.id::text,
+            'name', trim(l.first_name || ' ' || l.last_name), 'source', l.source, 'page_path', l.page_path))
+     FROM recent_leads l) AS leads,
+  (SELECT json_agg(json_build_object('type', 'email', 'at', m.sent_at, 'key', m.id::text, 'subject', m.subject))
+     FROM (SELECT d.id, d.subject, d.sent_at FROM email_deliveries d
+            WHERE d.status = 'sent'
+              AND (d.lead_id IN (SELECT id FROM recent_leads) OR d.estimate_uuid IN (SELECT uuid FROM recent_estimates))
+            ORDER BY d.sent_at DESC LIMIT $4) m) AS mails
 FROM me`;
 
 /** Sources in words, for "New lead: Name (…)" when the lead did not record its page. */
@@ -152,23 +131,66 @@ function toActivity(row: z.infer<typeof activityRowSchema>): Activity {
   }
 }
 
+/** Where each kind sorts among rows of the same moment: an e-mail after its lead, a lead after its estimate. */
+const RANK = { estimate: 1, lead: 2, email: 3 } as const;
+
+/** The ACTIVITY_LIMIT newest rows of every kind together, newest first, in words. */
+function activityFrom(rows: z.infer<typeof activityRowSchema>[]): Activity[] {
+  const time = (row: { at: string }) => Date.parse(row.at);
+  return rows
+    .sort((a, b) => time(b) - time(a) || RANK[b.type] - RANK[a.type] || (b.key < a.key ? -1 : b.key > a.key ? 1 : 0))
+    .slice(0, ACTIVITY_LIMIT)
+    .map(toActivity);
+}
+
+const newYorkDay = new Intl.DateTimeFormat('en-CA', {
+  timeZone: OVERVIEW_TIME_ZONE,
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/** The New York date (YYYY-MM-DD) of a moment: the days agent_daily_counts keeps are New York's. */
+const newYorkDate = (moment: Date): string => newYorkDay.format(moment);
+
+/** `date` (YYYY-MM-DD) plus `days` days. */
+const plusDays = (date: string, days: number): string =>
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/** OVERVIEW_WEEKS weeks from `firstWeek` (a Monday), each the sum of its New York days, zero-filled. */
+function weeksFrom(firstWeek: string, days: { day: string; leads: number; estimates: number }[]): Week[] {
+  return Array.from({ length: OVERVIEW_WEEKS }, (_, index) => {
+    const start = plusDays(firstWeek, index * 7);
+    const end = plusDays(start, 7);
+    const inWeek = days.filter(({ day }) => day >= start && day < end);
+    return {
+      week_start: start,
+      estimates: inWeek.reduce((sum, { estimates }) => sum + estimates, 0),
+      leads: inWeek.reduce((sum, { leads }) => sum + leads, 0),
+    };
+  });
+}
+
 export async function agentOverview(db: Db, claims: Parameters<typeof sessionParams>[0]): Promise<Overview> {
+  const today = newYorkDate(new Date());
+  const monthStart = `${today.slice(0, 8)}01`;
+  const monday = plusDays(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7));
+  const firstWeek = plusDays(monday, -(OVERVIEW_WEEKS - 1) * 7);
   const [raw] = await db.query<Record<string, unknown>>(OVERVIEW_SQL, [
     ...sessionParams(claims),
-    OVERVIEW_TIME_ZONE,
-    OVERVIEW_WEEKS,
+    firstWeek < monthStart ? firstWeek : monthStart,
     ACTIVITY_LIMIT,
-    MAIL_WINDOW,
   ]);
   if (!raw) throw new HttpError(401, PLEASE_LOG_IN);
   const row = overviewRowSchema.parse(raw);
+  const days = row.days ?? [];
   return {
     leads_total: row.leads_total,
     estimates_total: row.estimates_total,
-    leads_this_month: row.leads_this_month,
+    leads_this_month: days.filter(({ day }) => day >= monthStart).reduce((sum, { leads }) => sum + leads, 0),
     conversion_percent: conversionPercent(row.leads_total, row.estimates_total),
-    weeks: row.weeks,
-    activities: (row.activities ?? []).map(toActivity),
+    weeks: weeksFrom(firstWeek, days),
+    activities: activityFrom([...(row.estimates ?? []), ...(row.leads ?? []), ...(row.mails ?? [])]),
   };
 }
 

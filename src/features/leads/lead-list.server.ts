@@ -51,35 +51,59 @@ const phoneDigits = (term: string): string | null =>
   /^[\d\s()+.-]+$/.test(term) && /\d/.test(term) ? term.replace(/\D/g, '') : null;
 
 /**
+ * A lead's name, e-mail and phone digits as one lower-cased text: exactly the expression of the
+ * trigram index leads_search_trgm_idx (migration 0011), so a search reads only the leads that match.
+ */
+const SEARCH_TEXT =
+  "lower(l.first_name || ' ' || l.last_name || ' ' || l.email || ' ' || regexp_replace(coalesce(l.phone, ''), '\\D', '', 'g'))";
+
+/** What a search looks for in SEARCH_TEXT: a phone number by its digits, anything else as typed (any case). */
+const searchPattern = (term: string): string => containing(phoneDigits(term) ?? term.toLowerCase());
+
+/**
  * A CTE `matching` of the caller's leads that pass `filters`, parameters from `$first` on (the
- * session's two first). The agent is named by the parameter (and the rows kept only while `me`
- * exists), so the planner knows whose range of the (agent_id, created_at, id) index it reads.
- * Without a search the list counts the CTE and reads one page of it, each straight from the index
- * (NOT MATERIALIZED); a search must look at every row of the agent anyway, so it does so once.
+ * session's two first), and `total`: an expression counting them. The agent is named by the
+ * parameter (and the rows kept only while `me` exists), so the planner knows whose range of the
+ * (agent_id, created_at, id) index it reads; only the filters given are in the SQL, so each query is
+ * planned for what it asks. Without a search or source the total is summed from the per-day counts
+ * (agent_daily_counts, migration 0011) instead of counting every lead; a search reads the few leads
+ * the trigram index finds (MATERIALIZED: once, for the count and the page).
  */
 function matchingCte(filters: LeadFilters, first: number, claims: SessionClaims) {
-  const params: unknown[] = [
-    ...sessionParams(claims),
-    filters.search ? containing(filters.search) : null,
-    filters.search ? phoneDigits(filters.search) : null,
-    filters.source ?? null,
-    filters.from ?? null,
-    filters.to ?? null,
-    LEAD_TIME_ZONE,
-  ];
-  const $ = (index: number) => `$${first + index}`;
+  const params: unknown[] = [...sessionParams(claims)];
+  const param = (value: unknown) => {
+    params.push(value);
+    return `$${first + params.length - 1}`;
+  };
+  const agent = `$${first}`;
+  // Only a date filter needs the time zone (an unused parameter has no type PostgreSQL can infer).
+  let zone: string | undefined;
+  const inNewYork = () => (zone ??= `${param(LEAD_TIME_ZONE)}::text`);
+  const conditions: string[] = [];
+  const dayBounds: string[] = [];
+  if (filters.search) conditions.push(`${SEARCH_TEXT} LIKE ${param(searchPattern(filters.search))}`);
+  if (filters.source) conditions.push(`l.source = ${param(filters.source)}`);
+  if (filters.from) {
+    const from = param(filters.from);
+    conditions.push(`l.created_at >= (${from}::date::timestamp AT TIME ZONE ${inNewYork()})`);
+    dayBounds.push(`day >= ${from}::date`);
+  }
+  if (filters.to) {
+    const to = param(filters.to);
+    conditions.push(`l.created_at < ((${to}::date + 1)::timestamp AT TIME ZONE ${inNewYork()})`);
+    dayBounds.push(`day <= ${to}::date`);
+  }
   const sql = `${sessionAgentCte(first)},
     matching AS ${filters.search ? 'MATERIALIZED' : 'NOT MATERIALIZED'} (
       SELECT ${LEAD_COLUMNS} FROM leads l
-       WHERE l.agent_id = ${$(0)} AND EXISTS (SELECT 1 FROM me)
-         AND (${$(2)}::text IS NULL
-              OR (l.first_name || ' ' || l.last_name) ILIKE ${$(2)} OR l.email ILIKE ${$(2)}
-              OR (${$(3)}::text IS NOT NULL AND regexp_replace(coalesce(l.phone, ''), '\\D', '', 'g') LIKE '%' || ${$(3)} || '%'))
-         AND (${$(4)}::text IS NULL OR l.source = ${$(4)})
-         AND (${$(5)}::date IS NULL OR l.created_at >= (${$(5)}::date::timestamp AT TIME ZONE ${$(7)}::text))
-         AND (${$(6)}::date IS NULL OR l.created_at < ((${$(6)}::date + 1)::timestamp AT TIME ZONE ${$(7)}::text))
+       WHERE l.agent_id = ${agent} AND EXISTS (SELECT 1 FROM me)${conditions.map((condition) => `\n         AND ${condition}`).join('')}
     )`;
-  return { sql, params };
+  const total =
+    filters.search || filters.source
+      ? '(SELECT count(*)::int FROM matching)'
+      : `(SELECT coalesce(sum(leads), 0)::int FROM agent_daily_counts
+           WHERE agent_id = ${agent} AND EXISTS (SELECT 1 FROM me)${dayBounds.map((bound) => ` AND ${bound}`).join('')})`;
+  return { sql, params, total };
 }
 
 const signedOut = () => new HttpError(401, PLEASE_LOG_IN);
@@ -98,7 +122,7 @@ export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
       const rows = await db.query<Partial<DbLead> & { me_id: number | null; total: number }>(
         `WITH ${matching.sql}
          SELECT head.me_id, head.total, page.*
-           FROM (SELECT (SELECT id FROM me) AS me_id, (SELECT count(*)::int FROM matching) AS total) head
+           FROM (SELECT (SELECT id FROM me) AS me_id, ${matching.total} AS total) head
            LEFT JOIN LATERAL (
              SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT $${limit} OFFSET $${limit + 1}
            ) page ON true

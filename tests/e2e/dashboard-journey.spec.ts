@@ -1,0 +1,61 @@
+import { readFile } from 'node:fs/promises';
+import { expect, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
+
+// The straight path an agent takes, through the real screens: a new account completes its profile,
+// sets its commission, a seller uses the calculator page, and the lead shows up everywhere it should.
+test('sign up to a working calculator page, a seller’s lead in the table, the CSV and the overview', async ({
+  page,
+  browser,
+}) => {
+  const agent = await signInAsNewAgent(page);
+  await page.goto('/dashboard/profile');
+  await waitForIslands(page);
+  await page.getByLabel('Professional title').selectOption('Licensed Associate Broker');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Profile updated successfully!' })).toBeVisible();
+
+  await page.goto('/dashboard/settings');
+  await waitForIslands(page);
+  await page.getByLabel('Commission (%)').fill('5');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status')).toHaveText('Calculator settings saved successfully!');
+
+  // A seller, in a browser of their own.
+  const seller = await browser.newPage();
+  await seller.goto(`/r/${agent.slug}`);
+  await waitForIslands(seller);
+  await expect(seller.getByText(`${agent.first_name} ${agent.last_name} · Harbor Point Realty (demo)`)).toBeVisible();
+  await seller.getByLabel('Sale Price').fill('700000');
+  await seller.getByLabel('Mortgage Payoff').fill('300000');
+  await seller.getByRole('button', { name: 'Calculate' }).click();
+  await seller.getByRole('button', { name: 'Unlock Your Estimate' }).click();
+  const unlock = seller.getByRole('dialog', { name: 'Unlock Your Estimate' });
+  await unlock.getByLabel('First name').fill('Morgan');
+  await unlock.getByLabel('Last name').fill('Lee');
+  await unlock.getByRole('textbox', { name: 'Phone' }).fill('6315550123');
+  const email = `morgan.${agent.slug}@example.com`;
+  await unlock.getByRole('textbox', { name: 'Email' }).fill(email);
+  await unlock.getByRole('checkbox').check();
+  await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
+  // The new commission is the one the seller's estimate used.
+  await expect(seller.getByText('Compensation (5.0%)')).toBeVisible();
+  await seller.close();
+
+  await page.goto('/dashboard/leads');
+  await waitForIslands(page);
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toContainText('Morgan Lee');
+  await expect(row.getByRole('link', { name: /estimate/i })).toHaveAttribute('target', '_blank');
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('link', { name: 'Export CSV' }).click();
+  const csv = await readFile((await (await downloading).path()) ?? '', 'utf8');
+  expect(csv).toContain(`Morgan Lee,${email}`);
+
+  await page.goto('/dashboard');
+  await waitForIslands(page);
+  const figure = (name: string) => page.getByRole('region', { name }).or(page.getByText(name).locator('..'));
+  await expect(figure('Leads').first()).toContainText('1');
+  await expect(figure('Estimates').first()).toContainText('1');
+  await expect(page.getByText('New lead: Morgan Lee')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Complete your profile' })).toHaveCount(0);
+});
