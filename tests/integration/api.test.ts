@@ -310,14 +310,18 @@ describe.each(BACKENDS)('API on %s', (backend) => {
       ['DELETE', '/api/estimates', 'POST'],
       ['GET', '/api/estimates', 'POST'],
       ['PATCH', '/api/estimates', 'POST'],
-      ['PUT', '/api/leads', 'POST'],
-      ['DELETE', '/api/leads', 'POST'],
-      ['GET', '/api/leads', 'POST'],
     ])('%s %s answers 405 with Allow: %s', async (method, path, allow) => {
       const response = await suite.api.fetch(path, { method });
       expect(response.headers.get('allow')).toBe(allow);
       const body = await expectError(response, 405, `${method} is not allowed here; use ${allow}`);
       expect(body.fields).toEqual({});
+    });
+
+    // POST is the public lead form; GET and DELETE are the agent's list and Clear All.
+    it.each(['PUT', 'PATCH'])('%s /api/leads answers 405 naming the three methods it has', async (method) => {
+      const response = await suite.api.fetch('/api/leads', { method });
+      expect(response.headers.get('allow')).toBe('GET, DELETE, POST, HEAD');
+      await expectError(response, 405, `${method} is not allowed here; use GET or DELETE or POST`);
     });
 
     it.each([
