@@ -53,9 +53,10 @@ test('sign up to a working calculator page, a seller’s lead in the table, the 
 
   await page.goto('/dashboard');
   await waitForIslands(page);
-  const figure = (name: string) => page.getByRole('region', { name }).or(page.getByText(name).locator('..'));
-  await expect(figure('Leads').first()).toContainText('1');
-  await expect(figure('Estimates').first()).toContainText('1');
-  await expect(page.getByText('New lead: Morgan Lee')).toBeVisible();
+  const figures = page.getByRole('list', { name: 'Your figures' }).getByRole('listitem');
+  await expect(figures.filter({ hasText: /^Leads\d/ })).toContainText('1');
+  await expect(figures.filter({ hasText: 'Estimates' })).toContainText('1');
+  await expect(figures.filter({ hasText: 'Conversion' })).toContainText('100.0%');
+  await expect(page.getByText(`New lead: Morgan Lee (/r/${agent.slug})`)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Complete your profile' })).toHaveCount(0);
 });
