@@ -4,6 +4,7 @@
  * again), the answer both read, and the spec's messages.
  */
 import { z } from 'zod';
+import { optionalText } from '../forms/text-fields.ts';
 import { emailSchema } from '../auth/auth-schemas.ts';
 
 export const PROFESSIONAL_TITLES = [
@@ -31,15 +32,6 @@ export const PROFILE_MESSAGES = {
   notAnImage: 'Please select an image file',
   emailTaken: 'This email is already registered',
 } as const;
-
-/** Trimmed text of at most `max` characters; empty means "not given" (null). */
-const optionalText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .nullish()
-    .transform((value) => (value ? value : null));
 
 const requiredName = (label: string) =>
   z

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { computeEstimate } from '../estimate/estimate.ts';
+import { computeEstimate, storedEstimateInputs } from '../estimate/estimate.ts';
 import type { Db } from '../../server/db.ts';
 import { HttpError, route } from '../../server/http.ts';
 import { centsToDollars, formatMoney } from '../../ui/money.ts';
@@ -111,14 +111,7 @@ function toActivity(row: z.infer<typeof activityRowSchema>): Activity {
   const timestamp = new Date(row.at).toISOString();
   switch (row.type) {
     case 'estimate': {
-      const { netToSellerCents } = computeEstimate({
-        salePriceCents: row.sale_price_cents,
-        mortgagePayoffCents: row.mortgage_payoff_cents,
-        commissionPercent: row.commission_percent,
-        transferTaxRatePer1000: row.transfer_tax_rate_per_1000,
-        attorneyFeeCents: row.attorney_fee_cents,
-        recordingFeeCents: row.recording_fee_cents,
-      });
+      const { netToSellerCents } = computeEstimate(storedEstimateInputs(row));
       const net = formatMoney(centsToDollars(netToSellerCents));
       return { type: 'estimate', message: `Estimate of ${net} net on your calculator`, timestamp };
     }

@@ -5,7 +5,7 @@ import type { Db } from '../../server/db.ts';
 import { createBatcher } from '../../server/batcher.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import { computeEstimate, SYSTEM_DEFAULTS } from './estimate.ts';
+import { computeEstimate, storedEstimateInputs, SYSTEM_DEFAULTS } from './estimate.ts';
 import { estimateRequestSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
 
 export interface EstimateRow {
@@ -78,14 +78,7 @@ export async function findEstimate(db: Db, uuid: string): Promise<EstimateRow | 
 }
 
 export function toEstimate(row: EstimateRow): Estimate {
-  const lines = computeEstimate({
-    salePriceCents: row.sale_price_cents,
-    mortgagePayoffCents: row.mortgage_payoff_cents,
-    commissionPercent: row.commission_percent,
-    transferTaxRatePer1000: row.transfer_tax_rate_per_1000,
-    attorneyFeeCents: row.attorney_fee_cents,
-    recordingFeeCents: row.recording_fee_cents,
-  });
+  const lines = computeEstimate(storedEstimateInputs(row));
   return {
     uuid: row.uuid,
     agent_id: row.agent_id,

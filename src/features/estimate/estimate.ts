@@ -26,6 +26,26 @@ export interface EstimateInputs {
   recordingFeeCents: number;
 }
 
+/** An estimate as stored: its price, payoff and the rates and fees it was made with. */
+export interface StoredEstimate {
+  sale_price_cents: number;
+  mortgage_payoff_cents: number;
+  commission_percent: number;
+  transfer_tax_rate_per_1000: number;
+  attorney_fee_cents: number;
+  recording_fee_cents: number;
+}
+
+/** The inputs of a stored estimate, to compute its lines again (they are not stored: decision 0001). */
+export const storedEstimateInputs = (row: StoredEstimate): EstimateInputs => ({
+  salePriceCents: row.sale_price_cents,
+  mortgagePayoffCents: row.mortgage_payoff_cents,
+  commissionPercent: row.commission_percent,
+  transferTaxRatePer1000: row.transfer_tax_rate_per_1000,
+  attorneyFeeCents: row.attorney_fee_cents,
+  recordingFeeCents: row.recording_fee_cents,
+});
+
 export interface EstimateLines {
   salePriceCents: number;
   mortgagePayoffCents: number;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { optionalText, requiredText } from '../forms/text-fields.ts';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
 
 /** Where a lead came from, as the specs list them. */
@@ -14,21 +15,6 @@ export const LIMITS = {
   message: 2000,
   emailBody: 5000,
 } as const;
-
-const requiredText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
-
-const optionalText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .nullish()
-    .transform((value) => (value ? value : null));
 
 /**
  * A person's name as the visitor types it: letters of any script (with their accents), spaces,
