@@ -59,9 +59,15 @@ const outboxMessageSchema = z.object({
 
 /**
  * The e-mails the server of the e2e run has delivered to `address` (its outbox writes each one to
- * DATA_DIR/outbox, see src/server/compose.ts), waiting until `count` of them have arrived.
+ * DATA_DIR/outbox, see src/server/compose.ts) that satisfy `wanted`, waiting until `count` of them
+ * have arrived. Other tests write to the same outbox (the featured agent gets every test's notices),
+ * so wait for the message a test is about, not for any message.
  */
-export async function emailsTo(address: string, count = 1): Promise<z.output<typeof outboxMessageSchema>[]> {
+export async function emailsTo(
+  address: string,
+  count = 1,
+  wanted: (message: z.output<typeof outboxMessageSchema>) => boolean = () => true,
+): Promise<z.output<typeof outboxMessageSchema>[]> {
   const dir = join(E2E_DATA_DIR, 'outbox');
   let found: z.output<typeof outboxMessageSchema>[] = [];
   await expect
@@ -71,7 +77,7 @@ export async function emailsTo(address: string, count = 1): Promise<z.output<typ
         const messages = await Promise.all(
           files.map(async (file) => outboxMessageSchema.parse(JSON.parse(await readFile(join(dir, file), 'utf8')))),
         );
-        found = messages.filter((message) => message.to.email === address);
+        found = messages.filter((message) => message.to.email === address && wanted(message));
         return found.length;
       },
       { message: `e-mails to ${address} in the outbox` },
@@ -144,12 +150,14 @@ export async function submitContact(
   await contact.locator('button[type="submit"]').click();
 }
 
-/** The path and query of the last `path?token=…` link in the e-mails to `address` (waiting for `count` e-mails). */
+/** The `path?token=…` links in `text`. */
+const tokenLinks = (text: string, path: string): string[] =>
+  [...text.matchAll(new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+`, 'g'))].map((m) => m[0]);
+
+/** The path and query of the last `path?token=…` link e-mailed to `address`, waiting for `count` such e-mails. */
 export async function linkFromEmail(address: string, path: string, count = 1): Promise<string> {
-  const messages = await emailsTo(address, count);
-  const text = messages.map((message) => message.text).join('\n');
-  const links = [...text.matchAll(new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+`, 'g'))].map((m) => m[0]);
-  const link = links.at(-1);
+  const messages = await emailsTo(address, count, (message) => tokenLinks(message.text, path).length > 0);
+  const link = tokenLinks(messages.map((message) => message.text).join('\n'), path).at(-1);
   if (!link) throw new Error(`no ${path} link in the e-mails to ${address}`);
   const url = new URL(link);
   return `${url.pathname}${url.search}`;

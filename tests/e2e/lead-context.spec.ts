@@ -18,8 +18,7 @@ test('a seller on a town page estimates, asks the agent to call, and the agent l
   await submitContact(page, { firstName: 'Taylor', lastName: 'Reyes', phone: '6315550177', email });
   await expect(page.getByRole('status').filter({ hasText: 'Thank you! We will be in touch soon.' })).toBeVisible();
 
-  const notices = await emailsTo('alex.morgan@example.com');
-  const notice = notices.find((message) => message.text.includes(email));
+  const [notice] = await emailsTo('alex.morgan@example.com', 1, (message) => message.text.includes(email));
   expect(notice?.subject).toBe('New lead: Taylor Reyes');
   expect(notice?.text).toContain('Source: Town page: Bay Shore');
   expect(notice?.text).toContain('Sale Price: $650,000.00');
