@@ -73,7 +73,10 @@ export async function emailsTo(
   await expect
     .poll(
       async () => {
-        const files = (await readdir(dir).catch(() => [])).filter((file) => file.endsWith('.json'));
+        // Oldest first: files are named by delivery id ("9.json" before "10.json").
+        const files = (await readdir(dir).catch(() => []))
+          .filter((file) => file.endsWith('.json'))
+          .sort((a, b) => Number.parseInt(a, 10) - Number.parseInt(b, 10));
         const messages = await Promise.all(
           files.map(async (file) => outboxMessageSchema.parse(JSON.parse(await readFile(join(dir, file), 'utf8')))),
         );
