@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { optionalText } from '../forms/text-fields.ts';
 import { emailSchema } from '../auth/auth-schemas.ts';
+import { publicAgentSchema } from './public-agent.ts';
 
 export const PROFESSIONAL_TITLES = [
   'Broker/Principal Broker',
@@ -102,27 +103,10 @@ export const logoUploadSchema = z.object({
 /** The agent's profile as GET /api/agents/profile and every profile change answer it. */
 export const profileAnswerSchema = z.object({
   success: z.literal(true),
-  profile: z.object({
-    first_name: z.string(),
-    last_name: z.string(),
-    email: z.string(),
-    phone: z.string().nullable(),
-    slug: z.string(),
-    brokerage: z.string().nullable(),
-    license_number: z.string().nullable(),
-    website: z.string().nullable(),
-    professional_title: z.enum(PROFESSIONAL_TITLES).nullable(),
-    brokerage_street: z.string().nullable(),
-    brokerage_city: z.string().nullable(),
-    brokerage_state: z.string().nullable(),
-    brokerage_zip: z.string().nullable(),
-    show_profile_photo: z.boolean(),
-    show_logo: z.boolean(),
-    /** /api/images/{hash}.jpg, or null. */
-    profile_photo: z.string().nullable(),
-    /** /api/images/{hash}.png, or null. */
-    logo: z.string().nullable(),
-  }),
+  // The Agent entity the public page answers too (its id aside); the title here is one of the three.
+  profile: publicAgentSchema.shape.agent
+    .omit({ id: true })
+    .extend({ professional_title: z.enum(PROFESSIONAL_TITLES).nullable() }),
 });
 
 export type Profile = z.infer<typeof profileAnswerSchema>['profile'];
