@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
@@ -75,6 +76,28 @@ export interface NeonOptions {
   wsProxy?: string;
 }
 
+/**
+ * A name for each statement text, so that PostgreSQL parses it once per connection and can keep
+ * its plan (protocol-level prepared statements: pg sends Parse only the first time a connection
+ * sees the name). Parsing and planning were most of the server's work for the dashboard's larger
+ * queries. Every text we send is a constant or built from a fixed set of fragments, so the names
+ * stay few. Neon's pooler (PgBouncer 1.22, transaction mode) supports protocol-level prepared
+ * statements: https://neon.tech/blog/pgbouncer-the-one-with-prepared-statements
+ */
+const statementNames = new Map<string, string>();
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `s${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/** A parameterised query as a named statement; one without parameters as simple-protocol text. */
+const statement = (text: string, params: readonly unknown[] | undefined) =>
+  params ? { name: statementName(text), text, values: [...params] } : { text };
+
 export function openNeon(connectionString: string, options: NeonOptions = {}): Db {
   neonConfig.webSocketConstructor = ws;
   const { wsProxy } = options;
@@ -91,7 +114,7 @@ export function openNeon(connectionString: string, options: NeonOptions = {}): D
   const onClient = (client: PoolClient): Queryable => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
       roundTrips += 1;
-      const result = await client.query<Row & QueryResultRow>(text, params ? [...params] : undefined);
+      const result = await client.query<Row & QueryResultRow>(statement(text, params));
       return result.rows;
     },
     async exec(script) {
@@ -107,7 +130,7 @@ export function openNeon(connectionString: string, options: NeonOptions = {}): D
     },
     async query<Row>(text: string, params?: readonly unknown[]) {
       roundTrips += 1;
-      const result = await pool.query<Row & QueryResultRow>(text, params ? [...params] : undefined);
+      const result = await pool.query<Row & QueryResultRow>(statement(text, params));
       return result.rows;
     },
     async exec(script) {

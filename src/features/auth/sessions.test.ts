@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readSession, sessionKeyFrom, signSession, SESSION_TTL_SECONDS, type AuthConfig } from './sessions.server.ts';
 
 const config: AuthConfig = {
@@ -25,5 +25,40 @@ describe('session tokens', () => {
     const old = new Date(Date.now() - (SESSION_TTL_SECONDS + 60) * 1000);
     expect(await readSession(config, await signSession(config, { agentId: 1, version: 1 }, old))).toBeUndefined();
     expect(await readSession(config, 'a.b.c')).toBeUndefined();
+  });
+});
+
+describe('verified tokens', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('stop being accepted when they expire, though they were accepted before', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const signedAt = new Date(Date.now() - (SESSION_TTL_SECONDS - 5) * 1000);
+    const token = await signSession(config, { agentId: 7, version: 2 }, signedAt);
+    expect(await readSession(config, token)).toEqual({ agentId: 7, version: 2 });
+    expect(await readSession(config, token)).toEqual({ agentId: 7, version: 2 });
+    vi.setSystemTime(Date.now() + 6_000);
+    expect(await readSession(config, token)).toBeUndefined();
+  });
+
+  it('are accepted only under the key that signed them', async () => {
+    const other: AuthConfig = { ...config, sessionKey: sessionKeyFrom('a-third-secret-0123456789abcdefghijklmno') };
+    const token = await signSession(config, { agentId: 8, version: 1 });
+    expect(await readSession(config, token)).toEqual({ agentId: 8, version: 1 });
+    expect(await readSession(other, token)).toBeUndefined();
+    const [header, payload, signature = ''] = token.split('.');
+    const flipped = `${signature.slice(0, -2)}${signature.endsWith('A') ? 'B' : 'A'}${signature.slice(-1)}`;
+    expect(await readSession(config, `${header}.${payload}.${flipped}`)).toBeUndefined();
+  });
+
+  it('keep their claims when many other sessions come and go', async () => {
+    const tokens = await Promise.all(
+      Array.from({ length: 1_050 }, (_, index) => signSession(config, { agentId: 100 + index, version: 1 })),
+    );
+    const claims = await Promise.all(tokens.map((token) => readSession(config, token)));
+    expect(claims.map((claim) => claim?.agentId)).toEqual(tokens.map((_, index) => 100 + index));
+    expect(await readSession(config, tokens[0] ?? '')).toEqual({ agentId: 100, version: 1 });
   });
 });

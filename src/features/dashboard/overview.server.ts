@@ -17,17 +17,17 @@ import {
 } from './overview.ts';
 
 /**
- * The raw rows behind the activity list; messages are worded in TypeScript (money formatting). The
+ * The rows behind the activity list; messages are worded in TypeScript (money formatting). The
  * e-mails are those about the agent's business: the new-lead notices they received and the
  * estimates sent to their sellers, found by the newest leads and estimates they are about (an
  * e-mail goes out minutes after its row, so one about an older row is older than the list).
- * Account e-mails (verification, password reset) are not activity.
+ * Account e-mails (verification, password reset) are not activity. Each row carries every kind's
+ * columns (null where not its kind); the schema keeps its own.
  */
 const activityRowSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('estimate'),
     at: z.string(),
-    key: z.string(),
     sale_price_cents: z.number(),
     mortgage_payoff_cents: z.number(),
     commission_percent: z.number(),
@@ -38,30 +38,30 @@ const activityRowSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('lead'),
     at: z.string(),
-    key: z.string(),
     name: z.string(),
     source: z.string(),
     page_path: z.string().nullable(),
   }),
-  z.object({ type: z.literal('email'), at: z.string(), key: z.string(), subject: z.string() }),
+  z.object({ type: z.literal('email'), at: z.string(), subject: z.string() }),
 ]);
 
 const overviewRowSchema = z.object({
   leads_total: z.number(),
   estimates_total: z.number(),
   days: z.array(z.object({ day: z.string(), leads: z.number(), estimates: z.number() })).nullable(),
-  estimates: z.array(activityRowSchema).nullable(),
-  leads: z.array(activityRowSchema).nullable(),
-  mails: z.array(activityRowSchema).nullable(),
+  activity: z.array(activityRowSchema).nullable(),
 });
 
 /**
  * ONE round trip: the session check (`me`) and every figure of the overview. The agent's rows are
  * read with the session's agent id ($1) so the planner can use the (agent_id, created_at) indexes;
  * nothing comes out unless `me` (the session still current) has its row, as the answer is
- * selected FROM me. The counts come from agent_daily_counts (leads and estimates per New York day,
- * kept by triggers: migration 0011), so no lead or estimate is counted here; weeks (from Monday) and
- * months are New York's, as those days are.
+ * selected FROM me. The LIMITs are written in (a constant of ours, not input): with a parameter
+ * there, PostgreSQL judges the prepared statement's generic plan dearer than a custom one and plans
+ * the query again on every call. The counts come from agent_daily_counts (leads and estimates per
+ * New York day, kept by triggers: migration 0011), so no lead or estimate is counted here; weeks
+ * (from Monday) and months are New York's, as those days are. The activity is merged and cut to
+ * ACTIVITY_LIMIT before it is turned into JSON, which costs PostgreSQL more per row than finding it.
  */
 const OVERVIEW_SQL = `
 WITH ${sessionAgentCte(1)},
@@ -70,11 +70,31 @@ counts AS MATERIALIZED (SELECT day, leads, estimates FROM agent_daily_counts WHE
 recent_estimates AS MATERIALIZED (
   SELECT uuid, created_at, sale_price_cents, mortgage_payoff_cents, commission_percent, transfer_tax_rate_per_1000,
          attorney_fee_cents, recording_fee_cents
-    FROM estimates WHERE agent_id = $1 ORDER BY created_at DESC LIMIT $4
+    FROM estimates WHERE agent_id = $1 ORDER BY created_at DESC LIMIT ${ACTIVITY_LIMIT}
 ),
 recent_leads AS MATERIALIZED (
   SELECT id, created_at, first_name, last_name, source, page_path
-    FROM leads WHERE agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT $4
+    FROM leads WHERE agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT ${ACTIVITY_LIMIT}
+),
+-- The newest of every kind together; at the same moment an e-mail after its lead, a lead after its estimate.
+activity AS (
+  SELECT * FROM (
+    SELECT 'estimate' AS type, e.created_at AS at, 1 AS rank, e.uuid::text AS key,
+           e.sale_price_cents, e.mortgage_payoff_cents, e.commission_percent, e.transfer_tax_rate_per_1000,
+           e.attorney_fee_cents, e.recording_fee_cents, NULL AS name, NULL AS source, NULL AS page_path, NULL AS subject
+      FROM recent_estimates e
+    UNION ALL
+    SELECT 'lead', l.created_at, 2, l.id::text, NULL, NULL, NULL, NULL, NULL, NULL,
+           trim(l.first_name || ' ' || l.last_name), l.source, l.page_path, NULL
+      FROM recent_leads l
+    UNION ALL
+    (SELECT 'email', d.sent_at, 3, d.id::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, d.subject
+       FROM email_deliveries d
+      WHERE d.status = 'sent'
+        AND (d.lead_id IN (SELECT id FROM recent_leads) OR d.estimate_uuid IN (SELECT uuid FROM recent_estimates))
+      ORDER BY d.sent_at DESC LIMIT ${ACTIVITY_LIMIT})
+  ) kinds
+  ORDER BY at DESC, rank DESC, key COLLATE "C" DESC LIMIT ${ACTIVITY_LIMIT}
 )
 SELECT
   (SELECT coalesce(sum(leads), 0)::int FROM counts) AS leads_total,
@@ -83,20 +103,7 @@ SELECT
   (SELECT json_agg(json_build_object('day', to_char(c.day, 'YYYY-MM-DD'), 'leads', c.leads, 'estimates', c.estimates))
      FROM (SELECT day, sum(leads)::int AS leads, sum(estimates)::int AS estimates
              FROM counts WHERE day >= $3::date GROUP BY day) c) AS days,
-  -- The newest of each kind, and the e-mails about them; merged and cut in TypeScript (activityFrom).
-  (SELECT json_agg(json_build_object('type', 'estimate', 'at', e.created_at, 'key', e.uuid,
-            'sale_price_cents', e.sale_price_cents, 'mortgage_payoff_cents', e.mortgage_payoff_cents,
-            'commission_percent', e.commission_percent, 'transfer_tax_rate_per_1000', e.transfer_tax_rate_per_1000,
-            'attorney_fee_cents', e.attorney_fee_cents, 'recording_fee_cents', e.recording_fee_cents))
-     FROM recent_estimates e) AS estimates,
-  (SELECT json_agg(json_build_object('type', 'lead', 'at', l.created_at, 'key', l.id::text,
-            'name', trim(l.first_name || ' ' || l.last_name), 'source', l.source, 'page_path', l.page_path))
-     FROM recent_leads l) AS leads,
-  (SELECT json_agg(json_build_object('type', 'email', 'at', m.sent_at, 'key', m.id::text, 'subject', m.subject))
-     FROM (SELECT d.id, d.subject, d.sent_at FROM email_deliveries d
-            WHERE d.status = 'sent'
-              AND (d.lead_id IN (SELECT id FROM recent_leads) OR d.estimate_uuid IN (SELECT uuid FROM recent_estimates))
-            ORDER BY d.sent_at DESC LIMIT $4) m) AS mails
+  (SELECT json_agg(a ORDER BY a.at DESC, a.rank DESC, a.key COLLATE "C" DESC) FROM activity a) AS activity
 FROM me`;
 
 /** Sources in words, for "New lead: Name (…)" when the lead did not record its page. */
@@ -124,18 +131,6 @@ function toActivity(row: z.infer<typeof activityRowSchema>): Activity {
   }
 }
 
-/** Where each kind sorts among rows of the same moment: an e-mail after its lead, a lead after its estimate. */
-const RANK = { estimate: 1, lead: 2, email: 3 } as const;
-
-/** The ACTIVITY_LIMIT newest rows of every kind together, newest first, in words. */
-function activityFrom(rows: z.infer<typeof activityRowSchema>[]): Activity[] {
-  const time = (row: { at: string }) => Date.parse(row.at);
-  return rows
-    .sort((a, b) => time(b) - time(a) || RANK[b.type] - RANK[a.type] || (b.key < a.key ? -1 : b.key > a.key ? 1 : 0))
-    .slice(0, ACTIVITY_LIMIT)
-    .map(toActivity);
-}
-
 const newYorkDay = new Intl.DateTimeFormat('en-CA', {
   timeZone: OVERVIEW_TIME_ZONE,
   year: 'numeric',
@@ -146,22 +141,27 @@ const newYorkDay = new Intl.DateTimeFormat('en-CA', {
 /** The New York date (YYYY-MM-DD) of a moment: the days agent_daily_counts keeps are New York's. */
 const newYorkDate = (moment: Date): string => newYorkDay.format(moment);
 
+const DAY_MS = 86_400_000;
+
 /** `date` (YYYY-MM-DD) plus `days` days. */
 const plusDays = (date: string, days: number): string =>
-  new Date(Date.parse(`${date}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** OVERVIEW_WEEKS weeks from `firstWeek` (a Monday), each the sum of its New York days, zero-filled. */
 function weeksFrom(firstWeek: string, days: { day: string; leads: number; estimates: number }[]): Week[] {
-  return Array.from({ length: OVERVIEW_WEEKS }, (_, index) => {
-    const start = plusDays(firstWeek, index * 7);
-    const end = plusDays(start, 7);
-    const inWeek = days.filter(({ day }) => day >= start && day < end);
-    return {
-      week_start: start,
-      estimates: inWeek.reduce((sum, { estimates }) => sum + estimates, 0),
-      leads: inWeek.reduce((sum, { leads }) => sum + leads, 0),
-    };
-  });
+  const weeks = Array.from({ length: OVERVIEW_WEEKS }, (_, index) => ({
+    week_start: plusDays(firstWeek, index * 7),
+    estimates: 0,
+    leads: 0,
+  }));
+  const first = Date.parse(`${firstWeek}T00:00:00Z`);
+  for (const { day, leads, estimates } of days) {
+    const week = weeks[Math.floor((Date.parse(`${day}T00:00:00Z`) - first) / (7 * DAY_MS))];
+    if (!week) continue;
+    week.estimates += estimates;
+    week.leads += leads;
+  }
+  return weeks;
 }
 
 export async function agentOverview(db: Db, claims: Parameters<typeof sessionParams>[0]): Promise<Overview> {
@@ -172,7 +172,6 @@ export async function agentOverview(db: Db, claims: Parameters<typeof sessionPar
   const [raw] = await db.query<Record<string, unknown>>(OVERVIEW_SQL, [
     ...sessionParams(claims),
     firstWeek < monthStart ? firstWeek : monthStart,
-    ACTIVITY_LIMIT,
   ]);
   if (!raw) throw new HttpError(401, PLEASE_LOG_IN);
   const row = overviewRowSchema.parse(raw);
@@ -183,7 +182,7 @@ export async function agentOverview(db: Db, claims: Parameters<typeof sessionPar
     leads_this_month: days.filter(({ day }) => day >= monthStart).reduce((sum, { leads }) => sum + leads, 0),
     conversion_percent: conversionPercent(row.leads_total, row.estimates_total),
     weeks: weeksFrom(firstWeek, days),
-    activities: activityFrom([...(row.estimates ?? []), ...(row.leads ?? []), ...(row.mails ?? [])]),
+    activities: (row.activity ?? []).map(toActivity),
   };
 }
 
