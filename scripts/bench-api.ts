@@ -15,6 +15,8 @@ import { start as startPostgres } from '../tests/support/postgres.ts';
 import { agentWithLeads, benchAuth, SEARCH_NAME } from './bench/agent-leads.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+/** Unmeasured load before each measurement: the child's JIT and its pool's connections warm up. */
+const WARM_UP_S = 2;
 const CONNECTIONS = 50;
 const ROUND_TRIP_SAMPLES = 200;
 const LEADS_OF_AGENT = 10_000;
@@ -95,6 +97,10 @@ interface Figures {
   requests: number;
 }
 
+async function warmUp(options: autocannon.Options): Promise<void> {
+  await autocannon({ connections: CONNECTIONS, duration: WARM_UP_S, ...options });
+}
+
 async function load(name: string, options: autocannon.Options): Promise<Figures> {
   const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...options });
   const errors = result.errors + result.timeouts + result.non2xx;
@@ -150,18 +156,21 @@ try {
   console.log(`Load: ${CONNECTIONS} connections, ${DURATION_S} s per target, PostgreSQL via the Neon driver.`);
   console.log(`Signed-in targets: an agent with ${LEADS_OF_AGENT.toLocaleString('en-US')} leads.`);
   console.log('trips/call: DB round trips of one call alone; under load: concurrent estimates share an INSERT.\n');
+  await warmUp({ url: bare.url });
   const baseline = await load('bare node:http (fixed JSON)', { url: bare.url });
   const rows: (Figures & { target?: Target; trips: string; loaded: string })[] = [
     { ...baseline, trips: '-', loaded: '-' },
   ];
   for (const target of TARGETS) {
-    const before = await roundTripsOfChild(api.child);
-    const figures = await load(target.name, {
+    const options: autocannon.Options = {
       url: `${api.url}${target.path}`,
       method: target.method ?? 'GET',
       headers: headersOf(target),
       ...(target.body === undefined ? {} : { body: target.body }),
-    });
+    };
+    await warmUp(options);
+    const before = await roundTripsOfChild(api.child);
+    const figures = await load(target.name, options);
     const after = await roundTripsOfChild(api.child);
     rows.push({
       ...figures,
