@@ -113,7 +113,10 @@ export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
   return {
     /**
      * One round trip: the session, the total and the page. The page is a LATERAL join to a
-     * one-row header, so an empty page still answers who asked and how many there are.
+     * one-row header, so an empty page still answers who asked and how many there are. LIMIT and
+     * OFFSET are sub-selects: a plain parameter there makes every plan of the prepared statement
+     * a custom one (PostgreSQL prices its generic plan for an unknown LIMIT), planned anew on each
+     * call; as sub-selects both plans are priced alike and the generic one is kept.
      */
     GET: async (c) => {
       const query = parseOrThrow(leadListQuerySchema, c.req.query());
@@ -124,7 +127,7 @@ export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
          SELECT head.me_id, head.total, page.*
            FROM (SELECT (SELECT id FROM me) AS me_id, ${matching.total} AS total) head
            LEFT JOIN LATERAL (
-             SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT $${limit} OFFSET $${limit + 1}
+             SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT (SELECT $${limit}::int) OFFSET (SELECT $${limit + 1}::int)
            ) page ON true
           ORDER BY page.created_at DESC, page.id DESC`,
         [...matching.params, query.per_page, (query.page - 1) * query.per_page],
