@@ -121,9 +121,9 @@ async function soldHomesOf(db: Db, slug: string) {
             h.listing_agent, h.listing_office, h.price_cents, h.property_type
        FROM towns t
        LEFT JOIN LATERAL (SELECT * FROM town_sold_homes s WHERE s.town_slug = t.slug
-                           ORDER BY s.sold_date DESC, s.listing_key LIMIT $2) h ON true
+                           ORDER BY s.sold_date DESC, s.listing_key LIMIT ${SOLD_LIMIT}) h ON true
       WHERE t.slug = $1`,
-    [slug, SOLD_LIMIT],
+    [slug],
   );
   if (rows.length === 0) throw townNotFound();
   return {
