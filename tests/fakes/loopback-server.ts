@@ -1,5 +1,6 @@
 /**
- * What every fake of an outside service shares: a node:http server on 127.0.0.1 and a free port,
+ * What every fake of an outside service shares: a node:http server on 127.0.0.1 and a free port
+ * (or a fixed one, for a fake started on its own beside an e2e server),
  * an async handler whose failure answers 500, a body reader, and a close that drops keep-alives.
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -12,6 +13,7 @@ export interface LoopbackServer {
 
 export async function startLoopbackServer(
   handle: (request: IncomingMessage, response: ServerResponse) => Promise<void> | void,
+  port = 0,
 ): Promise<LoopbackServer> {
   const server = createServer((request, response) => {
     Promise.resolve(handle(request, response)).catch((failure: unknown) => {
@@ -19,7 +21,10 @@ export async function startLoopbackServer(
       response.end(String(failure));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('A fake server is not on a TCP port');
   return {

@@ -37,7 +37,7 @@ function networkDetail(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-const isTimeout = (error: unknown): boolean =>
+export const isTimeout = (error: unknown): boolean =>
   typeof error === 'object' && error !== null && 'name' in error && error.name === 'TimeoutError';
 
 /**
