@@ -7,6 +7,10 @@ import { authRoutes } from '../features/auth/auth-routes.server.ts';
 import { accessControl } from '../features/auth/access.server.ts';
 import { csrfProtection } from '../features/auth/csrf.server.ts';
 import { overviewRoutes } from '../features/dashboard/overview.server.ts';
+import type { CrmContext } from '../features/crm/crm-sync.server.ts';
+import { fubClient } from '../features/crm/fub-client.server.ts';
+import { fubIntegrationRoutes } from '../features/crm/fub-integration.server.ts';
+import { leadSyncRoutes } from '../features/crm/lead-sync.server.ts';
 import { TooManyAttempts } from '../features/auth/rate-limit.server.ts';
 import type { AuthConfig } from '../features/auth/sessions.server.ts';
 import { emailRoutes } from '../features/email/email-routes.server.ts';
@@ -26,6 +30,7 @@ import { agentSettingsRoutes } from '../features/settings/agent-settings.server.
 import { settingsRoutes } from '../features/settings/settings.server.ts';
 import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
 import type { Db } from './db.ts';
+import { DEFAULT_FUB_API_URL } from './env.ts';
 import { errorResponse, HttpError } from './http.ts';
 import { ROUTE_ACCESS } from './route-access.ts';
 
@@ -81,6 +86,13 @@ export interface AppDeps {
    * Netlify, the CDN); the local site server (site-server.ts) serves it from dist/ directly.
    */
   fetchSite?: (url: URL) => Promise<Response>;
+  /**
+   * Lead sync to Follow Up Boss (FUB_API_URL; keys encrypted with ENCRYPTION_KEY). Default: the real
+   * API and a random key of the app's own, as for sessions.
+   */
+  crm?: CrmContext;
+  /** How long a visitor's lead request waits for its CRM sync (default 3 s). */
+  crmWaitMs?: number;
 }
 
 /** The whole API: every /api/* route, served by the Netlify Function and by the local server. */
@@ -94,6 +106,8 @@ export function createApi({
   clientIp,
   leadNoticesPerHour,
   fetchSite,
+  crm = { client: fubClient(DEFAULT_FUB_API_URL), secret: randomBytes(32).toString('hex') },
+  crmWaitMs,
 }: AppDeps): Hono {
   // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
   const signer = unsubscribeSigner(auth.sessionKey);
@@ -127,7 +141,21 @@ export function createApi({
   api.route('/', profileRoutes(db));
   api.route('/', imageRoutes(db));
   api.route('/', estimateRoutes(db));
-  api.route('/', leadRoutes(db, mail, clientAddress, { noticesPerHour: leadNoticesPerHour }));
+  api.route(
+    '/',
+    leadSyncRoutes(db, crm, (request) => mail.siteUrl(request)),
+  );
+  api.route(
+    '/',
+    leadRoutes(
+      db,
+      mail,
+      clientAddress,
+      { noticesPerHour: leadNoticesPerHour, crm, runAfterResponse, crmWaitMs },
+      logError,
+    ),
+  );
+  api.route('/', fubIntegrationRoutes(db, crm));
   api.route('/', leadExportRoutes(db));
   api.route('/', emailRoutes(db, mail, clientAddress));
   api.route('/', unsubscribeRoutes(db, signer));

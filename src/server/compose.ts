@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { sessionKeyFrom } from '../features/auth/sessions.server.ts';
+import { fubClient } from '../features/crm/fub-client.server.ts';
 import { createOutboxProvider } from '../features/email/email.server.ts';
 import { settingsAwareProvider } from '../features/email/providers/choose-provider.server.ts';
 import type { AppDeps } from './app.ts';
@@ -11,7 +12,7 @@ import { secretFrom } from './secrets.ts';
  * The API's dependencies as the environment configures them; the Netlify Function, the local
  * servers and the benchmark all build the app from this, adding only what is theirs.
  */
-export function appDepsFrom(env: Env, db: Db): AppDeps & Required<Pick<AppDeps, 'siteUrl' | 'email' | 'auth'>> {
+export function appDepsFrom(env: Env, db: Db): AppDeps & Required<Pick<AppDeps, 'siteUrl' | 'email' | 'auth' | 'crm'>> {
   return {
     db,
     siteUrl: siteUrl(env),
@@ -32,5 +33,7 @@ export function appDepsFrom(env: Env, db: Db): AppDeps & Required<Pick<AppDeps, 
       secureCookies: isProduction(env),
     },
     leadNoticesPerHour: env.LEAD_NOTICES_PER_HOUR,
+    // The stored Follow Up Boss keys are encrypted with ENCRYPTION_KEY, as the Mailgun key is.
+    crm: { client: fubClient(env.FUB_API_URL), secret: () => secretFrom(env, 'ENCRYPTION_KEY') },
   };
 }

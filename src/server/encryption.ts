@@ -84,3 +84,15 @@ export function decrypt(value: string, secret: string, context = ''): string {
 
 /** Whether `value` looks like the output of `encrypt` (it may still fail to decrypt). */
 export const isEncrypted = (value: string): boolean => /^v1:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]*$/.test(value);
+
+/** ENCRYPTION_KEY itself, or a function that finds it (called only when a key must be (de)crypted). */
+export type SecretSource = string | (() => string);
+export const resolveSecret = (secret: SecretSource): string => (typeof secret === 'function' ? secret() : secret);
+
+/** A key shown without giving it away: its last 4 characters at most, the rest as dots. */
+export function maskedKey(key: string | null | undefined): string {
+  if (key === null || key === undefined || key.trim() === '') return '';
+  const trimmed = key.trim();
+  // Short keys show nothing of themselves; longer ones their last 4 characters, as providers do.
+  return trimmed.length <= 12 ? '•'.repeat(8) : `${'•'.repeat(8)}${trimmed.slice(-4)}`;
+}

@@ -5,6 +5,9 @@ import { z } from 'zod';
  * Every environment variable the server reads, parsed once. Each has an embedded default where one
  * can serve, so `npm start` needs no configuration; see .env.example for the documentation.
  */
+/** Follow Up Boss's API (fact sheet §1: one host for every account). */
+export const DEFAULT_FUB_API_URL = 'https://api.followupboss.com';
+
 const envSchema = z.object({
   DATABASE_URL: z
     .string()
@@ -25,6 +28,7 @@ const envSchema = z.object({
   RESEND_API_KEY: z.string().min(1).optional(),
   RESEND_API_URL: z.url().default('https://api.resend.com'),
   MAILGUN_API_URL: z.url().default('https://api.mailgun.net'),
+  FUB_API_URL: z.url().default(DEFAULT_FUB_API_URL),
   // Market data (see npm run data:refresh and netlify/functions/refresh-market-data.mts).
   ZHVI_CSV_URL: z
     .url()
@@ -51,6 +55,8 @@ const envSchema = z.object({
     ),
   // New-lead notices one agent receives an hour at most; beyond it leads are saved, unannounced.
   LEAD_NOTICES_PER_HOUR: z.coerce.number().int().min(1).optional(),
+  // npm start only: how often it runs the scheduled jobs (e-mail retries, CRM syncs) itself.
+  JOBS_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
   URL: z.url().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   // Not NODE_ENV: Astro sets that to production for every build, local ones included.

@@ -49,4 +49,10 @@ export const ROUTE_ACCESS: RouteAccess = {
   'GET /api/leads': 'agent',
   'DELETE /api/leads': 'agent',
   'GET /api/leads/export.csv': 'agent',
+  // Follow Up Boss: sync controls, a lead's sync history, and the agent's connection.
+  'POST /api/leads/sync-fub': 'agent',
+  'GET /api/leads/:id/crm': 'agent',
+  'GET /api/agents/me/integrations/fub': 'agent',
+  'PATCH /api/agents/me/integrations/fub': 'agent',
+  'DELETE /api/agents/me/integrations/fub': 'agent',
 };

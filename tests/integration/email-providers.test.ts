@@ -10,7 +10,6 @@ import { ZodError } from 'zod';
 import {
   loadMailgunSettings,
   mailgunSettingsView,
-  maskedKey,
   readMailgunSettings,
   saveMailgunSettings,
   type MailgunSettingsInput,
@@ -31,6 +30,7 @@ import { chooseProvider, settingsAwareProvider } from '../../src/features/email/
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
 import { withUnsubscribeFooter } from '../../src/features/email/templates.ts';
+import { maskedKey } from '../../src/server/encryption.ts';
 import { EncryptionError } from '../../src/server/encryption.ts';
 import { parseEnv } from '../../src/server/env.ts';
 import { startFakeMailgun, type FakeMailgun } from '../fakes/mailgun.ts';

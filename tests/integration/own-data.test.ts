@@ -41,6 +41,20 @@ describe.each(BACKENDS)('own data only on %s', (backend) => {
          FROM generate_series(1, 3) AS n RETURNING id`,
       [agent.id, marker, estimate?.uuid ?? null],
     );
+    // A Follow Up Boss connection, and a lead of theirs synced with a history.
+    await suite.db.query(
+      `WITH i AS (
+         INSERT INTO fub_integrations (agent_id, api_key_encrypted, api_key_masked, active, account_name, user_email)
+         VALUES ($1, 'v1:AAAA:BBBB:CCCC', $2, true, $2, $2 || '@example.com') RETURNING agent_id
+       ),
+       s AS (
+         INSERT INTO crm_syncs (lead_id, agent_id, payload, status, person_id, last_error)
+         SELECT $3, agent_id, jsonb_build_object('marker', $2::text), 'queued', 7777, 'note ' || $2 FROM i RETURNING id
+       )
+       INSERT INTO crm_sync_attempts (sync_id, outcome, http_status, error, duration_ms)
+       SELECT id, 'unavailable', 503, 'note ' || $2, 5 FROM s`,
+      [agent.id, marker, leads[0]?.id],
+    );
     return { agent, marker, estimateUuid: estimate?.uuid ?? '', leadIds: leads.map((lead) => lead.id) };
   }
 
@@ -51,7 +65,11 @@ describe.each(BACKENDS)('own data only on %s', (backend) => {
         `SELECT (SELECT row_to_json(a) FROM agents a WHERE a.id = $1) AS agent,
                 (SELECT row_to_json(s) FROM agent_settings s WHERE s.agent_id = $1) AS settings,
                 (SELECT json_agg(l ORDER BY l.id) FROM leads l WHERE l.agent_id = $1) AS leads,
-                (SELECT json_agg(e ORDER BY e.uuid) FROM estimates e WHERE e.agent_id = $1) AS estimates`,
+                (SELECT json_agg(e ORDER BY e.uuid) FROM estimates e WHERE e.agent_id = $1) AS estimates,
+                (SELECT row_to_json(i) FROM fub_integrations i WHERE i.agent_id = $1) AS fub,
+                (SELECT json_agg(s ORDER BY s.id) FROM crm_syncs s WHERE s.agent_id = $1) AS syncs,
+                (SELECT json_agg(t ORDER BY t.id) FROM crm_sync_attempts t
+                   JOIN crm_syncs s ON s.id = t.sync_id WHERE s.agent_id = $1) AS attempts`,
         [agentId],
       ),
     );
@@ -91,6 +109,11 @@ describe.each(BACKENDS)('own data only on %s', (backend) => {
     const a = await agentA();
     const caller = await createAgent(suite.db);
     if (admin) await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [caller.id]);
+    // The caller's own Follow Up Boss connection is on, so the sync controls get past "connect first".
+    await suite.db.query(
+      `INSERT INTO fub_integrations (agent_id, api_key_encrypted, api_key_masked, active) VALUES ($1, 'v1:AAAA:BBBB:CCCC', '', true)`,
+      [caller.id],
+    );
     const client = await clientAs(suite, caller.id);
     const before = await snapshot(a.agent.id);
     expect(agentRoutes.length).toBeGreaterThan(0);

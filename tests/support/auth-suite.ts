@@ -9,6 +9,7 @@ import { SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { EmailProvider } from '../../src/features/email/email.server.ts';
 import type { AuthConfig } from '../../src/features/auth/sessions.server.ts';
+import type { AppDeps } from '../../src/server/app.ts';
 import type { Db } from '../../src/server/db.ts';
 import type { Backend, TestDatabase } from './backends.ts';
 import { TEST_SITE_URL, useEmailSuite } from './email-suite.ts';
@@ -65,10 +66,15 @@ export function sessionCookieOf(response: Response): string | null | undefined {
   return undefined;
 }
 
-export function useAuthSuite(backend: Backend, label: string): AuthSuite {
+export function useAuthSuite(
+  backend: Backend,
+  label: string,
+  extra: Pick<AppDeps, 'crm' | 'crmWaitMs'> = {},
+): AuthSuite {
   const suite = useEmailSuite(backend, label, {
     auth: TEST_AUTH,
     clientIp: (request) => request.headers.get(IP_HEADER) ?? undefined,
+    ...extra,
   });
   function client({ ip = randomIp() }: { ip?: string } = {}): Client {
     const self: Client = {

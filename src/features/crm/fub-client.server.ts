@@ -87,7 +87,16 @@ export interface FubEvent {
     sourceUrl?: string;
     addresses?: FubAddress[];
   };
-  property?: { street: string; city: string; state: string; code: string; price?: number; url?: string; type?: string };
+  /** Every field optional (fact sheet §2); `code` (the ZIP) is a string. */
+  property?: {
+    street?: string;
+    city?: string;
+    state?: string;
+    code?: string;
+    price?: number;
+    url?: string;
+    type?: string;
+  };
 }
 
 export interface FubRequestOptions {
@@ -207,12 +216,7 @@ export function fubClient(baseUrl: string, fetchImpl: typeof fetch = fetch): Fub
     },
 
     async sendEvent(credentials, event, options) {
-      const answer = await request(
-        credentials,
-        '/v1/events',
-        { method: 'POST', body: JSON.stringify(event) },
-        options,
-      );
+      const answer = await request(credentials, '/v1/events', { method: 'POST', body: JSON.stringify(event) }, options);
       if ('kind' in answer) return answer;
       if (answer.status === 204) return { kind: 'archived', status: 204 };
       if (answer.status === 200 || answer.status === 201) {

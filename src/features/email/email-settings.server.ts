@@ -5,14 +5,10 @@
  */
 import { z } from 'zod';
 import type { Queryable } from '../../server/db.ts';
-import { decrypt, encrypt } from '../../server/encryption.ts';
+import { decrypt, encrypt, maskedKey, resolveSecret, type SecretSource } from '../../server/encryption.ts';
 
 /** Bound into the ciphertext: a value copied from another encrypted column does not decrypt here. */
 export const MAILGUN_KEY_CONTEXT = 'email_settings.mailgun_api_key';
-
-/** ENCRYPTION_KEY itself, or a function that finds it (called only when a key must be (de)crypted). */
-export type SecretSource = string | (() => string);
-const resolveSecret = (secret: SecretSource): string => (typeof secret === 'function' ? secret() : secret);
 
 /** The row as stored: the key still encrypted. */
 export interface StoredMailgunSettings {
@@ -116,14 +112,6 @@ export function completeMailgunSettings(settings: MailgunSettings): CompleteMail
 /** The settings for server code, key decrypted. One round trip. */
 export async function readMailgunSettings(db: Queryable, secret: SecretSource): Promise<MailgunSettings> {
   return decryptMailgunSettings(await loadMailgunSettings(db), secret);
-}
-
-/** A key shown without giving it away: its last 4 characters at most, the rest as dots. */
-export function maskedKey(key: string | null | undefined): string {
-  if (!present(key)) return '';
-  const trimmed = key.trim();
-  // Short keys show nothing of themselves; longer ones their last 4 characters, as providers do.
-  return trimmed.length <= 12 ? '•'.repeat(8) : `${'•'.repeat(8)}${trimmed.slice(-4)}`;
 }
 
 /** What an admin screen may show of the settings: never the key. */

@@ -6,10 +6,11 @@ import type { EmailAgent } from './templates.ts';
 
 export interface AgentContact extends EmailAgent {
   id: number;
+  slug: string;
   status: 'active' | 'inactive' | 'pending';
 }
 
-const AGENT_COLUMNS = `a.id, a.first_name, a.last_name, a.email, a.phone, a.status`;
+const AGENT_COLUMNS = `a.id, a.slug, a.first_name, a.last_name, a.email, a.phone, a.status`;
 
 type EstimateAndAgentRow = EstimateRow & {
   has_recent_lead: boolean;
@@ -56,6 +57,7 @@ export async function findEstimateAndAgent(
     estimate: toEstimate(row),
     agent: {
       id: row.agent_id,
+      slug: row.agent_slug,
       first_name: row.agent_first_name,
       last_name: row.agent_last_name,
       email: row.agent_email,

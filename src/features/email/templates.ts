@@ -106,7 +106,8 @@ function estimateTableHtml(estimate: Estimate): string {
   return `<table role="presentation" style="width:100%;border-collapse:collapse">\n${rows.join('\n')}\n</table>`;
 }
 
-function estimateLinesText(estimate: Estimate): string[] {
+/** The net sheet as lines of text: every non-zero line, then the net. */
+export function estimateLinesText(estimate: Estimate): string[] {
   const net = netLine(estimate);
   return [
     ...netSheetLines(estimate).map((line) => `${line.label}: ${line.deduction ? '-' : ''}${formatMoney(line.dollars)}`),

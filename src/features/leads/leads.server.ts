@@ -12,6 +12,8 @@ import { estimateEmail, newLeadEmail } from '../email/templates.ts';
 import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema, HONEYPOT_FIELD } from './lead.ts';
 import { DUPLICATE_LEAD_MINUTES, estimateEmailCheck, LEAD_LIMITS, noticeCheck } from './lead-limits.server.ts';
 import { leadListHandlers } from './lead-list.server.ts';
+import { claimedJobSchema, CLAIM_SECONDS, sendJob, type CrmContext } from '../crm/crm-sync.server.ts';
+import { fubEventFor, type FubEvent } from '../crm/fub-event.ts';
 
 /** Every lead shape reduced to one row, with the reference that names its agent. */
 interface NewLead {
@@ -168,11 +170,17 @@ function leadEmails(shape: LeadShape, lead: NewLead, target: LeadTarget, siteUrl
   };
 }
 
-/** The lead (new, or the one a repeat belongs to) and the e-mails queued for it now. */
+/** The lead (new, or the one a repeat belongs to), the e-mails queued for it now, and its CRM sync. */
 interface LeadOutcome {
   id: number;
   created_at: Date;
   delivery_ids: number[];
+  /** The spec's status when there is nothing to send: no_integration or no_api_key. */
+  crm_state: 'no_integration' | 'no_api_key' | null;
+  /** The new lead's sync job, claimed for sending now, with its agent's credentials. */
+  crm_job: unknown;
+  /** A repeat's: the sync status of the lead it belongs to. */
+  crm_status: string | null;
 }
 
 /**
@@ -200,6 +208,7 @@ async function insertLead(
   agentId: number,
   { notice, visitor }: LeadEmails,
   noticesPerHour: number,
+  crmEvent: FubEvent,
 ): Promise<LeadOutcome | undefined> {
   const params: unknown[] = [
     agentId,
@@ -215,6 +224,8 @@ async function insertLead(
     lead.email_body,
     lead.page_path,
     DUPLICATE_LEAD_MINUTES,
+    JSON.stringify(crmEvent),
+    CLAIM_SECONDS,
   ];
   /** A CTE that counts `check` when `onlyIf` holds and names the lead if the count is within the cap. */
   const capped = (name: string, check: RateCheck, onlyIf: string) => {
@@ -277,8 +288,26 @@ async function insertLead(
         WHERE NOT outcome.is_new AND leads.id = outcome.id AND $10::uuid IS NOT NULL
        RETURNING leads.id
      ),
+     -- The CRM sync: a job for a new lead of an agent whose integration is on and has a key, claimed
+     -- for this request to send right after the statement; its event happened when the lead was made.
+     crm AS (SELECT active, api_key_encrypted, system, system_key_encrypted FROM fub_integrations WHERE agent_id = $1),
+     crm_job AS (
+       INSERT INTO crm_syncs (lead_id, agent_id, payload, status, claimed_until)
+       SELECT lead.id, $1, jsonb_set($14::jsonb, '{occurredAt}', to_jsonb(outcome.created_at)), 'sending',
+              now() + $15 * interval '1 second'
+         FROM lead CROSS JOIN outcome CROSS JOIN crm
+        WHERE crm.active AND crm.api_key_encrypted IS NOT NULL
+       RETURNING id::int AS id, lead_id, agent_id, attempts, payload
+     ),
      ${ctes.join(',\n     ')}
-     SELECT outcome.id, outcome.created_at, ARRAY(${queuedIds} ORDER BY id) AS delivery_ids
+     SELECT outcome.id, outcome.created_at, ARRAY(${queuedIds} ORDER BY id) AS delivery_ids,
+            CASE WHEN NOT EXISTS (SELECT 1 FROM crm WHERE active) THEN 'no_integration'
+                 WHEN NOT EXISTS (SELECT 1 FROM crm WHERE api_key_encrypted IS NOT NULL) THEN 'no_api_key' END AS crm_state,
+            (SELECT json_build_object('id', j.id, 'lead_id', j.lead_id, 'agent_id', j.agent_id, 'attempts', j.attempts,
+                                      'payload', j.payload, 'api_key_encrypted', crm.api_key_encrypted,
+                                      'system', crm.system, 'system_key_encrypted', crm.system_key_encrypted)
+               FROM crm_job j CROSS JOIN crm) AS crm_job,
+            (SELECT s.status FROM crm_syncs s WHERE s.lead_id = outcome.id) AS crm_status
        FROM outcome`,
     params,
   );
@@ -290,27 +319,75 @@ const notFound = (lead: NewLead) =>
     ? new HttpError(404, 'Estimate not found', { estimate_uuid: 'Estimate not found' })
     : new HttpError(404, 'Agent not found');
 
-/** The answer to a lead, the same for a new lead, a repeat and a dropped bot. */
-const leadAnswer = (c: Context, id: number, createdAt: Date) =>
-  // CRM sync arrives with the Follow Up Boss integration; until then no agent has one.
-  c.json({ success: true, lead: { id, created_at: createdAt.toISOString() }, fub_sync_status: 'no_integration' }, 201);
+/** The spec's CRM sync results after a lead. */
+export type FubSyncStatus = 'synced' | 'no_api_key' | 'no_integration' | 'failed';
+
+/** The answer to a lead, the same shape for a new lead, a repeat and a dropped bot. */
+const leadAnswer = (c: Context, id: number, createdAt: Date, fubSyncStatus: FubSyncStatus) =>
+  c.json({ success: true, lead: { id, created_at: createdAt.toISOString() }, fub_sync_status: fubSyncStatus }, 201);
+
+/** How long a visitor's request waits for the CRM (the sync goes on after the answer if it must). */
+export const CRM_WAIT_MS = 3_000;
 
 export interface LeadRoutesOptions {
   /** New-lead notices one agent address receives an hour at most (LEAD_NOTICES_PER_HOUR). */
   noticesPerHour?: number;
+  /** Lead sync to Follow Up Boss. */
+  crm: CrmContext;
+  /** Keeps a sync going after the answer (AppDeps.runAfterResponse). */
+  runAfterResponse: (task: Promise<unknown>) => void;
+  /** How long the request waits for the sync; CRM_WAIT_MS by default. */
+  crmWaitMs?: number;
+}
+
+/**
+ * The new lead's sync: sent now, and waited for at most `waitMs`. A sync that takes longer goes on
+ * after the answer (and is recorded when it ends); the visitor is told `failed` meanwhile, as the
+ * spec has no other word for "not yet".
+ */
+async function syncNow(
+  db: Db,
+  options: LeadRoutesOptions,
+  row: LeadOutcome,
+  onError: (error: unknown) => void,
+): Promise<FubSyncStatus> {
+  if (row.crm_state) return row.crm_state;
+  if (row.crm_job === null) return row.crm_status === 'synced' ? 'synced' : 'failed';
+  const job = claimedJobSchema.parse(row.crm_job);
+  const sending = sendJob(db, options.crm, job).then(
+    (settled) => (settled.status === 'synced' ? 'synced' : 'failed'),
+    (error: unknown) => {
+      // The job stays claimed until its claim ends; the scheduled run sends it then.
+      onError(error);
+      return 'failed' as const;
+    },
+  );
+  options.runAfterResponse(sending);
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<'failed'>((resolve) => {
+    timer = setTimeout(() => resolve('failed'), options.crmWaitMs ?? CRM_WAIT_MS);
+  });
+  try {
+    return await Promise.race([sending, waited]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function leadRoutes(
   db: Db,
   mail: MailContext,
   clientIp: (c: Context) => string,
-  { noticesPerHour = LEAD_LIMITS.noticesPerAgentAddress.limit }: LeadRoutesOptions = {},
+  options: LeadRoutesOptions,
+  logError: (error: unknown, request: Request) => void,
 ): Hono {
+  const noticesPerHour = options.noticesPerHour ?? LEAD_LIMITS.noticesPerAgentAddress.limit;
   const app = new Hono();
   /**
    * Round trips: the per-IP limits (none for a local client), the agent (and estimate), then the
-   * lead with its counters and queued e-mails. The e-mails are delivered after the response; a
-   * failing provider never loses the lead or fails the request.
+   * lead with its counters, queued e-mails and CRM sync job, then (with an integration) the sync's
+   * record. The e-mails are delivered after the response; a failing provider or CRM never loses
+   * the lead or fails the request.
    */
   route(app, '/leads', {
     // The signed-in agent's list and Clear All share the path (route() answers 405 for the rest).
@@ -321,7 +398,7 @@ export function leadRoutes(
       const { lead, bot } = parseLead(shape, body);
       // A filled-in honeypot is a bot: it is told what a person is told, and nothing is written
       // (not even a rate-limit counter) or sent. The id is made up, as no lead exists.
-      if (bot) return leadAnswer(c, randomInt(1, 2 ** 31 - 1), new Date());
+      if (bot) return leadAnswer(c, randomInt(1, 2 ** 31 - 1), new Date(), 'no_integration');
       const ip = clientIp(c);
       await enforceRateLimits(db, [
         ...perIpCheck(ip, LEAD_LIMITS.leadsPerIpShort, 'lead-10min'),
@@ -329,11 +406,20 @@ export function leadRoutes(
       ]);
       const target = await findTarget(db, lead);
       if (!target) throw notFound(lead);
-      const emails = leadEmails(shape, lead, target, mail.siteUrl(c.req.raw));
-      const row = await insertLead(db, lead, target.agent.id, emails, noticesPerHour);
+      const siteUrl = mail.siteUrl(c.req.raw);
+      const emails = leadEmails(shape, lead, target, siteUrl);
+      // occurredAt is set to the lead's own time by the statement.
+      const event = fubEventFor({
+        lead: { ...lead, created_at: new Date().toISOString() },
+        estimate: target.estimate,
+        agentSlug: target.agent.slug,
+        siteUrl,
+      });
+      const row = await insertLead(db, lead, target.agent.id, emails, noticesPerHour, event);
       if (!row) throw notFound(lead);
       mail.deliverSoon(row.delivery_ids, c.req.raw);
-      return leadAnswer(c, row.id, row.created_at);
+      const status = await syncNow(db, options, row, (error) => logError(error, c.req.raw));
+      return leadAnswer(c, row.id, row.created_at, status);
     },
   });
   return app;

@@ -14,8 +14,8 @@ import {
   isMailgunComplete,
   loadMailgunSettings,
   type CompleteMailgunSettings,
-  type SecretSource,
 } from '../email-settings.server.ts';
+import type { SecretSource } from '../../../server/encryption.ts';
 import { ProviderError, type EmailAddress, type EmailProvider } from '../email.server.ts';
 import { createMailgunProvider } from './mailgun.server.ts';
 import { createResendProvider } from './resend.server.ts';

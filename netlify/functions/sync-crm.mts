@@ -1,0 +1,23 @@
+import type { Config } from '@netlify/functions';
+import { appDepsFrom } from '../../src/server/compose.ts';
+import { openDatabase } from '../../src/server/database.ts';
+import { parseEnv } from '../../src/server/env.ts';
+import { syncDueLeads } from '../../src/server/scheduled-jobs.ts';
+
+const env = parseEnv();
+const db = await openDatabase(env);
+const deps = appDepsFrom(env, db);
+
+/**
+ * Every minute: sends the Follow Up Boss syncs that are due (retries after 429, 5xx and network
+ * errors, and those whose request ended before FUB answered). Never the same lead twice once synced.
+ */
+export default async (): Promise<Response> => {
+  const { synced, retrying, stopped, ignored, rejected } = await syncDueLeads(db, deps);
+  console.info(
+    `[sync-crm] synced ${synced}, retrying ${retrying}, stopped ${stopped}, ignored ${ignored}, rejected ${rejected}`,
+  );
+  return new Response(null, { status: 204 });
+};
+
+export const config: Config = { schedule: '* * * * *' };

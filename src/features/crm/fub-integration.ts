@@ -1,0 +1,66 @@
+/**
+ * The Follow Up Boss card's contract, shared by the screen and the server: what a save sends, what
+ * the card is shown, and the spec's messages.
+ */
+import { z } from 'zod';
+
+export const FUB_MESSAGES = {
+  saved: 'Follow Up Boss integration settings saved successfully!',
+  saveFailed: 'Failed to save integration settings',
+  saveError: 'An error occurred while saving integration settings',
+  disconnected: 'Follow Up Boss disconnected. New leads are no longer sent to it.',
+  unreachable: 'Could not reach Follow Up Boss to check the API key. Please try again in a minute.',
+} as const;
+
+const optional = (max: number, label: string) =>
+  z
+    .string(`${label} must be text`)
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .optional()
+    .transform((value) => (value ? value : undefined));
+
+/**
+ * A save. Empty optional values are left out by the form (the spec), and left as they are here: a
+ * stored key is kept unless a new one is sent. `active` is always sent.
+ */
+export const fubSaveSchema = z.object({
+  api_key: optional(200, 'API key'),
+  system: optional(100, 'System name'),
+  system_key: optional(200, 'System key'),
+  active: z.boolean('Choose whether the integration is active'),
+});
+export type FubSave = z.input<typeof fubSaveSchema>;
+
+/** What the card shows: never a key, only its mask. */
+export const fubIntegrationSchema = z.object({
+  connected: z.boolean(),
+  api_key_masked: z.string(),
+  system: z.string().nullable(),
+  system_key_masked: z.string(),
+  active: z.boolean(),
+  /** Whose Follow Up Boss account the key belongs to (GET /v1/identity when it was saved). */
+  account: z
+    .object({
+      name: z.string().nullable(),
+      domain: z.string().nullable(),
+      user_name: z.string().nullable(),
+      user_email: z.string().nullable(),
+    })
+    .nullable(),
+  /** Why syncing stopped (Follow Up Boss refused the key), until a working key is saved. */
+  attention: z.string().nullable(),
+  /** The agent's leads by sync state. */
+  leads: z.object({
+    synced: z.number(),
+    waiting: z.number(),
+    stopped: z.number(),
+    ignored: z.number(),
+    rejected: z.number(),
+  }),
+});
+export type FubIntegration = z.infer<typeof fubIntegrationSchema>;
+
+/** Sync controls show only for an active integration with a key (the spec). */
+export const canSync = (integration: FubIntegration | undefined): boolean =>
+  integration !== undefined && integration.active && integration.connected;
