@@ -2,9 +2,8 @@
 // driver, next to a bare node:http server measured in the same run. Each server runs in its own
 // process so the load generator does not share its event loop. The signed-in calls are made as an
 // agent with LEADS_OF_AGENT leads (scripts/bench/agent-leads.ts).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
-import { z } from 'zod';
 import { createApi } from '../src/server/app.ts';
 import { openNeon } from '../src/server/db.ts';
 import { parseEnv } from '../src/server/env.ts';
@@ -13,6 +12,7 @@ import { migrate } from '../src/server/migrate.ts';
 import { seed } from '../src/server/seed.ts';
 import { start as startPostgres } from '../tests/support/postgres.ts';
 import { agentWithLeads, benchAuth, SEARCH_NAME } from './bench/agent-leads.ts';
+import { roundTripsOfChild, startChild } from './bench/children.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 /** Unmeasured load before each measurement: the child's JIT and its pool's connections warm up. */
@@ -63,31 +63,6 @@ const TARGETS: Target[] = [
   dashboardGet('GET /api/leads?search= (10k leads)', `/api/leads?search=${SEARCH_NAME.slice(0, 6).toLowerCase()}`),
   dashboardGet('GET /api/agents/me/overview (10k leads, 10k estimates)', '/api/agents/me/overview'),
 ];
-
-/** Starts a child that prints `LISTENING <address>`; resolves with that address. */
-function startChild(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, script], {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    });
-    child.stdout?.on('data', (chunk: Buffer) => {
-      const match = /LISTENING (\S+)/.exec(chunk.toString());
-      if (match?.[1]) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
-
-/** Database round trips the API child has made so far. */
-function roundTripsOfChild(child: ChildProcess): Promise<number> {
-  return new Promise((resolve) => {
-    child.once('message', (message: unknown) => {
-      resolve(z.object({ roundTrips: z.number() }).parse(message).roundTrips);
-    });
-    child.send('round-trips');
-  });
-}
 
 interface Figures {
   name: string;
