@@ -329,7 +329,11 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
   function mergeInto(known: FubPerson, person: EventPerson, at: string): void {
     for (const email of person.emails ?? []) {
       if (known.emails.some((existing) => sameText(email.value, existing.value))) continue;
-      known.emails.push({ value: email.value.trim(), type: email.type ?? 'other', isPrimary: known.emails.length === 0 });
+      known.emails.push({
+        value: email.value.trim(),
+        type: email.type ?? 'other',
+        isPrimary: known.emails.length === 0,
+      });
     }
     for (const phone of person.phones ?? []) {
       if (known.phones.some((existing) => phoneDigits(existing.value) === phoneDigits(phone.value))) continue;

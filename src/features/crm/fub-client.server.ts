@@ -207,12 +207,7 @@ export function fubClient(baseUrl: string, fetchImpl: typeof fetch = fetch): Fub
     },
 
     async sendEvent(credentials, event, options) {
-      const answer = await request(
-        credentials,
-        '/v1/events',
-        { method: 'POST', body: JSON.stringify(event) },
-        options,
-      );
+      const answer = await request(credentials, '/v1/events', { method: 'POST', body: JSON.stringify(event) }, options);
       if ('kind' in answer) return answer;
       if (answer.status === 204) return { kind: 'archived', status: 204 };
       if (answer.status === 200 || answer.status === 201) {
