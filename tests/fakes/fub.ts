@@ -31,7 +31,8 @@ import type { RecordedRequest } from './resend.ts';
 
 export interface FubAccount {
   apiKey: string;
-  account: { id: number; domain: string; name: string; owner: { name: string; email: string } };
+  /** `name: null`: identity leaves the name out, as FUB's documented example does. */
+  account: { id: number; domain: string; name: string | null; owner: { name: string; email: string } };
   user: { id: number; name: string; email: string };
 }
 
@@ -254,7 +255,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
       account: {
         id,
         domain,
-        name: input.account?.name ?? `Account ${id} Realty`,
+        name: input.account?.name === undefined ? `Account ${id} Realty` : input.account.name,
         owner: {
           name: input.account?.owner?.name ?? 'Olivia Owner',
           email: input.account?.owner?.email ?? `owner@${domain}.example.com`,
@@ -528,7 +529,8 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     if (isEventPost) return postEvent(account, rawBody, headers);
     if (method === 'GET' && path === '/v1/events') return listEvents(account.apiKey);
     if (method === 'GET' && path === '/v1/identity') {
-      return json(200, { account: account.account, user: account.user });
+      const { name, ...unnamed } = account.account;
+      return json(200, { account: name === null ? unnamed : account.account, user: account.user });
     }
     return errorMessage(404, 'The requested resource was not found.');
   }

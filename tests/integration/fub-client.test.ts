@@ -63,6 +63,12 @@ describe('GET /v1/identity', () => {
     expect(fub.requests.at(-1)?.headers.authorization).toBe(basicOf(account.apiKey));
   });
 
+  it('names the account by its domain when FUB leaves the name out, as in its documented example', async () => {
+    const account = fub.addAccount({ account: { name: null, domain: 'example' } });
+    const result = await client().identity(credentials({ apiKey: account.apiKey }));
+    expect(result).toMatchObject({ ok: true, identity: { accountName: 'example', domain: 'example' } });
+  });
+
   it('answers refused (401) with FUB’s errorMessage for an unknown key, never repeating the key', async () => {
     const apiKey = 'fka_0000_not_a_real_key';
     const result = await client().identity(credentials({ apiKey }));
