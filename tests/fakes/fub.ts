@@ -494,9 +494,11 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     if (trouble?.kind === 'drop') return { status: 0, body: '', drop: true };
     const context: FubRateContext = path === '/v1/events' ? (method === 'POST' ? 'POST.events' : 'events') : 'global';
     if (trouble?.kind === 'rate-limit') {
+      const limit = limits[context][registered(headers) ? 'registered' : 'unregistered'];
       return errorMessage(429, 'Too many requests. Please wait before retrying.', {
         'x-ratelimit-window': String(WINDOW_SECONDS),
         'x-ratelimit-context': context,
+        ...(limit === null ? {} : { 'x-ratelimit-limit': String(limit) }),
         'x-ratelimit-remaining': '0',
         ...(trouble.retryAfter === undefined ? {} : { 'retry-after': String(trouble.retryAfter) }),
       });
