@@ -31,7 +31,8 @@ import type { RecordedRequest } from './resend.ts';
 
 export interface FubAccount {
   apiKey: string;
-  account: { id: number; domain: string; name: string; owner: { name: string; email: string } };
+  /** `name: null`: identity leaves the name out, as FUB's documented example does. */
+  account: { id: number; domain: string; name: string | null; owner: { name: string; email: string } };
   user: { id: number; name: string; email: string };
 }
 
@@ -254,7 +255,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
       account: {
         id,
         domain,
-        name: input.account?.name ?? `Account ${id} Realty`,
+        name: input.account?.name === undefined ? `Account ${id} Realty` : input.account.name,
         owner: {
           name: input.account?.owner?.name ?? 'Olivia Owner',
           email: input.account?.owner?.email ?? `owner@${domain}.example.com`,
@@ -329,7 +330,11 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
   function mergeInto(known: FubPerson, person: EventPerson, at: string): void {
     for (const email of person.emails ?? []) {
       if (known.emails.some((existing) => sameText(email.value, existing.value))) continue;
-      known.emails.push({ value: email.value.trim(), type: email.type ?? 'other', isPrimary: known.emails.length === 0 });
+      known.emails.push({
+        value: email.value.trim(),
+        type: email.type ?? 'other',
+        isPrimary: known.emails.length === 0,
+      });
     }
     for (const phone of person.phones ?? []) {
       if (known.phones.some((existing) => phoneDigits(existing.value) === phoneDigits(phone.value))) continue;
@@ -489,9 +494,11 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     if (trouble?.kind === 'drop') return { status: 0, body: '', drop: true };
     const context: FubRateContext = path === '/v1/events' ? (method === 'POST' ? 'POST.events' : 'events') : 'global';
     if (trouble?.kind === 'rate-limit') {
+      const limit = limits[context][registered(headers) ? 'registered' : 'unregistered'];
       return errorMessage(429, 'Too many requests. Please wait before retrying.', {
         'x-ratelimit-window': String(WINDOW_SECONDS),
         'x-ratelimit-context': context,
+        ...(limit === null ? {} : { 'x-ratelimit-limit': String(limit) }),
         'x-ratelimit-remaining': '0',
         ...(trouble.retryAfter === undefined ? {} : { 'retry-after': String(trouble.retryAfter) }),
       });
@@ -524,7 +531,8 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     if (isEventPost) return postEvent(account, rawBody, headers);
     if (method === 'GET' && path === '/v1/events') return listEvents(account.apiKey);
     if (method === 'GET' && path === '/v1/identity') {
-      return json(200, { account: account.account, user: account.user });
+      const { name, ...unnamed } = account.account;
+      return json(200, { account: name === null ? unnamed : account.account, user: account.user });
     }
     return errorMessage(404, 'The requested resource was not found.');
   }

@@ -7,6 +7,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { fubClient, type FubCredentials, type FubEvent } from '../../src/features/crm/fub-client.server.ts';
 import { startFakeFub, type FakeFub } from '../fakes/fub.ts';
+import { anyNumber, anyString, matching } from '../support/api-suite.ts';
 
 let fub: FakeFub;
 beforeAll(async () => {
@@ -62,6 +63,12 @@ describe('GET /v1/identity', () => {
     expect(fub.requests.at(-1)?.headers.authorization).toBe(basicOf(account.apiKey));
   });
 
+  it('names the account by its domain when FUB leaves the name out, as in its documented example', async () => {
+    const account = fub.addAccount({ account: { name: null, domain: 'example' } });
+    const result = await client().identity(credentials({ apiKey: account.apiKey }));
+    expect(result).toMatchObject({ ok: true, identity: { accountName: 'example', domain: 'example' } });
+  });
+
   it('answers refused (401) with FUB’s errorMessage for an unknown key, never repeating the key', async () => {
     const apiKey = 'fka_0000_not_a_real_key';
     const result = await client().identity(credentials({ apiKey }));
@@ -70,7 +77,7 @@ describe('GET /v1/identity', () => {
       answer: {
         kind: 'refused',
         status: 401,
-        message: expect.stringMatching(/^Follow Up Boss refused the API key: Authentication is required\./),
+        message: matching(/^Follow Up Boss refused the API key: Authentication is required\./),
       },
     });
     expect(JSON.stringify(result)).not.toContain(apiKey);
@@ -81,7 +88,11 @@ describe('GET /v1/identity', () => {
     const result = await client().identity(credentials());
     expect(result).toEqual({
       ok: false,
-      answer: { kind: 'refused', status: 403, message: expect.stringMatching(/^Follow Up Boss refused access: .*expired/) },
+      answer: {
+        kind: 'refused',
+        status: 403,
+        message: matching(/^Follow Up Boss refused access: .*expired/),
+      },
     });
   });
 });
@@ -89,7 +100,7 @@ describe('GET /v1/identity', () => {
 describe('POST /v1/events', () => {
   it('creates a new person (201) with the event’s names, contacts, tags, source and link', async () => {
     const answer = await client().sendEvent(credentials(), sellerInquiry());
-    expect(answer).toEqual({ kind: 'created', status: 201, personId: expect.any(Number) });
+    expect(answer).toEqual({ kind: 'created', status: 201, personId: anyNumber() });
     expect(fub.people()).toEqual([
       expect.objectContaining({
         id: answer.kind === 'created' ? answer.personId : -1,
@@ -105,18 +116,25 @@ describe('POST /v1/events', () => {
       }),
     ]);
     expect(fub.events).toEqual([
-      expect.objectContaining({ status: 201, type: 'Seller Inquiry', body: JSON.parse(JSON.stringify(sellerInquiry())) }),
+      expect.objectContaining({
+        status: 201,
+        type: 'Seller Inquiry',
+        body: sellerInquiry(),
+      }),
     ]);
   });
 
   it('updates the person already known by e-mail (200), any case, merging tags and keeping the first source', async () => {
-    const first = await client().sendEvent(credentials(), sellerInquiry());
+    const first = await client().sendEvent(
+      credentials(),
+      sellerInquiry({ emails: [{ value: 'Dana.Whitaker@Example.com' }] }),
+    );
     const again = await client().sendEvent(
       credentials(),
       sellerInquiry(
         {
           firstName: 'D.',
-          emails: [{ value: 'Dana.Whitaker@Example.com' }],
+          emails: [{ value: 'dana.whitaker@EXAMPLE.com' }],
           phones: [{ value: '516-555-0199' }],
           tags: ['Seller', 'Returning'],
           sourceUrl: 'https://elsewhere.example.com/lead/9',
@@ -132,7 +150,11 @@ describe('POST /v1/events', () => {
       source: 'linetproceeds.example.com',
       sourceUrl: 'https://linetproceeds.example.com/estimate/abc',
       tags: ['Seller', 'Net Proceeds Calculator', 'Returning'],
-      phones: [expect.objectContaining({ value: '(631) 555-0142' }), expect.objectContaining({ value: '516-555-0199' })],
+      emails: [expect.objectContaining({ value: 'Dana.Whitaker@Example.com' })],
+      phones: [
+        expect.objectContaining({ value: '(631) 555-0142' }),
+        expect.objectContaining({ value: '516-555-0199' }),
+      ],
     });
   });
 
@@ -140,11 +162,19 @@ describe('POST /v1/events', () => {
     const first = await client().sendEvent(credentials(), sellerInquiry());
     const samePhoneAndName = await client().sendEvent(
       credentials(),
-      sellerInquiry({ firstName: 'dana', emails: [{ value: 'dw@work.example.com' }], phones: [{ value: '+1 631 555 0142' }] }),
+      sellerInquiry({
+        firstName: 'dana',
+        emails: [{ value: 'dw@work.example.com' }],
+        phones: [{ value: '+1 631 555 0142' }],
+      }),
     );
     const samePhoneOtherName = await client().sendEvent(
       credentials(),
-      sellerInquiry({ firstName: 'Chris', emails: [{ value: 'chris@example.com' }], phones: [{ value: '631-555-0142' }] }),
+      sellerInquiry({
+        firstName: 'Chris',
+        emails: [{ value: 'chris@example.com' }],
+        phones: [{ value: '631-555-0142' }],
+      }),
     );
     expect(samePhoneAndName).toEqual({
       kind: 'updated',
@@ -228,7 +258,7 @@ describe('rate limits', () => {
     fub.trouble({ kind: 'rate-limit' });
     const dated = await client().sendEvent(credentials(), sellerInquiry());
     const bare = await client().sendEvent(credentials(), sellerInquiry());
-    expect(dated).toEqual({ kind: 'rate-limited', status: 429, retryAfterSeconds: expect.any(Number) });
+    expect(dated).toEqual({ kind: 'rate-limited', status: 429, retryAfterSeconds: anyNumber() });
     expect(dated.kind === 'rate-limited' ? dated.retryAfterSeconds : 0).toBeGreaterThanOrEqual(29);
     expect(dated.kind === 'rate-limited' ? dated.retryAfterSeconds : 0).toBeLessThanOrEqual(31);
     expect(bare).toEqual({ kind: 'rate-limited', status: 429, retryAfterSeconds: 10 });
@@ -255,7 +285,7 @@ describe('rate limits', () => {
       'x-ratelimit-remaining': '0',
       'x-ratelimit-window': '10',
       'x-ratelimit-context': 'POST.events',
-      'retry-after': expect.stringMatching(/^(9|10)$/),
+      'retry-after': matching(/^(9|10)$/),
     });
   });
 
@@ -282,12 +312,12 @@ describe('refusals and failures', () => {
     expect(raw.headers.get('www-authenticate')).toBe('Basic realm="Follow Up Boss API"');
     expect(raw.headers.get('content-type')).toBe('application/json; charset=UTF-8');
     expect(raw.headers.get('x-ratelimit-limit')).toBeNull();
-    expect(await raw.json()).toEqual({ errorMessage: expect.stringContaining('Authentication is required') });
+    expect(await raw.json()).toEqual({ errorMessage: matching(/Authentication is required/) });
     const answer = await client().sendEvent(credentials({ apiKey: 'unknown-key' }), sellerInquiry());
     expect(answer).toEqual({
       kind: 'refused',
       status: 401,
-      message: expect.stringContaining('Follow Up Boss refused the API key: Authentication is required'),
+      message: matching(/^Follow Up Boss refused the API key: Authentication is required/),
     });
     expect(fub.people()).toEqual([]);
   });
@@ -371,9 +401,9 @@ describe('the fake’s answers to what the client never sends', () => {
     const answers = await Promise.all([post('{"person": '), post('[1, 2]'), post('"text"')]);
     expect(answers.map((answer) => answer.status)).toEqual([400, 400, 400]);
     expect(await Promise.all(answers.map((answer) => answer.json()))).toEqual([
-      { errorMessage: expect.any(String) },
-      { errorMessage: expect.any(String) },
-      { errorMessage: expect.any(String) },
+      { errorMessage: anyString() },
+      { errorMessage: anyString() },
+      { errorMessage: anyString() },
     ]);
     expect(fub.people()).toEqual([]);
   });
@@ -387,7 +417,7 @@ describe('the fake’s answers to what the client never sends', () => {
   it('answers 404 to an unknown person.id, and 200 to a known one', async () => {
     const unknown = await post(JSON.stringify({ ...sellerInquiry(), person: { id: 999 } }));
     expect(unknown.status).toBe(404);
-    expect(await unknown.json()).toEqual({ errorMessage: expect.any(String) });
+    expect(await unknown.json()).toEqual({ errorMessage: anyString() });
     const created = await client().sendEvent(credentials(), sellerInquiry());
     const personId = created.kind === 'created' ? created.personId : -1;
     const known = await post(JSON.stringify({ ...sellerInquiry(), person: { id: personId, tags: ['Direct'] } }));

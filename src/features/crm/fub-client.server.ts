@@ -133,6 +133,9 @@ interface RawAnswer {
   body: string;
 }
 
+/** HTTP Basic credentials: the key as user name and an empty password (the colon matters). */
+const basicCredentials = (apiKey: string): string => Buffer.from(`${apiKey}:`, 'utf8').toString('base64');
+
 export function fubClient(baseUrl: string, fetchImpl: typeof fetch = fetch): FubClient {
   /** One request; an answer whatever its status, or the `unavailable` answer when there is none. */
   async function request(
@@ -142,7 +145,7 @@ export function fubClient(baseUrl: string, fetchImpl: typeof fetch = fetch): Fub
     { timeoutMs = FUB_TIMEOUT_MS }: FubRequestOptions = {},
   ): Promise<RawAnswer | FubFailure> {
     const headers: Record<string, string> = {
-      Authorization: `Basic ${Buffer.from(`${credentials.apiKey}:`, 'utf8').toString('base64')}`,
+      Authorization: `Basic ${basicCredentials(credentials.apiKey)}`,
       Accept: 'application/json',
       'User-Agent': USER_AGENT,
     };
@@ -182,8 +185,7 @@ export function fubClient(baseUrl: string, fetchImpl: typeof fetch = fetch): Fub
     }
     const parsed = errorSchema.safeParse(jsonBody(answer.body));
     const text = (parsed.success ? (parsed.data.errorMessage ?? parsed.data.error) : undefined) ?? answer.body;
-    const secrets = [credentials.apiKey, Buffer.from(`${credentials.apiKey}:`, 'utf8').toString('base64')];
-    const detail = safeDetail(text, secrets) || `HTTP ${status}`;
+    const detail = safeDetail(text, [credentials.apiKey, basicCredentials(credentials.apiKey)]) || `HTTP ${status}`;
     if (status === 401) return { kind: 'refused', status, message: `Follow Up Boss refused the API key: ${detail}` };
     if (status === 403) return { kind: 'refused', status, message: `Follow Up Boss refused access: ${detail}` };
     return { kind: 'rejected', status, message: `Follow Up Boss rejected ${what} (${status}): ${detail}` };
