@@ -98,6 +98,13 @@ export type FubTrouble =
   /** The connection is destroyed without an answer. */
   | { kind: 'drop' };
 
+const troubleSchema: z.ZodType<FubTrouble> = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('rate-limit'), retryAfter: z.union([z.number(), z.string()]).optional() }),
+  z.object({ kind: z.literal('server-error'), status: z.number().int().optional() }),
+  z.object({ kind: z.literal('slow'), ms: z.number().min(0) }),
+  z.object({ kind: z.literal('drop') }),
+]);
+
 export interface FakeFub {
   /** Base URL to configure as FUB_API_URL. */
   readonly url: string;
@@ -478,6 +485,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
   function answer(method: string, path: string, rawBody: string, headers: IncomingHttpHeaders): Answer {
     if (inspection && method === 'GET' && path === '/__fake/people') return json(200, { people: people() });
     if (inspection && method === 'GET' && path === '/__fake/events') return json(200, { events });
+    if (inspection && method === 'POST' && path.startsWith('/__fake/')) return control(path.slice(8), rawBody);
     if (downStatus !== null) {
       return {
         status: downStatus,
@@ -559,6 +567,44 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     return found;
   }
 
+  /** Forgets what happened and undoes every setting (accounts and registered systems stay). */
+  function resetAll(): void {
+    for (const list of peopleByKey.values()) list.length = 0;
+    events.length = 0;
+    requests.length = 0;
+    planned.length = 0;
+    windows.clear();
+    expired.clear();
+    archived.clear();
+    limits = structuredClone(DEFAULT_LIMITS);
+    downStatus = null;
+  }
+
+  /**
+   * With `inspection`, a process that runs the fake on its own (fub-server.ts) is steered over HTTP:
+   * POST /__fake/trouble `{ trouble, times }`, /__fake/down `{ status }`, /__fake/up, /__fake/reset.
+   */
+  function control(action: string, rawBody: string): Answer {
+    const body = z
+      .record(z.string(), z.unknown())
+      .catch({})
+      .parse(rawBody ? JSON.parse(rawBody) : {});
+    if (action === 'trouble') {
+      const trouble = troubleSchema.parse(body.trouble);
+      const times = z
+        .number()
+        .positive()
+        .nullable()
+        .catch(1)
+        .parse(body.times ?? 1);
+      planned.push({ trouble, times: times ?? Infinity });
+    } else if (action === 'down') downStatus = z.number().int().min(500).max(599).catch(503).parse(body.status);
+    else if (action === 'up') downStatus = null;
+    else if (action === 'reset') resetAll();
+    else return json(404, { errorMessage: 'No such control' });
+    return json(200, { ok: true });
+  }
+
   const server = await startLoopbackServer(handle, port);
 
   return {
@@ -591,17 +637,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
       downStatus = null;
     },
     people,
-    reset() {
-      for (const list of peopleByKey.values()) list.length = 0;
-      events.length = 0;
-      requests.length = 0;
-      planned.length = 0;
-      windows.clear();
-      expired.clear();
-      archived.clear();
-      limits = structuredClone(DEFAULT_LIMITS);
-      downStatus = null;
-    },
+    reset: resetAll,
     close: () => server.close(),
   };
 }
