@@ -172,6 +172,28 @@ describe.each(BACKENDS)('the dashboard overview on %s', (backend) => {
     expect(overview.activities[0]?.timestamp).toBe(at(20).toISOString());
   });
 
+  it('lists the end of a lead’s sync to Follow Up Boss, after the lead', async () => {
+    const agent = await createAgent(suite.db);
+    const now = Date.now();
+    const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000);
+    const synced = await insertLead(suite.db, agent.id, at(30), 'Dana Reyes');
+    const archived = await insertLead(suite.db, agent.id, at(20), 'Sam Cole');
+    const waiting = await insertLead(suite.db, agent.id, at(10), 'Lee Park');
+    await suite.db.query(
+      `INSERT INTO crm_syncs (lead_id, agent_id, payload, status, finished_at)
+       VALUES ($1, $4, '{}', 'synced', $5), ($2, $4, '{}', 'ignored', $6), ($3, $4, '{}', 'queued', NULL)`,
+      [synced, archived, waiting, agent.id, at(29), at(19)],
+    );
+    const overview = await overviewOf(agent.id);
+    expect(overview.activities.map(({ message }) => message)).toEqual([
+      'New lead: Lee Park (calculator)',
+      'Follow Up Boss ignored (lead flow archived): Sam Cole',
+      'New lead: Sam Cole (calculator)',
+      'Sent to Follow Up Boss: Dana Reyes',
+      'New lead: Dana Reyes (calculator)',
+    ]);
+  });
+
   it('shows at most 15 activity items', async () => {
     const agent = await createAgent(suite.db);
     for (let index = 0; index < 20; index += 1) {

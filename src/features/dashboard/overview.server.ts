@@ -43,6 +43,8 @@ const activityRowSchema = z.discriminatedUnion('type', [
     page_path: z.string().nullable(),
   }),
   z.object({ type: z.literal('email'), at: z.string(), subject: z.string() }),
+  // A lead's sync to Follow Up Boss that ended: status synced, ignored or rejected; name is the lead's.
+  z.object({ type: z.literal('crm'), at: z.string(), name: z.string(), subject: z.string() }),
 ]);
 
 const overviewRowSchema = z.object({
@@ -76,7 +78,8 @@ recent_leads AS MATERIALIZED (
   SELECT id, created_at, first_name, last_name, source, page_path
     FROM leads WHERE agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT ${ACTIVITY_LIMIT}
 ),
--- The newest of every kind together; at the same moment an e-mail after its lead, a lead after its estimate.
+-- The newest of every kind together; at the same moment a CRM sync after its lead's e-mail, an e-mail
+-- after its lead, a lead after its estimate.
 activity AS (
   SELECT * FROM (
     SELECT 'estimate' AS type, e.created_at AS at, 1 AS rank, e.uuid::text AS key,
@@ -93,6 +96,11 @@ activity AS (
       WHERE d.status = 'sent'
         AND (d.lead_id IN (SELECT id FROM recent_leads) OR d.estimate_uuid IN (SELECT uuid FROM recent_estimates))
       ORDER BY d.sent_at DESC LIMIT ${ACTIVITY_LIMIT})
+    UNION ALL
+    SELECT 'crm', s.finished_at, 4, s.id::text, NULL, NULL, NULL, NULL, NULL, NULL,
+           trim(l.first_name || ' ' || l.last_name), NULL, NULL, s.status
+      FROM recent_leads l JOIN crm_syncs s ON s.lead_id = l.id
+     WHERE s.finished_at IS NOT NULL
   ) kinds
   ORDER BY at DESC, rank DESC, key COLLATE "C" DESC LIMIT ${ACTIVITY_LIMIT}
 )
@@ -105,6 +113,13 @@ SELECT
              FROM counts WHERE day >= $3::date GROUP BY day) c) AS days,
   (SELECT json_agg(a ORDER BY a.at DESC, a.rank DESC, a.key COLLATE "C" DESC) FROM activity a) AS activity
 FROM me`;
+
+/** How a lead's sync to Follow Up Boss ended, in words (crm_syncs.status). */
+const CRM_WORDS: Record<string, string> = {
+  synced: 'Sent to Follow Up Boss',
+  ignored: 'Follow Up Boss ignored (lead flow archived)',
+  rejected: 'Follow Up Boss refused',
+};
 
 /** Sources in words, for "New lead: Name (…)" when the lead did not record its page. */
 const SOURCE_WORDS: Record<string, string> = {
@@ -128,6 +143,12 @@ function toActivity(row: z.infer<typeof activityRowSchema>): Activity {
     }
     case 'email':
       return { type: 'other', message: `E-mail sent: ${row.subject}`, timestamp };
+    case 'crm':
+      return {
+        type: 'other',
+        message: `${CRM_WORDS[row.subject] ?? 'Follow Up Boss sync ended'}: ${row.name}`,
+        timestamp,
+      };
   }
 }
 
