@@ -26,7 +26,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { header, readBody, startLoopbackServer } from './loopback-server.ts';
+import { header, readBody, startLoopbackServer, troubleQueue } from './loopback-server.ts';
 import type { RecordedRequest } from './resend.ts';
 
 export interface FubAccount {
@@ -245,7 +245,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
   const peopleByKey = new Map<string, FubPerson[]>();
   const events: FubRecordedEvent[] = [];
   const requests: RecordedRequest[] = [];
-  const planned: { trouble: FubTrouble; times: number }[] = [];
+  const troubles = troubleQueue<FubTrouble>();
   /** `${apiKey} ${context}` → times (ms) of the requests counted in the window. */
   const windows = new Map<string, number[]>();
   let limits = structuredClone(DEFAULT_LIMITS);
@@ -281,14 +281,6 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
   }
 
   const first = addAccount({ apiKey });
-
-  function nextTrouble(): FubTrouble | undefined {
-    const next = planned[0];
-    if (!next) return undefined;
-    next.times -= 1;
-    if (next.times <= 0) planned.shift();
-    return next.trouble;
-  }
 
   const registered = (headers: IncomingHttpHeaders): boolean => {
     const name = header(headers, 'x-system');
@@ -498,7 +490,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     if (!account) {
       return errorMessage(401, AUTH_REQUIRED, { 'www-authenticate': 'Basic realm="Follow Up Boss API"' });
     }
-    const trouble = nextTrouble();
+    const trouble = troubles.next();
     if (trouble?.kind === 'drop') return { status: 0, body: '', drop: true };
     const context: FubRateContext = path === '/v1/events' ? (method === 'POST' ? 'POST.events' : 'events') : 'global';
     if (trouble?.kind === 'rate-limit') {
@@ -572,7 +564,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     for (const list of peopleByKey.values()) list.length = 0;
     events.length = 0;
     requests.length = 0;
-    planned.length = 0;
+    troubles.clear();
     windows.clear();
     expired.clear();
     archived.clear();
@@ -597,7 +589,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
         .nullable()
         .catch(1)
         .parse(body.times ?? 1);
-      planned.push({ trouble, times: times ?? Infinity });
+      troubles.plan(trouble, times ?? Infinity);
     } else if (action === 'down') downStatus = z.number().int().min(500).max(599).catch(503).parse(body.status);
     else if (action === 'up') downStatus = null;
     else if (action === 'reset') resetAll();
@@ -628,7 +620,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
       if (who !== 'registered') limits[context].unregistered = limit;
     },
     trouble(trouble, times = 1) {
-      planned.push({ trouble, times });
+      troubles.plan(trouble, times);
     },
     down(status = 503) {
       downStatus = status;

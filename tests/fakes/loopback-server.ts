@@ -51,3 +51,30 @@ export const header = (headers: IncomingHttpHeaders, name: string): string | und
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 };
+
+/** Trouble planned for a fake's next requests: each plan lasts `times` requests (Infinity: until cleared). */
+export interface TroubleQueue<Trouble> {
+  plan(trouble: Trouble, times: number): void;
+  /** The trouble of the next request, if any; counts it against its plan. */
+  next(): Trouble | undefined;
+  clear(): void;
+}
+
+export function troubleQueue<Trouble>(): TroubleQueue<Trouble> {
+  const planned: { trouble: Trouble; times: number }[] = [];
+  return {
+    plan: (trouble, times) => {
+      planned.push({ trouble, times });
+    },
+    next() {
+      const next = planned[0];
+      if (!next) return undefined;
+      next.times -= 1;
+      if (next.times <= 0) planned.shift();
+      return next.trouble;
+    },
+    clear: () => {
+      planned.length = 0;
+    },
+  };
+}

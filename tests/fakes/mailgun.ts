@@ -11,7 +11,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { header, readBody, startLoopbackServer } from './loopback-server.ts';
+import { header, readBody, startLoopbackServer, troubleQueue } from './loopback-server.ts';
 import { addressOf, type RecordedRequest } from './resend.ts';
 
 export interface MailgunMessage {
@@ -96,15 +96,7 @@ export async function startFakeMailgun({
 } = {}): Promise<FakeMailgun> {
   const messages: MailgunMessage[] = [];
   const requests: RecordedRequest[] = [];
-  const planned: { trouble: MailgunTrouble; times: number }[] = [];
-
-  function nextTrouble(): MailgunTrouble | undefined {
-    const next = planned[0];
-    if (!next) return undefined;
-    next.times -= 1;
-    if (next.times <= 0) planned.shift();
-    return next.trouble;
-  }
+  const troubles = troubleQueue<MailgunTrouble>();
 
   function authorized(headers: IncomingHttpHeaders): boolean {
     const basic = /^Basic ([A-Za-z0-9+/=]+)$/.exec(header(headers, 'authorization') ?? '');
@@ -171,7 +163,7 @@ export async function startFakeMailgun({
     if (!authorized(headers)) return FORBIDDEN;
     const pathDomain = decodeURIComponent(route[1] ?? '');
     if (pathDomain !== domain) return message(404, `Domain not found: ${pathDomain}`);
-    const trouble = nextTrouble();
+    const trouble = troubles.next();
     if (trouble?.kind === 'rate-limit') {
       return message(
         429,
@@ -209,12 +201,12 @@ export async function startFakeMailgun({
     messages,
     requests,
     trouble(trouble, times = 1) {
-      planned.push({ trouble, times });
+      troubles.plan(trouble, times);
     },
     reset() {
       messages.length = 0;
       requests.length = 0;
-      planned.length = 0;
+      troubles.clear();
     },
     close: () => server.close(),
   };

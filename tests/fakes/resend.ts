@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { header, readBody, startLoopbackServer } from './loopback-server.ts';
+import { header, readBody, startLoopbackServer, troubleQueue } from './loopback-server.ts';
 import { z } from 'zod';
 
 export interface ResendEmail {
@@ -97,17 +97,9 @@ const headersSchema = z.record(z.string(), z.string()).optional();
 export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' } = {}): Promise<FakeResend> {
   const emails: ResendEmail[] = [];
   const requests: RecordedRequest[] = [];
-  const planned: { trouble: ResendTrouble; times: number }[] = [];
+  const troubles = troubleQueue<ResendTrouble>();
   /** Idempotency-Key → the body it came with and the id answered. */
   const keys = new Map<string, { body: string; id: string }>();
-
-  function nextTrouble(): ResendTrouble | undefined {
-    const next = planned[0];
-    if (!next) return undefined;
-    next.times -= 1;
-    if (next.times <= 0) planned.shift();
-    return next.trouble;
-  }
 
   function send(rawBody: string, headers: IncomingHttpHeaders): Answer {
     const contentType = header(headers, 'content-type') ?? '';
@@ -192,7 +184,7 @@ export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' }
     const bearer = /^Bearer (.+)$/.exec(authorization);
     if (!bearer) return error(401, 'missing_api_key', 'Missing API key in the authorization header.');
     if (bearer[1] !== apiKey) return error(403, 'invalid_api_key', 'API key is invalid.');
-    const trouble = nextTrouble();
+    const trouble = troubles.next();
     if (trouble?.kind === 'rate-limit') {
       return error(
         429,
@@ -238,12 +230,12 @@ export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' }
     emails,
     requests,
     trouble(trouble, times = 1) {
-      planned.push({ trouble, times });
+      troubles.plan(trouble, times);
     },
     reset() {
       emails.length = 0;
       requests.length = 0;
-      planned.length = 0;
+      troubles.clear();
       keys.clear();
     },
     close: () => server.close(),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Estimate } from '../estimate/estimate-request.ts';
+import { WORKED_EXAMPLE } from '../estimate/worked-example.fixture.ts';
 import { fubEventFor, fubEventSchema, propertyFrom } from './fub-event.ts';
 import { backoffSeconds, settle } from './crm-sync.server.ts';
 
@@ -15,22 +15,7 @@ const lead = {
   created_at: '2026-11-23T10:00:00.000Z',
 };
 
-const estimate: Estimate = {
-  uuid: '0f8fad5b-d9cb-469f-a165-70867728950e',
-  agent_id: 1,
-  agent_slug: 'alexmorgan',
-  sale_price: 780200,
-  mortgage_payoff: 450000,
-  commission: 46812,
-  commission_percent: 6,
-  transfer_tax: 3122,
-  transfer_tax_rate_per_1000: 4,
-  lawyer_fee: 750,
-  recording_fee: 175,
-  net_to_seller: 279341,
-  recipient_name: null,
-  created_at: '2026-11-23T09:59:00.000Z',
-};
+const estimate = WORKED_EXAMPLE;
 
 describe('the event a lead becomes', () => {
   it('is a Seller Inquiry with the person, the property priced at the sale price, and the estimate', () => {
