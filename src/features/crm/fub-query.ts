@@ -14,8 +14,10 @@ export const fubAnswerSchema = z.object({ success: z.literal(true), integration:
 /** What a save or a disconnect answers: the card as it now is, and what to say. */
 export const fubChangeSchema = fubAnswerSchema.extend({ message: z.string() });
 
-export const useFubIntegration = () =>
+/** `enabled` false: not asked (a screen that shows it only for some scopes). */
+export const useFubIntegration = (enabled = true) =>
   useQuery({
     queryKey: FUB_QUERY_KEY,
     queryFn: async () => (await getJson(FUB_PATH, fubAnswerSchema)).integration,
+    enabled,
   });
