@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { z } from 'zod';
 import { Modal } from '../../ui/Modal.tsx';
 import { getJson } from '../accounts/account-query.ts';
@@ -74,6 +75,7 @@ export function LeadSyncHistoryDialog({ lead, onClose }: { lead: LeadRow | null;
     enabled: lead !== null,
     staleTime: 0,
   });
+  const captionId = useId();
   const name = lead ? [lead.first_name, lead.last_name].filter(Boolean).join(' ') : '';
   return (
     <Modal open={lead !== null} title={`Follow Up Boss sync: ${name}`} onClose={onClose}>
@@ -83,11 +85,12 @@ export function LeadSyncHistoryDialog({ lead, onClose }: { lead: LeadRow | null;
         <>
           <p className="crm-note">{crmNote(history.data)}</p>
           {history.data && history.data.history.length > 0 ? (
-            <div className="table-scroll">
+            // Scrolls sideways on a narrow screen: focusable, so keys scroll it too.
+            <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
               <table className="leads-table crm-attempts">
-                <caption>
-                  {history.data.history.length === 1 ? '1 attempt' : `${history.data.history.length} attempts`},
-                  newest first
+                <caption id={captionId}>
+                  {history.data.history.length === 1 ? '1 attempt' : `${history.data.history.length} attempts`}, newest
+                  first
                 </caption>
                 <thead>
                   <tr>
@@ -116,11 +119,6 @@ export function LeadSyncHistoryDialog({ lead, onClose }: { lead: LeadRow | null;
           )}
         </>
       ) : null}
-      <div className="modal-actions">
-        <button type="button" className="button button-secondary" onClick={onClose}>
-          Close
-        </button>
-      </div>
     </Modal>
   );
 }

@@ -227,7 +227,8 @@ interface LeadSyncControls {
 }
 
 /** Only leads still to send: a synced one is never sent again, one being sent is on its way. */
-const canSend = (lead: LeadRow) => lead.synced_to_fub === 0 && lead.crm_status !== 'synced' && lead.crm_status !== 'sending';
+const canSend = (lead: LeadRow) =>
+  lead.synced_to_fub === 0 && lead.crm_status !== 'synced' && lead.crm_status !== 'sending';
 
 /** The spec's message, and for a failure why: the leads left waiting are retried on their own. */
 function syncOutcome(requested: number, synced: number, results: LeadSyncResult[]): Outcome {
