@@ -4,6 +4,7 @@ import { FUB_FAKE_KEY, FUB_FAKE_URL } from '../../playwright.config.ts';
 import {
   expect,
   expectNoAxeViolations,
+  recordApiCalls,
   sameSiteHeaders,
   signInAsNewAgent,
   test,
@@ -56,7 +57,7 @@ async function sellerUnlocks(seller: Page, agent: SignedInAgent, email: string) 
   await seller.getByRole('button', { name: 'Unlock Your Estimate' }).click();
   const unlock = seller.getByRole('dialog', { name: 'Unlock Your Estimate' });
   await unlock.getByLabel('First name').fill('Riley');
-  await unlock.getByLabel('Last name').fill('Sands');
+  await unlock.getByLabel('Last name').fill(`Sands${nameTag(agent)}`);
   await unlock.getByRole('textbox', { name: 'Phone' }).fill('6315550177');
   await unlock.getByRole('textbox', { name: 'Email' }).fill(email);
   await unlock.getByRole('checkbox').check();
@@ -65,6 +66,13 @@ async function sellerUnlocks(seller: Page, agent: SignedInAgent, email: string) 
   // The CRM note is for the agent (issue 8): the visitor is not told about the agent's CRM.
   await expect(seller.getByText(/CRM|Follow Up Boss/)).toHaveCount(0);
 }
+
+/**
+ * Letters of the agent's own (names take no digits): Follow Up Boss matches a person by phone with
+ * first and last name, so each test's people need names no other test (or project) uses.
+ */
+const nameTag = (agent: SignedInAgent) =>
+  agent.slug.slice(-8).replace(/\d/g, (digit) => 'abcdefghij'.charAt(Number(digit)));
 
 const leadRow = (page: Page, email: string) => page.getByRole('row').filter({ hasText: email });
 
@@ -80,7 +88,8 @@ test.describe('Follow Up Boss', () => {
     await completeProfile(page);
     // A lead from before the connection: nothing sends it until the agent does.
     const olderEmail = `older.${agent.slug}@example.com`;
-    await leaveLead(page, { first_name: 'Casey', last_name: 'Older', email: olderEmail });
+    const older = `Casey Older${nameTag(agent)}`;
+    await leaveLead(page, { first_name: 'Casey', last_name: `Older${nameTag(agent)}`, email: olderEmail });
 
     await page.goto('/dashboard/integrations');
     await waitForIslands(page);
@@ -98,6 +107,7 @@ test.describe('Follow Up Boss', () => {
     await expect(apiKey).toHaveAccessibleDescription(/Follow Up Boss refused the API key/);
     await expect(card.getByText('Not connected')).toBeVisible();
 
+    const saves = recordApiCalls(page, '/api/agents/me/integrations/fub');
     await apiKey.fill(FUB_FAKE_KEY);
     await card.getByRole('button', { name: 'Save' }).click();
     await expect(
@@ -106,6 +116,10 @@ test.describe('Follow Up Boss', () => {
     await expect(card).toContainText(
       'Connected to Account 1000001 Realty (account1000001) as Alex Agent, agent@account1000001.example.com',
     );
+    // The spec: empty optional values are left out; the active flag is always sent.
+    expect(saves.filter((call) => call.method === 'PATCH').map((call) => call.body)).toEqual([
+      { api_key: FUB_FAKE_KEY, active: true },
+    ]);
     // Write-only: the key is not in the page, only its mask, and an empty box keeps it.
     await expect(apiKey).toHaveValue('');
     await expect(card.getByText(/Leave blank to keep it/).first()).toBeVisible();
@@ -122,23 +136,23 @@ test.describe('Follow Up Boss', () => {
     await page.goto('/dashboard/leads');
     await waitForIslands(page);
     await expect(leadRow(page, sellerEmail).getByText('Synced', { exact: true })).toBeVisible();
-    const older = leadRow(page, olderEmail);
-    await expect(older.getByText('Not synced', { exact: true })).toBeVisible();
+    const olderRow = leadRow(page, olderEmail);
+    await expect(olderRow.getByText('Not synced', { exact: true })).toBeVisible();
     expect(await peopleWithEmail(page.request, olderEmail)).toEqual([]);
     // A synced lead has nothing left to send.
     await expect(leadRow(page, sellerEmail).getByRole('button', { name: /^Sync/ })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Sync selected (0)' })).toBeDisabled();
 
-    await older.getByRole('button', { name: 'Sync Casey Older' }).click();
+    await olderRow.getByRole('button', { name: `Sync ${older}` }).click();
     await expect(
       page.getByRole('status').filter({ hasText: 'Lead synced to Follow Up Boss successfully!' }),
     ).toBeVisible();
-    await expect(older.getByText('Synced', { exact: true })).toBeVisible();
+    await expect(olderRow.getByText('Synced', { exact: true })).toBeVisible();
     expect(await peopleWithEmail(page.request, olderEmail)).toHaveLength(1);
 
     // The lead's history: the call made, and the CRM note in words.
-    await older.getByRole('button', { name: 'CRM history of Casey Older' }).click();
-    const history = page.getByRole('dialog', { name: 'Follow Up Boss sync: Casey Older' });
+    await olderRow.getByRole('button', { name: `CRM history of ${older}` }).click();
+    const history = page.getByRole('dialog', { name: `Follow Up Boss sync: ${older}` });
     await expect(history.getByText(/^Synced to Follow Up Boss/)).toBeVisible();
     const attempts = history.getByRole('table');
     await expect(attempts.getByRole('row')).toHaveCount(2);
@@ -174,7 +188,7 @@ test.describe('Follow Up Boss', () => {
     const agent = await signInAsNewAgent(page);
     const emails = [1, 2].map((index) => `picked${index}.${agent.slug}@example.com`);
     for (const [index, email] of emails.entries()) {
-      await leaveLead(page, { first_name: 'Drew', last_name: `Picked${'ab'[index] ?? ''}`, email });
+      await leaveLead(page, { first_name: 'Drew', last_name: `Picked${'ab'[index] ?? ''}${nameTag(agent)}`, email });
     }
     const saved = await page.request.patch('/api/agents/me/integrations/fub', {
       headers: sameSiteHeaders(),
@@ -184,8 +198,8 @@ test.describe('Follow Up Boss', () => {
 
     await page.goto('/dashboard/leads');
     await waitForIslands(page);
-    await page.getByRole('checkbox', { name: 'Select Drew Pickeda to sync' }).check();
-    await page.getByRole('checkbox', { name: 'Select Drew Pickedb to sync' }).check();
+    await page.getByRole('checkbox', { name: `Select Drew Pickeda${nameTag(agent)} to sync` }).check();
+    await page.getByRole('checkbox', { name: `Select Drew Pickedb${nameTag(agent)} to sync` }).check();
     await page.getByRole('button', { name: 'Sync selected (2)' }).click();
     await expect(
       page.getByRole('status').filter({ hasText: '2 leads synced to Follow Up Boss successfully!' }),
