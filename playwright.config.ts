@@ -8,6 +8,9 @@ if (process.env.TEST_WORKER_INDEX === undefined) rmSync(E2E_DATA_DIR, { recursiv
 
 const port = Number(process.env.E2E_PORT ?? 4510);
 const baseURL = `http://127.0.0.1:${port}`;
+/** The Follow Up Boss fake (tests/fakes/fub-server.ts) the app sends leads to, and its account's key. */
+export const FUB_FAKE_URL = `http://127.0.0.1:${port + 80}`;
+export const FUB_FAKE_KEY = 'fub-e2e-key';
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -37,23 +40,41 @@ export default defineConfig({
     { name: 'desktop', use: { ...devices['Desktop Chrome'], channel: undefined } },
     { name: 'phone', use: { ...devices['Pixel 7'], channel: undefined } },
   ],
-  // The server of `npm start` (migrate, seed, build, serve) on a fresh embedded database.
-  webServer: {
-    // A new user's first seed (the shipped sample market data, data/sample/), then a small real data set
-    // for two towns (tests/fixtures/write-market-files.ts) imported with the command a site without
-    // feeds uses, npm run data:refresh -- --zhvi FILE --sold FILE, then npm start.
-    command: [
-      'node --import tsx scripts/seed.ts',
-      'node --import tsx tests/fixtures/write-market-files.ts .data/e2e-market',
-      'node --import tsx scripts/data-refresh.ts --zhvi .data/e2e-market/zhvi.csv --sold .data/e2e-market/sold.json',
-      'node --import tsx scripts/start.ts',
-    ].join(' && '),
-    url: `${baseURL}/api/global/settings`,
-    reuseExistingServer: false,
-    timeout: 180_000,
-    // Many tests leave leads with the featured agent; the notice cap (integration-tested) would make
-    // one test's notice depend on how many others ran first.
-    env: { PORT: String(port), DATA_DIR: E2E_DATA_DIR, LEAD_NOTICES_PER_HOUR: '1000' },
-    stdout: 'pipe',
-  },
+  webServer: [
+    {
+      command: 'node --import tsx tests/fakes/fub-server.ts',
+      url: `${FUB_FAKE_URL}/__fake/people`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      env: { FUB_FAKE_PORT: String(port + 80), FUB_FAKE_KEY },
+      stdout: 'pipe',
+    },
+    // The server of `npm start` (migrate, seed, build, serve) on a fresh embedded database.
+    {
+      // A new user's first seed (the shipped sample market data, data/sample/), then a small real data set
+      // for two towns (tests/fixtures/write-market-files.ts) imported with the command a site without
+      // feeds uses, npm run data:refresh -- --zhvi FILE --sold FILE, then npm start.
+      command: [
+        'node --import tsx scripts/seed.ts',
+        'node --import tsx tests/fixtures/write-market-files.ts .data/e2e-market',
+        'node --import tsx scripts/data-refresh.ts --zhvi .data/e2e-market/zhvi.csv --sold .data/e2e-market/sold.json',
+        'node --import tsx scripts/start.ts',
+      ].join(' && '),
+      url: `${baseURL}/api/global/settings`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+      // Many tests leave leads with the featured agent; the notice cap (integration-tested) would make
+      // one test's notice depend on how many others ran first.
+      // Leads of an agent who connects Follow Up Boss go to the fake; the scheduled jobs (e-mail and
+      // CRM retries) run every second rather than every minute, so a test need not wait for them.
+      env: {
+        PORT: String(port),
+        DATA_DIR: E2E_DATA_DIR,
+        LEAD_NOTICES_PER_HOUR: '1000',
+        FUB_API_URL: FUB_FAKE_URL,
+        JOBS_EVERY_MS: '1000',
+      },
+      stdout: 'pipe',
+    },
+  ],
 });

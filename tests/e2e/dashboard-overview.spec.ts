@@ -91,15 +91,4 @@ test.describe('the dashboard overview', () => {
     await expect(page.getByRole('heading', { name: 'Calculator settings' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Complete your profile' })).toBeHidden();
   });
-
-  test('the integrations page explains Follow Up Boss without pretending to connect', async ({ page }) => {
-    await signInAsNewAgent(page);
-    await page.goto('/dashboard/integrations');
-    await waitForIslands(page);
-    const card = page.getByRole('region', { name: 'Follow Up Boss' });
-    await expect(card).toContainText('Coming in a future release.');
-    await expect(card.getByRole('button')).toHaveCount(0);
-    await expect(card.getByRole('textbox')).toHaveCount(0);
-    await expectNoAxeViolations(page, WCAG);
-  });
 });

@@ -27,6 +27,8 @@ const leadList = z.strictObject({
       synced_to_fub: z.union([z.literal(0), z.literal(1)]),
       estimate_uuid: z.string().nullable(),
       page_path: z.string().nullable(),
+      crm_status: z.enum(['queued', 'sending', 'synced', 'ignored', 'stopped', 'rejected']).nullable(),
+      crm_error: z.string().nullable(),
     }),
   ),
   total: z.number(),
@@ -169,6 +171,8 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         synced_to_fub: 0,
         estimate_uuid: null,
         page_path: null,
+        crm_status: null,
+        crm_error: null,
       });
       expect(body.leads.slice(1).map((lead) => lead.id)).toEqual([...ids].reverse().slice(0, 24));
 
@@ -191,6 +195,36 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       );
       const pages = [await list(agent.client, '?per_page=4'), await list(agent.client, '?per_page=4&page=2')];
       expect(pages.flatMap((page) => page.leads.map((lead) => lead.id))).toEqual([...ids].reverse());
+    });
+
+    it('says where each lead’s sync to Follow Up Boss stands and why it last failed, in one round trip', async () => {
+      const agent = await signedIn();
+      const [never, synced, failing, archived] = await addLeads(suite.db, agent.id, series(4));
+      const jobs: [number | undefined, string, string | null, boolean][] = [
+        [synced, 'synced', null, true],
+        [failing, 'stopped', 'Follow Up Boss refused the API key (401)', false],
+        [archived, 'ignored', null, false],
+      ];
+      for (const [leadId, status, error, done] of jobs) {
+        await suite.db.query(
+          `INSERT INTO crm_syncs (lead_id, agent_id, payload, status, last_error) VALUES ($1, $2, '{}'::jsonb, $3, $4)`,
+          [leadId, agent.id, status, error],
+        );
+        if (done) await suite.db.query('UPDATE leads SET synced_to_fub = true WHERE id = $1', [leadId]);
+      }
+      const before = suite.db.roundTrips;
+      const body = await list(agent.client);
+      expect(suite.db.roundTrips - before).toBe(1);
+      const byId = new Map(body.leads.map((lead) => [lead.id, lead]));
+      expect(byId.get(never ?? 0)).toMatchObject({ synced_to_fub: 0, crm_status: null, crm_error: null });
+      expect(byId.get(synced ?? 0)).toMatchObject({ synced_to_fub: 1, crm_status: 'synced', crm_error: null });
+      expect(byId.get(failing ?? 0)).toMatchObject({
+        synced_to_fub: 0,
+        crm_status: 'stopped',
+        crm_error: 'Follow Up Boss refused the API key (401)',
+      });
+      expect(byId.get(archived ?? 0)).toMatchObject({ crm_status: 'ignored', crm_error: null });
+      expect(body.total).toBe(4);
     });
 
     it('an agent with no lead gets an empty list', async () => {

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { getJson } from '../accounts/account-query.ts';
 import type { SessionAgent } from '../auth/auth-schemas.ts';
+import { useFubIntegration } from '../crm/fub-query.ts';
 import { OVERVIEW_TIME_ZONE, overviewResponseSchema, type Activity, type Overview } from './overview.ts';
 import { ProfileBanner } from './ProfileBanner.tsx';
 import { WeeklyChart } from './WeeklyChart.tsx';
@@ -22,6 +23,7 @@ function OverviewBody({ agent }: { agent: SessionAgent }) {
   return (
     <div className="overview">
       <ProfileBanner agent={agent} />
+      <CrmAttention />
       <h1>Overview</h1>
       {overview.isPending ? <p aria-live="polite">Loading your figures…</p> : null}
       {overview.isError ? (
@@ -35,6 +37,28 @@ function OverviewBody({ agent }: { agent: SessionAgent }) {
       {overview.data ? <Figures overview={overview.data} /> : null}
       <QuickActions slug={agent.slug} />
     </div>
+  );
+}
+
+/**
+ * Follow Up Boss refused the agent's key, so new leads wait: said here until a working key is
+ * saved. Its own query (the integrations card's), so the overview's stays as it is.
+ */
+function CrmAttention() {
+  const integration = useFubIntegration();
+  if (!integration.data?.attention) return null;
+  return (
+    <section className="notice-warning profile-banner" aria-labelledby="crm-attention-title">
+      <h2 id="crm-attention-title">Follow Up Boss needs attention</h2>
+      <p>
+        {integration.data.attention} New leads are not being sent to Follow Up Boss until you save a working API key.
+      </p>
+      <div className="nav-actions">
+        <a className="button button-primary" href="/dashboard/integrations">
+          Fix the Follow Up Boss connection
+        </a>
+      </div>
+    </section>
   );
 }
 

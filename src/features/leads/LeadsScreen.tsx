@@ -11,6 +11,7 @@ export default function LeadsScreen() {
           listPath: '/api/leads',
           exportPath: '/api/leads/export.csv',
           caption: 'Your leads, newest first',
+          crm: true,
           emptyMessage: (
             <p>
               No leads yet. When a visitor to your calculator page (<a href={`/r/${agent.slug}`}>/r/{agent.slug}</a>)

@@ -4,6 +4,10 @@ import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import { canSync } from '../crm/fub-integration.ts';
+import { FUB_QUERY_KEY, useFubIntegration } from '../crm/fub-query.ts';
+import { leadSyncAnswerSchema, syncMessage, type LeadSyncResult } from '../crm/lead-sync.ts';
+import { LeadSyncHistoryDialog, SyncBadge } from '../crm/LeadSyncHistory.tsx';
 import { LEAD_SOURCES } from './lead.ts';
 import {
   clearLeadsResponseSchema,
@@ -29,6 +33,11 @@ export interface LeadsSource {
   caption: string;
   /** What the table says when there is no lead at all. */
   emptyMessage: ReactNode;
+  /**
+   * The caller's own leads: the table shows each one's Follow Up Boss sync (and its history) and,
+   * when the caller's integration can sync, the controls to send them.
+   */
+  crm?: boolean;
 }
 
 const SEARCH_DELAY_MS = 300;
@@ -101,6 +110,8 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
     },
   });
 
+  const crm = useLeadSync(source);
+
   const change = (field: keyof Filters) => (value: string) => {
     setOutcome(null);
     setTyped((current) => ({ ...current, [field]: value }));
@@ -128,8 +139,26 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
           </div>
         )}
       </div>
+      {crm?.canSync && list.data && list.data.total > 0 ? (
+        <div className="leads-sync-bar nav-actions">
+          <button
+            type="button"
+            className="button button-primary"
+            disabled={crm.selected.size === 0 || crm.syncing}
+            onClick={() => crm.sync([...crm.selected])}
+          >
+            {crm.syncing ? 'Syncing…' : `Sync selected (${crm.selected.size})`}
+          </button>
+        </div>
+      ) : null}
       <Notice tone="success" message={outcome?.tone === 'success' ? outcome.message : null} />
       <Notice tone="error" message={outcome?.tone === 'error' ? outcome.message : null} />
+      {crm ? (
+        <>
+          <Notice tone="success" message={crm.outcome?.tone === 'success' ? crm.outcome.message : null} />
+          <Notice tone="error" message={crm.outcome?.tone === 'error' ? crm.outcome.message : null} />
+        </>
+      ) : null}
       {list.isPending ? (
         <p role="status">Loading leads…</p>
       ) : list.isError ? (
@@ -157,7 +186,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
         </div>
       ) : (
         <>
-          <LeadRows caption={source.caption} leads={list.data.leads} busy={list.isPlaceholderData} />
+          <LeadRows caption={source.caption} leads={list.data.leads} busy={list.isPlaceholderData} crm={crm} />
           <Paging
             page={list.data.page}
             perPage={list.data.per_page}
@@ -168,6 +197,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
           />
         </>
       )}
+      {crm ? <LeadSyncHistoryDialog lead={crm.history} onClose={() => crm.showHistory(null)} /> : null}
       <ClearAllDialog
         open={confirming}
         source={source}
@@ -177,6 +207,89 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
       />
     </div>
   );
+}
+
+type Outcome = { tone: 'success' | 'error'; message: string } | null;
+
+/** The sync controls' state for a table of the caller's own leads (null for any other scope). */
+interface LeadSyncControls {
+  /** The integration is active and has a key (the spec): the Sync buttons and selection show. */
+  canSync: boolean;
+  selected: ReadonlySet<number>;
+  select: (leadId: number, selected: boolean) => void;
+  sync: (leadIds: number[]) => void;
+  syncing: boolean;
+  /** The leads of the request in flight. */
+  sending: ReadonlySet<number>;
+  outcome: Outcome;
+  history: LeadRow | null;
+  showHistory: (lead: LeadRow | null) => void;
+}
+
+/** Only leads still to send: a synced one is never sent again, one being sent is on its way. */
+const canSend = (lead: LeadRow) =>
+  lead.synced_to_fub === 0 && lead.crm_status !== 'synced' && lead.crm_status !== 'sending';
+
+/** The spec's message, and for a failure why: the leads left waiting are retried on their own. */
+function syncOutcome(requested: number, synced: number, results: LeadSyncResult[]): Outcome {
+  const message = syncMessage(requested, synced);
+  if (message.ok) return { tone: 'success', message: message.text };
+  const waiting = results.filter((result) => result.status === 'waiting').length;
+  const reasons = [
+    ...(synced > 0 ? [`${synced} of ${requested} synced`] : []),
+    ...(waiting > 0 ? [`${waiting} waiting, retried automatically`] : []),
+    ...new Set(results.flatMap((result) => (result.status !== 'synced' && result.error ? [result.error] : []))),
+  ];
+  return { tone: 'error', message: reasons.length > 0 ? `${message.text}: ${reasons.join('; ')}` : message.text };
+}
+
+function useLeadSync(source: LeadsSource): LeadSyncControls | null {
+  const integration = useFubIntegration(source.crm === true);
+  const [selected, setSelected] = useState<ReadonlySet<number>>(new Set());
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [history, showHistory] = useState<LeadRow | null>(null);
+  const queryClient = useQueryClient();
+  const send = useMutation({
+    mutationFn: (leadIds: number[]) =>
+      sendJson('POST', '/api/leads/sync-fub', leadSyncAnswerSchema, { lead_ids: leadIds }),
+    onMutate: () => setOutcome(null),
+    onSuccess: (answer, leadIds) => {
+      setOutcome(syncOutcome(leadIds.length, answer.synced, answer.results));
+      setSelected(new Set());
+    },
+    onError: (error, leadIds) =>
+      setOutcome({
+        tone: 'error',
+        message:
+          error instanceof ApiError
+            ? `${syncMessage(leadIds.length, 0).text}: ${error.message}`
+            : 'Error syncing to Follow Up Boss',
+      }),
+    // The rows' sync state and the integration's counts have changed.
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: source.queryKey }),
+        queryClient.invalidateQueries({ queryKey: FUB_QUERY_KEY }),
+      ]),
+  });
+  if (!source.crm) return null;
+  return {
+    canSync: canSync(integration.data),
+    selected,
+    select: (leadId, on) =>
+      setSelected((current) => {
+        const next = new Set(current);
+        if (on) next.add(leadId);
+        else next.delete(leadId);
+        return next;
+      }),
+    sync: (leadIds) => send.mutate(leadIds),
+    syncing: send.isPending,
+    sending: new Set(send.isPending ? send.variables : []),
+    outcome,
+    history,
+    showHistory,
+  };
 }
 
 function LeadFilters({
@@ -235,8 +348,10 @@ function LeadFilters({
   );
 }
 
-function LeadRows({ caption, leads, busy }: { caption: string; leads: LeadRow[]; busy: boolean }) {
+function LeadRows(props: { caption: string; leads: LeadRow[]; busy: boolean; crm: LeadSyncControls | null }) {
+  const { caption, leads, busy, crm } = props;
   const captionId = useId();
+  const selecting = crm?.canSync === true;
   return (
     // On a phone each lead is a block of labelled lines (see .leads-table in global.css); the region
     // scrolls sideways should a long word still not fit (focusable, so keys scroll it).
@@ -245,6 +360,11 @@ function LeadRows({ caption, leads, busy }: { caption: string; leads: LeadRow[];
         <caption id={captionId}>{caption}</caption>
         <thead>
           <tr>
+            {selecting ? (
+              <th scope="col">
+                <span className="visually-hidden">Select to sync</span>
+              </th>
+            ) : null}
             <th scope="col">Name</th>
             <th scope="col">Email</th>
             <th scope="col">Phone</th>
@@ -252,6 +372,7 @@ function LeadRows({ caption, leads, busy }: { caption: string; leads: LeadRow[];
             <th scope="col">Source</th>
             <th scope="col">Date</th>
             <th scope="col">Estimate</th>
+            {crm ? <th scope="col">FUB Synced</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -259,6 +380,18 @@ function LeadRows({ caption, leads, busy }: { caption: string; leads: LeadRow[];
             const name = [lead.first_name, lead.last_name].filter(Boolean).join(' ');
             return (
               <tr key={lead.id}>
+                {selecting ? (
+                  <td data-label="Select" className="nowrap leads-select">
+                    {canSend(lead) ? (
+                      <input
+                        type="checkbox"
+                        aria-label={`Select ${name} to sync`}
+                        checked={crm.selected.has(lead.id)}
+                        onChange={(event) => crm.select(lead.id, event.target.checked)}
+                      />
+                    ) : null}
+                  </td>
+                ) : null}
                 <th scope="row">{name}</th>
                 <td data-label="Email" className="leads-email">
                   <a href={`mailto:${lead.email}`}>{lead.email}</a>
@@ -283,6 +416,31 @@ function LeadRows({ caption, leads, busy }: { caption: string; leads: LeadRow[];
                     '—'
                   )}
                 </td>
+                {crm ? (
+                  <td data-label="FUB Synced" className="leads-sync">
+                    <SyncBadge lead={lead} />
+                    <span className="leads-sync-actions">
+                      {crm.canSync && canSend(lead) ? (
+                        <button
+                          type="button"
+                          className="button button-secondary button-small"
+                          disabled={crm.syncing}
+                          onClick={() => crm.sync([lead.id])}
+                        >
+                          {crm.sending.has(lead.id) ? 'Syncing…' : 'Sync'}
+                          <span className="visually-hidden"> {name}</span>
+                        </button>
+                      ) : null}
+                      <button
+                        type="button"
+                        className="button button-secondary button-small"
+                        onClick={() => crm.showHistory(lead)}
+                      >
+                        CRM<span className="visually-hidden"> history of {name}</span>
+                      </button>
+                    </span>
+                  </td>
+                ) : null}
               </tr>
             );
           })}

@@ -23,13 +23,22 @@ import {
 const LEAD_COLUMNS = `l.id, l.first_name, l.last_name, l.email, l.phone, l.address, l.source, l.created_at,
   CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path`;
 
-interface DbLead extends Omit<LeadRow, 'created_at' | 'synced_to_fub'> {
+/** A lead of the CSV: the list row without its sync job. */
+type CsvLead = Omit<LeadRow, 'crm_status' | 'crm_error'>;
+
+interface DbLead extends Omit<CsvLead, 'created_at' | 'synced_to_fub'> {
   created_at: Date;
   synced_to_fub: number;
 }
 
+/** A lead of the list's page, with its crm_syncs job (LEFT JOIN: null without one). */
+interface DbListedLead extends DbLead {
+  crm_status?: LeadRow['crm_status'];
+  crm_error?: string | null;
+}
+
 /** Named field by field: the query's rows also carry who asked and the total. */
-const toRow = (lead: DbLead): LeadRow => ({
+const toCsvLead = (lead: DbLead): CsvLead => ({
   id: lead.id,
   first_name: lead.first_name,
   last_name: lead.last_name,
@@ -41,6 +50,12 @@ const toRow = (lead: DbLead): LeadRow => ({
   synced_to_fub: lead.synced_to_fub === 1 ? 1 : 0,
   estimate_uuid: lead.estimate_uuid,
   page_path: lead.page_path,
+});
+
+const toRow = (lead: DbListedLead): LeadRow => ({
+  ...toCsvLead(lead),
+  crm_status: lead.crm_status ?? null,
+  crm_error: lead.crm_error ?? null,
 });
 
 /** `term` matched literally inside ILIKE: its %, _ and \ are not wildcards. */
@@ -116,18 +131,23 @@ export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
      * one-row header, so an empty page still answers who asked and how many there are. LIMIT and
      * OFFSET are sub-selects: a plain parameter there makes every plan of the prepared statement
      * a custom one (PostgreSQL prices its generic plan for an unknown LIMIT), planned anew on each
-     * call; as sub-selects both plans are priced alike and the generic one is kept.
+     * call; as sub-selects both plans are priced alike and the generic one is kept. Each lead of
+     * the page carries its sync job (crm_syncs is unique by lead_id: at most one row a lead).
      */
     GET: async (c) => {
       const query = parseOrThrow(leadListQuerySchema, c.req.query());
       const matching = matchingCte(query, 1, sessionOf(c));
       const limit = matching.params.length + 1;
-      const rows = await db.query<Partial<DbLead> & { me_id: number | null; total: number }>(
+      const rows = await db.query<Partial<DbListedLead> & { me_id: number | null; total: number }>(
         `WITH ${matching.sql}
          SELECT head.me_id, head.total, page.*
            FROM (SELECT (SELECT id FROM me) AS me_id, ${matching.total} AS total) head
            LEFT JOIN LATERAL (
-             SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT (SELECT $${limit}::int) OFFSET (SELECT $${limit + 1}::int)
+             SELECT m.*, s.status AS crm_status, s.last_error AS crm_error
+               FROM (
+                 SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT (SELECT $${limit}::int) OFFSET (SELECT $${limit + 1}::int)
+               ) m
+               LEFT JOIN crm_syncs s ON s.lead_id = m.id
            ) page ON true
           ORDER BY page.created_at DESC, page.id DESC`,
         [...matching.params, query.per_page, (query.page - 1) * query.per_page],
@@ -187,7 +207,7 @@ export function leadExportRoutes(db: Db): Hono {
           const chunk = leads.slice(next, next + CSV_CHUNK_ROWS);
           next += CSV_CHUNK_ROWS;
           if (chunk.length === 0) return controller.close();
-          controller.enqueue(encoder.encode(chunk.map((lead) => csvLine(leadCsvCells(toRow(lead)))).join('')));
+          controller.enqueue(encoder.encode(chunk.map((lead) => csvLine(leadCsvCells(toCsvLead(lead)))).join('')));
         },
       });
       return c.body(body, 200, {

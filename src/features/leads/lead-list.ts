@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { formatPhone } from '../../ui/phone.ts';
 import { LEAD_SOURCES } from './lead.ts';
+import { leadSyncSchema } from '../crm/lead-sync.ts';
 
 export const LEAD_LIST = {
   perPage: 25,
@@ -110,6 +111,12 @@ export const leadRowSchema = z.object({
   synced_to_fub: z.union([z.literal(0), z.literal(1)]),
   estimate_uuid: z.string().nullable(),
   page_path: z.string().nullable(),
+  /**
+   * Where the lead's sync to Follow Up Boss stands (its crm_syncs job) and why it last failed; null
+   * without a job. Defaulted so that a scope whose rows do not carry it still lists its leads.
+   */
+  crm_status: leadSyncSchema.shape.status.nullable().default(null),
+  crm_error: z.string().nullable().default(null),
 });
 
 export type LeadRow = z.output<typeof leadRowSchema>;
@@ -172,8 +179,8 @@ export function csvCell(value: string): string {
 
 export const csvLine = (cells: readonly string[]): string => `${cells.map(csvCell).join(',')}\r\n`;
 
-/** A lead's cells, in LEAD_CSV_COLUMNS order. */
-export const leadCsvCells = (lead: LeadRow): string[] => [
+/** A lead's cells, in LEAD_CSV_COLUMNS order (its sync job is not a column: "FUB Synced" says it). */
+export const leadCsvCells = (lead: Omit<LeadRow, 'crm_status' | 'crm_error'>): string[] => [
   [lead.first_name, lead.last_name].filter(Boolean).join(' '),
   lead.email,
   lead.phone ? formatPhone(lead.phone) : '',

@@ -1,0 +1,124 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { z } from 'zod';
+import { Modal } from '../../ui/Modal.tsx';
+import { getJson } from '../accounts/account-query.ts';
+import { LEAD_TIME_ZONE, type LeadRow } from '../leads/lead-list.ts';
+import { leadSyncSchema, type LeadSync } from './lead-sync.ts';
+
+/** A lead's sync in the list's words, and the badge's tone. */
+export function syncStateOf(lead: Pick<LeadRow, 'synced_to_fub' | 'crm_status'>): {
+  words: string;
+  tone: 'on' | 'off' | 'wait' | 'bad';
+} {
+  if (lead.synced_to_fub === 1 || lead.crm_status === 'synced') return { words: 'Synced', tone: 'on' };
+  switch (lead.crm_status) {
+    case 'queued':
+    case 'sending':
+      return { words: 'Waiting', tone: 'wait' };
+    case 'stopped':
+    case 'rejected':
+      return { words: 'Needs attention', tone: 'bad' };
+    case 'ignored':
+      return { words: 'Ignored (lead flow archived)', tone: 'wait' };
+    default:
+      return { words: 'Not synced', tone: 'off' };
+  }
+}
+
+export function SyncBadge({ lead }: { lead: Pick<LeadRow, 'synced_to_fub' | 'crm_status'> }) {
+  const state = syncStateOf(lead);
+  return <span className={`badge badge-${state.tone}`}>{state.words}</span>;
+}
+
+const attemptTime = new Intl.DateTimeFormat('en-US', {
+  timeZone: LEAD_TIME_ZONE,
+  dateStyle: 'medium',
+  timeStyle: 'medium',
+});
+
+const OUTCOME_WORDS: Record<string, string> = {
+  created: 'Created a person',
+  updated: 'Updated the person',
+  archived: 'Ignored (lead flow archived)',
+  'rate-limited': 'Rate-limited, retried later',
+  refused: 'API key refused',
+  rejected: 'Lead refused',
+  unavailable: 'Follow Up Boss unavailable',
+};
+
+/** The CRM note for the agent (never the visitor: issue 8): where the lead stands, in words. */
+function crmNote(sync: LeadSync | null): string {
+  if (sync === null) return 'Not synced to CRM - this lead has not been sent to Follow Up Boss.';
+  switch (sync.status) {
+    case 'synced':
+      return sync.person_id === null
+        ? 'Synced to Follow Up Boss'
+        : `Synced to Follow Up Boss (person ${sync.person_id})`;
+    case 'ignored':
+      return 'Accepted but ignored by Follow Up Boss (lead flow archived)';
+    case 'stopped':
+    case 'rejected':
+      return `Not synced to CRM - sync failed${sync.last_error ? `: ${sync.last_error}` : '.'}`;
+    default:
+      return `Waiting to be sent to Follow Up Boss; next try ${attemptTime.format(new Date(sync.next_attempt_at))}${sync.last_error ? ` (last error: ${sync.last_error})` : ''}.`;
+  }
+}
+
+const crmAnswerSchema = z.object({ success: z.literal(true), sync: leadSyncSchema.nullable() });
+
+/** Each call made to Follow Up Boss for `lead` (read when opened), and the CRM note. */
+export function LeadSyncHistoryDialog({ lead, onClose }: { lead: LeadRow | null; onClose: () => void }) {
+  const history = useQuery({
+    queryKey: ['leads', 'crm', lead?.id],
+    queryFn: async () => (await getJson(`/api/leads/${lead?.id ?? 0}/crm`, crmAnswerSchema)).sync,
+    enabled: lead !== null,
+    staleTime: 0,
+  });
+  const captionId = useId();
+  const name = lead ? [lead.first_name, lead.last_name].filter(Boolean).join(' ') : '';
+  return (
+    <Modal open={lead !== null} title={`Follow Up Boss sync: ${name}`} onClose={onClose}>
+      {history.isPending ? <p aria-live="polite">Loading…</p> : null}
+      {history.isError ? <p role="alert">Failed to load the sync history.</p> : null}
+      {history.isSuccess ? (
+        <>
+          <p className="crm-note">{crmNote(history.data)}</p>
+          {history.data && history.data.history.length > 0 ? (
+            // Scrolls sideways on a narrow screen: focusable, so keys scroll it too.
+            <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
+              <table className="leads-table crm-attempts">
+                <caption id={captionId}>
+                  {history.data.history.length === 1 ? '1 attempt' : `${history.data.history.length} attempts`}, newest
+                  first
+                </caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    <th scope="col">Outcome</th>
+                    <th scope="col">HTTP status</th>
+                    <th scope="col">Error</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {history.data.history.map((attempt, index) => (
+                    <tr key={`${attempt.at}-${index}`}>
+                      <td data-label="Time" className="nowrap">
+                        <time dateTime={attempt.at}>{attemptTime.format(new Date(attempt.at))}</time>
+                      </td>
+                      <td data-label="Outcome">{OUTCOME_WORDS[attempt.outcome] ?? attempt.outcome}</td>
+                      <td data-label="HTTP status">{attempt.http_status ?? 'No answer'}</td>
+                      <td data-label="Error">{attempt.error ?? '—'}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <p>No attempt yet.</p>
+          )}
+        </>
+      ) : null}
+    </Modal>
+  );
+}
