@@ -119,6 +119,14 @@ try {
 
   await run({ url: bare.url, duration: 2 });
   const baseline = await run({ url: bare.url });
+  // Unmeasured: the API's JIT and its pool's connections warm up.
+  await run({
+    url: `${api.url}/api/leads`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    duration: 2,
+    requests: [{ setupRequest: (request) => ({ ...request, body: leadBody('warm') }) }],
+  });
   // The same leads of an agent without the integration: what the sync adds.
   const without = await leads('none');
   await db.query('UPDATE fub_integrations SET active = true WHERE agent_id = $1', [agentId]);
