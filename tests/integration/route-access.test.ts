@@ -9,7 +9,8 @@ import { createApi } from '../../src/server/app.ts';
 import type { Db } from '../../src/server/db.ts';
 import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
 import { expectError } from '../support/api-suite.ts';
-import { forgeSession, useAuthSuite } from '../support/auth-suite.ts';
+import { clientAs, forgeSession, useAuthSuite } from '../support/auth-suite.ts';
+import { createAgent } from '../support/fixtures.ts';
 
 /** Every METHOD PATH the app registers under /api (not the 405 catch-alls route() adds). */
 function registeredRoutes(db: Db): string[] {
@@ -24,6 +25,7 @@ function registeredRoutes(db: Db): string[] {
 const concrete = (pattern: string) => pattern.replace(/:\w+/g, '1');
 
 const guarded = Object.entries(ROUTE_ACCESS).filter(([, access]) => access !== 'public');
+const adminOnly = Object.entries(ROUTE_ACCESS).filter(([, access]) => access === 'admin');
 
 describe('the access table', () => {
   const suite = useAuthSuite('pglite', 'route-access');
@@ -50,5 +52,22 @@ describe('the access table', () => {
             });
       await expectError(response, 401, 'Please log in');
     }
+  });
+
+  // Site-wide settings and every agent's data are for admins: an agent is refused before the handler.
+  it.each(adminOnly)('%s answers 403 to a signed-in agent who is not an admin', async (key) => {
+    const [method = 'GET', pattern = ''] = key.split(' ');
+    const path = concrete(pattern);
+    const agent = await createAgent(suite.db);
+    const client = await clientAs(suite, agent.id);
+    const response =
+      method === 'GET'
+        ? await client.get(path)
+        : await client.request(path, {
+            method,
+            headers: { 'content-type': 'application/json', origin: suite.api.origin },
+            body: '{}',
+          });
+    await expectError(response, 403);
   });
 });
