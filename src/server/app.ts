@@ -14,6 +14,7 @@ import { leadSyncRoutes } from '../features/crm/lead-sync.server.ts';
 import { TooManyAttempts } from '../features/auth/rate-limit.server.ts';
 import type { AuthConfig } from '../features/auth/sessions.server.ts';
 import { emailRoutes } from '../features/email/email-routes.server.ts';
+import { emailSettingsRoutes } from '../features/email/email-settings-routes.server.ts';
 import {
   deliverQueued,
   type EmailAddress,
@@ -28,6 +29,7 @@ import { leadRoutes } from '../features/leads/leads.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
 import { agentSettingsRoutes } from '../features/settings/agent-settings.server.ts';
 import { settingsRoutes } from '../features/settings/settings.server.ts';
+import { seoSettingsRoutes } from '../features/seo/seo-settings.server.ts';
 import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
 import type { Db } from './db.ts';
 import { DEFAULT_FUB_API_URL } from './env.ts';
@@ -55,7 +57,7 @@ export interface AppDeps {
    * Sends the e-mail a request queued right after its response. Without it, queued e-mail waits
    * for the scheduled deliverer (netlify/functions/deliver-email.mts).
    */
-  email?: { provider: EmailProvider; from: EmailAddress };
+  email?: { provider: EmailProvider & { refresh?(): void }; from: EmailAddress };
   /** Origin of links in e-mails (https://example.com); defaults to the request's origin. */
   siteUrl?: string;
   /**
@@ -159,6 +161,16 @@ export function createApi({
   api.route('/', leadExportRoutes(db));
   api.route('/', emailRoutes(db, mail, clientAddress));
   api.route('/', unsubscribeRoutes(db, signer));
+  // The Mailgun key is encrypted with ENCRYPTION_KEY, the secret the CRM keys use too.
+  api.route(
+    '/',
+    emailSettingsRoutes(db, {
+      secret: crm.secret,
+      email,
+      unsubscribe: (request) => unsubscribeLinks(mail.siteUrl(request), signer),
+    }),
+  );
+  api.route('/', seoSettingsRoutes(db));
   api.route('/', marketRoutes(db));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {

@@ -55,4 +55,10 @@ export const ROUTE_ACCESS: RouteAccess = {
   'GET /api/agents/me/integrations/fub': 'agent',
   'PATCH /api/agents/me/integrations/fub': 'agent',
   'DELETE /api/agents/me/integrations/fub': 'agent',
+  // Admin settings: e-mail sending (the test e-mail goes to the admin's own address) and SEO.
+  'GET /api/agents/me/integrations/mailgun': 'admin',
+  'PATCH /api/agents/me/integrations/mailgun': 'admin',
+  'POST /api/admin/email/test': 'admin',
+  'GET /api/seo/settings': 'admin',
+  'PUT /api/seo/settings': 'admin',
 };

@@ -12,8 +12,8 @@ import {
   mailgunSettingsView,
   readMailgunSettings,
   saveMailgunSettings,
-  type MailgunSettingsInput,
 } from '../../src/features/email/email-settings.server.ts';
+import type { MailgunSettingsInput } from '../../src/features/email/email-settings.ts';
 import {
   createOutboxProvider,
   deliverQueued,

@@ -8,6 +8,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { errorResponse, HttpError } from '../../server/http.ts';
+import { SETTINGS_MESSAGES } from '../settings/agent-settings.ts';
 import { pathMatcher } from '../../server/netlify-rules.ts';
 import { PLEASE_LOG_IN, readSession, SESSION_COOKIE, type AuthConfig, type SessionClaims } from './sessions.server.ts';
 
@@ -73,3 +74,12 @@ export const sessionAgentCte = (first: number): string =>
            WHERE id = $${first} AND session_version = $${first + 1} AND status = 'active')`;
 
 export const sessionParams = ({ agentId, version }: SessionClaims): [number, number] => [agentId, version];
+
+/**
+ * For the `me` row a query of an admin route read (with `is_admin`): no row is 401 (signed out),
+ * an agent who is not an admin is 403.
+ */
+export function assertAdmin(me: { is_admin: boolean } | undefined): void {
+  if (!me) throw new HttpError(401, PLEASE_LOG_IN);
+  if (!me.is_admin) throw new HttpError(403, SETTINGS_MESSAGES.siteWideOnly);
+}

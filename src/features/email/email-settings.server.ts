@@ -3,9 +3,9 @@
  * (src/server/encryption.ts, bound to its column) and only server code ever sees it decrypted;
  * what a screen may show is `mailgunSettingsView` (the key masked).
  */
-import { z } from 'zod';
 import type { Queryable } from '../../server/db.ts';
 import { decrypt, encrypt, maskedKey, resolveSecret, type SecretSource } from '../../server/encryption.ts';
+import { mailgunSettingsInputSchema, type MailgunSettingsInput } from './email-settings.ts';
 
 /** Bound into the ciphertext: a value copied from another encrypted column does not decrypt here. */
 export const MAILGUN_KEY_CONTEXT = 'email_settings.mailgun_api_key';
@@ -126,38 +126,6 @@ export function mailgunSettingsView(settings: MailgunSettings): MailgunSettingsV
     updatedAt: settings.updatedAt,
   };
 }
-
-const optionalText = (max: number, message: string) =>
-  z
-    .string(message)
-    .trim()
-    .max(max, message)
-    .nullish()
-    .transform((value) => (value ? value : null));
-
-/**
- * A save of the settings (for the later admin screen). Blank fields clear their setting. `apiKey`
- * left out keeps the stored key (a form shows only its mask); blank or null removes it.
- */
-export const mailgunSettingsInputSchema = z.object({
-  domain: optionalText(253, 'Enter a domain such as mg.example.com').refine(
-    (value) => value === null || /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i.test(value),
-    'Enter a domain such as mg.example.com',
-  ),
-  apiKey: z
-    .string('Enter the Mailgun API key')
-    .trim()
-    .max(200, 'The API key is too long')
-    .nullable()
-    .optional()
-    .transform((value) => (value === undefined ? undefined : value || null)),
-  fromName: optionalText(100, 'Sender name must be at most 100 characters'),
-  fromEmail: optionalText(254, 'Please enter a valid email address').refine(
-    (value) => value === null || z.email().safeParse(value).success,
-    'Please enter a valid email address',
-  ),
-});
-export type MailgunSettingsInput = z.input<typeof mailgunSettingsInputSchema>;
 
 /**
  * Saves the settings (one upsert, one round trip), encrypting a new key, and answers what a

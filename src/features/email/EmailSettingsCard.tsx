@@ -1,0 +1,174 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type SubmitEvent } from 'react';
+import { z } from 'zod';
+import { Field } from '../../ui/Field.tsx';
+import { fieldErrorsOf } from '../../ui/field-errors.ts';
+import { Notice } from '../../ui/Notice.tsx';
+import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import {
+  EMAIL_SETTINGS_MESSAGES,
+  mailgunSaveSchema,
+  mailgunViewSchema,
+  testEmailAnswerSchema,
+  type MailgunSave,
+  type MailgunView,
+} from './email-settings.ts';
+
+const PATH = '/api/agents/me/integrations/mailgun';
+const QUERY_KEY = ['mailgun-settings'];
+const answerSchema = z.object({ success: z.literal(true), settings: mailgunViewSchema });
+const savedSchema = answerSchema.extend({ message: z.string() });
+
+type Outcome = { tone: 'success' | 'error'; message: string } | null;
+
+/** The admin's e-mail sending card: the Mailgun settings (key write-only) and a test e-mail. */
+export function EmailSettingsCard() {
+  const settings = useQuery({
+    queryKey: QUERY_KEY,
+    queryFn: async () => (await getJson(PATH, answerSchema)).settings,
+  });
+  return (
+    <section className="card admin-settings-card" aria-labelledby="email-settings-title">
+      <h2 id="email-settings-title">E-mail sending</h2>
+      <p>
+        With all four Mailgun settings filled in, the site sends its e-mail (estimates, new-lead notices, account
+        e-mails) through Mailgun from the sender named here. Until then it sends through Resend when the server has a
+        Resend API key, and otherwise keeps each e-mail in its outbox unsent.
+      </p>
+      {settings.isPending ? <p aria-live="polite">Loading…</p> : null}
+      {settings.isError ? (
+        <>
+          <Notice tone="error" message={EMAIL_SETTINGS_MESSAGES.loadFailed} />
+          <button type="button" className="button button-primary" onClick={() => void settings.refetch()}>
+            Retry
+          </button>
+        </>
+      ) : null}
+      {settings.data ? <MailgunForm saved={settings.data} /> : null}
+      <TestEmail />
+    </section>
+  );
+}
+
+const toDraft = (saved: MailgunView) => ({
+  mailgun_domain: saved.mailgun_domain ?? '',
+  mailgun_api_key: '',
+  mailgun_from_name: saved.mailgun_from_name ?? '',
+  mailgun_from_email: saved.mailgun_from_email ?? '',
+});
+
+function MailgunForm({ saved }: { saved: MailgunView }) {
+  const queryClient = useQueryClient();
+  // The key is write-only: its input starts empty, and an empty one keeps the stored key.
+  const [draft, setDraft] = useState(() => toDraft(saved));
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const save = useMutation({
+    mutationFn: (body: MailgunSave) => sendJson('PATCH', PATH, savedSchema, body),
+    onSuccess: (answer) => {
+      queryClient.setQueryData(QUERY_KEY, answer.settings);
+      setDraft(toDraft(answer.settings));
+      setOutcome({ tone: 'success', message: answer.message });
+    },
+    onError: (error) => {
+      setFields(error instanceof ApiError ? error.fields : {});
+      setOutcome({
+        tone: 'error',
+        message:
+          error instanceof ApiError
+            ? error.status < 500
+              ? error.message
+              : EMAIL_SETTINGS_MESSAGES.saveFailed
+            : EMAIL_SETTINGS_MESSAGES.saveError,
+      });
+    },
+  });
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    setOutcome(null);
+    const parsed = mailgunSaveSchema.safeParse(draft);
+    if (!parsed.success) {
+      setFields(fieldErrorsOf(parsed.error));
+      setOutcome({ tone: 'error', message: EMAIL_SETTINGS_MESSAGES.saveFailed });
+      return;
+    }
+    setFields({});
+    save.mutate(draft);
+  };
+
+  const input = (name: keyof typeof draft) => ({
+    name,
+    value: draft[name],
+    error: fields[name],
+    onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }),
+  });
+
+  return (
+    <form noValidate onSubmit={submit} className="admin-settings-form">
+      <p className="admin-settings-status">
+        <span className={`badge ${saved.complete ? 'badge-on' : 'badge-off'}`}>
+          {saved.complete ? 'Sending through Mailgun' : 'Mailgun not set up'}
+        </span>
+      </p>
+      <Field
+        label="Mailgun domain"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder="mg.example.com"
+        {...input('mailgun_domain')}
+      />
+      <Field
+        label="Mailgun API key"
+        type="password"
+        autoComplete="off"
+        spellCheck={false}
+        placeholder={saved.mailgun_api_key_masked || undefined}
+        hint={
+          saved.mailgun_api_key_masked
+            ? `Saved key ${saved.mailgun_api_key_masked}. Leave blank to keep it.`
+            : 'In Mailgun: Sending → Domain settings → Sending API keys.'
+        }
+        {...input('mailgun_api_key')}
+      />
+      <Field label="Sender name" autoComplete="off" {...input('mailgun_from_name')} />
+      <Field
+        label="Sender e-mail address"
+        type="email"
+        autoComplete="off"
+        spellCheck={false}
+        hint="An address at the Mailgun domain."
+        {...input('mailgun_from_email')}
+      />
+      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
+      <button type="submit" className="button button-primary" disabled={save.isPending}>
+        {save.isPending ? 'Saving…' : 'Save e-mail settings'}
+      </button>
+    </form>
+  );
+}
+
+/** Sends a test e-mail to the signed-in admin, through whichever provider the site uses now. */
+function TestEmail() {
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const test = useMutation({
+    mutationFn: () => sendJson('POST', '/api/admin/email/test', testEmailAnswerSchema),
+    onMutate: () => setOutcome(null),
+    onSuccess: (answer) => setOutcome({ tone: 'success', message: answer.message }),
+    onError: (error) =>
+      setOutcome({
+        tone: 'error',
+        message: error instanceof ApiError ? error.message : EMAIL_SETTINGS_MESSAGES.testFailed,
+      }),
+  });
+  return (
+    <div className="admin-settings-test">
+      <h3>Test e-mail</h3>
+      <p>Sends a short e-mail to your own address, through the provider the site would use right now.</p>
+      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
+      <button type="button" className="button button-secondary" disabled={test.isPending} onClick={() => test.mutate()}>
+        {test.isPending ? 'Sending…' : 'Send a test e-mail'}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * GET and PUT /api/seo/settings (admins only): the one row of seo_settings, which the build reads
+ * into every page's head (src/server/build-data.ts). The OG image columns are left alone here.
+ */
+import { Hono } from 'hono';
+import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import type { Db } from '../../server/db.ts';
+import { readJson, route } from '../../server/http.ts';
+import { SEO_MESSAGES, seoSettingsSchema, type SeoSettings } from './seo-settings.ts';
+
+const COLUMNS = 'seo_title, seo_description, og_title, og_description, og_url, twitter_card, seo_keywords';
+
+type Row = { is_admin: boolean } & { [Key in keyof SeoSettings]: SeoSettings[Key] | null };
+
+/** The row as the form shows it; a site never seeded shows empty required fields. */
+const toSettings = (row: Row): SeoSettings => ({
+  seo_title: row.seo_title ?? '',
+  seo_description: row.seo_description ?? '',
+  og_title: row.og_title,
+  og_description: row.og_description,
+  og_url: row.og_url,
+  twitter_card: row.twitter_card ?? 'summary_large_image',
+  seo_keywords: row.seo_keywords,
+});
+
+export function seoSettingsRoutes(db: Db): Hono {
+  const app = new Hono();
+  route(app, '/seo/settings', {
+    /** One round trip: the admin check and the settings. */
+    GET: async (c) => {
+      const [row] = await db.query<Row>(
+        `WITH ${sessionAgentCte(1)}
+         SELECT me.is_admin, ${COLUMNS.split(', ')
+           .map((column) => `o.${column}`)
+           .join(', ')}
+           FROM me LEFT JOIN seo_settings o ON o.id = 1 AND me.is_admin`,
+        sessionParams(sessionOf(c)),
+      );
+      assertAdmin(row);
+      return c.json({ success: true, settings: row ? toSettings(row) : null });
+    },
+    /** One statement: the admin check and the upsert; an agent who is not an admin writes nothing. */
+    PUT: async (c) => {
+      const settings = await readJson(c, seoSettingsSchema);
+      const [row] = await db.query<Row>(
+        `WITH ${sessionAgentCte(1)},
+         saved AS (
+           INSERT INTO seo_settings AS o (id, ${COLUMNS})
+           SELECT 1, $3, $4, $5, $6, $7, $8, $9 FROM me WHERE me.is_admin
+           ON CONFLICT (id) DO UPDATE SET
+             seo_title = EXCLUDED.seo_title, seo_description = EXCLUDED.seo_description,
+             og_title = EXCLUDED.og_title, og_description = EXCLUDED.og_description, og_url = EXCLUDED.og_url,
+             twitter_card = EXCLUDED.twitter_card, seo_keywords = EXCLUDED.seo_keywords, updated_at = now()
+           RETURNING ${COLUMNS}
+         )
+         SELECT me.is_admin, saved.* FROM me LEFT JOIN saved ON true`,
+        [
+          ...sessionParams(sessionOf(c)),
+          settings.seo_title,
+          settings.seo_description,
+          settings.og_title,
+          settings.og_description,
+          settings.og_url,
+          settings.twitter_card,
+          settings.seo_keywords,
+        ],
+      );
+      assertAdmin(row);
+      return c.json({ success: true, message: SEO_MESSAGES.saved, settings: row ? toSettings(row) : null });
+    },
+  });
+  return app;
+}

@@ -1,0 +1,91 @@
+import type { Page } from '@playwright/test';
+import { emailsTo, expect, expectNoAxeViolations, test, waitForIslands } from './fixtures.ts';
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+const ADMIN = { email: 'admin@example.com', password: 'demo-admin-password' };
+
+/** The demo admin (seeded for the e2e run), signed in, on /admin/settings. */
+async function openSettings(page: Page) {
+  const login = await page.request.post('/api/auth/login', { data: ADMIN });
+  expect(login.status(), await login.text()).toBe(200);
+  await page.goto('/admin');
+  await waitForIslands(page);
+  await page.getByRole('link', { name: 'Settings' }).click();
+  await expect(page).toHaveURL('/admin/settings');
+  await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+}
+
+const emailCard = (page: Page) => page.getByRole('region', { name: 'E-mail sending' });
+const seoCard = (page: Page) => page.getByRole('region', { name: 'SEO' });
+
+// One admin and one set of site-wide settings: these tests take turns.
+test.describe.configure({ mode: 'serial' });
+
+test('the admin saves the e-mail settings, and the key is shown only masked afterwards', async ({ page }) => {
+  await openSettings(page);
+  const card = emailCard(page);
+  const key = `key-e2e-${Date.now()}-abcd`;
+  await card.getByLabel('Mailgun domain').fill('mg.example.com');
+  await card.getByLabel('Mailgun API key').fill(key);
+  await card.getByLabel('Sender name').fill('Long Island Net Proceeds');
+  // No sender address: the settings stay incomplete, so the run's other e-mail keeps going to the outbox.
+  await card.getByRole('button', { name: 'Save e-mail settings' }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'Email settings saved successfully!' })).toBeVisible();
+  await expect(card.getByLabel('Mailgun API key')).toHaveValue('');
+  await expect(card.getByText('Saved key ••••••••abcd. Leave blank to keep it.')).toBeVisible();
+  await expect(card.getByText('Mailgun not set up')).toBeVisible();
+
+  await page.reload();
+  await waitForIslands(page);
+  await expect(emailCard(page).getByLabel('Mailgun domain')).toHaveValue('mg.example.com');
+  await expect(emailCard(page).getByText('Saved key ••••••••abcd. Leave blank to keep it.')).toBeVisible();
+  expect(await page.content()).not.toContain(key);
+});
+
+test('a test e-mail reaches the admin through the outbox, and the screen says so', async ({ page }) => {
+  await openSettings(page);
+  const card = emailCard(page);
+  await card.getByRole('button', { name: 'Send a test e-mail' }).click();
+  await expect(
+    card.getByRole('status').filter({ hasText: `Test e-mail sent to ${ADMIN.email} through outbox.` }),
+  ).toBeVisible();
+  const [message] = await emailsTo(
+    ADMIN.email,
+    1,
+    (sent) => sent.subject === 'Test e-mail from your net proceeds site',
+  );
+  expect(message?.text).toContain('If you are reading it, e-mail sending works.');
+});
+
+test('the SEO form counts characters as the admin types and saves', async ({ page }) => {
+  await openSettings(page);
+  const card = seoCard(page);
+  const title = card.getByLabel('Page title');
+  await title.fill('Sell smarter on Long Island');
+  await expect(card.getByText('27/60 characters')).toBeVisible();
+  await card.getByLabel('Meta description').fill('Your net proceeds in seconds.');
+  await expect(card.getByText('29/160 characters')).toBeVisible();
+  await card.getByLabel('OG title (optional)').fill('Know your number');
+  await expect(card.getByText('16/90 characters')).toBeVisible();
+  await expect(card.getByText('0/200 characters')).toHaveCount(0);
+  await card.getByLabel('OG description (optional)').fill('');
+  await expect(card.getByText('0/200 characters')).toBeVisible();
+  await expect(title).toHaveAttribute('maxlength', '60');
+  await card.getByLabel('Twitter card').selectOption('summary');
+  await card.getByRole('button', { name: 'Save SEO settings' }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'SEO settings saved successfully!' })).toBeVisible();
+
+  await page.reload();
+  await waitForIslands(page);
+  await expect(seoCard(page).getByLabel('Page title')).toHaveValue('Sell smarter on Long Island');
+  await expect(seoCard(page).getByLabel('Twitter card')).toHaveValue('summary');
+  await expect(seoCard(page).getByText('27/60 characters')).toBeVisible();
+});
+
+test('the settings screen has no accessibility violations, with the Follow Up Boss card', async ({ page }) => {
+  await openSettings(page);
+  await expect(page.getByRole('heading', { name: 'Follow Up Boss' })).toBeVisible();
+  await expect(emailCard(page).getByLabel('Mailgun domain')).toBeVisible();
+  await expect(seoCard(page).getByLabel('Page title')).toBeVisible();
+  await expectNoAxeViolations(page, WCAG);
+});
