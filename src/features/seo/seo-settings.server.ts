@@ -3,9 +3,9 @@
  * into every page's head (src/server/build-data.ts). The OG image columns are left alone here.
  */
 import { Hono } from 'hono';
-import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { Db } from '../../server/db.ts';
-import { readJson, route } from '../../server/http.ts';
+import { route } from '../../server/http.ts';
 import { SEO_MESSAGES, seoSettingsSchema, type SeoSettings } from './seo-settings.ts';
 
 const COLUMNS = 'seo_title, seo_description, og_title, og_description, og_url, twitter_card, seo_keywords';
@@ -41,7 +41,7 @@ export function seoSettingsRoutes(db: Db): Hono {
     },
     /** One statement: the admin check and the upsert; an agent who is not an admin writes nothing. */
     PUT: async (c) => {
-      const settings = await readJson(c, seoSettingsSchema);
+      const settings = await readJsonAsAdmin(c, db, seoSettingsSchema);
       const [row] = await db.query<Row>(
         `WITH ${sessionAgentCte(1)},
          saved AS (
