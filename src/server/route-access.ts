@@ -55,4 +55,7 @@ export const ROUTE_ACCESS: RouteAccess = {
   'GET /api/agents/me/integrations/fub': 'agent',
   'PATCH /api/agents/me/integrations/fub': 'agent',
   'DELETE /api/agents/me/integrations/fub': 'agent',
+  // The admin overview: the site's figures and recent activity.
+  'GET /api/admin/overview': 'admin',
+  'GET /api/admin/activity': 'admin',
 };
