@@ -139,7 +139,11 @@ describe.each(BACKENDS)('the admin overview on %s', (backend) => {
     async (path) => {
       await expectError(await suite.client().get(path), 401, 'Please log in');
       const agent = await createAgent(suite.db);
-      await expectError(await (await clientAs(suite, agent.id)).get(path), 403, 'Only admins can see the site’s figures');
+      await expectError(
+        await (await clientAs(suite, agent.id)).get(path),
+        403,
+        'Only admins can see the site’s figures',
+      );
       const admin = await newAdmin(suite);
       const client = await clientAs(suite, admin.id);
       expect((await client.get(path)).status).toBe(200);

@@ -4,7 +4,12 @@
  */
 import type { Db } from '../../src/server/db.ts';
 
-export async function insertEstimate(db: Db, agentId: number, createdAt: Date, salePriceCents = 780_200_00): Promise<string> {
+export async function insertEstimate(
+  db: Db,
+  agentId: number,
+  createdAt: Date,
+  salePriceCents = 780_200_00,
+): Promise<string> {
   const [row] = await db.query<{ uuid: string }>(
     `INSERT INTO estimates (agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
                             transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, created_at)

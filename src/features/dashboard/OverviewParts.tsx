@@ -13,8 +13,7 @@ const count = new Intl.NumberFormat('en-US');
 export const formatCount = (value: number): string => count.format(value);
 
 /** A conversion rate as the cards show it: one decimal, or a dash without estimates. */
-export const formatConversion = (percent: number | null): string =>
-  percent === null ? '—' : `${percent.toFixed(1)}%`;
+export const formatConversion = (percent: number | null): string => (percent === null ? '—' : `${percent.toFixed(1)}%`);
 
 export function StatCards({ label, stats }: { label: string; stats: { label: string; value: string }[] }) {
   return (

@@ -4,7 +4,14 @@ import { getJson } from '../accounts/account-query.ts';
 import type { SessionAgent } from '../auth/auth-schemas.ts';
 import { useFubIntegration } from '../crm/fub-query.ts';
 import { overviewResponseSchema, type Overview } from './overview.ts';
-import { ActivitySection, formatConversion, formatCount, QuickActions, StatCards, WeeklySection } from './OverviewParts.tsx';
+import {
+  ActivitySection,
+  formatConversion,
+  formatCount,
+  QuickActions,
+  StatCards,
+  WeeklySection,
+} from './OverviewParts.tsx';
 import { ProfileBanner } from './ProfileBanner.tsx';
 
 /** /dashboard: the agent's overview. */
