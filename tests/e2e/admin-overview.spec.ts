@@ -63,7 +63,7 @@ test.describe('the admin overview', () => {
 
     await page.goto('/admin');
     await waitForIslands(page);
-    await expect(page.getByRole('heading', { name: 'Site overview', level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Admin overview', level: 1 })).toBeVisible();
     await expect(stat(page, 'Conversion Rate')).toContainText(/\d+\.\d%/);
     // Other tests add rows at the same time: the site's figures have at least this test's.
     expect(await figure(page, 'Total Leads')).toBeGreaterThanOrEqual(before.leads_total + 2);

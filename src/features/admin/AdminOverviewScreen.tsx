@@ -28,7 +28,7 @@ function AdminOverviewBody() {
   const activity = useQuery({ queryKey: ['admin-activity'], queryFn: fetchActivity });
   return (
     <div className="overview">
-      <h1>Site overview</h1>
+      <h1>Admin overview</h1>
       {overview.isPending ? <p aria-live="polite">Loading the site’s figures…</p> : null}
       {overview.isError ? (
         <Failed message="Failed to load the site’s figures." retry={() => void overview.refetch()} />
