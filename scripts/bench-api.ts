@@ -1,7 +1,7 @@
 // npm run bench:api — load on the hottest API calls, on a real PostgreSQL through the Neon
 // driver, next to a bare node:http server measured in the same run. Each server runs in its own
 // process so the load generator does not share its event loop. The signed-in calls are made as an
-// agent with LEADS_OF_AGENT leads (scripts/bench/agent-leads.ts).
+// agent with LEADS_OF_AGENT leads (scripts/bench/agent-leads.ts), an admin among 10 such agents.
 import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { createApi } from '../src/server/app.ts';
@@ -62,6 +62,13 @@ const TARGETS: Target[] = [
   dashboardGet('GET /api/leads (10k leads, page 1)', '/api/leads'),
   dashboardGet('GET /api/leads?search= (10k leads)', `/api/leads?search=${SEARCH_NAME.slice(0, 6).toLowerCase()}`),
   dashboardGet('GET /api/agents/me/overview (10k leads, 10k estimates)', '/api/agents/me/overview'),
+  // Issue 11's budget: the site's newest activity among every agent's leads and estimates.
+  {
+    name: 'GET /api/admin/activity (admin; 100k leads, 100k estimates)',
+    path: '/api/admin/activity',
+    signedIn: true,
+    budget: { trips: 1, p99Ms: 100 },
+  },
 ];
 
 interface Figures {

@@ -18,14 +18,14 @@ const AGENTS = 10;
 
 /**
  * AGENTS new active agents with `count` leads and `count` estimates each, one a minute back from now, and the Cookie
- * header of a session of the first, signed with `auth`.
+ * header of a session of the first (an admin, for the admin calls), signed with `auth`.
  */
 export async function agentWithLeads(db: Db, auth: AuthConfig, count: number): Promise<{ cookie: string }> {
   const [agent] = await db.query<{ id: number; session_version: number }>(
     `WITH made AS (
-       INSERT INTO agents (first_name, last_name, email, slug, status, brokerage, professional_title)
+       INSERT INTO agents (first_name, last_name, email, slug, status, brokerage, professional_title, is_admin)
        SELECT 'Bench', 'Agent', 'bench.agent' || a || '@example.com', 'benchagent' || a, 'active', 'Bench Realty',
-              'Licensed Associate Broker'
+              'Licensed Associate Broker', a = 1
          FROM generate_series(1, $1) AS a
        RETURNING id, session_version
      )

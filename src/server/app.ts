@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
+import { adminOverviewRoutes } from '../features/admin/admin-overview.server.ts';
 import { agentRoutes } from '../features/agents/agents.server.ts';
 import { profileRoutes } from '../features/agents/profile.server.ts';
 import { authRoutes } from '../features/auth/auth-routes.server.ts';
@@ -139,6 +140,7 @@ export function createApi({
   api.route('/', settingsRoutes(db));
   api.route('/', agentRoutes(db));
   api.route('/', overviewRoutes(db));
+  api.route('/', adminOverviewRoutes(db));
   api.route('/', agentSettingsRoutes(db));
   api.route('/', profileRoutes(db));
   api.route('/', imageRoutes(db));

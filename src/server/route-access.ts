@@ -61,4 +61,7 @@ export const ROUTE_ACCESS: RouteAccess = {
   'POST /api/admin/email/test': 'admin',
   'GET /api/seo/settings': 'admin',
   'PUT /api/seo/settings': 'admin',
+  // The admin overview: the site's figures and recent activity.
+  'GET /api/admin/overview': 'admin',
+  'GET /api/admin/activity': 'admin',
 };

@@ -17,6 +17,7 @@ export const SCREENS = {
   ],
   admin: [
     { path: '/admin', label: 'Overview' },
+    { path: '/admin/profile', label: 'Profile' },
     { path: '/admin/settings', label: 'Settings' },
   ],
 } as const satisfies Record<Area, readonly { path: string; label: string }[]>;

@@ -6,7 +6,7 @@ import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone, formatPhoneAsTyped } from '../../ui/phone.ts';
 import { UploadField } from '../../ui/UploadField.tsx';
-import AccountFrame from '../accounts/AccountFrame.tsx';
+import AccountFrame, { type Area } from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import {
   MAX_UPLOAD_BYTES,
@@ -63,10 +63,13 @@ function formOf(profile: Profile): FormState {
 const uploadFailure = (error: Error, fallback: string): string =>
   error instanceof ApiError && (error.status === 400 || error.status === 413) ? error.message : fallback;
 
-/** /dashboard/profile: the agent's profile, photo and logo, as their calculator page shows them. */
-export default function ProfileScreen() {
+/**
+ * /dashboard/profile and /admin/profile: the signed-in agent's (or admin's) own profile, photo and
+ * logo, as their calculator page shows them, inside the frame of `area`.
+ */
+export default function ProfileScreen({ area = 'dashboard' }: { area?: Area }) {
   return (
-    <AccountFrame area="dashboard" current="/dashboard/profile">
+    <AccountFrame area={area} current={area === 'admin' ? '/admin/profile' : '/dashboard/profile'}>
       {() => <ProfileLoader />}
     </AccountFrame>
   );

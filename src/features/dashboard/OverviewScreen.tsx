@@ -3,9 +3,16 @@ import AccountFrame from '../accounts/AccountFrame.tsx';
 import { getJson } from '../accounts/account-query.ts';
 import type { SessionAgent } from '../auth/auth-schemas.ts';
 import { useFubIntegration } from '../crm/fub-query.ts';
-import { OVERVIEW_TIME_ZONE, overviewResponseSchema, type Activity, type Overview } from './overview.ts';
+import { overviewResponseSchema, type Overview } from './overview.ts';
+import {
+  ActivitySection,
+  formatConversion,
+  formatCount,
+  QuickActions,
+  StatCards,
+  WeeklySection,
+} from './OverviewParts.tsx';
 import { ProfileBanner } from './ProfileBanner.tsx';
-import { WeeklyChart } from './WeeklyChart.tsx';
 
 /** /dashboard: the agent's overview. */
 export default function OverviewScreen() {
@@ -35,7 +42,14 @@ function OverviewBody({ agent }: { agent: SessionAgent }) {
         </div>
       ) : null}
       {overview.data ? <Figures overview={overview.data} /> : null}
-      <QuickActions slug={agent.slug} />
+      <QuickActions
+        links={[
+          { href: `/r/${agent.slug}`, label: 'View My Calculator' },
+          { href: '/dashboard/settings', label: 'My Settings' },
+          { href: '/dashboard/leads', label: 'My Leads' },
+          { href: '/dashboard/integrations', label: 'Integrations' },
+        ]}
+      />
     </div>
   );
 }
@@ -62,91 +76,20 @@ function CrmAttention() {
   );
 }
 
-const count = new Intl.NumberFormat('en-US');
-
 function Figures({ overview }: { overview: Overview }) {
-  const stats = [
-    { label: 'Leads', value: count.format(overview.leads_total) },
-    { label: 'Estimates', value: count.format(overview.estimates_total) },
-    { label: 'Leads this month', value: count.format(overview.leads_this_month) },
-    {
-      label: 'Conversion',
-      value: overview.conversion_percent === null ? '—' : `${overview.conversion_percent.toFixed(1)}%`,
-    },
-  ];
   return (
     <>
-      <ul className="plain-list stat-cards" aria-label="Your figures">
-        {stats.map((stat) => (
-          <li key={stat.label} className="card">
-            <span className="stat-label">{stat.label}</span>
-            <span className="stat-figure">{stat.value}</span>
-          </li>
-        ))}
-      </ul>
-      <section className="card overview-section" aria-labelledby="weekly-title">
-        <h2 id="weekly-title">Last 12 weeks</h2>
-        <WeeklyChart weeks={overview.weeks} />
-      </section>
-      <section className="card overview-section" aria-labelledby="activity-title">
-        <h2 id="activity-title">Recent activity</h2>
-        <ActivityList activities={overview.activities} />
-      </section>
+      <StatCards
+        label="Your figures"
+        stats={[
+          { label: 'Leads', value: formatCount(overview.leads_total) },
+          { label: 'Estimates', value: formatCount(overview.estimates_total) },
+          { label: 'Leads this month', value: formatCount(overview.leads_this_month) },
+          { label: 'Conversion', value: formatConversion(overview.conversion_percent) },
+        ]}
+      />
+      <WeeklySection weeks={overview.weeks} />
+      <ActivitySection activities={overview.activities} />
     </>
-  );
-}
-
-const when = new Intl.DateTimeFormat('en-US', {
-  month: 'short',
-  day: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  timeZone: OVERVIEW_TIME_ZONE,
-});
-
-const TYPE_WORDS: Record<Activity['type'], string> = { estimate: 'Estimate', lead: 'Lead', other: 'E-mail' };
-
-function ActivityList({ activities }: { activities: Activity[] }) {
-  if (activities.length === 0) return <p className="empty-state">No recent activity</p>;
-  return (
-    <ol className="plain-list activity-list">
-      {activities.map((activity, index) => (
-        <li key={`${activity.timestamp}-${index}`} className={`activity activity-${activity.type}`}>
-          <span className="activity-type">{TYPE_WORDS[activity.type]}</span>
-          <span className="activity-message">{activity.message}</span>
-          <time dateTime={activity.timestamp}>{when.format(new Date(activity.timestamp))}</time>
-        </li>
-      ))}
-    </ol>
-  );
-}
-
-function QuickActions({ slug }: { slug: string }) {
-  return (
-    <nav className="card overview-section" aria-labelledby="quick-actions-title">
-      <h2 id="quick-actions-title">Quick actions</h2>
-      <ul className="plain-list quick-actions">
-        <li>
-          <a className="button button-primary" href={`/r/${slug}`}>
-            View My Calculator
-          </a>
-        </li>
-        <li>
-          <a className="button button-secondary" href="/dashboard/settings">
-            My Settings
-          </a>
-        </li>
-        <li>
-          <a className="button button-secondary" href="/dashboard/leads">
-            My Leads
-          </a>
-        </li>
-        <li>
-          <a className="button button-secondary" href="/dashboard/integrations">
-            Integrations
-          </a>
-        </li>
-      </ul>
-    </nav>
   );
 }

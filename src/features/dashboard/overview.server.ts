@@ -24,7 +24,7 @@ import {
  * Account e-mails (verification, password reset) are not activity. Each row carries every kind's
  * columns (null where not its kind); the schema keeps its own.
  */
-const activityRowSchema = z.discriminatedUnion('type', [
+export const activityRowSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('estimate'),
     at: z.string(),
@@ -45,7 +45,41 @@ const activityRowSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('email'), at: z.string(), subject: z.string() }),
   // A lead's sync to Follow Up Boss that ended: status synced, ignored or rejected; name is the lead's.
   z.object({ type: z.literal('crm'), at: z.string(), name: z.string(), subject: z.string() }),
+  // An agent's account was made (the admin's activity only): name is the agent's, subject their status.
+  z.object({ type: z.literal('agent'), at: z.string(), name: z.string(), subject: z.string() }),
 ]);
+
+/**
+ * The newest activity of every kind, read from the CTEs `recent_estimates` and `recent_leads` (each
+ * with agent_id) that a query defines for its scope (one agent's, or the whole site's): their
+ * estimates and leads, the e-mails sent about them and their leads' ended syncs to Follow Up Boss.
+ * Every row carries agent_id and every kind's columns (null where not its kind). At the same moment
+ * a CRM sync comes after its lead's e-mail, an e-mail after its lead, a lead after its estimate
+ * (rank).
+ */
+export const ACTIVITY_KINDS = `
+    SELECT 'estimate' AS type, e.created_at AS at, 1 AS rank, e.uuid::text AS key, e.agent_id,
+           e.sale_price_cents, e.mortgage_payoff_cents, e.commission_percent, e.transfer_tax_rate_per_1000,
+           e.attorney_fee_cents, e.recording_fee_cents, NULL AS name, NULL AS source, NULL AS page_path, NULL AS subject
+      FROM recent_estimates e
+    UNION ALL
+    SELECT 'lead', l.created_at, 2, l.id::text, l.agent_id, NULL, NULL, NULL, NULL, NULL, NULL,
+           trim(l.first_name || ' ' || l.last_name), l.source, l.page_path, NULL
+      FROM recent_leads l
+    UNION ALL
+    (SELECT 'email', d.sent_at, 3, d.id::text,
+            coalesce((SELECT agent_id FROM recent_leads WHERE id = d.lead_id),
+                     (SELECT agent_id FROM recent_estimates WHERE uuid = d.estimate_uuid)),
+            NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, d.subject
+       FROM email_deliveries d
+      WHERE d.status = 'sent'
+        AND (d.lead_id IN (SELECT id FROM recent_leads) OR d.estimate_uuid IN (SELECT uuid FROM recent_estimates))
+      ORDER BY d.sent_at DESC LIMIT ${ACTIVITY_LIMIT})
+    UNION ALL
+    SELECT 'crm', s.finished_at, 4, s.id::text, l.agent_id, NULL, NULL, NULL, NULL, NULL, NULL,
+           trim(l.first_name || ' ' || l.last_name), NULL, NULL, s.status
+      FROM recent_leads l JOIN crm_syncs s ON s.lead_id = l.id
+     WHERE s.finished_at IS NOT NULL`;
 
 const overviewRowSchema = z.object({
   leads_total: z.number(),
@@ -70,38 +104,17 @@ WITH ${sessionAgentCte(1)},
 -- A few hundred rows at most (a day has up to four shards).
 counts AS MATERIALIZED (SELECT day, leads, estimates FROM agent_daily_counts WHERE agent_id = $1),
 recent_estimates AS MATERIALIZED (
-  SELECT uuid, created_at, sale_price_cents, mortgage_payoff_cents, commission_percent, transfer_tax_rate_per_1000,
+  SELECT uuid, agent_id, created_at, sale_price_cents, mortgage_payoff_cents, commission_percent, transfer_tax_rate_per_1000,
          attorney_fee_cents, recording_fee_cents
     FROM estimates WHERE agent_id = $1 ORDER BY created_at DESC LIMIT ${ACTIVITY_LIMIT}
 ),
 recent_leads AS MATERIALIZED (
-  SELECT id, created_at, first_name, last_name, source, page_path
+  SELECT id, agent_id, created_at, first_name, last_name, source, page_path
     FROM leads WHERE agent_id = $1 ORDER BY created_at DESC, id DESC LIMIT ${ACTIVITY_LIMIT}
 ),
--- The newest of every kind together; at the same moment a CRM sync after its lead's e-mail, an e-mail
--- after its lead, a lead after its estimate.
+-- The newest of every kind together (ACTIVITY_KINDS).
 activity AS (
-  SELECT * FROM (
-    SELECT 'estimate' AS type, e.created_at AS at, 1 AS rank, e.uuid::text AS key,
-           e.sale_price_cents, e.mortgage_payoff_cents, e.commission_percent, e.transfer_tax_rate_per_1000,
-           e.attorney_fee_cents, e.recording_fee_cents, NULL AS name, NULL AS source, NULL AS page_path, NULL AS subject
-      FROM recent_estimates e
-    UNION ALL
-    SELECT 'lead', l.created_at, 2, l.id::text, NULL, NULL, NULL, NULL, NULL, NULL,
-           trim(l.first_name || ' ' || l.last_name), l.source, l.page_path, NULL
-      FROM recent_leads l
-    UNION ALL
-    (SELECT 'email', d.sent_at, 3, d.id::text, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, d.subject
-       FROM email_deliveries d
-      WHERE d.status = 'sent'
-        AND (d.lead_id IN (SELECT id FROM recent_leads) OR d.estimate_uuid IN (SELECT uuid FROM recent_estimates))
-      ORDER BY d.sent_at DESC LIMIT ${ACTIVITY_LIMIT})
-    UNION ALL
-    SELECT 'crm', s.finished_at, 4, s.id::text, NULL, NULL, NULL, NULL, NULL, NULL,
-           trim(l.first_name || ' ' || l.last_name), NULL, NULL, s.status
-      FROM recent_leads l JOIN crm_syncs s ON s.lead_id = l.id
-     WHERE s.finished_at IS NOT NULL
-  ) kinds
+  SELECT * FROM (${ACTIVITY_KINDS}) kinds
   ORDER BY at DESC, rank DESC, key COLLATE "C" DESC LIMIT ${ACTIVITY_LIMIT}
 )
 SELECT
@@ -129,26 +142,35 @@ const SOURCE_WORDS: Record<string, string> = {
   suffolk_county_page: 'Suffolk County page',
 };
 
-function toActivity(row: z.infer<typeof activityRowSchema>): Activity {
+/**
+ * An activity row in words. `agentName` is the agent the row is about when the list is the whole
+ * site's (the admin's); without it the list is the signed-in agent's own, said to them.
+ */
+export function toActivity(row: z.infer<typeof activityRowSchema>, agentName?: string): Activity {
   const timestamp = new Date(row.at).toISOString();
+  const forAgent = agentName === undefined ? '' : ` (${agentName})`;
   switch (row.type) {
     case 'estimate': {
       const { netToSellerCents } = computeEstimate(storedEstimateInputs(row));
       const net = formatMoney(centsToDollars(netToSellerCents));
-      return { type: 'estimate', message: `Estimate of ${net} net on your calculator`, timestamp };
+      const calculator = agentName === undefined ? 'your calculator' : `${agentName}’s calculator`;
+      return { type: 'estimate', message: `Estimate of ${net} net on ${calculator}`, timestamp };
     }
     case 'lead': {
       const where = row.page_path ?? SOURCE_WORDS[row.source] ?? row.source;
-      return { type: 'lead', message: `New lead: ${row.name} (${where})`, timestamp };
+      const lead = agentName === undefined ? 'New lead' : `New lead for ${agentName}`;
+      return { type: 'lead', message: `${lead}: ${row.name} (${where})`, timestamp };
     }
     case 'email':
-      return { type: 'other', message: `E-mail sent: ${row.subject}`, timestamp };
+      return { type: 'other', message: `E-mail sent: ${row.subject}${forAgent}`, timestamp };
     case 'crm':
       return {
         type: 'other',
-        message: `${CRM_WORDS[row.subject] ?? 'Follow Up Boss sync ended'}: ${row.name}`,
+        message: `${CRM_WORDS[row.subject] ?? 'Follow Up Boss sync ended'}: ${row.name}${forAgent}`,
         timestamp,
       };
+    case 'agent':
+      return { type: 'other', message: `New agent: ${row.name} (${row.subject})`, timestamp };
   }
 }
 
@@ -169,7 +191,7 @@ const plusDays = (date: string, days: number): string =>
   new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 
 /** OVERVIEW_WEEKS weeks from `firstWeek` (a Monday), each the sum of its New York days, zero-filled. */
-function weeksFrom(firstWeek: string, days: { day: string; leads: number; estimates: number }[]): Week[] {
+export function weeksFrom(firstWeek: string, days: { day: string; leads: number; estimates: number }[]): Week[] {
   const weeks = Array.from({ length: OVERVIEW_WEEKS }, (_, index) => ({
     week_start: plusDays(firstWeek, index * 7),
     estimates: 0,
@@ -185,15 +207,21 @@ function weeksFrom(firstWeek: string, days: { day: string; leads: number; estima
   return weeks;
 }
 
-export async function agentOverview(db: Db, claims: Parameters<typeof sessionParams>[0]): Promise<Overview> {
-  const today = newYorkDate(new Date());
+/**
+ * The days a chart and "this month" need, in New York: the month's first day, the first Monday of
+ * the OVERVIEW_WEEKS weeks, and `since`, the earlier of the two (the first day to read counts for).
+ */
+export function chartDays(now = new Date()): { monthStart: string; firstWeek: string; since: string } {
+  const today = newYorkDate(now);
   const monthStart = `${today.slice(0, 8)}01`;
   const monday = plusDays(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7));
   const firstWeek = plusDays(monday, -(OVERVIEW_WEEKS - 1) * 7);
-  const [raw] = await db.query<Record<string, unknown>>(OVERVIEW_SQL, [
-    ...sessionParams(claims),
-    firstWeek < monthStart ? firstWeek : monthStart,
-  ]);
+  return { monthStart, firstWeek, since: firstWeek < monthStart ? firstWeek : monthStart };
+}
+
+export async function agentOverview(db: Db, claims: Parameters<typeof sessionParams>[0]): Promise<Overview> {
+  const { monthStart, firstWeek, since } = chartDays();
+  const [raw] = await db.query<Record<string, unknown>>(OVERVIEW_SQL, [...sessionParams(claims), since]);
   if (!raw) throw new HttpError(401, PLEASE_LOG_IN);
   const row = overviewRowSchema.parse(raw);
   const days = row.days ?? [];
@@ -203,7 +231,7 @@ export async function agentOverview(db: Db, claims: Parameters<typeof sessionPar
     leads_this_month: days.filter(({ day }) => day >= monthStart).reduce((sum, { leads }) => sum + leads, 0),
     conversion_percent: conversionPercent(row.leads_total, row.estimates_total),
     weeks: weeksFrom(firstWeek, days),
-    activities: (row.activity ?? []).map(toActivity),
+    activities: (row.activity ?? []).map((activity) => toActivity(activity)),
   };
 }
 
