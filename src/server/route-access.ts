@@ -55,4 +55,8 @@ export const ROUTE_ACCESS: RouteAccess = {
   'GET /api/agents/me/integrations/fub': 'agent',
   'PATCH /api/agents/me/integrations/fub': 'agent',
   'DELETE /api/agents/me/integrations/fub': 'agent',
+  // The admin's leads of every agent (src/features/admin/admin-leads.server.ts).
+  'GET /api/admin/leads': 'admin',
+  'GET /api/admin/leads/export.csv': 'admin',
+  'GET /api/admin/leads/:id/timeline': 'admin',
 };
