@@ -41,7 +41,12 @@ const timeline = z.strictObject({
   success: z.literal(true),
   lead: z.strictObject({ id: z.number(), name: z.string(), email: z.string(), agent_name: z.string() }),
   events: z.array(
-    z.strictObject({ kind: z.string(), at: z.string().nullable(), detail: z.string().nullable(), error: z.string().nullable() }),
+    z.strictObject({
+      kind: z.string(),
+      at: z.string().nullable(),
+      detail: z.string().nullable(),
+      error: z.string().nullable(),
+    }),
   ),
 });
 
@@ -130,9 +135,16 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
         { first_name: 'Early', created_at: `${y}-02-01T04:30:00Z` },
         { first_name: 'Late', created_at: `${y}-02-02T05:30:00Z` },
         { first_name: 'Shown', source: 'showcase', created_at: `${y}-03-01T15:00:00Z` },
-        { first_name: 'Phoned', phone: '(631) 555-0199', email: 'zed.q@example.com', created_at: `${y}-03-02T15:00:00Z` },
+        {
+          first_name: 'Phoned',
+          phone: '(631) 555-0199',
+          email: 'zed.q@example.com',
+          created_at: `${y}-03-02T15:00:00Z`,
+        },
       ]);
-      const [elsewhere] = await addLeads(suite.db, other.id, [{ first_name: 'Other', created_at: `${y}-03-03T15:00:00Z` }]);
+      const [elsewhere] = await addLeads(suite.db, other.id, [
+        { first_name: 'Other', created_at: `${y}-03-03T15:00:00Z` },
+      ]);
       await suite.db.query(
         `INSERT INTO crm_syncs (lead_id, agent_id, payload, status, last_error)
          VALUES ($1, $2, '{}'::jsonb, 'synced', NULL), ($3, $2, '{}'::jsonb, 'stopped', 'Key refused')`,
@@ -183,7 +195,11 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
         'crm_status',
         'CRM status must be one of queued, sending, synced, ignored, stopped, rejected, none',
       );
-      await refused('source=zillow', 'source', 'Source must be one of showcase, calculator, nassau_county_page, suffolk_county_page');
+      await refused(
+        'source=zillow',
+        'source',
+        'Source must be one of showcase, calculator, nassau_county_page, suffolk_county_page',
+      );
       await refused('from=2026-02-30', 'from', 'From date is not a real date');
       await refused('from=2026-03-10&to=2026-03-09', 'to', 'From date must be on or before To date');
       await refused(`search=${'a'.repeat(101)}`, 'search', 'Search must be at most 100 characters');
@@ -200,7 +216,14 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
       const eli = await signedIn(false, { first_name: '=Eli', last_name: 'Brook' });
       const y = nextYear();
       await addLeads(suite.db, dana.id, [
-        { first_name: 'Kim', last_name: 'Ng', email: 'kim@example.com', phone: '5165550123', address: '=1+2', created_at: `${y}-04-03T15:00:00Z` },
+        {
+          first_name: 'Kim',
+          last_name: 'Ng',
+          email: 'kim@example.com',
+          phone: '5165550123',
+          address: '=1+2',
+          created_at: `${y}-04-03T15:00:00Z`,
+        },
       ]);
       await addLeads(suite.db, eli.id, [
         { first_name: '@Sam', last_name: 'Lee', source: 'showcase', created_at: `${y}-04-04T15:00:00Z` },
@@ -214,7 +237,7 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
       expect(rows[2]?.slice(1, 3)).toEqual(['kim@example.com', '(516) 555-0123']);
       const danaOnly = await csv(admin.client, `from=${y}-01-01&agent=${dana.id}`);
       expect(danaOnly.slice(1).map((row) => row[0])).toEqual(['Kim Ng']);
-      expect((await csv(admin.client, `from=${y}-01-01&source=suffolk_county_page`))).toEqual([HEADER]);
+      expect(await csv(admin.client, `from=${y}-01-01&source=suffolk_county_page`)).toEqual([HEADER]);
     });
 
     it('reads the leads a page at a time as it streams them, in order, none skipped or twice', async () => {
@@ -266,7 +289,14 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
       const body = await expectJson(await admin.client.get(`/api/admin/leads/${lead}/timeline`), 200, timeline);
       expect(suite.db.roundTrips - before).toBe(1);
       expect(body.lead).toEqual({ id: lead, name: 'Kim Ng', email: 'kim@example.com', agent_name: 'Dana Lopez' });
-      expect(body.events.map((event) => [event.kind, event.at && new Date(event.at).toISOString(), event.detail, event.error])).toEqual([
+      expect(
+        body.events.map((event) => [
+          event.kind,
+          event.at && new Date(event.at).toISOString(),
+          event.detail,
+          event.error,
+        ]),
+      ).toEqual([
         ['created', '2026-05-01T12:00:00.000Z', null, null],
         ['email_queued', '2026-05-01T12:00:01.000Z', 'New lead: Kim Ng (to agent@example.com)', null],
         ['email_queued', '2026-05-01T12:00:02.000Z', 'Your estimate (to kim@example.com)', null],

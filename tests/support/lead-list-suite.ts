@@ -80,4 +80,3 @@ export function parseCsv(text: string): string[][] {
 /** The body as sent, byte order mark included (Response.text() drops it). */
 export const csvText = async (response: Response) =>
   new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
-

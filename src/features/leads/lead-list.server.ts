@@ -115,13 +115,7 @@ interface After {
  * per-day counts (agent_daily_counts, migration 0011) instead of counting every lead; a search reads
  * the few leads the trigram index finds (MATERIALIZED: once, for the count and the page).
  */
-function matchingCte(
-  filters: AdminLeadFilters,
-  scope: LeadScope,
-  first: number,
-  claims: SessionClaims,
-  after?: After,
-) {
+function matchingCte(filters: AdminLeadFilters, scope: LeadScope, first: number, claims: SessionClaims, after?: After) {
   const params: unknown[] = [...sessionParams(claims)];
   const param = (value: unknown) => {
     params.push(value);
@@ -140,7 +134,9 @@ function matchingCte(
   if (scope === 'all' && filters.crm_status === 'none') {
     conditions.push('NOT EXISTS (SELECT 1 FROM crm_syncs s WHERE s.lead_id = l.id)');
   } else if (scope === 'all' && filters.crm_status) {
-    conditions.push(`EXISTS (SELECT 1 FROM crm_syncs s WHERE s.lead_id = l.id AND s.status = ${param(filters.crm_status)})`);
+    conditions.push(
+      `EXISTS (SELECT 1 FROM crm_syncs s WHERE s.lead_id = l.id AND s.status = ${param(filters.crm_status)})`,
+    );
   }
   if (filters.from) {
     const from = param(filters.from);
@@ -216,7 +212,13 @@ export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
     GET: async (c) => {
       const query = parseOrThrow(leadListQuerySchema, c.req.query());
       const { head, leads } = await readPage(db, matchingCte(query, 'own', 1, sessionOf(c)), pageOf(query));
-      return c.json({ success: true, leads: leads.map(toRow), total: head.total, page: query.page, per_page: query.per_page });
+      return c.json({
+        success: true,
+        leads: leads.map(toRow),
+        total: head.total,
+        page: query.page,
+        per_page: query.per_page,
+      });
     },
     /** One statement: the caller's leads go; their e-mail delivery rows stay (lead_id is set null). */
     DELETE: async (c) => {
@@ -268,12 +270,7 @@ const CSV_PAGE_ROWS = 500;
  * read before answering (it checks the session, so a signed-out call gets its 401), the next ones by
  * keyset (after the last lead sent) as the client reads, so memory stays flat however many leads.
  */
-async function leadCsvResponse(
-  db: Db,
-  c: Context,
-  scope: LeadScope,
-  filters: AdminLeadFilters,
-): Promise<Response> {
+async function leadCsvResponse(db: Db, c: Context, scope: LeadScope, filters: AdminLeadFilters): Promise<Response> {
   const claims = sessionOf(c);
   const read = (after?: After) =>
     readPage(db, matchingCte(filters, scope, 1, claims, after), { limit: CSV_PAGE_ROWS, offset: 0, total: false });
@@ -295,8 +292,7 @@ async function leadCsvResponse(
       if (!leads || leads.length === 0) return controller.close();
       controller.enqueue(encoder.encode(leads.map((lead) => csvLine(cells(lead))).join('')));
       const last = leads.at(-1);
-      pending =
-        leads.length < CSV_PAGE_ROWS || !last ? null : (await read({ at: last.cursor_at, id: last.id })).leads;
+      pending = leads.length < CSV_PAGE_ROWS || !last ? null : (await read({ at: last.cursor_at, id: last.id })).leads;
     },
   });
   return c.body(body, 200, {
