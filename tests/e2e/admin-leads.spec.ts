@@ -34,7 +34,7 @@ test.describe('the admin’s leads', () => {
       });
       expect(response.status(), await response.text()).toBe(201);
     }
-    const login = await page.request.post('/api/auth/login', { data: ADMIN });
+    const login = await page.request.post('/api/auth/login', { headers: sameSiteHeaders(), data: ADMIN });
     expect(login.status(), await login.text()).toBe(200);
 
     await page.goto('/admin/leads');

@@ -449,13 +449,13 @@ function LeadRows(props: {
             {admin ? <th scope="col">Agent</th> : null}
             <th scope="col">Email</th>
             <th scope="col">Phone</th>
-            <th scope="col">Address</th>
+            {/* The admin's table has the agent instead, to fit (the CSV has both). */}
+            {admin ? null : <th scope="col">Address</th>}
             <th scope="col">Source</th>
             <th scope="col">Date</th>
             <th scope="col">Estimate</th>
             {crm ? <th scope="col">FUB Synced</th> : null}
             {admin ? <th scope="col">CRM</th> : null}
-            {admin ? <th scope="col">Timeline</th> : null}
           </tr>
         </thead>
         <tbody>
@@ -491,7 +491,7 @@ function LeadRows(props: {
                 <td data-label="Phone" className="nowrap">
                   {lead.phone ? <a href={telHref(lead.phone)}>{formatPhone(lead.phone)}</a> : '—'}
                 </td>
-                <td data-label="Address">{lead.address ?? '—'}</td>
+                {admin ? null : <td data-label="Address">{lead.address ?? '—'}</td>}
                 <td data-label="Source">{sourceLabel(lead.source)}</td>
                 <td data-label="Date" className="nowrap">
                   <time dateTime={lead.created_at}>
@@ -534,11 +534,9 @@ function LeadRows(props: {
                   </td>
                 ) : null}
                 {admin && ofAgent ? (
-                  <>
-                    <td data-label="CRM">
-                      <SyncBadge lead={ofAgent} />
-                    </td>
-                    <td data-label="Timeline">
+                  <td data-label="CRM" className="leads-sync">
+                    <SyncBadge lead={ofAgent} />
+                    <span className="leads-sync-actions">
                       <button
                         type="button"
                         className="button button-secondary button-small"
@@ -546,8 +544,8 @@ function LeadRows(props: {
                       >
                         Timeline<span className="visually-hidden"> of {name}</span>
                       </button>
-                    </td>
-                  </>
+                    </span>
+                  </td>
                 ) : null}
               </tr>
             );
