@@ -244,21 +244,21 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
       const admin = await signedIn(true);
       const agent = await signedIn(false);
       const y = nextYear();
-      // 1,201 leads, several of each moment (the pages' keyset must not skip or repeat ties).
+      // 2,001 leads, several of each moment (the pages' keyset must not skip or repeat ties).
       await suite.db.query(
         `INSERT INTO leads (agent_id, first_name, last_name, email, source, consent_marketing, created_at)
          SELECT $1, 'Bulk', 'Lead' || n, 'bulk' || n || '@example.com', 'calculator', true,
                 make_timestamptz($2, 6, 1, 12, 0, 0, 'UTC') + (n / 3) * interval '1.000001 second'
-           FROM generate_series(1, 1201) AS n`,
+           FROM generate_series(1, 2001) AS n`,
         [agent.id, y],
       );
       const before = suite.db.roundTrips;
       const rows = await csv(admin.client, `from=${y}-01-01&to=${y}-12-31`);
-      expect(suite.db.roundTrips - before, 'three pages of 500').toBe(3);
+      expect(suite.db.roundTrips - before, 'three pages of 1,000').toBe(3);
       const names = rows.slice(1).map((row) => row[0]);
-      expect(names).toHaveLength(1201);
-      expect(new Set(names).size).toBe(1201);
-      const expected = Array.from({ length: 1201 }, (_, index) => `Bulk Lead${1201 - index}`);
+      expect(names).toHaveLength(2001);
+      expect(new Set(names).size).toBe(2001);
+      const expected = Array.from({ length: 2001 }, (_, index) => `Bulk Lead${2001 - index}`);
       expect(names).toEqual(expected);
     });
   });

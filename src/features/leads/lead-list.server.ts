@@ -262,8 +262,8 @@ export const adminLeadListHandler =
     });
   };
 
-/** Leads read per query (and encoded per chunk) of the CSV stream. */
-const CSV_PAGE_ROWS = 500;
+/** Leads read per query (and encoded per chunk) of the CSV stream: ~130 kB a chunk (see npm run bench:export). */
+const CSV_PAGE_ROWS = 1000;
 
 /**
  * The CSV of every lead of `scope` that passes `filters`, newest first, streamed: the first page is

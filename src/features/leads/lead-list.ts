@@ -199,8 +199,9 @@ const csvDate = new Intl.DateTimeFormat('en-CA', {
 
 /** A moment as New York's day and time, `2026-11-23 14:05`, which spreadsheets read as a date. */
 function newYorkDateTime(moment: Date): string {
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    csvDate.formatToParts(moment).find((candidate) => candidate.type === type)?.value ?? '';
+  // Formatted once a cell (an export formats every lead's date), then picked apart.
+  const parts = csvDate.formatToParts(moment);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((candidate) => candidate.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }
 
