@@ -36,8 +36,8 @@ interface Target {
   method?: 'GET' | 'POST';
   /** A JSON body. */
   body?: string;
-  /** Sent as the agent with LEADS_OF_AGENT leads (their session cookie). */
-  signedIn?: boolean;
+  /** Sent as the agent with LEADS_OF_AGENT leads, or as an admin (every agent's leads). */
+  signedIn?: 'agent' | 'admin';
   /** Budgets checked at the end. */
   budget: { trips?: number; p99Ms?: number; ratio?: number };
 }
@@ -46,7 +46,7 @@ interface Target {
 const dashboardGet = (name: string, path: string): Target => ({
   name,
   path,
-  signedIn: true,
+  signedIn: 'agent',
   budget: { trips: 1, p99Ms: 50 },
 });
 
@@ -66,7 +66,14 @@ const TARGETS: Target[] = [
   {
     name: 'GET /api/admin/activity (admin; 100k leads, 100k estimates)',
     path: '/api/admin/activity',
-    signedIn: true,
+    signedIn: 'admin',
+    budget: { trips: 1, p99Ms: 100 },
+  },
+  // The admin's list of every agent's leads (issue 11's budget).
+  {
+    name: 'GET /api/admin/leads (100k leads, page 1)',
+    path: '/api/admin/leads',
+    signedIn: 'admin',
     budget: { trips: 1, p99Ms: 100 },
   },
 ];
@@ -104,10 +111,11 @@ try {
   await migrate(db);
   await seed(db, agent);
   const auth = benchAuth();
-  const { cookie } = await agentWithLeads(db, auth.config, LEADS_OF_AGENT);
+  const cookies = await agentWithLeads(db, auth.config, LEADS_OF_AGENT);
   const headersOf = (target: Target): Record<string, string> => ({
     ...(target.body === undefined ? {} : { 'content-type': 'application/json' }),
-    ...(target.signedIn ? { cookie } : {}),
+    ...(target.signedIn === 'agent' ? { cookie: cookies.cookie } : {}),
+    ...(target.signedIn === 'admin' ? { cookie: cookies.adminCookie } : {}),
   });
 
   // DB round trips per call, counted in-process on the same database.

@@ -18,21 +18,27 @@ const AGENTS = 10;
 
 /**
  * AGENTS new active agents with `count` leads and `count` estimates each, one a minute back from now, and the Cookie
- * header of a session of the first (an admin, for the admin calls), signed with `auth`.
+ * headers of a session of the first (`cookie`) and of the second, made an admin (`adminCookie`: every agent's
+ * leads, AGENTS × `count`), signed with `auth`.
  */
-export async function agentWithLeads(db: Db, auth: AuthConfig, count: number): Promise<{ cookie: string }> {
-  const [agent] = await db.query<{ id: number; session_version: number }>(
+export async function agentWithLeads(
+  db: Db,
+  auth: AuthConfig,
+  count: number,
+): Promise<{ cookie: string; adminCookie: string }> {
+  const [agent, admin] = await db.query<{ id: number; session_version: number }>(
     `WITH made AS (
-       INSERT INTO agents (first_name, last_name, email, slug, status, brokerage, professional_title, is_admin)
+       INSERT INTO agents (first_name, last_name, email, slug, status, brokerage, professional_title)
        SELECT 'Bench', 'Agent', 'bench.agent' || a || '@example.com', 'benchagent' || a, 'active', 'Bench Realty',
-              'Licensed Associate Broker', a = 1
+              'Licensed Associate Broker'
          FROM generate_series(1, $1) AS a
        RETURNING id, session_version
      )
-     SELECT id, session_version FROM made ORDER BY id LIMIT 1`,
+     SELECT id, session_version FROM made ORDER BY id LIMIT 2`,
     [AGENTS],
   );
-  if (!agent) throw new Error('bench: no agent row');
+  if (!agent || !admin) throw new Error('bench: no agent rows');
+  await db.query('UPDATE agents SET is_admin = true WHERE id = $1', [admin.id]);
   await db.query(
     `INSERT INTO leads (agent_id, first_name, last_name, email, phone, address, source, consent_marketing, created_at)
      SELECT a.id, 'Visitor', CASE WHEN n % $2 = 0 THEN $3 ELSE 'Lead' || n END, 'visitor' || n || '@example.com',
@@ -55,6 +61,7 @@ export async function agentWithLeads(db: Db, auth: AuthConfig, count: number): P
   // As autovacuum leaves a live table.
   // One statement each: VACUUM cannot run inside the transaction a multi-statement string is.
   for (const table of ['leads', 'estimates', 'agent_daily_counts']) await db.exec(`VACUUM ANALYZE ${table}`);
-  const token = await signSession(auth, { agentId: agent.id, version: agent.session_version });
-  return { cookie: `${SESSION_COOKIE}=${token}` };
+  const cookieOf = async (who: { id: number; session_version: number }) =>
+    `${SESSION_COOKIE}=${await signSession(auth, { agentId: who.id, version: who.session_version })}`;
+  return { cookie: await cookieOf(agent), adminCookie: await cookieOf(admin) };
 }

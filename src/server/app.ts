@@ -26,6 +26,7 @@ import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../featu
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { imageRoutes } from '../features/images/images.server.ts';
 import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
+import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
 import { agentSettingsRoutes } from '../features/settings/agent-settings.server.ts';
@@ -161,6 +162,7 @@ export function createApi({
   );
   api.route('/', fubIntegrationRoutes(db, crm));
   api.route('/', leadExportRoutes(db));
+  api.route('/', adminLeadRoutes(db));
   api.route('/', emailRoutes(db, mail, clientAddress));
   api.route('/', unsubscribeRoutes(db, signer));
   // The Mailgun key is encrypted with ENCRYPTION_KEY, the secret the CRM keys use too.

@@ -64,4 +64,8 @@ export const ROUTE_ACCESS: RouteAccess = {
   // The admin overview: the site's figures and recent activity.
   'GET /api/admin/overview': 'admin',
   'GET /api/admin/activity': 'admin',
+  // The admin's leads of every agent (src/features/admin/admin-leads.server.ts).
+  'GET /api/admin/leads': 'admin',
+  'GET /api/admin/leads/export.csv': 'admin',
+  'GET /api/admin/leads/:id/timeline': 'admin',
 };

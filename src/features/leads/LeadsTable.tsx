@@ -10,12 +10,15 @@ import { leadSyncAnswerSchema, syncMessage, type LeadSyncResult } from '../crm/l
 import { LeadSyncHistoryDialog, SyncBadge } from '../crm/LeadSyncHistory.tsx';
 import { LEAD_SOURCES } from './lead.ts';
 import {
+  adminLeadListResponseSchema,
   clearLeadsResponseSchema,
+  CRM_STATUS_FILTERS,
   LEAD_LIST,
   LEAD_TIME_ZONE,
   leadListResponseSchema,
   leadQueryString,
   SOURCE_LABELS,
+  type AdminLeadRow,
   type LeadRow,
 } from './lead-list.ts';
 
@@ -38,6 +41,12 @@ export interface LeadsSource {
    * when the caller's integration can sync, the controls to send them.
    */
   crm?: boolean;
+  /**
+   * Every agent's leads (an admin's list, adminLeadListQuerySchema): the table adds each lead's
+   * agent (a button that shows only that agent's leads), a CRM status filter and column, and a
+   * Timeline button; there is no Clear All.
+   */
+  admin?: { onTimeline: (lead: AdminLeadRow) => void };
 }
 
 const SEARCH_DELAY_MS = 300;
@@ -47,9 +56,26 @@ interface Filters {
   source: string;
   from: string;
   to: string;
+  /** The admin's: an agent's id (with the name shown while it filters) and a CRM status. */
+  agent: string;
+  agentName: string;
+  crm_status: string;
 }
 
-const NO_FILTERS: Filters = { search: '', source: '', from: '', to: '' };
+const NO_FILTERS: Filters = { search: '', source: '', from: '', to: '', agent: '', agentName: '', crm_status: '' };
+
+const CRM_STATUS_LABELS: Record<(typeof CRM_STATUS_FILTERS)[number], string> = {
+  none: 'Never sent',
+  queued: 'Queued',
+  sending: 'Sending',
+  synced: 'Synced',
+  ignored: 'Ignored (lead flow archived)',
+  stopped: 'Stopped (key refused)',
+  rejected: 'Rejected',
+};
+
+/** The admin's row of a lead (with its agent), or null on the agent's own list. */
+const adminRow = (lead: LeadRow | AdminLeadRow): AdminLeadRow | null => ('agent_name' in lead ? lead : null);
 
 const shownDay = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, dateStyle: 'medium' });
 const shownTime = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, timeStyle: 'short' });
@@ -76,7 +102,8 @@ function useSettled<T>(value: T, delayMs: number): T {
  */
 export function LeadsTable({ source }: { source: LeadsSource }) {
   const [typed, setTyped] = useState(NO_FILTERS);
-  const filters = { ...typed, search: useSettled(typed.search, SEARCH_DELAY_MS).trim() };
+  const { agentName, ...sent } = typed;
+  const filters = { ...sent, search: useSettled(typed.search, SEARCH_DELAY_MS).trim() };
   const filtersKey = JSON.stringify(filters);
   // A page belongs to the filters it was chosen with: other filters start again at page 1.
   const [paging, setPaging] = useState({ key: filtersKey, page: 1 });
@@ -86,7 +113,11 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
 
   const list = useQuery({
     queryKey: [...source.queryKey, query],
-    queryFn: () => getJson(`${source.listPath}${leadQueryString(query)}`, leadListResponseSchema),
+    queryFn: () =>
+      getJson(
+        `${source.listPath}${leadQueryString(query)}`,
+        source.admin ? adminLeadListResponseSchema : leadListResponseSchema,
+      ),
     placeholderData: keepPreviousData,
   });
 
@@ -116,29 +147,47 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
     setOutcome(null);
     setTyped((current) => ({ ...current, [field]: value }));
   };
+  const showAgent = (lead: AdminLeadRow | null) => {
+    setOutcome(null);
+    setTyped((current) => ({
+      ...current,
+      agent: lead ? String(lead.agent_id) : '',
+      agentName: lead?.agent_name ?? '',
+    }));
+  };
 
   return (
     <div className="leads">
       <div className="leads-toolbar">
-        <LeadFilters filters={typed} onChange={change} />
+        <LeadFilters filters={typed} onChange={change} admin={source.admin !== undefined} />
         {nothingAtAll ? null : (
           <div className="nav-actions">
             <a className="button button-secondary" href={`${source.exportPath}${leadQueryString(filters)}`} download>
               Export CSV
             </a>
-            <button
-              type="button"
-              className="button button-danger"
-              onClick={() => {
-                setOutcome(null);
-                setConfirming(true);
-              }}
-            >
-              Clear All
-            </button>
+            {source.admin ? null : (
+              <button
+                type="button"
+                className="button button-danger"
+                onClick={() => {
+                  setOutcome(null);
+                  setConfirming(true);
+                }}
+              >
+                Clear All
+              </button>
+            )}
           </div>
         )}
       </div>
+      {typed.agent ? (
+        <p className="leads-agent-filter">
+          Showing the leads of <strong>{agentName}</strong>{' '}
+          <button type="button" className="button button-secondary button-small" onClick={() => showAgent(null)}>
+            Show every agent’s leads
+          </button>
+        </p>
+      ) : null}
       {crm?.canSync && list.data && list.data.total > 0 ? (
         <div className="leads-sync-bar nav-actions">
           <button
@@ -186,7 +235,13 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
         </div>
       ) : (
         <>
-          <LeadRows caption={source.caption} leads={list.data.leads} busy={list.isPlaceholderData} crm={crm} />
+          <LeadRows
+            caption={source.caption}
+            leads={list.data.leads}
+            busy={list.isPlaceholderData}
+            crm={crm}
+            admin={source.admin ? { ...source.admin, onAgent: showAgent } : null}
+          />
           <Paging
             page={list.data.page}
             perPage={list.data.per_page}
@@ -295,9 +350,11 @@ function useLeadSync(source: LeadsSource): LeadSyncControls | null {
 function LeadFilters({
   filters,
   onChange,
+  admin,
 }: {
   filters: Filters;
   onChange: (field: keyof Filters) => (value: string) => void;
+  admin: boolean;
 }) {
   const id = useId();
   return (
@@ -344,12 +401,35 @@ function LeadFilters({
           onChange={(event) => onChange('to')(event.target.value)}
         />
       </div>
+      {admin ? (
+        <div className="field leads-source">
+          <label htmlFor={`${id}-crm`}>CRM status</label>
+          <select
+            id={`${id}-crm`}
+            value={filters.crm_status}
+            onChange={(event) => onChange('crm_status')(event.target.value)}
+          >
+            <option value="">Any status</option>
+            {CRM_STATUS_FILTERS.map((value) => (
+              <option key={value} value={value}>
+                {CRM_STATUS_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </div>
+      ) : null}
     </div>
   );
 }
 
-function LeadRows(props: { caption: string; leads: LeadRow[]; busy: boolean; crm: LeadSyncControls | null }) {
-  const { caption, leads, busy, crm } = props;
+function LeadRows(props: {
+  caption: string;
+  leads: (LeadRow | AdminLeadRow)[];
+  busy: boolean;
+  crm: LeadSyncControls | null;
+  admin: { onTimeline: (lead: AdminLeadRow) => void; onAgent: (lead: AdminLeadRow) => void } | null;
+}) {
+  const { caption, leads, busy, crm, admin } = props;
   const captionId = useId();
   const selecting = crm?.canSync === true;
   return (
@@ -366,18 +446,22 @@ function LeadRows(props: { caption: string; leads: LeadRow[]; busy: boolean; crm
               </th>
             ) : null}
             <th scope="col">Name</th>
+            {admin ? <th scope="col">Agent</th> : null}
             <th scope="col">Email</th>
             <th scope="col">Phone</th>
-            <th scope="col">Address</th>
+            {/* The admin's table has the agent instead, to fit (the CSV has both). */}
+            {admin ? null : <th scope="col">Address</th>}
             <th scope="col">Source</th>
             <th scope="col">Date</th>
             <th scope="col">Estimate</th>
             {crm ? <th scope="col">FUB Synced</th> : null}
+            {admin ? <th scope="col">CRM</th> : null}
           </tr>
         </thead>
         <tbody>
           {leads.map((lead) => {
             const name = [lead.first_name, lead.last_name].filter(Boolean).join(' ');
+            const ofAgent = admin ? adminRow(lead) : null;
             return (
               <tr key={lead.id}>
                 {selecting ? (
@@ -393,13 +477,21 @@ function LeadRows(props: { caption: string; leads: LeadRow[]; busy: boolean; crm
                   </td>
                 ) : null}
                 <th scope="row">{name}</th>
+                {admin && ofAgent ? (
+                  <td data-label="Agent">
+                    <button type="button" className="link-button" onClick={() => admin.onAgent(ofAgent)}>
+                      {ofAgent.agent_name}
+                      <span className="visually-hidden"> (show only this agent’s leads)</span>
+                    </button>
+                  </td>
+                ) : null}
                 <td data-label="Email" className="leads-email">
                   <a href={`mailto:${lead.email}`}>{lead.email}</a>
                 </td>
                 <td data-label="Phone" className="nowrap">
                   {lead.phone ? <a href={telHref(lead.phone)}>{formatPhone(lead.phone)}</a> : '—'}
                 </td>
-                <td data-label="Address">{lead.address ?? '—'}</td>
+                {admin ? null : <td data-label="Address">{lead.address ?? '—'}</td>}
                 <td data-label="Source">{sourceLabel(lead.source)}</td>
                 <td data-label="Date" className="nowrap">
                   <time dateTime={lead.created_at}>
@@ -437,6 +529,20 @@ function LeadRows(props: { caption: string; leads: LeadRow[]; busy: boolean; crm
                         onClick={() => crm.showHistory(lead)}
                       >
                         CRM<span className="visually-hidden"> history of {name}</span>
+                      </button>
+                    </span>
+                  </td>
+                ) : null}
+                {admin && ofAgent ? (
+                  <td data-label="CRM" className="leads-sync">
+                    <SyncBadge lead={ofAgent} />
+                    <span className="leads-sync-actions">
+                      <button
+                        type="button"
+                        className="button button-secondary button-small"
+                        onClick={() => admin.onTimeline(ofAgent)}
+                      >
+                        Timeline<span className="visually-hidden"> of {name}</span>
                       </button>
                     </span>
                   </td>

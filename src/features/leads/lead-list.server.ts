@@ -1,7 +1,9 @@
 /**
- * The signed-in agent's leads: the list (GET /api/leads), Clear All (DELETE /api/leads) and the CSV
- * export (GET /api/leads/export.csv). Each is one query that checks the session (sessionAgentCte)
- * and touches only the caller's rows, so an admin gets their own leads here too.
+ * Lists of leads, by scope. The signed-in agent's own: the list (GET /api/leads), Clear All
+ * (DELETE /api/leads) and the CSV export (GET /api/leads/export.csv); an admin's of every agent
+ * (GET /api/admin/leads and its export.csv) through the same queries. Each is one query that checks
+ * the session (sessionAgentCte) and touches only the scope's rows, so an admin gets their own leads
+ * at /api/leads too.
  */
 import { Hono, type Context, type Handler } from 'hono';
 import type { Db } from '../../server/db.ts';
@@ -9,6 +11,10 @@ import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import {
+  ADMIN_LEAD_CSV_COLUMNS,
+  adminLeadCsvCells,
+  adminLeadFilterSchema,
+  adminLeadListQuerySchema,
   csvLine,
   LEAD_CSV_COLUMNS,
   LEAD_TIME_ZONE,
@@ -16,11 +22,12 @@ import {
   leadCsvFileName,
   leadFilterSchema,
   leadListQuerySchema,
-  type LeadFilters,
+  type AdminLeadFilters,
+  type AdminLeadRow,
   type LeadRow,
 } from './lead-list.ts';
 
-const LEAD_COLUMNS = `l.id, l.first_name, l.last_name, l.email, l.phone, l.address, l.source, l.created_at,
+const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.phone, l.address, l.source, l.created_at,
   CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path`;
 
 /** A lead of the CSV: the list row without its sync job. */
@@ -31,10 +38,13 @@ interface DbLead extends Omit<CsvLead, 'created_at' | 'synced_to_fub'> {
   synced_to_fub: number;
 }
 
-/** A lead of the list's page, with its crm_syncs job (LEFT JOIN: null without one). */
+/** A lead of a page, with its crm_syncs job (LEFT JOIN: null without one), agent and keyset. */
 interface DbListedLead extends DbLead {
   crm_status?: LeadRow['crm_status'];
   crm_error?: string | null;
+  agent_id: number;
+  agent_name: string;
+  cursor_at: string;
 }
 
 /** Named field by field: the query's rows also carry who asked and the total. */
@@ -58,6 +68,12 @@ const toRow = (lead: DbListedLead): LeadRow => ({
   crm_error: lead.crm_error ?? null,
 });
 
+const toAdminRow = (lead: DbListedLead): AdminLeadRow => ({
+  ...toRow(lead),
+  agent_id: lead.agent_id,
+  agent_name: lead.agent_name,
+});
+
 /** `term` matched literally inside ILIKE: its %, _ and \ are not wildcards. */
 const containing = (term: string) => `%${term.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 
@@ -76,28 +92,52 @@ const SEARCH_TEXT =
 const searchPattern = (term: string): string => containing(phoneDigits(term) ?? term.toLowerCase());
 
 /**
- * A CTE `matching` of the caller's leads that pass `filters`, parameters from `$first` on (the
- * session's two first), and `total`: an expression counting them. The agent is named by the
- * parameter (and the rows kept only while `me` exists), so the planner knows whose range of the
- * (agent_id, created_at, id) index it reads; only the filters given are in the SQL, so each query is
- * planned for what it asks. Without a search or source the total is summed from the per-day counts
- * (agent_daily_counts, migration 0011) instead of counting every lead; a search reads the few leads
- * the trigram index finds (MATERIALIZED: once, for the count and the page).
+ * Whose leads a query reads: the caller's own, or every agent's (an admin's list, where rows are
+ * kept only while `me` is an admin).
  */
-function matchingCte(filters: LeadFilters, first: number, claims: SessionClaims) {
+export type LeadScope = 'own' | 'all';
+
+const signedOut = () => new HttpError(401, PLEASE_LOG_IN);
+
+/** The keyset of a page read after another: the last lead's created_at (ISO, to the microsecond) and id. */
+interface After {
+  at: string;
+  id: number;
+}
+
+/**
+ * A CTE `matching` of the scope's leads that pass `filters`, parameters from `$first` on (the
+ * session's two first), and `total`: an expression counting them. The caller's own leads are named
+ * by the agent's parameter (kept only while `me` exists), so the planner knows whose range of the
+ * (agent_id, created_at, id) index it reads; every agent's are read by (created_at, id) (migration
+ * 0014) or, for one agent, by the agent's index. Only the filters given are in the SQL, so each query
+ * is planned for what it asks. Without a search, source or CRM status the total is summed from the
+ * per-day counts (agent_daily_counts, migration 0011) instead of counting every lead; a search reads
+ * the few leads the trigram index finds (MATERIALIZED: once, for the count and the page).
+ */
+function matchingCte(filters: AdminLeadFilters, scope: LeadScope, first: number, claims: SessionClaims, after?: After) {
   const params: unknown[] = [...sessionParams(claims)];
   const param = (value: unknown) => {
     params.push(value);
     return `$${first + params.length - 1}`;
   };
-  const agent = `$${first}`;
+  // The scope, for the leads and for the per-day counts alike.
+  const allowed = scope === 'own' ? 'EXISTS (SELECT 1 FROM me)' : 'EXISTS (SELECT 1 FROM me WHERE me.is_admin)';
+  const agent = scope === 'own' ? `$${first}` : filters.agent === undefined ? null : param(filters.agent);
   // Only a date filter needs the time zone (an unused parameter has no type PostgreSQL can infer).
   let zone: string | undefined;
   const inNewYork = () => (zone ??= `${param(LEAD_TIME_ZONE)}::text`);
-  const conditions: string[] = [];
-  const dayBounds: string[] = [];
+  const conditions: string[] = agent ? [`l.agent_id = ${agent}`, allowed] : [allowed];
+  const dayBounds: string[] = agent ? [`agent_id = ${agent}`, allowed] : [allowed];
   if (filters.search) conditions.push(`${SEARCH_TEXT} LIKE ${param(searchPattern(filters.search))}`);
   if (filters.source) conditions.push(`l.source = ${param(filters.source)}`);
+  if (scope === 'all' && filters.crm_status === 'none') {
+    conditions.push('NOT EXISTS (SELECT 1 FROM crm_syncs s WHERE s.lead_id = l.id)');
+  } else if (scope === 'all' && filters.crm_status) {
+    conditions.push(
+      `EXISTS (SELECT 1 FROM crm_syncs s WHERE s.lead_id = l.id AND s.status = ${param(filters.crm_status)})`,
+    );
+  }
   if (filters.from) {
     const from = param(filters.from);
     conditions.push(`l.created_at >= (${from}::date::timestamp AT TIME ZONE ${inNewYork()})`);
@@ -108,54 +148,77 @@ function matchingCte(filters: LeadFilters, first: number, claims: SessionClaims)
     conditions.push(`l.created_at < ((${to}::date + 1)::timestamp AT TIME ZONE ${inNewYork()})`);
     dayBounds.push(`day <= ${to}::date`);
   }
+  if (after) conditions.push(`(l.created_at, l.id) < (${param(after.at)}::timestamptz, ${param(after.id)}::int)`);
+  const searched = filters.search || filters.source || (scope === 'all' && filters.crm_status);
   const sql = `${sessionAgentCte(first)},
     matching AS ${filters.search ? 'MATERIALIZED' : 'NOT MATERIALIZED'} (
       SELECT ${LEAD_COLUMNS} FROM leads l
-       WHERE l.agent_id = ${agent} AND EXISTS (SELECT 1 FROM me)${conditions.map((condition) => `\n         AND ${condition}`).join('')}
+       WHERE ${conditions.join('\n         AND ')}
     )`;
-  const total =
-    filters.search || filters.source
-      ? '(SELECT count(*)::int FROM matching)'
-      : `(SELECT coalesce(sum(leads), 0)::int FROM agent_daily_counts
-           WHERE agent_id = ${agent} AND EXISTS (SELECT 1 FROM me)${dayBounds.map((bound) => ` AND ${bound}`).join('')})`;
+  const total = searched
+    ? '(SELECT count(*)::int FROM matching)'
+    : `(SELECT coalesce(sum(leads), 0)::int FROM agent_daily_counts WHERE ${dayBounds.join(' AND ')})`;
   return { sql, params, total };
 }
 
-const signedOut = () => new HttpError(401, PLEASE_LOG_IN);
+interface Head {
+  me_id: number | null;
+  is_admin: boolean | null;
+  total: number;
+}
+
+/**
+ * One round trip: the session, the total (when asked) and a page of `matching`, newest first. The
+ * page is a LATERAL join to a one-row header, so an empty page still answers who asked and how many
+ * there are. LIMIT and OFFSET are sub-selects: a plain parameter there makes every plan of the
+ * prepared statement a custom one (PostgreSQL prices its generic plan for an unknown LIMIT), planned
+ * anew on each call; as sub-selects both plans are priced alike and the generic one is kept. Each
+ * lead of the page carries its sync job (crm_syncs is unique by lead_id: at most one row a lead), its
+ * agent's name and its keyset (`cursor_at`: created_at to the microsecond, which a Date loses).
+ */
+async function readPage(
+  db: Db,
+  matching: ReturnType<typeof matchingCte>,
+  page: { limit: number; offset: number; total: boolean },
+): Promise<{ head: Head; leads: DbListedLead[] }> {
+  const limit = matching.params.length + 1;
+  const rows = await db.query<Partial<DbListedLead> & Head>(
+    `WITH ${matching.sql}
+     SELECT head.me_id, head.is_admin, head.total, page.*
+       FROM (SELECT (SELECT id FROM me) AS me_id, (SELECT is_admin FROM me) AS is_admin,
+                    ${page.total ? matching.total : '0'} AS total) head
+       LEFT JOIN LATERAL (
+         SELECT m.*, s.status AS crm_status, s.last_error AS crm_error,
+                a.first_name || ' ' || a.last_name AS agent_name,
+                to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+           FROM (
+             SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT (SELECT $${limit}::int) OFFSET (SELECT $${limit + 1}::int)
+           ) m
+           LEFT JOIN crm_syncs s ON s.lead_id = m.id
+           JOIN agents a ON a.id = m.agent_id
+       ) page ON true
+      ORDER BY page.created_at DESC, page.id DESC`,
+    [...matching.params, page.limit, page.offset],
+  );
+  const [head] = rows;
+  if (!head || head.me_id === null) throw signedOut();
+  return { head, leads: rows.filter(isLead) };
+}
 
 /** GET and DELETE of /api/leads (its POST, the public lead form, is in leads.server.ts). */
 export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
   return {
-    /**
-     * One round trip: the session, the total and the page. The page is a LATERAL join to a
-     * one-row header, so an empty page still answers who asked and how many there are. LIMIT and
-     * OFFSET are sub-selects: a plain parameter there makes every plan of the prepared statement
-     * a custom one (PostgreSQL prices its generic plan for an unknown LIMIT), planned anew on each
-     * call; as sub-selects both plans are priced alike and the generic one is kept. Each lead of
-     * the page carries its sync job (crm_syncs is unique by lead_id: at most one row a lead).
-     */
+    /** One round trip: the session, the total and the page of the caller's leads. */
     GET: async (c) => {
       const query = parseOrThrow(leadListQuerySchema, c.req.query());
-      const matching = matchingCte(query, 1, sessionOf(c));
-      const limit = matching.params.length + 1;
-      const rows = await db.query<Partial<DbListedLead> & { me_id: number | null; total: number }>(
-        `WITH ${matching.sql}
-         SELECT head.me_id, head.total, page.*
-           FROM (SELECT (SELECT id FROM me) AS me_id, ${matching.total} AS total) head
-           LEFT JOIN LATERAL (
-             SELECT m.*, s.status AS crm_status, s.last_error AS crm_error
-               FROM (
-                 SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT (SELECT $${limit}::int) OFFSET (SELECT $${limit + 1}::int)
-               ) m
-               LEFT JOIN crm_syncs s ON s.lead_id = m.id
-           ) page ON true
-          ORDER BY page.created_at DESC, page.id DESC`,
-        [...matching.params, query.per_page, (query.page - 1) * query.per_page],
-      );
-      const [head] = rows;
-      if (!head || head.me_id === null) throw signedOut();
-      const leads = rows.filter(isLead).map(toRow);
-      return c.json({ success: true, leads, total: head.total, page: query.page, per_page: query.per_page });
+      const { head, leads } = await readPage(db, matchingCte(query, 'own', 1, sessionOf(c)), pageOf(query));
+      return c.json({
+        success: true,
+        leads: leads.map(toRow),
+        total: head.total,
+        page: query.page,
+        per_page: query.per_page,
+      });
     },
     /** One statement: the caller's leads go; their e-mail delivery rows stay (lead_id is set null). */
     DELETE: async (c) => {
@@ -171,50 +234,84 @@ export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
   };
 }
 
-/** A row of the LATERAL join that carries a lead (an empty page gives one row without). */
-const isLead = <Row extends Partial<DbLead>>(row: Row): row is Row & DbLead => typeof row.id === 'number';
+const pageOf = (query: { page: number; per_page: number }) => ({
+  limit: query.per_page,
+  offset: (query.page - 1) * query.per_page,
+  total: true,
+});
 
-/** Rows encoded per chunk of the CSV stream. */
-const CSV_CHUNK_ROWS = 500;
+/** A row of the LATERAL join that carries a lead (an empty page gives one row without). */
+const isLead = <Row extends Partial<DbListedLead>>(row: Row): row is Row & DbListedLead => typeof row.id === 'number';
+
+/** An agent who is not an admin, on an admin route. */
+export const ADMINS_ONLY = 'Admins only';
+
+/** GET /api/admin/leads: every agent's leads, one round trip (403 to an agent who is not an admin). */
+export const adminLeadListHandler =
+  (db: Db): Handler =>
+  async (c) => {
+    const query = parseOrThrow(adminLeadListQuerySchema, c.req.query());
+    const { head, leads } = await readPage(db, matchingCte(query, 'all', 1, sessionOf(c)), pageOf(query));
+    if (!head.is_admin) throw new HttpError(403, ADMINS_ONLY);
+    return c.json({
+      success: true,
+      leads: leads.map(toAdminRow),
+      total: head.total,
+      page: query.page,
+      per_page: query.per_page,
+    });
+  };
+
+/** Leads read per query (and encoded per chunk) of the CSV stream: ~130 kB a chunk (see npm run bench:export). */
+const CSV_PAGE_ROWS = 1000;
+
+/**
+ * The CSV of every lead of `scope` that passes `filters`, newest first, streamed: the first page is
+ * read before answering (it checks the session, so a signed-out call gets its 401), the next ones by
+ * keyset (after the last lead sent) as the client reads, so memory stays flat however many leads.
+ */
+async function leadCsvResponse(db: Db, c: Context, scope: LeadScope, filters: AdminLeadFilters): Promise<Response> {
+  const claims = sessionOf(c);
+  const read = (after?: After) =>
+    readPage(db, matchingCte(filters, scope, 1, claims, after), { limit: CSV_PAGE_ROWS, offset: 0, total: false });
+  const first = await read();
+  if (scope === 'all' && !first.head.is_admin) throw new HttpError(403, ADMINS_ONLY);
+  const [columns, cells] =
+    scope === 'all'
+      ? [ADMIN_LEAD_CSV_COLUMNS, (lead: DbListedLead) => adminLeadCsvCells(toAdminRow(lead))]
+      : [LEAD_CSV_COLUMNS, (lead: DbListedLead) => leadCsvCells(toCsvLead(lead))];
+  const encoder = new TextEncoder();
+  let pending: DbListedLead[] | null = first.leads;
+  // The BOM tells spreadsheet programs the file is UTF-8 (names with accents).
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`\uFEFF${csvLine(columns)}`));
+    },
+    async pull(controller) {
+      const leads = pending;
+      if (!leads || leads.length === 0) return controller.close();
+      controller.enqueue(encoder.encode(leads.map((lead) => csvLine(cells(lead))).join('')));
+      const last = leads.at(-1);
+      pending = leads.length < CSV_PAGE_ROWS || !last ? null : (await read({ at: last.cursor_at, id: last.id })).leads;
+    },
+  });
+  return c.body(body, 200, {
+    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Disposition': `attachment; filename="${leadCsvFileName(new Date())}"`,
+  });
+}
 
 /** GET /api/leads/export.csv: every lead of the caller that passes the filters, newest first. */
 export function leadExportRoutes(db: Db): Hono {
   const app = new Hono();
   route(app, '/leads/export.csv', {
-    GET: async (c: Context) => {
-      const filters = parseOrThrow(leadFilterSchema, c.req.query());
-      const matching = matchingCte(filters, 1, sessionOf(c));
-      // One round trip; the rows carry who asked (a signed-in agent with no lead gets one empty row).
-      const rows = await db.query<Partial<DbLead> & { me_id: number | null }>(
-        `WITH ${matching.sql}
-         SELECT head.me_id, page.*
-           FROM (SELECT (SELECT id FROM me) AS me_id) head
-           LEFT JOIN LATERAL (SELECT * FROM matching) page ON true
-          ORDER BY page.created_at DESC, page.id DESC`,
-        matching.params,
-      );
-      if (!rows[0] || rows[0].me_id === null) throw signedOut();
-      const leads = rows.filter(isLead);
-      const encoder = new TextEncoder();
-      let next = 0;
-      // Encoded a chunk at a time as the client reads, rather than as one string of every lead.
-      // The BOM tells spreadsheet programs the file is UTF-8 (names with accents).
-      const body = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(encoder.encode(`\uFEFF${csvLine(LEAD_CSV_COLUMNS)}`));
-        },
-        pull(controller) {
-          const chunk = leads.slice(next, next + CSV_CHUNK_ROWS);
-          next += CSV_CHUNK_ROWS;
-          if (chunk.length === 0) return controller.close();
-          controller.enqueue(encoder.encode(chunk.map((lead) => csvLine(leadCsvCells(toCsvLead(lead)))).join('')));
-        },
-      });
-      return c.body(body, 200, {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="${leadCsvFileName(new Date())}"`,
-      });
-    },
+    GET: (c: Context) => leadCsvResponse(db, c, 'own', parseOrThrow(leadFilterSchema, c.req.query())),
   });
   return app;
 }
+
+/** GET /api/admin/leads/export.csv: every agent's leads that pass the admin's filters, with the agent's name. */
+export const adminLeadExportHandler =
+  (db: Db): Handler =>
+  (c) =>
+    leadCsvResponse(db, c, 'all', parseOrThrow(adminLeadFilterSchema, c.req.query()));

@@ -88,6 +88,41 @@ export const leadListQuerySchema = z
 export type LeadFilters = z.output<typeof leadFilterSchema>;
 export type LeadListQuery = z.output<typeof leadListQuerySchema>;
 
+/** An admin's CRM filter: a lead's crm_syncs status, or `none` for a lead without a sync job. */
+export const CRM_STATUS_FILTERS = [...leadSyncSchema.shape.status.options, 'none'] as const;
+
+/** The admin's further filters over every agent's leads: one agent (by id) and the CRM status. */
+const adminFilterFields = {
+  ...filterFields,
+  agent: z.preprocess(
+    blankToUndefined,
+    z.coerce
+      .number({ error: 'Agent must be an agent id' })
+      .int('Agent must be an agent id')
+      .min(1, 'Agent must be an agent id')
+      .max(2_147_483_647, 'Agent must be an agent id')
+      .optional(),
+  ),
+  crm_status: z.preprocess(
+    blankToUndefined,
+    z.enum(CRM_STATUS_FILTERS, { error: `CRM status must be one of ${CRM_STATUS_FILTERS.join(', ')}` }).optional(),
+  ),
+};
+
+/** GET /api/admin/leads/export.csv: the admin's filters. */
+export const adminLeadFilterSchema = z.object(adminFilterFields).refine(datesInOrder, DATE_ORDER);
+
+/** GET /api/admin/leads: the admin's filters and the page. */
+export const adminLeadListQuerySchema = z
+  .object({
+    ...adminFilterFields,
+    page: whole('Page', 1_000_000, 1),
+    per_page: whole('Per page', LEAD_LIST.maxPerPage, LEAD_LIST.perPage),
+  })
+  .refine(datesInOrder, DATE_ORDER);
+
+export type AdminLeadFilters = z.output<typeof adminLeadFilterSchema>;
+
 /** The query string of a list or export request; empty values are left out. */
 export function leadQueryString(query: Readonly<Record<string, string | number | undefined>>): string {
   const params = new URLSearchParams();
@@ -131,6 +166,13 @@ export const leadListResponseSchema = z.object({
 
 export type LeadListResponse = z.output<typeof leadListResponseSchema>;
 
+/** A lead of the admin's list: the agent's row plus whose lead it is. */
+export const adminLeadRowSchema = leadRowSchema.extend({ agent_id: z.number(), agent_name: z.string() });
+
+export type AdminLeadRow = z.output<typeof adminLeadRowSchema>;
+
+export const adminLeadListResponseSchema = leadListResponseSchema.extend({ leads: z.array(adminLeadRowSchema) });
+
 /** DELETE /api/leads: how many leads were cleared. */
 export const clearLeadsResponseSchema = z.object({ success: z.literal(true), deleted: z.number() });
 
@@ -157,8 +199,9 @@ const csvDate = new Intl.DateTimeFormat('en-CA', {
 
 /** A moment as New York's day and time, `2026-11-23 14:05`, which spreadsheets read as a date. */
 function newYorkDateTime(moment: Date): string {
-  const part = (type: Intl.DateTimeFormatPartTypes) =>
-    csvDate.formatToParts(moment).find((candidate) => candidate.type === type)?.value ?? '';
+  // Formatted once a cell (an export formats every lead's date), then picked apart.
+  const parts = csvDate.formatToParts(moment);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((candidate) => candidate.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }
 
@@ -189,4 +232,12 @@ export const leadCsvCells = (lead: Omit<LeadRow, 'crm_status' | 'crm_error'>): s
   newYorkDateTime(new Date(lead.created_at)),
   lead.synced_to_fub ? 'Yes' : 'No',
   lead.estimate_uuid ?? '',
+];
+
+/** The admin's CSV: the agent's columns and whose lead it is. */
+export const ADMIN_LEAD_CSV_COLUMNS = [...LEAD_CSV_COLUMNS, 'Agent'] as const;
+
+export const adminLeadCsvCells = (lead: Omit<AdminLeadRow, 'crm_status' | 'crm_error' | 'agent_id'>): string[] => [
+  ...leadCsvCells(lead),
+  lead.agent_name,
 ];

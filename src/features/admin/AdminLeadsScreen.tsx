@@ -1,0 +1,29 @@
+import { useState } from 'react';
+import AccountFrame from '../accounts/AccountFrame.tsx';
+import type { AdminLeadRow } from '../leads/lead-list.ts';
+import { LeadsTable, type LeadsSource } from '../leads/LeadsTable.tsx';
+import { LeadTimelineDialog } from './LeadTimelineDialog.tsx';
+
+/** /admin/leads: every agent's leads, through the dashboard's table with the admin's scope. */
+export default function AdminLeadsScreen() {
+  const [timeline, showTimeline] = useState<AdminLeadRow | null>(null);
+  const source: LeadsSource = {
+    queryKey: ['admin-leads'],
+    listPath: '/api/admin/leads',
+    exportPath: '/api/admin/leads/export.csv',
+    caption: 'Every agent’s leads, newest first',
+    emptyMessage: <p>No leads yet. Leads that visitors send to any agent appear here.</p>,
+    admin: { onTimeline: showTimeline },
+  };
+  return (
+    <AccountFrame area="admin" current="/admin/leads">
+      {() => (
+        <section aria-labelledby="admin-leads-title">
+          <h1 id="admin-leads-title">Leads</h1>
+          <LeadsTable source={source} />
+          <LeadTimelineDialog lead={timeline} onClose={() => showTimeline(null)} />
+        </section>
+      )}
+    </AccountFrame>
+  );
+}

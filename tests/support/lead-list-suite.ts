@@ -1,0 +1,82 @@
+/** Leads written straight to the table, and the CSV export read back: for the lead list suites. */
+import { expect } from 'vitest';
+import type { Db } from '../../src/server/db.ts';
+
+export interface SeedLead {
+  first_name?: string;
+  last_name?: string;
+  email?: string;
+  phone?: string | null;
+  address?: string | null;
+  source?: string;
+  created_at?: string;
+}
+
+let seeded = 0;
+
+/** Writes leads for `agentId` straight to the table (dates and odd text a form would not send). */
+export async function addLeads(db: Db, agentId: number, leads: SeedLead[]): Promise<number[]> {
+  const ids: number[] = [];
+  for (const lead of leads) {
+    seeded += 1;
+    const [row] = await db.query<{ id: number }>(
+      `INSERT INTO leads (agent_id, first_name, last_name, email, phone, address, source, consent_marketing, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8) RETURNING id`,
+      [
+        agentId,
+        lead.first_name ?? 'Lee',
+        lead.last_name ?? `Visitor${seeded}`,
+        lead.email ?? `lee.${seeded}@example.com`,
+        lead.phone === undefined ? '5165550100' : lead.phone,
+        lead.address === undefined ? null : lead.address,
+        lead.source ?? 'calculator',
+        lead.created_at ?? new Date(Date.UTC(2026, 0, 1) + seeded * 60_000).toISOString(),
+      ],
+    );
+    if (!row) throw new Error('addLeads: no row');
+    ids.push(row.id);
+  }
+  return ids;
+}
+
+/** `count` leads one minute apart from `start`, oldest first. */
+export const series = (count: number, start = Date.UTC(2026, 5, 1), change: SeedLead = {}): SeedLead[] =>
+  Array.from({ length: count }, (_, index) => ({
+    last_name: `Series${index + 1}`,
+    created_at: new Date(start + index * 60_000).toISOString(),
+    ...change,
+  }));
+
+/** The CSV's records (RFC 4180: quoted cells may hold commas, quotes and line breaks). */
+export function parseCsv(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') {
+        cell += '"';
+        index += 1;
+      } else if (char === '"') quoted = false;
+      else cell += char;
+    } else if (char === '"') quoted = true;
+    else if (char === ',') {
+      record.push(cell);
+      cell = '';
+    } else if (char === '\r' && text[index + 1] === '\n') {
+      record.push(cell);
+      records.push(record);
+      record = [];
+      cell = '';
+      index += 1;
+    } else cell += char;
+  }
+  expect(cell, 'the CSV ends with CRLF').toBe('');
+  return records;
+}
+
+/** The body as sent, byte order mark included (Response.text() drops it). */
+export const csvText = async (response: Response) =>
+  new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
