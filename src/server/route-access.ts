@@ -55,4 +55,9 @@ export const ROUTE_ACCESS: RouteAccess = {
   'GET /api/agents/me/integrations/fub': 'agent',
   'PATCH /api/agents/me/integrations/fub': 'agent',
   'DELETE /api/agents/me/integrations/fub': 'agent',
+  // The admin's agents (src/features/admin/admin-agents.server.ts).
+  'GET /api/admin/agents': 'admin',
+  'POST /api/admin/agents': 'admin',
+  'PATCH /api/admin/agents/:id': 'admin',
+  'DELETE /api/admin/agents/:id': 'admin',
 };

@@ -14,7 +14,7 @@ import {
   LEAD_TIME_ZONE,
   leadCsvCells,
   leadCsvFileName,
-  leadFilterSchema,
+  leadExportQuerySchema,
   leadListQuerySchema,
   type LeadFilters,
   type LeadRow,
@@ -82,15 +82,17 @@ const searchPattern = (term: string): string => containing(phoneDigits(term) ?? 
  * (agent_id, created_at, id) index it reads; only the filters given are in the SQL, so each query is
  * planned for what it asks. Without a search or source the total is summed from the per-day counts
  * (agent_daily_counts, migration 0011) instead of counting every lead; a search reads the few leads
- * the trigram index finds (MATERIALIZED: once, for the count and the page).
+ * the trigram index finds (MATERIALIZED: once, for the count and the page). With `agentId` (an
+ * admin's export of another agent's leads) the rows are that agent's, kept only while `me` is an admin.
  */
-function matchingCte(filters: LeadFilters, first: number, claims: SessionClaims) {
+function matchingCte(filters: LeadFilters, first: number, claims: SessionClaims, agentId?: number) {
   const params: unknown[] = [...sessionParams(claims)];
   const param = (value: unknown) => {
     params.push(value);
     return `$${first + params.length - 1}`;
   };
-  const agent = `$${first}`;
+  const agent = agentId === undefined ? `$${first}` : param(agentId);
+  const allowed = agentId === undefined ? 'EXISTS (SELECT 1 FROM me)' : 'EXISTS (SELECT 1 FROM me WHERE me.is_admin)';
   // Only a date filter needs the time zone (an unused parameter has no type PostgreSQL can infer).
   let zone: string | undefined;
   const inNewYork = () => (zone ??= `${param(LEAD_TIME_ZONE)}::text`);
@@ -111,13 +113,13 @@ function matchingCte(filters: LeadFilters, first: number, claims: SessionClaims)
   const sql = `${sessionAgentCte(first)},
     matching AS ${filters.search ? 'MATERIALIZED' : 'NOT MATERIALIZED'} (
       SELECT ${LEAD_COLUMNS} FROM leads l
-       WHERE l.agent_id = ${agent} AND EXISTS (SELECT 1 FROM me)${conditions.map((condition) => `\n         AND ${condition}`).join('')}
+       WHERE l.agent_id = ${agent} AND ${allowed}${conditions.map((condition) => `\n         AND ${condition}`).join('')}
     )`;
   const total =
     filters.search || filters.source
       ? '(SELECT count(*)::int FROM matching)'
       : `(SELECT coalesce(sum(leads), 0)::int FROM agent_daily_counts
-           WHERE agent_id = ${agent} AND EXISTS (SELECT 1 FROM me)${dayBounds.map((bound) => ` AND ${bound}`).join('')})`;
+           WHERE agent_id = ${agent} AND ${allowed}${dayBounds.map((bound) => ` AND ${bound}`).join('')})`;
   return { sql, params, total };
 }
 
@@ -177,23 +179,27 @@ const isLead = <Row extends Partial<DbLead>>(row: Row): row is Row & DbLead => t
 /** Rows encoded per chunk of the CSV stream. */
 const CSV_CHUNK_ROWS = 500;
 
-/** GET /api/leads/export.csv: every lead of the caller that passes the filters, newest first. */
+/**
+ * GET /api/leads/export.csv: every lead of the caller that passes the filters, newest first; with
+ * agent_id (admins only: 403 for an agent), that agent's.
+ */
 export function leadExportRoutes(db: Db): Hono {
   const app = new Hono();
   route(app, '/leads/export.csv', {
     GET: async (c: Context) => {
-      const filters = parseOrThrow(leadFilterSchema, c.req.query());
-      const matching = matchingCte(filters, 1, sessionOf(c));
+      const { agent_id: agentId, ...filters } = parseOrThrow(leadExportQuerySchema, c.req.query());
+      const matching = matchingCte(filters, 1, sessionOf(c), agentId);
       // One round trip; the rows carry who asked (a signed-in agent with no lead gets one empty row).
-      const rows = await db.query<Partial<DbLead> & { me_id: number | null }>(
+      const rows = await db.query<Partial<DbLead> & { me_id: number | null; me_admin: boolean | null }>(
         `WITH ${matching.sql}
-         SELECT head.me_id, page.*
-           FROM (SELECT (SELECT id FROM me) AS me_id) head
+         SELECT head.me_id, head.me_admin, page.*
+           FROM (SELECT (SELECT id FROM me) AS me_id, (SELECT is_admin FROM me) AS me_admin) head
            LEFT JOIN LATERAL (SELECT * FROM matching) page ON true
           ORDER BY page.created_at DESC, page.id DESC`,
         matching.params,
       );
       if (!rows[0] || rows[0].me_id === null) throw signedOut();
+      if (agentId !== undefined && !rows[0].me_admin) throw new HttpError(403, 'Admins only');
       const leads = rows.filter(isLead);
       const encoder = new TextEncoder();
       let next = 0;

@@ -77,6 +77,22 @@ const DATE_ORDER = { message: 'From date must be on or before To date', path: ['
 export const leadFilterSchema = z.object(filterFields).refine(datesInOrder, DATE_ORDER);
 
 /** GET /api/leads: the filters and the page (1-based) of `per_page` leads, newest first. */
+/** GET /api/leads/export.csv: the filters, and for admins another agent's id (their CSV before a delete). */
+export const leadExportQuerySchema = z
+  .object({
+    ...filterFields,
+    agent_id: z.preprocess(
+      blankToUndefined,
+      z.coerce
+        .number({ error: 'Agent must be a whole number' })
+        .int('Agent must be a whole number')
+        .min(1, 'Agent must be at least 1')
+        .max(2_147_483_647, 'Agent must be at most 2147483647')
+        .optional(),
+    ),
+  })
+  .refine(datesInOrder, DATE_ORDER);
+
 export const leadListQuerySchema = z
   .object({
     ...filterFields,
