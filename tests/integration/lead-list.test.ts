@@ -329,9 +329,13 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         const body = await list(b.client, query);
         expect(body.leads.every((lead) => lead.id === bLead)).toBe(true);
       }
-      const exported = await csv(b.client, `?agent_id=${a.id}`);
-      expect(exported.records).toHaveLength(2);
-      expect(exported.records[1]?.[0]).toMatch(/^Bravo /);
+      // agent_id is an admin's export of another agent's leads (the agents screen): refused to B.
+      await expectError(await b.client.get(`/api/leads/export.csv?agent_id=${a.id}`), 403, 'Admins only');
+      const exported = await csv(b.client, `?search=Alpha`);
+      expect(exported.records).toHaveLength(1);
+      const own = await csv(b.client);
+      expect(own.records).toHaveLength(2);
+      expect(own.records[1]?.[0]).toMatch(/^Bravo /);
 
       const response = await b.client.request(`/api/leads?agent_id=${a.id}`, {
         method: 'DELETE',
