@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { expectError, expectJson } from '../support/api-suite.ts';
+import { anyString, expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, lastLinkToken, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
@@ -92,7 +92,7 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
         brokerage: null,
         status: 'inactive',
         is_admin: false,
-        created_at: expect.any(String),
+        created_at: anyString(),
         lead_count: 2,
         estimate_count: 0,
       });
@@ -212,14 +212,19 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
         'This calculator is not available',
       );
 
-      await expectJson(await send(admin.client, 'PATCH', `/api/admin/agents/${target.id}`, { status: 'active' }), 200, done);
+      await expectJson(
+        await send(admin.client, 'PATCH', `/api/admin/agents/${target.id}`, { status: 'active' }),
+        200,
+        done,
+      );
       expect((await suite.api.fetch(`/api/agents/public/${target.slug}`)).status).toBe(200);
     });
 
     it('refuses a bad status, a bad id, an unknown agent and the admin’s own account', async () => {
       const admin = await signedIn(true);
       const target = await createAgent(suite.db);
-      const patch = (id: number | string, body: unknown) => send(admin.client, 'PATCH', `/api/admin/agents/${id}`, body);
+      const patch = (id: number | string, body: unknown) =>
+        send(admin.client, 'PATCH', `/api/admin/agents/${id}`, body);
       expect((await expectError(await patch(target.id, { status: 'banned' }), 400)).fields).toEqual({
         status: 'Status must be active, inactive or pending',
       });
@@ -304,7 +309,9 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
         // One goes; the other finds the session gone (401) or is refused as the last admin (409).
         expect(statuses[0]).toBe(200);
         expect([401, 409]).toContain(statuses[1]);
-        const [left] = await suite.db.query<{ admins: number }>('SELECT count(*)::int AS admins FROM agents WHERE is_admin');
+        const [left] = await suite.db.query<{ admins: number }>(
+          'SELECT count(*)::int AS admins FROM agents WHERE is_admin',
+        );
         expect(left?.admins).toBe(1);
       } finally {
         if (others.length > 0) {

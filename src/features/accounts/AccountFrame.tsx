@@ -15,7 +15,10 @@ export const SCREENS = {
     { path: '/dashboard/settings', label: 'Settings' },
     { path: '/dashboard/integrations', label: 'Integrations' },
   ],
-  admin: [{ path: '/admin', label: 'Overview' }],
+  admin: [
+    { path: '/admin', label: 'Overview' },
+    { path: '/admin/agents', label: 'Agents' },
+  ],
 } as const satisfies Record<Area, readonly { path: string; label: string }[]>;
 
 export type ScreenPath = (typeof SCREENS)[Area][number]['path'];
