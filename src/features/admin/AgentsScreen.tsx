@@ -126,6 +126,25 @@ function AgentTable(props: {
                 <td data-label="Status" className="nowrap">
                   <span className={`badge ${STATUS_TONE[agent.status]}`}>{agent.status}</span>{' '}
                   {agent.is_admin ? <span className="badge badge-admin">Admin</span> : null}
+                  {agent.id === myId ? null : (
+                    <div className="agent-status">
+                      <label className="visually-hidden" htmlFor={`status-${agent.id}`}>
+                        Status of {name}
+                      </label>
+                      <select
+                        id={`status-${agent.id}`}
+                        value={agent.status}
+                        disabled={changeStatus.isPending}
+                        onChange={(event) => changeStatus.mutate({ id: agent.id, status: event.target.value })}
+                      >
+                        {AGENT_STATUSES.map((status) => (
+                          <option key={status} value={status}>
+                            {status}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                  )}
                 </td>
                 <td data-label="Actions">
                   <div className="agent-actions">
@@ -133,26 +152,9 @@ function AgentTable(props: {
                       View Page<span className="visually-hidden"> of {name} (opens in a new tab)</span>
                     </a>
                     {agent.id === myId ? null : (
-                      <>
-                        <label className="visually-hidden" htmlFor={`status-${agent.id}`}>
-                          Status of {name}
-                        </label>
-                        <select
-                          id={`status-${agent.id}`}
-                          value={agent.status}
-                          disabled={changeStatus.isPending}
-                          onChange={(event) => changeStatus.mutate({ id: agent.id, status: event.target.value })}
-                        >
-                          {AGENT_STATUSES.map((status) => (
-                            <option key={status} value={status}>
-                              {status}
-                            </option>
-                          ))}
-                        </select>
-                        <button type="button" className="button button-danger" onClick={() => onDelete(agent)}>
-                          Hard Delete<span className="visually-hidden"> {name}</span>
-                        </button>
-                      </>
+                      <button type="button" className="button button-danger" onClick={() => onDelete(agent)}>
+                        Hard Delete<span className="visually-hidden"> {name}</span>
+                      </button>
                     )}
                   </div>
                 </td>
