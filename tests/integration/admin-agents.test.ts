@@ -195,7 +195,7 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
       expect(await statusOf(target.id)).toBe('active');
     });
 
-    it('makes an agent inactive: their sessions end, login says why, their page is not available', async () => {
+    it('makes an agent inactive: their sessions end and their page is not available', async () => {
       const admin = await signedIn(true);
       const target = await createAgent(suite.db);
       const theirs = await clientAs(suite, target.id);

@@ -200,7 +200,12 @@ export function adminAgentRoutes({ db, mail, featured }: AdminAgentRoutesDeps): 
      */
     DELETE: async (c) => {
       const { id } = parseOrThrow(agentIdParams, c.req.param());
-      const [row] = await db.query<{ me_admin: boolean | null; found: boolean; refusal: string | null; deleted: boolean }>(
+      const [row] = await db.query<{
+        me_admin: boolean | null;
+        found: boolean;
+        refusal: string | null;
+        deleted: boolean;
+      }>(
         `WITH ${sessionAgentCte(1)},
          admins AS (SELECT id FROM agents WHERE is_admin AND EXISTS (SELECT 1 FROM me WHERE me.is_admin) FOR UPDATE),
          target AS (

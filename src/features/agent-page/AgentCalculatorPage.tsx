@@ -22,7 +22,10 @@ type Loaded =
 
 /** What the page says when there is no calculator to show, by why. */
 const NO_CALCULATOR = {
-  missing: { heading: 'Agent Not Found', text: 'There is no calculator at this address. Check the link you were given.' },
+  missing: {
+    heading: 'Agent Not Found',
+    text: 'There is no calculator at this address. Check the link you were given.',
+  },
   // 410: an admin made the agent inactive.
   unavailable: {
     heading: 'Calculator Not Available',
