@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import { adminOverviewRoutes } from '../features/admin/admin-overview.server.ts';
+import { adminAgentRoutes } from '../features/admin/admin-agents.server.ts';
 import { agentRoutes } from '../features/agents/agents.server.ts';
 import { profileRoutes } from '../features/agents/profile.server.ts';
 import { authRoutes } from '../features/auth/auth-routes.server.ts';
@@ -34,7 +35,8 @@ import { settingsRoutes } from '../features/settings/settings.server.ts';
 import { seoSettingsRoutes } from '../features/seo/seo-settings.server.ts';
 import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
 import type { Db } from './db.ts';
-import { DEFAULT_FUB_API_URL } from './env.ts';
+import { DEFAULT_FUB_API_URL, parseEnv } from './env.ts';
+import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
 import { errorResponse, HttpError } from './http.ts';
 import { ROUTE_ACCESS } from './route-access.ts';
 
@@ -97,6 +99,8 @@ export interface AppDeps {
   crm?: CrmContext;
   /** How long a visitor's lead request waits for its CRM sync (default 3 s). */
   crmWaitMs?: number;
+  /** The featured agent, whom admins cannot delete (default: the FEATURED_AGENT_* defaults). */
+  featuredAgent?: Pick<FeaturedAgent, 'slug' | 'email'>;
 }
 
 /** The whole API: every /api/* route, served by the Netlify Function and by the local server. */
@@ -112,6 +116,7 @@ export function createApi({
   fetchSite,
   crm = { client: fubClient(DEFAULT_FUB_API_URL), secret: randomBytes(32).toString('hex') },
   crmWaitMs,
+  featuredAgent = featuredAgentFrom(parseEnv({})),
 }: AppDeps): Hono {
   // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
   const signer = unsubscribeSigner(auth.sessionKey);
@@ -176,6 +181,7 @@ export function createApi({
   );
   api.route('/', seoSettingsRoutes(db));
   api.route('/', marketRoutes(db));
+  api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent }));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
     if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));

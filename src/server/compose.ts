@@ -6,6 +6,7 @@ import { settingsAwareProvider } from '../features/email/providers/choose-provid
 import type { AppDeps } from './app.ts';
 import type { Db } from './db.ts';
 import { isProduction, siteUrl, type Env } from './env.ts';
+import { featuredAgentFrom } from './featured-agent.ts';
 import { secretFrom } from './secrets.ts';
 
 /**
@@ -35,5 +36,6 @@ export function appDepsFrom(env: Env, db: Db): AppDeps & Required<Pick<AppDeps, 
     leadNoticesPerHour: env.LEAD_NOTICES_PER_HOUR,
     // The stored Follow Up Boss keys are encrypted with ENCRYPTION_KEY, as the Mailgun key is.
     crm: { client: fubClient(env.FUB_API_URL), secret: () => secretFrom(env, 'ENCRYPTION_KEY') },
+    featuredAgent: featuredAgentFrom(env),
   };
 }

@@ -68,4 +68,9 @@ export const ROUTE_ACCESS: RouteAccess = {
   'GET /api/admin/leads': 'admin',
   'GET /api/admin/leads/export.csv': 'admin',
   'GET /api/admin/leads/:id/timeline': 'admin',
+  // The admin's agents (src/features/admin/admin-agents.server.ts).
+  'GET /api/admin/agents': 'admin',
+  'POST /api/admin/agents': 'admin',
+  'PATCH /api/admin/agents/:id': 'admin',
+  'DELETE /api/admin/agents/:id': 'admin',
 };

@@ -141,9 +141,18 @@ describe.each(BACKENDS)('API on %s', (backend) => {
       expect(body.fields).toEqual({ slug: 'Agent slug is too long' });
     });
 
-    it.each(['pending', 'inactive'] as const)('answers 404 for an agent whose status is %s', async (status) => {
-      const agent = await createAgent(suite.db, { status });
+    it('answers 404 for an agent whose status is pending', async () => {
+      const agent = await createAgent(suite.db, { status: 'pending' });
       await expectError(await suite.api.fetch(`/api/agents/public/${agent.slug}`), 404, 'Agent not found');
+    });
+
+    it('answers 410 "This calculator is not available" for an inactive agent', async () => {
+      const agent = await createAgent(suite.db, { status: 'inactive' });
+      await expectError(
+        await suite.api.fetch(`/api/agents/public/${agent.slug}`),
+        410,
+        'This calculator is not available',
+      );
     });
 
     it.each([

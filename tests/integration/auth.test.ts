@@ -368,7 +368,7 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
       await expectError(
         await suite.client().post('/api/auth/login', { email: account.email, password: account.password }),
         403,
-        'This account is inactive.',
+        'This account is inactive. Please contact the site administrator.',
       );
     });
 

@@ -250,9 +250,13 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         const body = await list(b.client, query);
         expect(body.leads.every((lead) => lead.id === bLead)).toBe(true);
       }
-      const exported = await csv(b.client, `?agent_id=${a.id}`);
-      expect(exported.records).toHaveLength(2);
-      expect(exported.records[1]?.[0]).toMatch(/^Bravo /);
+      // Whatever agent B names, B's export is B's own leads (every agent's is the admin's export).
+      expect((await csv(b.client, `?agent_id=${a.id}&agent=${a.id}`)).records).toHaveLength(2);
+      const exported = await csv(b.client, `?search=Alpha`);
+      expect(exported.records).toHaveLength(1);
+      const own = await csv(b.client);
+      expect(own.records).toHaveLength(2);
+      expect(own.records[1]?.[0]).toMatch(/^Bravo /);
 
       const response = await b.client.request(`/api/leads?agent_id=${a.id}`, {
         method: 'DELETE',

@@ -17,6 +17,7 @@ export const SCREENS = {
   ],
   admin: [
     { path: '/admin', label: 'Overview' },
+    { path: '/admin/agents', label: 'Agents' },
     { path: '/admin/leads', label: 'Leads' },
     { path: '/admin/profile', label: 'Profile' },
     { path: '/admin/settings', label: 'Settings' },

@@ -14,7 +14,28 @@ import { copyLink } from '../site/clipboard.ts';
 import { UnlockModal } from './UnlockModal.tsx';
 
 type Loaded =
-  { kind: 'loading' } | { kind: 'missing' } | { kind: 'failed' } | { kind: 'ready'; data: PublicAgentResponse };
+  | { kind: 'loading' }
+  | { kind: 'missing' }
+  | { kind: 'unavailable' }
+  | { kind: 'failed' }
+  | { kind: 'ready'; data: PublicAgentResponse };
+
+/** What the page says when there is no calculator to show, by why. */
+const NO_CALCULATOR = {
+  missing: {
+    heading: 'Agent Not Found',
+    text: 'There is no calculator at this address. Check the link you were given.',
+  },
+  // 410: an admin made the agent inactive.
+  unavailable: {
+    heading: 'Calculator Not Available',
+    text: 'This agent’s calculator is not available at the moment. You can still use the calculator on our home page.',
+  },
+  failed: {
+    heading: 'Calculator unavailable',
+    text: 'We could not load this calculator just now. Please try again in a moment.',
+  },
+} as const;
 
 const createdSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 const SAMPLE = { price: 450000, commission: 27000, tax: 1800, fees: 925, net: 220275 };
@@ -36,6 +57,7 @@ export default function AgentCalculatorPage() {
     callApi(`/api/agents/public/${encodeURIComponent(slug)}`, publicAgentSchema)
       .then((result) => {
         if (result.ok) setLoaded({ kind: 'ready', data: result.data });
+        else if (result.status === 410) setLoaded({ kind: 'unavailable' });
         else setLoaded(result.status === 404 || result.status === 400 ? { kind: 'missing' } : { kind: 'failed' });
       })
       .catch((error: unknown) => {
@@ -58,15 +80,12 @@ export default function AgentCalculatorPage() {
       </div>
     );
   }
-  if (loaded.kind === 'missing' || loaded.kind === 'failed') {
+  if (loaded.kind !== 'ready') {
+    const { heading, text } = NO_CALCULATOR[loaded.kind];
     return (
       <section className="agent-missing">
-        <h1>{loaded.kind === 'missing' ? 'Agent Not Found' : 'Calculator unavailable'}</h1>
-        <p>
-          {loaded.kind === 'missing'
-            ? 'There is no calculator at this address. Check the link you were given.'
-            : 'We could not load this calculator just now. Please try again in a moment.'}
-        </p>
+        <h1>{heading}</h1>
+        <p>{text}</p>
         <a className="button button-primary" href="/">
           Go Home
         </a>

@@ -15,25 +15,34 @@ type PublicAgentRow = PublicAgentResponse['agent'] & {
 
 export const agentParams = z.object({ slug: agentSlugSchema });
 
-/**
- * One round trip: the agent and their settings. Only active agents have a public page; the photo and
- * logo are given only while their toggles are on.
- */
-export async function findPublicAgent(db: Db, slug: string): Promise<PublicAgentRow | undefined> {
-  const [row] = await db.query<PublicAgentRow>(
+/** The agent's page is switched off (an admin made them inactive): said apart from a wrong address. */
+export const CALCULATOR_NOT_AVAILABLE = 'This calculator is not available';
+
+/** One round trip: the agent of `slug` in any status, with their settings. */
+async function agentBySlug(db: Db, slug: string): Promise<(PublicAgentRow & { status: string }) | undefined> {
+  const [row] = await db.query<PublicAgentRow & { status: string }>(
     `SELECT a.id, a.slug, a.first_name, a.last_name, a.email, a.phone, a.brokerage, a.professional_title,
             a.license_number, a.website, a.brokerage_street, a.brokerage_city, a.brokerage_state,
-            a.brokerage_zip, a.show_profile_photo, a.show_logo,
+            a.brokerage_zip, a.show_profile_photo, a.show_logo, a.status,
             -- A photo or logo the agent hid is not given away either (they are /api/images/ URLs).
             CASE WHEN a.show_profile_photo THEN a.profile_photo END AS profile_photo,
             CASE WHEN a.show_logo THEN a.logo END AS logo,
             s.default_attorney_fee_cents, s.default_recording_fee_cents, s.transfer_tax_rate_per_1000,
             s.default_commission_percent
        FROM agents a LEFT JOIN agent_settings s ON s.agent_id = a.id
-      WHERE a.slug = $1 AND a.status = 'active'`,
+      WHERE a.slug = $1`,
     [slug],
   );
   return row;
+}
+
+/**
+ * One round trip: the agent and their settings. Only active agents have a public page; the photo and
+ * logo are given only while their toggles are on.
+ */
+export async function findPublicAgent(db: Db, slug: string): Promise<PublicAgentRow | undefined> {
+  const row = await agentBySlug(db, slug);
+  return row?.status === 'active' ? row : undefined;
 }
 
 export function agentRoutes(db: Db): Hono {
@@ -41,15 +50,19 @@ export function agentRoutes(db: Db): Hono {
   route(app, '/agents/public/:slug', {
     GET: async (c) => {
       const { slug } = parseOrThrow(agentParams, c.req.param());
-      const row = await findPublicAgent(db, slug);
-      if (!row) throw new HttpError(404, 'Agent not found');
+      const found = await agentBySlug(db, slug);
+      if (!found) throw new HttpError(404, 'Agent not found');
       const {
+        status,
         default_attorney_fee_cents,
         default_recording_fee_cents,
         transfer_tax_rate_per_1000,
         default_commission_percent,
         ...agent
-      } = row;
+      } = found;
+      // 410 for an inactive agent, so their page says the calculator is off rather than "not found".
+      if (status === 'inactive') throw new HttpError(410, CALCULATOR_NOT_AVAILABLE);
+      if (status !== 'active') throw new HttpError(404, 'Agent not found');
       const body: PublicAgentResponse = {
         success: true,
         agent,

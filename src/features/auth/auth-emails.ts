@@ -9,6 +9,8 @@ export const BRAND_NAME = 'Long Island Net Proceeds';
 
 export const VERIFY_EMAIL_HOURS = 24;
 export const RESET_PASSWORD_HOURS = 1;
+/** An admin's invitation waits longer than a reset link: the new agent may not read it at once. */
+export const INVITATION_HOURS = 72;
 
 const FONT = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 const INK = '#14213d';
@@ -124,6 +126,34 @@ export function passwordResetEmail({
     footer:
       'If you did not ask to reset your password, you can ignore this email; your password stays the same. ' +
       'Resetting it signs you out everywhere.',
+    siteUrl: origin,
+  });
+}
+
+/**
+ * Sent when an admin adds an agent: a password-reset link (purpose reset_password), as following
+ * it both sets the password and proves the address, which activates the account.
+ */
+export function invitationEmail({
+  token,
+  siteUrl,
+  firstName,
+}: {
+  token: string;
+  siteUrl: string;
+  firstName?: string | null;
+}): EmailContent {
+  const origin = siteUrl.replace(/\/+$/, '');
+  return actionEmail({
+    subject: `Your ${BRAND_NAME} agent account`,
+    greeting: greetingFor(firstName),
+    intro:
+      `An administrator of ${BRAND_NAME} has created an agent account for you with your own calculator page. ` +
+      'Choose a password to activate it:',
+    action: 'Set my password',
+    url: resetPasswordUrl(origin, token),
+    expiry: `This link works once and expires in ${INVITATION_HOURS} hours.`,
+    footer: 'If you did not expect this email, you can ignore it; the account stays inactive.',
     siteUrl: origin,
   });
 }

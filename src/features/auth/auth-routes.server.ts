@@ -52,7 +52,7 @@ export const MESSAGES = {
   verified: 'Your email has been verified. You can now log in.',
   badLogin: 'Invalid email or password',
   verifyFirst: 'Please verify your email before logging in.',
-  inactive: 'This account is inactive.',
+  inactive: 'This account is inactive. Please contact the site administrator.',
   resent: 'If that account needs verifying, we have sent a new link.',
   resetSent: 'If an account exists for that email, we have sent a password reset link.',
   passwordReset: 'Your password has been reset. You can now log in.',
@@ -79,12 +79,12 @@ export const perIpCheck = (ip: string, limit: RateLimit, action: string): RateCh
   isLocalClient(ip) ? [] : [rateCheck(limit, `${action}:ip:${ip}`)];
 
 /** The Postgres unique constraint a failed statement violated, if that is why it failed. */
-function violatedConstraint(error: unknown): string | undefined {
+export function violatedConstraint(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error) || error.code !== '23505') return undefined;
   return 'constraint' in error && typeof error.constraint === 'string' ? error.constraint : '';
 }
 
-function duplicateError(emailTaken: boolean, slugTaken: boolean): HttpError {
+export function duplicateError(emailTaken: boolean, slugTaken: boolean): HttpError {
   const fields: Record<string, string> = {};
   if (emailTaken) fields.email = MESSAGES.emailTaken;
   if (slugTaken) fields.slug = MESSAGES.slugTaken;

@@ -301,7 +301,10 @@ async function leadCsvResponse(db: Db, c: Context, scope: LeadScope, filters: Ad
   });
 }
 
-/** GET /api/leads/export.csv: every lead of the caller that passes the filters, newest first. */
+/**
+ * GET /api/leads/export.csv: every lead of the caller that passes the filters, newest first; with
+ * agent_id (admins only: 403 for an agent), that agent's.
+ */
 export function leadExportRoutes(db: Db): Hono {
   const app = new Hono();
   route(app, '/leads/export.csv', {

@@ -1,0 +1,284 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type SubmitEvent } from 'react';
+import AccountFrame from '../accounts/AccountFrame.tsx';
+import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import { Field } from '../../ui/Field.tsx';
+import { fieldErrorsOf } from '../../ui/field-errors.ts';
+import { Modal } from '../../ui/Modal.tsx';
+import { Notice } from '../../ui/Notice.tsx';
+import {
+  ADMIN_AGENT_MESSAGES,
+  AGENT_STATUSES,
+  addAgentSchema,
+  adminAgentAddedSchema,
+  adminAgentChangedSchema,
+  adminAgentListSchema,
+  agentLeadsCsvUrl,
+  type AdminAgent,
+} from './admin-agents.ts';
+
+/** /admin/agents: every agent, Add New Agent, status changes and Hard Delete. */
+export default function AgentsScreen() {
+  return (
+    <AccountFrame area="admin" current="/admin/agents">
+      {(me) => <AgentsBody myId={me.id} />}
+    </AccountFrame>
+  );
+}
+
+const AGENTS_KEY = ['admin-agents'];
+const fetchAgents = async () => (await getJson('/api/admin/agents', adminAgentListSchema)).agents;
+
+/** The server's words for a refusal it explains (4xx), else the screen's own. */
+const messageOf = (error: unknown, fallback: string) =>
+  error instanceof ApiError && error.status < 500 ? error.message : fallback;
+
+type Outcome = { tone: 'success' | 'error'; message: string } | null;
+
+function AgentsBody({ myId }: { myId: number }) {
+  const agents = useQuery({ queryKey: AGENTS_KEY, queryFn: fetchAgents });
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const [deleting, setDeleting] = useState<AdminAgent | null>(null);
+  return (
+    <div className="admin-agents">
+      <section className="account-card" aria-labelledby="agents-title">
+        <h1 id="agents-title">Agents</h1>
+        <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
+        {agents.isPending ? <p aria-live="polite">Loading…</p> : null}
+        {agents.isError ? (
+          <>
+            <Notice tone="error" message={ADMIN_AGENT_MESSAGES.loadFailed} />
+            <button type="button" className="button button-primary" onClick={() => void agents.refetch()}>
+              Retry
+            </button>
+          </>
+        ) : null}
+        {agents.data?.length === 0 ? <p>No agents found. Add your first agent to get started.</p> : null}
+        {agents.data && agents.data.length > 0 ? (
+          <AgentTable agents={agents.data} myId={myId} onOutcome={setOutcome} onDelete={setDeleting} />
+        ) : null}
+      </section>
+      <AddAgentForm />
+      {deleting ? (
+        <DeleteDialog
+          agent={deleting}
+          onClose={() => setDeleting(null)}
+          onDeleted={(message) => {
+            setDeleting(null);
+            setOutcome({ tone: 'success', message });
+          }}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+const STATUS_TONE: Record<AdminAgent['status'], string> = {
+  active: 'badge-on',
+  inactive: 'badge-off',
+  pending: 'badge-wait',
+};
+
+function AgentTable(props: {
+  agents: AdminAgent[];
+  myId: number;
+  onOutcome: (outcome: Outcome) => void;
+  onDelete: (agent: AdminAgent) => void;
+}) {
+  const { agents, myId, onOutcome, onDelete } = props;
+  const captionId = useId();
+  const queryClient = useQueryClient();
+  const changeStatus = useMutation({
+    mutationFn: ({ id, status }: { id: number; status: string }) =>
+      sendJson('PATCH', `/api/admin/agents/${id}`, adminAgentChangedSchema, { status }),
+    onSuccess: (answer) => onOutcome({ tone: 'success', message: answer.message }),
+    onError: (error) => onOutcome({ tone: 'error', message: messageOf(error, 'Failed to update status') }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: AGENTS_KEY }),
+  });
+  return (
+    // On a phone each agent is a block of labelled lines (.leads-table in global.css).
+    <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
+      <table className="leads-table">
+        <caption id={captionId}>
+          {agents.length} {agents.length === 1 ? 'agent' : 'agents'}
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Slug</th>
+            <th scope="col">Brokerage</th>
+            <th scope="col">Status</th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {agents.map((agent) => {
+            const name = `${agent.first_name} ${agent.last_name}`;
+            return (
+              <tr key={agent.id}>
+                <th scope="row">{name}</th>
+                <td data-label="Email" className="leads-email">
+                  {agent.email}
+                </td>
+                <td data-label="Slug">{agent.slug}</td>
+                <td data-label="Brokerage">{agent.brokerage ?? 'N/A'}</td>
+                <td data-label="Status" className="nowrap">
+                  <span className={`badge ${STATUS_TONE[agent.status]}`}>{agent.status}</span>{' '}
+                  {agent.is_admin ? <span className="badge badge-admin">Admin</span> : null}
+                  {agent.id === myId ? null : (
+                    <div className="agent-status">
+                      <label className="visually-hidden" htmlFor={`status-${agent.id}`}>
+                        Status of {name}
+                      </label>
+                      <select
+                        id={`status-${agent.id}`}
+                        value={agent.status}
+                        disabled={changeStatus.isPending}
+                        onChange={(event) => changeStatus.mutate({ id: agent.id, status: event.target.value })}
+                      >
+                        {AGENT_STATUSES.map((status) => (
+                          <option key={status} value={status}>
+                            {status}
+                          </option>
+                        ))}
+                      </select>
+                    </div>
+                  )}
+                </td>
+                <td data-label="Actions">
+                  <div className="agent-actions">
+                    <a className="button button-secondary" href={`/r/${agent.slug}`} target="_blank" rel="noopener">
+                      View Page<span className="visually-hidden"> of {name} (opens in a new tab)</span>
+                    </a>
+                    {agent.id === myId ? null : (
+                      <button type="button" className="button button-danger" onClick={() => onDelete(agent)}>
+                        Hard Delete<span className="visually-hidden"> {name}</span>
+                      </button>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
+
+function DeleteDialog(props: { agent: AdminAgent; onClose: () => void; onDeleted: (message: string) => void }) {
+  const { agent, onClose, onDeleted } = props;
+  const queryClient = useQueryClient();
+  const [error, setError] = useState<string | null>(null);
+  const remove = useMutation({
+    mutationFn: () => sendJson('DELETE', `/api/admin/agents/${agent.id}`, adminAgentChangedSchema),
+    onSuccess: (answer) => onDeleted(answer.message),
+    onError: (failure) => setError(messageOf(failure, ADMIN_AGENT_MESSAGES.deleteFailed)),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: AGENTS_KEY }),
+  });
+  const name = `${agent.first_name} ${agent.last_name}`;
+  return (
+    <Modal open title={`Delete ${name}?`} onClose={onClose}>
+      <p>
+        {plural(agent.lead_count, 'lead')} and {plural(agent.estimate_count, 'estimate')} will be deleted with {name}.
+        This cannot be undone.
+      </p>
+      {agent.lead_count > 0 ? (
+        <p>
+          <a href={agentLeadsCsvUrl(agent.id)} download>
+            Download their leads (CSV) first
+          </a>
+        </p>
+      ) : null}
+      <Notice tone="error" message={error} />
+      <div className="modal-actions">
+        <button type="button" className="button button-secondary" onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={remove.isPending}
+          onClick={() => remove.mutate()}
+        >
+          {remove.isPending ? 'Deleting…' : 'Delete agent'}
+        </button>
+      </div>
+    </Modal>
+  );
+}
+
+const EMPTY = { first_name: '', last_name: '', email: '', slug: '', brokerage: '', phone: '' };
+type Draft = typeof EMPTY;
+
+function AddAgentForm() {
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const add = useMutation({
+    mutationFn: (body: unknown) => sendJson('POST', '/api/admin/agents', adminAgentAddedSchema, body),
+    onSuccess: () => {
+      setDraft(EMPTY);
+      setOutcome({ tone: 'success', message: ADMIN_AGENT_MESSAGES.added });
+      void queryClient.invalidateQueries({ queryKey: AGENTS_KEY });
+    },
+    onError: (error) => {
+      setFields(error instanceof ApiError ? error.fields : {});
+      setOutcome({ tone: 'error', message: messageOf(error, ADMIN_AGENT_MESSAGES.addFailed) });
+    },
+  });
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    setOutcome(null);
+    // The phone goes as digits only, as the spec's form sends it.
+    const body = { ...draft, phone: draft.phone.replace(/\D/g, '') };
+    const parsed = addAgentSchema.safeParse(body);
+    if (!parsed.success) {
+      setFields(fieldErrorsOf(parsed.error));
+      setOutcome({ tone: 'error', message: ADMIN_AGENT_MESSAGES.addFailed });
+      return;
+    }
+    setFields({});
+    add.mutate(body);
+  };
+
+  const input = (name: keyof Draft, label: string, extra: { type?: string; autoComplete?: string; hint?: string }) => (
+    <Field
+      label={label}
+      name={name}
+      type={extra.type ?? 'text'}
+      autoComplete={extra.autoComplete ?? 'off'}
+      hint={extra.hint}
+      value={draft[name]}
+      error={fields[name]}
+      onChange={(event) => {
+        const value = name === 'slug' ? event.target.value.toLowerCase().replace(/[^a-z0-9]/g, '') : event.target.value;
+        setDraft({ ...draft, [name]: value });
+      }}
+    />
+  );
+
+  return (
+    <section className="account-card" aria-labelledby="add-agent-title">
+      <h2 id="add-agent-title">Add New Agent</h2>
+      <p>The new agent gets an e-mail with a link to choose their password; following it activates the account.</p>
+      <form noValidate onSubmit={submit} className="add-agent-form">
+        {input('first_name', 'First name', {})}
+        {input('last_name', 'Last name', {})}
+        {input('email', 'Email', { type: 'email' })}
+        {input('slug', 'Agent slug', { hint: 'Lowercase letters and numbers: their page is /r/{slug}.' })}
+        {input('brokerage', 'Brokerage (optional)', {})}
+        {input('phone', 'Phone (optional)', { type: 'tel' })}
+        <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
+        <button type="submit" className="button button-primary" disabled={add.isPending}>
+          {add.isPending ? 'Adding…' : 'Add Agent'}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,242 @@
+/**
+ * The admin's agents (/api/admin/agents): the list with each agent's lead and estimate counts, Add
+ * New Agent (a pending agent and the e-mail with their set-password link, in one statement), the
+ * status change (leaving active ends the agent's sessions) and Hard Delete (their leads and
+ * estimates go with them). Each is one statement that checks the session is an admin's (`me`).
+ */
+import { Hono } from 'hono';
+import type { Db } from '../../server/db.ts';
+import type { FeaturedAgent } from '../../server/featured-agent.ts';
+import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { invitationEmail, INVITATION_HOURS } from '../auth/auth-emails.ts';
+import { duplicateError, violatedConstraint } from '../auth/auth-routes.server.ts';
+import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
+import { issueTokenCtes, newToken } from '../auth/tokens.server.ts';
+import type { MailContext } from '../email/email.server.ts';
+import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
+import {
+  ADMIN_AGENT_MESSAGES,
+  addAgentSchema,
+  agentIdParams,
+  agentStatusSchema,
+  type AdminAgent,
+} from './admin-agents.ts';
+
+/** Admins only; the access table already answered 401 to a request without a session. */
+export const ADMIN_ONLY = 'Admins only';
+
+/** `me_admin` of a statement: null when the session is no longer current, false for an agent. */
+function requireAdmin(meAdmin: boolean | null | undefined): void {
+  if (meAdmin === null || meAdmin === undefined) throw new HttpError(401, PLEASE_LOG_IN);
+  if (!meAdmin) throw new HttpError(403, ADMIN_ONLY);
+}
+
+const AGENT_COLUMNS = `a.id, a.first_name, a.last_name, a.email, a.slug, a.brokerage, a.status, a.is_admin, a.created_at`;
+
+/** Each agent's leads and estimates, from the per-day counts (migration 0011) rather than every row. */
+const COUNT_COLUMNS = `
+  (SELECT coalesce(sum(d.leads), 0)::int FROM agent_daily_counts d WHERE d.agent_id = a.id) AS lead_count,
+  (SELECT coalesce(sum(d.estimates), 0)::int FROM agent_daily_counts d WHERE d.agent_id = a.id) AS estimate_count`;
+
+interface DbAgent extends Omit<AdminAgent, 'created_at'> {
+  created_at: Date;
+}
+
+const toAgent = (row: DbAgent): AdminAgent => ({
+  id: row.id,
+  first_name: row.first_name,
+  last_name: row.last_name,
+  email: row.email,
+  slug: row.slug,
+  brokerage: row.brokerage,
+  status: row.status,
+  is_admin: row.is_admin,
+  created_at: row.created_at.toISOString(),
+  lead_count: row.lead_count,
+  estimate_count: row.estimate_count,
+});
+
+const isAgentRow = <Row extends Partial<DbAgent>>(row: Row): row is Row & DbAgent => typeof row.id === 'number';
+
+export interface AdminAgentRoutesDeps {
+  db: Db;
+  mail: MailContext;
+  /** The site's featured agent (FEATURED_AGENT_SLUG / _EMAIL): the public pages need them. */
+  featured: Pick<FeaturedAgent, 'slug' | 'email'>;
+}
+
+export function adminAgentRoutes({ db, mail, featured }: AdminAgentRoutesDeps): Hono {
+  const app = new Hono();
+
+  route(app, '/admin/agents', {
+    /** One round trip: who asks, and every agent (newest first) with their counts. */
+    GET: async (c) => {
+      const rows = await db.query<Partial<DbAgent> & { me_admin: boolean | null }>(
+        `WITH ${sessionAgentCte(1)}
+         SELECT head.me_admin, list.*
+           FROM (SELECT (SELECT is_admin FROM me) AS me_admin) head
+           LEFT JOIN LATERAL (
+             SELECT ${AGENT_COLUMNS}, ${COUNT_COLUMNS}
+               FROM agents a WHERE head.me_admin
+           ) list ON true
+          ORDER BY list.created_at DESC, list.id DESC`,
+        sessionParams(sessionOf(c)),
+      );
+      requireAdmin(rows[0]?.me_admin);
+      return c.json({ success: true, agents: rows.filter(isAgentRow).map(toAgent) });
+    },
+
+    /**
+     * One statement: the pending agent (no password), their settings row, a set-password token and
+     * the queued invitation, or (taken e-mail or slug, or not an admin) nothing. The e-mail is
+     * delivered after the response.
+     */
+    POST: async (c) => {
+      const body = await readJson(c, addAgentSchema);
+      const { token, hash } = newToken();
+      const message = invitationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: body.first_name });
+      type Row = Partial<DbAgent> & {
+        me_admin: boolean | null;
+        delivery_id: number | null;
+        email_taken: boolean;
+        slug_taken: boolean;
+      };
+      let row: Row | undefined;
+      try {
+        [row] = await db.query<Row>(
+          `WITH ${sessionAgentCte(1)},
+           taken AS (
+             SELECT coalesce(bool_or(lower(email) = $5), false) AS email_taken,
+                    coalesce(bool_or(slug = $7), false) AS slug_taken
+               FROM agents WHERE lower(email) = $5 OR slug = $7
+           ),
+           agent AS (
+             INSERT INTO agents (first_name, last_name, email, phone, password_hash, slug, brokerage, status, is_admin)
+             SELECT $3, $4, $5, $6, NULL, $7, $8, 'pending', false FROM taken, me
+              WHERE me.is_admin AND NOT (taken.email_taken OR taken.slug_taken)
+             RETURNING *
+           ),
+           settings AS (
+             INSERT INTO agent_settings (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
+                                         transfer_tax_rate_per_1000, default_commission_percent)
+             SELECT id, $14, $15, $16, $17 FROM agent
+           )${issueTokenCtes('agent', '$9', "'reset_password'", '$10')},
+           queued AS (
+             INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
+             SELECT 'invitation', $5, $3 || ' ' || $4, $11, $12, $13 FROM agent
+             RETURNING id
+           )
+           SELECT (SELECT is_admin FROM me) AS me_admin, (SELECT id FROM queued) AS delivery_id,
+                  taken.email_taken, taken.slug_taken, ${AGENT_COLUMNS}, 0 AS lead_count, 0 AS estimate_count
+             FROM taken LEFT JOIN agent a ON true`,
+          [
+            ...sessionParams(sessionOf(c)),
+            body.first_name,
+            body.last_name,
+            body.email,
+            body.phone,
+            body.slug,
+            body.brokerage,
+            hash,
+            INVITATION_HOURS,
+            message.subject,
+            message.html,
+            message.text,
+            SYSTEM_DEFAULTS.attorneyFeeCents,
+            SYSTEM_DEFAULTS.recordingFeeCents,
+            SYSTEM_DEFAULTS.transferTaxRatePer1000,
+            SYSTEM_DEFAULTS.commissionPercent,
+          ],
+        );
+      } catch (error) {
+        // Two adds (or a sign-up) with the same e-mail or slug at once: the unique index decides.
+        const constraint = violatedConstraint(error);
+        if (constraint === undefined) throw error;
+        throw duplicateError(constraint !== 'agents_slug_key', constraint === 'agents_slug_key');
+      }
+      requireAdmin(row?.me_admin);
+      if (!row || !isAgentRow(row)) throw duplicateError(row?.email_taken ?? false, row?.slug_taken ?? false);
+      if (row.delivery_id !== null) mail.deliverSoon([row.delivery_id], c.req.raw);
+      return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.added, agent: toAgent(row) }, 201);
+    },
+  });
+
+  route(app, '/admin/agents/:id', {
+    /**
+     * One statement. Leaving `active` raises session_version, so the agent's open sessions end at
+     * their next request; an admin cannot change their own status (they would lock themselves out).
+     */
+    PATCH: async (c) => {
+      const { id } = parseOrThrow(agentIdParams, c.req.param());
+      const { status } = await readJson(c, agentStatusSchema);
+      const [row] = await db.query<{ me_admin: boolean | null; me_id: number | null; updated: number | null }>(
+        `WITH ${sessionAgentCte(1)},
+         updated AS (
+           UPDATE agents a
+              SET status = $4,
+                  session_version = CASE WHEN $4 <> 'active' AND a.status = 'active'
+                                         THEN a.session_version + 1 ELSE a.session_version END,
+                  updated_at = now()
+             FROM me
+            WHERE a.id = $3 AND me.is_admin AND me.id <> a.id
+           RETURNING a.id
+         )
+         SELECT (SELECT is_admin FROM me) AS me_admin, (SELECT id FROM me) AS me_id,
+                (SELECT id FROM updated) AS updated`,
+        [...sessionParams(sessionOf(c)), id, status],
+      );
+      requireAdmin(row?.me_admin);
+      if (row?.me_id === id) throw new HttpError(409, ADMIN_AGENT_MESSAGES.statusSelf);
+      if (row?.updated === null || row?.updated === undefined) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
+      return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.statusChanged });
+    },
+
+    /**
+     * One statement: the agent goes with their leads, estimates, settings and tokens (ON DELETE
+     * CASCADE), unless it is the caller, the last admin or the featured agent. The admins are
+     * locked (FOR UPDATE) so two admins deleting each other at once cannot leave the site without
+     * one: the second statement waits, then counts only the admin still there.
+     */
+    DELETE: async (c) => {
+      const { id } = parseOrThrow(agentIdParams, c.req.param());
+      const [row] = await db.query<{
+        me_admin: boolean | null;
+        found: boolean;
+        refusal: string | null;
+        deleted: boolean;
+      }>(
+        `WITH ${sessionAgentCte(1)},
+         admins AS (SELECT id FROM agents WHERE is_admin AND EXISTS (SELECT 1 FROM me WHERE me.is_admin) FOR UPDATE),
+         target AS (
+           SELECT a.id, a.is_admin, a.slug, a.email FROM agents a, me WHERE a.id = $3 AND me.is_admin
+         ),
+         refusal AS (
+           SELECT CASE
+                    WHEN t.id = (SELECT id FROM me) THEN 'self'
+                    WHEN t.is_admin AND NOT EXISTS (SELECT 1 FROM admins WHERE admins.id <> t.id) THEN 'last_admin'
+                    WHEN t.slug = $4 OR lower(t.email) = lower($5) THEN 'featured'
+                  END AS reason
+             FROM target t
+         ),
+         gone AS (
+           DELETE FROM agents a USING target t
+            WHERE a.id = t.id AND (SELECT reason FROM refusal) IS NULL
+           RETURNING a.id
+         )
+         SELECT (SELECT is_admin FROM me) AS me_admin, EXISTS (SELECT 1 FROM target) AS found,
+                (SELECT reason FROM refusal) AS refusal, EXISTS (SELECT 1 FROM gone) AS deleted`,
+        [...sessionParams(sessionOf(c)), id, featured.slug, featured.email],
+      );
+      requireAdmin(row?.me_admin);
+      if (!row?.found) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
+      if (row.refusal === 'self') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteSelf);
+      if (row.refusal === 'last_admin') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteLastAdmin);
+      if (row.refusal === 'featured') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteFeatured);
+      if (!row.deleted) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
+      return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.deleted });
+    },
+  });
+
+  return app;
+}

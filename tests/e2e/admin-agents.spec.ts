@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import type { Page } from '@playwright/test';
+import { expect, expectNoAxeViolations, linkFromEmail, test, waitForIslands } from './fixtures.ts';
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** The seed's demo admin (src/server/seed.ts), signed in on `page`. */
+async function signInAsAdmin(page: Page): Promise<void> {
+  const login = await page.request.post('/api/auth/login', {
+    data: { email: 'admin@example.com', password: 'demo-admin-password' },
+  });
+  expect(login.status(), await login.text()).toBe(200);
+}
+
+const newAgent = () => {
+  const id = randomUUID().slice(0, 8);
+  return { first: 'Robin', last: `Hale${id}`, email: `robin.${id}@example.com`, slug: `robinhale${id}` };
+};
+
+/** Adds an agent through the Add New Agent form of /admin/agents. */
+async function addAgent(page: Page, agent: ReturnType<typeof newAgent>): Promise<void> {
+  const form = page.getByRole('region', { name: 'Add New Agent' });
+  await form.getByLabel('First name').fill(agent.first);
+  await form.getByLabel('Last name').fill(agent.last);
+  await form.getByLabel('Email').fill(agent.email);
+  await form.getByLabel('Agent slug').fill(agent.slug);
+  await form.getByLabel('Phone (optional)').fill('(516) 555-0142');
+  await form.getByRole('button', { name: 'Add Agent' }).click();
+  await expect(form.getByRole('status')).toHaveText('Agent added successfully.');
+}
+
+const rowOf = (page: Page, agent: ReturnType<typeof newAgent>) =>
+  page.getByRole('row').filter({ has: page.getByRole('rowheader', { name: `${agent.first} ${agent.last}` }) });
+
+/** The status an agent's row shows: its badge, and the value of its status control. */
+async function expectStatus(page: Page, agent: ReturnType<typeof newAgent>, status: string): Promise<void> {
+  const row = rowOf(page, agent);
+  await expect(row.locator('.badge').first()).toHaveText(status);
+  await expect(row.getByLabel(`Status of ${agent.first} ${agent.last}`)).toHaveValue(status);
+}
+
+test.describe('the admin’s agents', () => {
+  // Asked for on purpose: a duplicate e-mail (409), and an inactive agent's page (its shell 404, its agent 410).
+  test.use({ consoleErrorsAllowed: [/status of (404 \(Not Found\)|409 \(Conflict\)|410 \(Gone\))/] });
+
+  test('an added agent sets a password from the e-mail and signs in', async ({ page, browser }) => {
+    test.slow();
+    await signInAsAdmin(page);
+    await page.goto('/admin/agents');
+    await waitForIslands(page);
+    await expect(page.getByRole('heading', { name: 'Agents', level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Agents' })).toHaveAttribute('aria-current', 'page');
+    const admin = page.getByRole('row').filter({ hasText: 'admin@example.com' });
+    await expect(admin.getByText('Admin', { exact: true })).toBeVisible();
+
+    const agent = newAgent();
+    const form = page.getByRole('region', { name: 'Add New Agent' });
+    await form.getByRole('button', { name: 'Add Agent' }).click();
+    await expect(form.getByRole('alert').filter({ hasText: 'Failed to add agent' })).toBeVisible();
+    await addAgent(page, agent);
+    const row = rowOf(page, agent);
+    await expectStatus(page, agent, 'pending');
+    await expect(row.getByRole('link', { name: /View Page/ })).toHaveAttribute('target', '_blank');
+    await expect(row.getByRole('link', { name: /View Page/ })).toHaveAttribute('href', `/r/${agent.slug}`);
+    await expectNoAxeViolations(page, WCAG);
+    await page.screenshot({ path: test.info().outputPath('agents-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: test.info().outputPath('agents-390.png'), fullPage: true });
+    await expectNoAxeViolations(page, WCAG);
+
+    // The same e-mail or slug again: the sign-up's message.
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await form.getByLabel('First name').fill(agent.first);
+    await form.getByLabel('Last name').fill(agent.last);
+    await form.getByLabel('Email').fill(agent.email);
+    await form.getByLabel('Agent slug').fill(`${agent.slug}x`);
+    await form.getByRole('button', { name: 'Add Agent' }).click();
+    await expect(form.getByRole('alert').filter({ hasText: 'Email already registered' }).first()).toBeVisible();
+
+    // The new agent, in a browser of their own, follows the e-mailed link and chooses a password.
+    const theirs = await browser.newContext();
+    const them = await theirs.newPage();
+    await them.goto(await linkFromEmail(agent.email, '/reset-password'));
+    await waitForIslands(them);
+    await them.getByLabel('New password', { exact: true }).fill('robins-password');
+    await them.getByLabel('Confirm new password').fill('robins-password');
+    await them.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(them).toHaveURL('/auth', { timeout: 6_000 });
+    await waitForIslands(them);
+    await them.getByLabel('Email').fill(agent.email);
+    await them.getByLabel('Password').fill('robins-password');
+    await them.getByRole('button', { name: 'Log In' }).click();
+    await expect(them).toHaveURL(/\/dashboard/);
+    await theirs.close();
+
+    await page.reload();
+    await waitForIslands(page);
+    await expectStatus(page, agent, 'active');
+  });
+
+  test('an inactive agent’s page says the calculator is not available', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/admin/agents');
+    await waitForIslands(page);
+    const agent = newAgent();
+    await addAgent(page, agent);
+    await rowOf(page, agent).getByLabel(`Status of ${agent.first} ${agent.last}`).selectOption('inactive');
+    await expect(page.getByRole('status').filter({ hasText: 'Status updated.' })).toBeVisible();
+    await expectStatus(page, agent, 'inactive');
+
+    await page.goto(`/r/${agent.slug}`);
+    await expect(page.getByRole('heading', { name: 'Calculator Not Available' })).toBeVisible();
+    await expect(page.getByText('This agent’s calculator is not available at the moment.')).toBeVisible();
+  });
+
+  test('Hard Delete asks first, saying what goes with the agent', async ({ page }) => {
+    await signInAsAdmin(page);
+    await page.goto('/admin/agents');
+    await waitForIslands(page);
+    const agent = newAgent();
+    await addAgent(page, agent);
+    const name = `${agent.first} ${agent.last}`;
+    await rowOf(page, agent)
+      .getByRole('button', { name: `Hard Delete ${name}` })
+      .click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${name}?` });
+    await expect(dialog).toContainText(`0 leads and 0 estimates will be deleted with ${name}. This cannot be undone.`);
+    await expectNoAxeViolations(page, WCAG);
+    await page.screenshot({ path: test.info().outputPath('delete-dialog-1280.png') });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(rowOf(page, agent)).toHaveCount(1);
+
+    await rowOf(page, agent)
+      .getByRole('button', { name: `Hard Delete ${name}` })
+      .click();
+    await dialog.getByRole('button', { name: 'Delete agent' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Agent deleted.' })).toBeVisible();
+    await expect(rowOf(page, agent)).toHaveCount(0);
+  });
+});
