@@ -7,8 +7,8 @@
 import { Hono } from 'hono';
 import type { Db } from '../../server/db.ts';
 import type { FeaturedAgent } from '../../server/featured-agent.ts';
-import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
-import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { invitationEmail, INVITATION_HOURS } from '../auth/auth-emails.ts';
 import { duplicateError, violatedConstraint } from '../auth/auth-routes.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
@@ -93,7 +93,7 @@ export function adminAgentRoutes({ db, mail, featured }: AdminAgentRoutesDeps): 
      * delivered after the response.
      */
     POST: async (c) => {
-      const body = await readJson(c, addAgentSchema);
+      const body = await readJsonAsAdmin(c, db, addAgentSchema);
       const { token, hash } = newToken();
       const message = invitationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: body.first_name });
       type Row = Partial<DbAgent> & {
@@ -169,7 +169,7 @@ export function adminAgentRoutes({ db, mail, featured }: AdminAgentRoutesDeps): 
      */
     PATCH: async (c) => {
       const { id } = parseOrThrow(agentIdParams, c.req.param());
-      const { status } = await readJson(c, agentStatusSchema);
+      const { status } = await readJsonAsAdmin(c, db, agentStatusSchema);
       const [row] = await db.query<{ me_admin: boolean | null; me_id: number | null; updated: number | null }>(
         `WITH ${sessionAgentCte(1)},
          updated AS (
