@@ -7,7 +7,7 @@ export const E2E_DATA_DIR = '.data/e2e';
 if (process.env.TEST_WORKER_INDEX === undefined) rmSync(E2E_DATA_DIR, { recursive: true, force: true });
 
 const port = Number(process.env.E2E_PORT ?? 4510);
-const baseURL = `http://127.0.0.1:${port}`;
+export const E2E_BASE_URL = `http://127.0.0.1:${port}`;
 /** The Follow Up Boss fake (tests/fakes/fub-server.ts) the app sends leads to, and its account's key. */
 export const FUB_FAKE_URL = `http://127.0.0.1:${port + 80}`;
 export const FUB_FAKE_KEY = 'fub-e2e-key';
@@ -20,7 +20,7 @@ export default defineConfig({
   workers: 2,
   reporter: [['list'], ['json', { outputFile: '.data/test-reports/e2e.json' }]],
   use: {
-    baseURL,
+    baseURL: E2E_BASE_URL,
     // No fades mid-check: axe must see the colours a settled page shows.
     contextOptions: { reducedMotion: 'reduce' },
     trace: 'retain-on-failure',
@@ -60,7 +60,7 @@ export default defineConfig({
         'node --import tsx scripts/data-refresh.ts --zhvi .data/e2e-market/zhvi.csv --sold .data/e2e-market/sold.json',
         'node --import tsx scripts/start.ts',
       ].join(' && '),
-      url: `${baseURL}/api/global/settings`,
+      url: `${E2E_BASE_URL}/api/global/settings`,
       reuseExistingServer: false,
       timeout: 180_000,
       // Many tests leave leads with the featured agent; the notice cap (integration-tested) would make

@@ -1,16 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, linkFromEmail, test, waitForIslands } from './fixtures.ts';
+import { expect, expectNoAxeViolations, linkFromEmail, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/** The seed's demo admin (src/server/seed.ts), signed in on `page`. */
-async function signInAsAdmin(page: Page): Promise<void> {
-  const login = await page.request.post('/api/auth/login', {
-    data: { email: 'admin@example.com', password: 'demo-admin-password' },
-  });
-  expect(login.status(), await login.text()).toBe(200);
-}
 
 const newAgent = () => {
   const id = randomUUID().slice(0, 8);
@@ -49,7 +41,9 @@ test.describe('the admin’s agents', () => {
     await page.goto('/admin/agents');
     await waitForIslands(page);
     await expect(page.getByRole('heading', { name: 'Agents', level: 1 })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Agents' })).toHaveAttribute('aria-current', 'page');
+    await expect(
+      page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Agents', exact: true }),
+    ).toHaveAttribute('aria-current', 'page');
     const admin = page.getByRole('row').filter({ hasText: 'admin@example.com' });
     await expect(admin.getByText('Admin', { exact: true })).toBeVisible();
 

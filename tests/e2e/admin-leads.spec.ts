@@ -1,12 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { z } from 'zod';
-import { expect, expectNoAxeViolations, sameSiteHeaders, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  sameSiteHeaders,
+  signInAsAdmin,
+  signInAsNewAgent,
+  test,
+  waitForIslands,
+} from './fixtures.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 /** The seeded admin (scripts/seed: the demo admin account). */
-const ADMIN = { email: 'admin@example.com', password: 'demo-admin-password' };
 
 const table = (page: Page) => page.getByRole('table', { name: 'Every agent’s leads, newest first' });
 const names = (page: Page) => table(page).locator('tbody th');
@@ -34,8 +41,7 @@ test.describe('the admin’s leads', () => {
       });
       expect(response.status(), await response.text()).toBe(201);
     }
-    const login = await page.request.post('/api/auth/login', { headers: sameSiteHeaders(), data: ADMIN });
-    expect(login.status(), await login.text()).toBe(200);
+    await signInAsAdmin(page);
 
     await page.goto('/admin/leads');
     await waitForIslands(page);

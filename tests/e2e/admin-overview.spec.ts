@@ -7,6 +7,7 @@ import {
   expectNoAxeViolations,
   makeEstimate,
   sameSiteHeaders,
+  signInAsAdmin,
   signInAsNewAgent,
   test,
   waitForIslands,
@@ -14,13 +15,6 @@ import {
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** The seed's admin (npm run db:seed makes them on every local and test site). */
-const ADMIN = { email: 'admin@example.com', password: 'demo-admin-password' };
-
-/** Signs the page's context in as the seed's admin, replacing any session it had (so from the site's origin). */
-async function signInAsAdmin(request: APIRequestContext): Promise<void> {
-  const login = await request.post('/api/auth/login', { data: ADMIN, headers: sameSiteHeaders() });
-  expect(login.status(), await login.text()).toBe(200);
-}
 
 /** A lead for the agent, through the public API as a contact form sends it. */
 async function makeLead(request: APIRequestContext, slug: string, firstName: string) {
@@ -53,7 +47,7 @@ test.describe('the admin overview', () => {
     page,
   }) => {
     const agent = await signInAsNewAgent(page);
-    await signInAsAdmin(page.request);
+    await signInAsAdmin(page);
     const before = adminOverviewResponseSchema.parse(
       await (await page.request.get('/api/admin/overview')).json(),
     ).overview;
@@ -90,7 +84,7 @@ test.describe('the admin overview', () => {
   });
 
   test('/admin/profile is the admin’s own profile in the admin frame, and saves', async ({ page }) => {
-    await signInAsAdmin(page.request);
+    await signInAsAdmin(page);
     await page.goto('/admin/profile');
     await waitForIslands(page);
     await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();

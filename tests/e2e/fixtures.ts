@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { z } from 'zod';
-import { E2E_DATA_DIR } from '../../playwright.config.ts';
+import { E2E_BASE_URL, E2E_DATA_DIR } from '../../playwright.config.ts';
 
 /**
  * Every page fails its test on a console error or an uncaught exception, except the errors a test
@@ -221,4 +221,29 @@ export async function makeEstimate(
   });
   expect(response.status(), await response.text()).toBe(201);
   return madeEstimateSchema.parse(await response.json()).estimate;
+}
+
+/** The seed's demo admin (src/server/seed.ts). */
+export const DEMO_ADMIN = { email: 'admin@example.com', password: 'demo-admin-password' };
+
+/**
+ * Signs `page`'s context in as the seed's demo admin, with the session of one login per run (kept
+ * under the run's DATA_DIR): a login per test would meet the login limit (10 per address in 15
+ * minutes) that protects the account, as it should.
+ */
+export async function signInAsAdmin(page: Page): Promise<void> {
+  const file = join(E2E_DATA_DIR, 'admin-session.txt');
+  const kept = await readFile(file, 'utf8').catch(() => '');
+  if (kept) {
+    await page.context().addCookies([{ name: 'nts_session', value: kept, url: E2E_BASE_URL }]);
+    return;
+  }
+  const login = await page.request.post('/api/auth/login', { data: DEMO_ADMIN });
+  expect(login.status(), await login.text()).toBe(200);
+  const cookie = login
+    .headersArray()
+    .filter(({ name }) => name.toLowerCase() === 'set-cookie')
+    .map(({ value }) => /^nts_session=([^;]+)/.exec(value)?.[1])
+    .find((token) => token !== undefined);
+  if (cookie) await writeFile(file, cookie);
 }
