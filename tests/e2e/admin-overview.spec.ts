@@ -1,12 +1,12 @@
 import { randomInt } from 'node:crypto';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { z } from 'zod';
 import { adminOverviewResponseSchema } from '../../src/features/admin/admin-overview.ts';
 import {
   expect,
   expectNoAxeViolations,
+  makeContactLead,
   makeEstimate,
-  sameSiteHeaders,
   signInAsAdmin,
   signInAsNewAgent,
   test,
@@ -14,25 +14,6 @@ import {
 } from './fixtures.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-/** The seed's admin (npm run db:seed makes them on every local and test site). */
-
-/** A lead for the agent, through the public API as a contact form sends it. */
-async function makeLead(request: APIRequestContext, slug: string, firstName: string) {
-  const response = await request.post('/api/leads', {
-    data: {
-      agent_slug: slug,
-      firstName,
-      lastName: 'Seller',
-      phone: '516-555-0142',
-      email: `${firstName.toLowerCase()}.${slug}@example.com`,
-      source: 'calculator',
-      consent_marketing: true,
-    },
-    headers: sameSiteHeaders(),
-  });
-  expect(response.status(), await response.text()).toBe(201);
-}
-
 const stat = (page: Page, label: string) =>
   page.getByRole('list', { name: 'Site figures' }).getByRole('listitem').filter({ hasText: label });
 
@@ -52,8 +33,8 @@ test.describe('the admin overview', () => {
       await (await page.request.get('/api/admin/overview')).json(),
     ).overview;
     for (let index = 0; index < 3; index += 1) await makeEstimate(page.request, agent.slug);
-    await makeLead(page.request, agent.slug, 'Robin');
-    await makeLead(page.request, agent.slug, 'Avery');
+    await makeContactLead(page.request, agent.slug, 'Robin');
+    await makeContactLead(page.request, agent.slug, 'Avery');
 
     await page.goto('/admin');
     await waitForIslands(page);

@@ -1,32 +1,15 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
   expect,
   expectNoAxeViolations,
+  makeContactLead,
   makeEstimate,
-  sameSiteHeaders,
   signInAsNewAgent,
   test,
   waitForIslands,
 } from './fixtures.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-
-/** A lead for the agent, through the public API as a contact form sends it. */
-async function makeLead(request: APIRequestContext, slug: string, firstName: string) {
-  const response = await request.post('/api/leads', {
-    data: {
-      agent_slug: slug,
-      firstName,
-      lastName: 'Seller',
-      phone: '516-555-0142',
-      email: `${firstName.toLowerCase()}.${slug}@example.com`,
-      source: 'calculator',
-      consent_marketing: true,
-    },
-    headers: sameSiteHeaders(),
-  });
-  expect(response.status(), await response.text()).toBe(201);
-}
 
 const stat = (page: Page, label: string | RegExp) =>
   page.getByRole('list', { name: 'Your figures' }).getByRole('listitem').filter({ hasText: label });
@@ -35,8 +18,8 @@ test.describe('the dashboard overview', () => {
   test('shows figures equal to the estimates and leads made on the agent’s page', async ({ page }) => {
     const agent = await signInAsNewAgent(page);
     for (let index = 0; index < 3; index += 1) await makeEstimate(page.request, agent.slug);
-    await makeLead(page.request, agent.slug, 'Robin');
-    await makeLead(page.request, agent.slug, 'Avery');
+    await makeContactLead(page.request, agent.slug, 'Robin');
+    await makeContactLead(page.request, agent.slug, 'Avery');
 
     await page.goto('/dashboard');
     await waitForIslands(page);

@@ -247,3 +247,20 @@ export async function signInAsAdmin(page: Page): Promise<void> {
     .find((token) => token !== undefined);
   if (cookie) await writeFile(file, cookie);
 }
+
+/** A lead for the agent, through the public API as a contact form sends it. */
+export async function makeContactLead(request: APIRequestContext, slug: string, firstName: string) {
+  const response = await request.post('/api/leads', {
+    data: {
+      agent_slug: slug,
+      firstName,
+      lastName: 'Seller',
+      phone: '516-555-0142',
+      email: `${firstName.toLowerCase()}.${slug}@example.com`,
+      source: 'calculator',
+      consent_marketing: true,
+    },
+    headers: sameSiteHeaders(),
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}

@@ -9,33 +9,9 @@ import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
-import { addLeads, csvText, parseCsv, series } from '../support/lead-list-suite.ts';
+import { addLeads, csvText, listedLead, listedPage, parseCsv, series } from '../support/lead-list-suite.ts';
 
-const adminList = z.strictObject({
-  success: z.literal(true),
-  leads: z.array(
-    z.strictObject({
-      id: z.number(),
-      agent_id: z.number(),
-      agent_name: z.string(),
-      first_name: z.string(),
-      last_name: z.string(),
-      email: z.string(),
-      phone: z.string().nullable(),
-      address: z.string().nullable(),
-      source: z.string(),
-      created_at: z.string(),
-      synced_to_fub: z.union([z.literal(0), z.literal(1)]),
-      estimate_uuid: z.string().nullable(),
-      page_path: z.string().nullable(),
-      crm_status: z.enum(['queued', 'sending', 'synced', 'ignored', 'stopped', 'rejected']).nullable(),
-      crm_error: z.string().nullable(),
-    }),
-  ),
-  total: z.number(),
-  page: z.number(),
-  per_page: z.number(),
-});
+const adminList = listedPage(listedLead.extend({ agent_id: z.number(), agent_name: z.string() }));
 
 const timeline = z.strictObject({
   success: z.literal(true),

@@ -10,31 +10,17 @@ import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { deliveryById } from '../support/email-suite.ts';
 import { createAgent } from '../support/fixtures.ts';
-import { addLeads, csvText, parseCsv, series, type SeedLead } from '../support/lead-list-suite.ts';
+import {
+  addLeads,
+  csvText,
+  listedLead,
+  listedPage,
+  parseCsv,
+  series,
+  type SeedLead,
+} from '../support/lead-list-suite.ts';
 
-const leadList = z.strictObject({
-  success: z.literal(true),
-  leads: z.array(
-    z.strictObject({
-      id: z.number(),
-      first_name: z.string(),
-      last_name: z.string(),
-      email: z.string(),
-      phone: z.string().nullable(),
-      address: z.string().nullable(),
-      source: z.string(),
-      created_at: z.string(),
-      synced_to_fub: z.union([z.literal(0), z.literal(1)]),
-      estimate_uuid: z.string().nullable(),
-      page_path: z.string().nullable(),
-      crm_status: z.enum(['queued', 'sending', 'synced', 'ignored', 'stopped', 'rejected']).nullable(),
-      crm_error: z.string().nullable(),
-    }),
-  ),
-  total: z.number(),
-  page: z.number(),
-  per_page: z.number(),
-});
+const leadList = listedPage(listedLead);
 const cleared = z.strictObject({ success: z.literal(true), deleted: z.number() });
 
 const HEADER = ['Name', 'Email', 'Phone', 'Address', 'Source', 'Date', 'FUB Synced', 'Estimate UUID'];

@@ -9,7 +9,7 @@ import { createApi } from '../../src/server/app.ts';
 import type { Db } from '../../src/server/db.ts';
 import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
 import { expectError } from '../support/api-suite.ts';
-import { clientAs, forgeSession, useAuthSuite } from '../support/auth-suite.ts';
+import { clientAs, forgeSession, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { createAgent } from '../support/fixtures.ts';
 
 /** Every METHOD PATH the app registers under /api (not the 405 catch-alls route() adds). */
@@ -30,6 +30,16 @@ const adminOnly = Object.entries(ROUTE_ACCESS).filter(([, access]) => access ===
 describe('the access table', () => {
   const suite = useAuthSuite('pglite', 'route-access');
 
+  /** `method path` as the client, with an empty JSON object as the body of anything but a GET. */
+  const call = (client: Client, method: string, path: string) =>
+    method === 'GET'
+      ? client.get(path)
+      : client.request(path, {
+          method,
+          headers: { 'content-type': 'application/json', origin: suite.api.origin },
+          body: '{}',
+        });
+
   it('has exactly one entry for every API route the app serves', () => {
     expect(Object.keys(ROUTE_ACCESS).sort()).toEqual(registeredRoutes(suite.db));
   });
@@ -42,32 +52,15 @@ describe('the access table', () => {
     for (const cookie of [undefined, forged, expired]) {
       const client = suite.client();
       client.session = cookie;
-      const response =
-        method === 'GET'
-          ? await client.get(path)
-          : await client.request(path, {
-              method,
-              headers: { 'content-type': 'application/json', origin: suite.api.origin },
-              body: '{}',
-            });
-      await expectError(response, 401, 'Please log in');
+      await expectError(await call(client, method, path), 401, 'Please log in');
     }
   });
 
-  // Site-wide settings and every agent's data are for admins: an agent is refused before the handler.
+  // Site-wide settings and every agent's data are for admins: each admin route refuses an agent itself.
   it.each(adminOnly)('%s answers 403 to a signed-in agent who is not an admin', async (key) => {
     const [method = 'GET', pattern = ''] = key.split(' ');
     const path = concrete(pattern);
     const agent = await createAgent(suite.db);
-    const client = await clientAs(suite, agent.id);
-    const response =
-      method === 'GET'
-        ? await client.get(path)
-        : await client.request(path, {
-            method,
-            headers: { 'content-type': 'application/json', origin: suite.api.origin },
-            body: '{}',
-          });
-    await expectError(response, 403);
+    await expectError(await call(await clientAs(suite, agent.id), method, path), 403);
   });
 });

@@ -1,6 +1,34 @@
 /** Leads written straight to the table, and the CSV export read back: for the lead list suites. */
 import { expect } from 'vitest';
+import { z } from 'zod';
 import type { Db } from '../../src/server/db.ts';
+
+/** A row of the leads list exactly as the API answers it (strict: no field more). */
+export const listedLead = z.strictObject({
+  id: z.number(),
+  first_name: z.string(),
+  last_name: z.string(),
+  email: z.string(),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  source: z.string(),
+  created_at: z.string(),
+  synced_to_fub: z.union([z.literal(0), z.literal(1)]),
+  estimate_uuid: z.string().nullable(),
+  page_path: z.string().nullable(),
+  crm_status: z.enum(['queued', 'sending', 'synced', 'ignored', 'stopped', 'rejected']).nullable(),
+  crm_error: z.string().nullable(),
+});
+
+/** A page of the list with `row`s, as the API answers it. */
+export const listedPage = <Row extends z.ZodType>(row: Row) =>
+  z.strictObject({
+    success: z.literal(true),
+    leads: z.array(row),
+    total: z.number(),
+    page: z.number(),
+    per_page: z.number(),
+  });
 
 export interface SeedLead {
   first_name?: string;

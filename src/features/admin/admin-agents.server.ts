@@ -10,7 +10,7 @@ import type { FeaturedAgent } from '../../server/featured-agent.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { invitationEmail, INVITATION_HOURS } from '../auth/auth-emails.ts';
-import { duplicateError, violatedConstraint } from '../auth/auth-routes.server.ts';
+import { duplicateError, duplicateFromInsert } from '../auth/auth-routes.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { issueTokenCtes, newToken } from '../auth/tokens.server.ts';
 import type { MailContext } from '../email/email.server.ts';
@@ -150,10 +150,7 @@ export function adminAgentRoutes({ db, mail, featured }: AdminAgentRoutesDeps): 
           ],
         );
       } catch (error) {
-        // Two adds (or a sign-up) with the same e-mail or slug at once: the unique index decides.
-        const constraint = violatedConstraint(error);
-        if (constraint === undefined) throw error;
-        throw duplicateError(constraint !== 'agents_slug_key', constraint === 'agents_slug_key');
+        throw duplicateFromInsert(error);
       }
       requireAdmin(row?.me_admin);
       if (!row || !isAgentRow(row)) throw duplicateError(row?.email_taken ?? false, row?.slug_taken ?? false);

@@ -79,9 +79,19 @@ export const perIpCheck = (ip: string, limit: RateLimit, action: string): RateCh
   isLocalClient(ip) ? [] : [rateCheck(limit, `${action}:ip:${ip}`)];
 
 /** The Postgres unique constraint a failed statement violated, if that is why it failed. */
-export function violatedConstraint(error: unknown): string | undefined {
+function violatedConstraint(error: unknown): string | undefined {
   if (typeof error !== 'object' || error === null || !('code' in error) || error.code !== '23505') return undefined;
   return 'constraint' in error && typeof error.constraint === 'string' ? error.constraint : '';
+}
+
+/**
+ * A new agent's INSERT that failed: two at once with the same e-mail or slug (the unique index
+ * decides) becomes the sign-up's duplicate answer; anything else is thrown as it came.
+ */
+export function duplicateFromInsert(error: unknown): Error {
+  const constraint = violatedConstraint(error);
+  if (constraint === undefined) return error instanceof Error ? error : new Error(String(error));
+  return duplicateError(constraint !== 'agents_slug_key', constraint === 'agents_slug_key');
 }
 
 export function duplicateError(emailTaken: boolean, slugTaken: boolean): HttpError {
@@ -167,10 +177,7 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
           ],
         );
       } catch (error) {
-        // Two sign-ups with the same e-mail or slug at once: the unique index decides.
-        const constraint = violatedConstraint(error);
-        if (constraint === undefined) throw error;
-        throw duplicateError(constraint !== 'agents_slug_key', constraint === 'agents_slug_key');
+        throw duplicateFromInsert(error);
       }
       if (!row) throw new Error('signup: the statement returned no row');
       if (row.agent_id === null) throw duplicateError(row.email_taken, row.slug_taken);

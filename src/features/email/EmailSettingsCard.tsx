@@ -1,10 +1,10 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type SubmitEvent } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { z } from 'zod';
 import { Field } from '../../ui/Field.tsx';
-import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import { useSettingsForm, type Outcome } from '../accounts/use-settings-form.ts';
 import {
   EMAIL_SETTINGS_MESSAGES,
   mailgunSaveSchema,
@@ -18,8 +18,6 @@ const PATH = '/api/agents/me/integrations/mailgun';
 const QUERY_KEY = ['mailgun-settings'];
 const answerSchema = z.object({ success: z.literal(true), settings: mailgunViewSchema });
 const savedSchema = answerSchema.extend({ message: z.string() });
-
-type Outcome = { tone: 'success' | 'error'; message: string } | null;
 
 /** The admin's e-mail sending card: the Mailgun settings (key write-only) and a test e-mail. */
 export function EmailSettingsCard() {
@@ -58,50 +56,14 @@ const toDraft = (saved: MailgunView) => ({
 });
 
 function MailgunForm({ saved }: { saved: MailgunView }) {
-  const queryClient = useQueryClient();
   // The key is write-only: its input starts empty, and an empty one keeps the stored key.
-  const [draft, setDraft] = useState(() => toDraft(saved));
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const save = useMutation({
-    mutationFn: (body: MailgunSave) => sendJson('PATCH', PATH, savedSchema, body),
-    onSuccess: (answer) => {
-      queryClient.setQueryData(QUERY_KEY, answer.settings);
-      setDraft(toDraft(answer.settings));
-      setOutcome({ tone: 'success', message: answer.message });
-    },
-    onError: (error) => {
-      setFields(error instanceof ApiError ? error.fields : {});
-      setOutcome({
-        tone: 'error',
-        message:
-          error instanceof ApiError
-            ? error.status < 500
-              ? error.message
-              : EMAIL_SETTINGS_MESSAGES.saveFailed
-            : EMAIL_SETTINGS_MESSAGES.saveError,
-      });
-    },
-  });
-
-  const submit = (event: SubmitEvent) => {
-    event.preventDefault();
-    setOutcome(null);
-    const parsed = mailgunSaveSchema.safeParse(draft);
-    if (!parsed.success) {
-      setFields(fieldErrorsOf(parsed.error));
-      setOutcome({ tone: 'error', message: EMAIL_SETTINGS_MESSAGES.saveFailed });
-      return;
-    }
-    setFields({});
-    save.mutate(draft);
-  };
-
-  const input = (name: keyof typeof draft) => ({
-    name,
-    value: draft[name],
-    error: fields[name],
-    onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }),
+  const { outcome, submit, input, pending } = useSettingsForm({
+    saved,
+    toDraft,
+    schema: mailgunSaveSchema,
+    save: (body: MailgunSave) => sendJson('PATCH', PATH, savedSchema, body),
+    queryKey: QUERY_KEY,
+    messages: EMAIL_SETTINGS_MESSAGES,
   });
 
   return (
@@ -141,8 +103,8 @@ function MailgunForm({ saved }: { saved: MailgunView }) {
         {...input('mailgun_from_email')}
       />
       <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
-      <button type="submit" className="button button-primary" disabled={save.isPending}>
-        {save.isPending ? 'Saving…' : 'Save e-mail settings'}
+      <button type="submit" className="button button-primary" disabled={pending}>
+        {pending ? 'Saving…' : 'Save e-mail settings'}
       </button>
     </form>
   );

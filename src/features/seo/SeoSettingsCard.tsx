@@ -1,9 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type SubmitEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { Field } from '../../ui/Field.tsx';
-import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
-import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import { getJson, sendJson } from '../accounts/account-query.ts';
+import { useSettingsForm } from '../accounts/use-settings-form.ts';
 import {
   SEO_LIMITS,
   SEO_MESSAGES,
@@ -56,50 +56,14 @@ export function SeoSettingsCard() {
 }
 
 function SeoForm({ saved }: { saved: SeoSettings }) {
-  const queryClient = useQueryClient();
   const cardId = useId();
-  const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
-  const [fields, setFields] = useState<Record<string, string>>({});
-  const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
-  const save = useMutation({
-    mutationFn: (body: SeoSettings) => sendJson('PUT', PATH, seoSavedSchema, body),
-    onSuccess: (answer) => {
-      queryClient.setQueryData(QUERY_KEY, answer.settings);
-      setDraft(toDraft(answer.settings));
-      setOutcome({ tone: 'success', message: answer.message });
-    },
-    onError: (error) => {
-      setFields(error instanceof ApiError ? error.fields : {});
-      setOutcome({
-        tone: 'error',
-        message:
-          error instanceof ApiError
-            ? error.status < 500
-              ? error.message
-              : SEO_MESSAGES.saveFailed
-            : SEO_MESSAGES.saveError,
-      });
-    },
-  });
-
-  const submit = (event: SubmitEvent) => {
-    event.preventDefault();
-    setOutcome(null);
-    const parsed = seoSettingsSchema.safeParse(draft);
-    if (!parsed.success) {
-      setFields(fieldErrorsOf(parsed.error));
-      setOutcome({ tone: 'error', message: SEO_MESSAGES.saveFailed });
-      return;
-    }
-    setFields({});
-    save.mutate(parsed.data);
-  };
-
-  const input = (name: keyof Draft) => ({
-    name,
-    value: draft[name],
-    error: fields[name],
-    onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }),
+  const { draft, setDraft, fields, outcome, submit, input, pending } = useSettingsForm({
+    saved,
+    toDraft,
+    schema: seoSettingsSchema,
+    save: (body: Draft) => sendJson('PUT', PATH, seoSavedSchema, body),
+    queryKey: QUERY_KEY,
+    messages: SEO_MESSAGES,
   });
 
   /** A text field with its limit and a live count of the characters used. */
@@ -157,8 +121,8 @@ function SeoForm({ saved }: { saved: SeoSettings }) {
         {...input('seo_keywords')}
       />
       <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
-      <button type="submit" className="button button-primary" disabled={save.isPending}>
-        {save.isPending ? 'Saving…' : 'Save SEO settings'}
+      <button type="submit" className="button button-primary" disabled={pending}>
+        {pending ? 'Saving…' : 'Save SEO settings'}
       </button>
     </form>
   );

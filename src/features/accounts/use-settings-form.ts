@@ -1,0 +1,72 @@
+/**
+ * A settings form of the signed-in areas: a draft of text fields from the saved settings, checked
+ * with the schema the server uses, saved through TanStack Query (the saved settings become the
+ * query's data), and the outcome in the spec's words: the server's message for a refusal, the
+ * form's "failed" for its own error, its "error occurred" when the request did not get through.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type SubmitEvent } from 'react';
+import type { z } from 'zod';
+import { fieldErrorsOf } from '../../ui/field-errors.ts';
+import { ApiError } from './account-query.ts';
+
+export type Outcome = { tone: 'success' | 'error'; message: string } | null;
+
+export function useSettingsForm<Draft extends Record<string, string>, Saved>({
+  saved,
+  toDraft,
+  schema,
+  save,
+  queryKey,
+  messages,
+}: {
+  saved: Saved;
+  toDraft: (saved: Saved) => Draft;
+  /** Checks the draft before it is sent (the draft is what is sent). */
+  schema: z.ZodType;
+  save: (draft: Draft) => Promise<{ message: string; settings: Saved }>;
+  queryKey: readonly unknown[];
+  messages: { saveFailed: string; saveError: string };
+}) {
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const mutation = useMutation({
+    mutationFn: save,
+    onSuccess: (answer) => {
+      queryClient.setQueryData(queryKey, answer.settings);
+      setDraft(toDraft(answer.settings));
+      setOutcome({ tone: 'success', message: answer.message });
+    },
+    onError: (error) => {
+      setFields(error instanceof ApiError ? error.fields : {});
+      const message =
+        error instanceof ApiError ? (error.status < 500 ? error.message : messages.saveFailed) : messages.saveError;
+      setOutcome({ tone: 'error', message });
+    },
+  });
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    setOutcome(null);
+    const parsed = schema.safeParse(draft);
+    if (!parsed.success) {
+      setFields(fieldErrorsOf(parsed.error));
+      setOutcome({ tone: 'error', message: messages.saveFailed });
+      return;
+    }
+    setFields({});
+    mutation.mutate(draft);
+  };
+
+  /** The props of a text Field bound to one draft value. */
+  const input = (name: keyof Draft & string) => ({
+    name,
+    value: draft[name],
+    error: fields[name],
+    onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }),
+  });
+
+  return { draft, setDraft, fields, outcome, submit, input, pending: mutation.isPending };
+}
