@@ -91,13 +91,18 @@ export function assertAdmin(me: { is_admin: boolean } | undefined): void {
  * the body is refused, a caller who is not an admin is told 403, never what their body lacks. Costs
  * a round trip only then.
  */
-export async function readJsonAsAdmin<Schema extends z.ZodType>(
+export function readJsonAsAdmin<Schema extends z.ZodType>(
   c: Context,
   db: Queryable,
   schema: Schema,
 ): Promise<z.output<Schema>> {
+  return readAsAdmin(c, db, () => readJson(c, schema));
+}
+
+/** readJsonAsAdmin for any body (a multipart upload): `read` refusing it is 403 to a non-admin. */
+export async function readAsAdmin<Body>(c: Context, db: Queryable, read: () => Promise<Body>): Promise<Body> {
   try {
-    return await readJson(c, schema);
+    return await read();
   } catch (error) {
     if (error instanceof HttpError) {
       const [me] = await db.query<{ is_admin: boolean }>(
