@@ -103,6 +103,9 @@ export const showcaseSavedSchema = z.object({
   settings: showcaseFieldsSchema,
 });
 
+/** GET /api/showcase/settings read for the admin's form: the figures only. */
+export const showcaseFieldsAnswerSchema = z.object({ success: z.literal(true), settings: z.object(FIELD_RULES) });
+
 /** GET /api/showcase/settings (public): the figures and the comma-separated image list. */
 export const showcasePublicSchema = z.object({
   success: z.literal(true),
