@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Field } from '../../ui/Field.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
@@ -141,6 +141,7 @@ function ShowcaseImages({ images }: { images: string[] }) {
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [toDelete, setToDelete] = useState<string | null>(null);
+  const follow = useRef<{ moved: string; by: -1 | 1 } | null>(null);
 
   /** The list the server answered becomes the screen's (the query's data). */
   const show = (next: string[]) =>
@@ -167,13 +168,7 @@ function ShowcaseImages({ images }: { images: string[] }) {
     onSuccess: (answer, { moved, by }) => {
       show(answer.images);
       setOutcome({ tone: 'success', message: answer.message });
-      // A keyboard user keeps moving the same photo: focus follows it (the other way at an end).
-      requestAnimationFrame(() => {
-        const buttons = [by, -by].map((way) =>
-          document.querySelector<HTMLButtonElement>(`[data-moves="${CSS.escape(moved)}"][data-by="${way}"]`),
-        );
-        buttons.find((button) => button && !button.disabled)?.focus();
-      });
+      follow.current = { moved, by };
     },
     onError: (error) => setOutcome({ tone: 'error', message: failureOf(error, SHOWCASE_MESSAGES.reorderFailed) }),
   });
@@ -198,6 +193,18 @@ function ShowcaseImages({ images }: { images: string[] }) {
   };
 
   const busy = upload.isPending || reorder.isPending || remove.isPending;
+
+  // A keyboard user keeps moving the same photo: once the buttons are enabled again, focus follows
+  // it (to its other button at an end of the list).
+  useEffect(() => {
+    const moved = follow.current;
+    if (!moved || busy) return;
+    follow.current = null;
+    const buttons = [moved.by, -moved.by].map((way) =>
+      document.querySelector<HTMLButtonElement>(`[data-moves="${CSS.escape(moved.moved)}"][data-by="${way}"]`),
+    );
+    buttons.find((button) => button && !button.disabled)?.focus();
+  }, [busy, images]);
   const deleting = toDelete === null ? -1 : images.indexOf(toDelete);
 
   return (
