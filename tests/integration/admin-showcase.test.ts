@@ -129,6 +129,12 @@ describe.each(BACKENDS)('the admin showcase on %s', (backend) => {
         'Only admins can change site-wide settings',
       );
       await expectRefused(() => upload(agent, formOf({})), 403, 'Only admins can change site-wide settings');
+      // Not even read: a body over the limit is still 403, not 413.
+      await expectRefused(
+        () => upload(agent, imageForm(Buffer.alloc(6 * 1024 * 1024, 0x41))),
+        403,
+        'Only admins can change site-wide settings',
+      );
       await expectRefused(
         () => send(agent, 'PUT', ORDER, { images: 5 }),
         403,

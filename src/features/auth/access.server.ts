@@ -91,26 +91,24 @@ export function assertAdmin(me: { is_admin: boolean } | undefined): void {
  * the body is refused, a caller who is not an admin is told 403, never what their body lacks. Costs
  * a round trip only then.
  */
-export function readJsonAsAdmin<Schema extends z.ZodType>(
+export async function readJsonAsAdmin<Schema extends z.ZodType>(
   c: Context,
   db: Queryable,
   schema: Schema,
 ): Promise<z.output<Schema>> {
-  return readAsAdmin(c, db, () => readJson(c, schema));
-}
-
-/** readJsonAsAdmin for any body (a multipart upload): `read` refusing it is 403 to a non-admin. */
-export async function readAsAdmin<Body>(c: Context, db: Queryable, read: () => Promise<Body>): Promise<Body> {
   try {
-    return await read();
+    return await readJson(c, schema);
   } catch (error) {
-    if (error instanceof HttpError) {
-      const [me] = await db.query<{ is_admin: boolean }>(
-        `WITH ${sessionAgentCte(1)} SELECT is_admin FROM me`,
-        sessionParams(sessionOf(c)),
-      );
-      assertAdmin(me);
-    }
+    if (error instanceof HttpError) await checkAdmin(c, db);
     throw error;
   }
+}
+
+/** A round trip of its own that answers 401 or 403 unless the session's agent is an admin. */
+export async function checkAdmin(c: Context, db: Queryable): Promise<void> {
+  const [me] = await db.query<{ is_admin: boolean }>(
+    `WITH ${sessionAgentCte(1)} SELECT is_admin FROM me`,
+    sessionParams(sessionOf(c)),
+  );
+  assertAdmin(me);
 }

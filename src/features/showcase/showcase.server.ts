@@ -11,7 +11,7 @@ import { HttpError, readBody, route, type BodyLimit } from '../../server/http.ts
 import { centsToDollars } from '../../ui/money.ts';
 import {
   assertAdmin,
-  readAsAdmin,
+  checkAdmin,
   readJsonAsAdmin,
   sessionAgentCte,
   sessionOf,
@@ -158,7 +158,10 @@ export function showcaseRoutes(db: Db): Hono {
      * in it, and not full), both in the one statement.
      */
     POST: async (c) => {
-      const image = await readAsAdmin(c, db, () => uploadedImage(c));
+      // The one heavy body of the admin routes: a caller who may not upload gets 403 before it is
+      // read or decoded (the statement below checks again, as the admin may change meanwhile).
+      await checkAdmin(c, db);
+      const image = await uploadedImage(c);
       const [row] = await db.query<ListRow & { before: string | null }>(
         `WITH ${sessionAgentCte(1)},
          updated AS (
