@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
+import { showcasePublicSchema } from '../../src/features/showcase/showcase-settings.ts';
 import { expect, expectNoAxeViolations, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -224,4 +225,21 @@ test('with no uploaded photos the screen says so; a failed load offers Retry', a
   failing = false;
   await photosCard(page).getByRole('button', { name: 'Retry' }).click();
   await expect(photos(page)).toBeVisible();
+});
+
+test('the home card shows the plain placeholder once every photo has been deleted', async ({ page }) => {
+  // What GET /api/showcase/settings answers after the last delete (the site's real list is left alone).
+  await page.route('/api/showcase/settings', async (route) => {
+    const answer = await route.fetch();
+    const body = showcasePublicSchema.parse(await answer.json());
+    await route.fulfill({ json: { ...body, settings: { ...body.settings, showcase_images: '' } } });
+  });
+  await page.goto('/');
+  const carousel = page.locator('[data-carousel]');
+  await expect(carousel).toHaveAttribute('data-images', '');
+  await expect(carousel.locator('[data-slide]')).toHaveCount(1);
+  await expect(carousel.locator('.carousel-placeholder')).toHaveClass(/is-active/);
+  await expect(carousel.locator('img')).toHaveCount(0);
+  await expect(page.locator('[data-dots] button')).toHaveCount(0);
+  await expect(carousel.locator('.carousel-placeholder')).not.toHaveCSS('background-image', 'none');
 });
