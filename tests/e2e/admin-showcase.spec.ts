@@ -43,7 +43,7 @@ const randomColour = () =>
     .toString(16)
     .padStart(6, '0')}`;
 
-/** Where a screenshot goes: the helper's shots folder, beside the test's own output. */
+/** A screenshot in the test's output folder, to be looked at (nothing compares it). */
 async function shoot(page: Page, name: string, fullPage = true) {
   // The 390 and 1280 pictures are taken by resizing the desktop project's page.
   if (test.info().project.name !== 'desktop') return;
