@@ -26,6 +26,7 @@ import {
 import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { imageRoutes } from '../features/images/images.server.ts';
+import { showcaseRoutes } from '../features/showcase/showcase.server.ts';
 import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
 import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
@@ -149,6 +150,8 @@ export function createApi({
   api.route('/', adminOverviewRoutes(db));
   api.route('/', agentSettingsRoutes(db));
   api.route('/', profileRoutes(db));
+  // Before imageRoutes: its /images/:file would take /images/list and the other showcase image paths.
+  api.route('/', showcaseRoutes(db));
   api.route('/', imageRoutes(db));
   api.route('/', estimateRoutes(db));
   api.route(

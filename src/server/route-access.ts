@@ -73,4 +73,10 @@ export const ROUTE_ACCESS: RouteAccess = {
   'POST /api/admin/agents': 'admin',
   'PATCH /api/admin/agents/:id': 'admin',
   'DELETE /api/admin/agents/:id': 'admin',
+  // The admin's showcase: the home card's figures and images (src/features/showcase/showcase.server.ts).
+  'PATCH /api/agents/me/showcase': 'admin',
+  'GET /api/images/list': 'admin',
+  'POST /api/images/upload': 'admin',
+  'DELETE /api/images/delete': 'admin',
+  'PUT /api/images/order': 'admin',
 };

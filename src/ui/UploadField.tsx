@@ -11,8 +11,8 @@ interface UploadFieldProps {
   tooLargeMessage: string;
   hint?: ReactNode;
   disabled?: boolean;
-  /** A file that passed the checks, read as a data URL (what the upload routes take). */
-  onFile: (dataUrl: string) => void;
+  /** A file that passed the checks, read as a data URL (what the JSON upload routes take), and the file itself (for a multipart upload). */
+  onFile: (dataUrl: string, file: File) => void;
   onError: (message: string) => void;
 }
 
@@ -52,7 +52,7 @@ export function UploadField({
           if (file.size > maxBytes) return onError(tooLargeMessage);
           const reader = new FileReader();
           reader.addEventListener('load', () => {
-            if (typeof reader.result === 'string') onFile(reader.result);
+            if (typeof reader.result === 'string') onFile(reader.result, file);
           });
           reader.addEventListener('error', () => onError(NOT_AN_IMAGE));
           reader.readAsDataURL(file);

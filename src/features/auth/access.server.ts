@@ -99,13 +99,16 @@ export async function readJsonAsAdmin<Schema extends z.ZodType>(
   try {
     return await readJson(c, schema);
   } catch (error) {
-    if (error instanceof HttpError) {
-      const [me] = await db.query<{ is_admin: boolean }>(
-        `WITH ${sessionAgentCte(1)} SELECT is_admin FROM me`,
-        sessionParams(sessionOf(c)),
-      );
-      assertAdmin(me);
-    }
+    if (error instanceof HttpError) await checkAdmin(c, db);
     throw error;
   }
+}
+
+/** A round trip of its own that answers 401 or 403 unless the session's agent is an admin. */
+export async function checkAdmin(c: Context, db: Queryable): Promise<void> {
+  const [me] = await db.query<{ is_admin: boolean }>(
+    `WITH ${sessionAgentCte(1)} SELECT is_admin FROM me`,
+    sessionParams(sessionOf(c)),
+  );
+  assertAdmin(me);
 }

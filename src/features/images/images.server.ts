@@ -35,6 +35,8 @@ export interface ImageRules {
   output: 'jpeg' | 'png';
   /** The longest side stored; larger images are scaled down (never up). */
   maxSide: number;
+  /** The message for an image of a format not in `accepts` (a GIF, say); "not an image" without one. */
+  wrongFormat?: string;
 }
 
 export interface ProcessedImage {
@@ -70,7 +72,9 @@ export async function processImage(input: Uint8Array, rules: ImageRules): Promis
       ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels)
       : new HttpError(400, IMAGE_MESSAGES.notAnImage);
   }
-  if (!isFormat(metadata.format, rules.accepts)) throw new HttpError(400, IMAGE_MESSAGES.notAnImage);
+  if (!isFormat(metadata.format, rules.accepts)) {
+    throw new HttpError(400, rules.wrongFormat ?? IMAGE_MESSAGES.notAnImage);
+  }
   let encoded: { data: Buffer; info: OutputInfo };
   try {
     // rotate() applies the EXIF orientation before the metadata (EXIF, GPS, XMP) is dropped.

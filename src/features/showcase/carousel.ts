@@ -43,7 +43,13 @@ function startCarousel(root: HTMLElement): void {
     const track = root.querySelector<HTMLElement>('[data-slides]');
     const dotList = root.querySelector<HTMLElement>('[data-dots]');
     if (!track || !dotList) return;
+    // No photos left: the plain placeholder the page is built with when there are none.
+    const placeholder = document.createElement('div');
+    placeholder.className = 'carousel-slide carousel-placeholder';
+    placeholder.dataset.slide = '';
+    placeholder.setAttribute('aria-hidden', 'true');
     track.replaceChildren(
+      ...(images.length === 0 ? [placeholder] : []),
       ...images.map((source, index) => {
         const image = document.createElement('img');
         image.src = source;

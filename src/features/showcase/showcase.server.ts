@@ -1,0 +1,243 @@
+/**
+ * The admin's showcase (admins only): PATCH /api/agents/me/showcase (the home card's figures) and
+ * the card's images, GET /api/images/list, POST /api/images/upload, DELETE /api/images/delete and
+ * PUT /api/images/order. Each is ONE statement that checks the admin (sessionAgentCte) and writes
+ * site_settings (whose trigger marks the site as changed), so a refused request writes nothing.
+ * The home page's carousel reads the list at run time from GET /api/showcase/settings.
+ */
+import { Hono, type Context } from 'hono';
+import type { Db } from '../../server/db.ts';
+import { HttpError, readBody, route, type BodyLimit } from '../../server/http.ts';
+import { centsToDollars } from '../../ui/money.ts';
+import {
+  assertAdmin,
+  checkAdmin,
+  readJsonAsAdmin,
+  sessionAgentCte,
+  sessionOf,
+  sessionParams,
+} from '../auth/access.server.ts';
+import {
+  IMAGE_MESSAGES,
+  imageParams,
+  processImage,
+  storeImageCte,
+  type ImageRules,
+  type ProcessedImage,
+} from '../images/images.server.ts';
+import { showcaseImages } from './showcase.ts';
+import {
+  deleteImageSchema,
+  imageOrderSchema,
+  SHOWCASE_DEFAULT_IMAGES,
+  SHOWCASE_LIMITS,
+  SHOWCASE_MESSAGES,
+  showcaseFieldsSchema,
+  type ShowcaseFields,
+} from './showcase-settings.ts';
+
+/**
+ * The card is 640 CSS pixels wide at most: 1280 covers it on a 2x screen. JPEG, as every browser
+ * shows it and photos of homes need no transparency.
+ */
+const SHOWCASE_RULES: ImageRules = {
+  accepts: ['jpeg', 'png', 'webp'],
+  output: 'jpeg',
+  maxSide: 1280,
+  wrongFormat: SHOWCASE_MESSAGES.wrongFormat,
+};
+
+/** Room for a 5MB file and the multipart boundaries around it; the file itself is checked after. */
+const UPLOAD_LIMIT: BodyLimit = {
+  bytes: SHOWCASE_LIMITS.maxImageBytes + 64 * 1024,
+  message: SHOWCASE_MESSAGES.imageTooLarge,
+};
+
+interface FieldsRow {
+  is_admin: boolean;
+  showcase_property_price_cents: number | null;
+  showcase_property_address: string | null;
+  showcase_property_beds: number | null;
+  showcase_property_baths: number | null;
+  showcase_property_sqft: number | null;
+}
+
+interface ListRow {
+  is_admin: boolean;
+  /** The list after the write; null when nothing was written. */
+  images: string | null;
+}
+
+/** The file of an upload's `image` field, its size checked before anything decodes it. */
+async function uploadedImage(c: Context): Promise<ProcessedImage> {
+  const contentType = c.req.header('content-type') ?? '';
+  if (!/^multipart\/form-data\b/i.test(contentType)) {
+    throw new HttpError(415, 'Send the image as multipart/form-data (field "image")');
+  }
+  const body = await readBody(c, UPLOAD_LIMIT);
+  let form: FormData;
+  try {
+    form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw new HttpError(400, 'The request body is not a valid form');
+  }
+  const file = form.get('image');
+  if (file === null || typeof file === 'string' || file.size === 0) {
+    throw new HttpError(400, IMAGE_MESSAGES.notAnImage, { image: IMAGE_MESSAGES.notAnImage });
+  }
+  if (file.size > SHOWCASE_LIMITS.maxImageBytes) throw new HttpError(413, SHOWCASE_MESSAGES.imageTooLarge);
+  return processImage(Buffer.from(await file.arrayBuffer()), SHOWCASE_RULES);
+}
+
+export function showcaseRoutes(db: Db): Hono {
+  const app = new Hono();
+
+  /** Runs a statement answering `is_admin` and `images` (the list it wrote, or null). */
+  async function writeList(c: Context, sql: string, params: unknown[]): Promise<string[] | null> {
+    const [row] = await db.query<ListRow>(sql, [...sessionParams(sessionOf(c)), ...params]);
+    assertAdmin(row);
+    return row?.images === null || row?.images === undefined ? null : showcaseImages(row.images);
+  }
+
+  route(app, '/agents/me/showcase', {
+    PATCH: async (c) => {
+      const fields = await readJsonAsAdmin(c, db, showcaseFieldsSchema);
+      const [row] = await db.query<FieldsRow>(
+        `WITH ${sessionAgentCte(1)},
+         updated AS (
+           UPDATE site_settings s SET showcase_property_price_cents = $3, showcase_property_address = $4,
+                  showcase_property_beds = $5, showcase_property_baths = $6, showcase_property_sqft = $7,
+                  updated_at = now()
+             FROM me WHERE s.id = 1 AND me.is_admin
+           RETURNING s.showcase_property_price_cents, s.showcase_property_address, s.showcase_property_beds,
+                     s.showcase_property_baths, s.showcase_property_sqft
+         )
+         SELECT me.is_admin, updated.* FROM me LEFT JOIN updated ON true`,
+        [
+          ...sessionParams(sessionOf(c)),
+          Math.round(fields.showcase_property_price * 100),
+          fields.showcase_property_address,
+          fields.showcase_property_beds,
+          fields.showcase_property_baths,
+          fields.showcase_property_sqft,
+        ],
+      );
+      assertAdmin(row);
+      if (!row || row.showcase_property_price_cents === null) {
+        throw new HttpError(500, 'Site settings are missing; run npm run db:seed');
+      }
+      const settings: ShowcaseFields = {
+        showcase_property_price: centsToDollars(row.showcase_property_price_cents),
+        showcase_property_address: row.showcase_property_address ?? '',
+        showcase_property_beds: row.showcase_property_beds ?? 1,
+        showcase_property_baths: row.showcase_property_baths ?? 1,
+        showcase_property_sqft: row.showcase_property_sqft ?? 1,
+      };
+      return c.json({ success: true, message: SHOWCASE_MESSAGES.saved, settings });
+    },
+  });
+
+  route(app, '/images/list', {
+    GET: async (c) => {
+      const [row] = await db.query<ListRow>(
+        `WITH ${sessionAgentCte(1)}
+         SELECT me.is_admin, s.showcase_images AS images FROM me LEFT JOIN site_settings s ON s.id = 1 AND me.is_admin`,
+        sessionParams(sessionOf(c)),
+      );
+      assertAdmin(row);
+      const images = showcaseImages(row?.images ?? '');
+      return images.length > 0
+        ? c.json({ success: true, images, is_default: false })
+        : c.json({ success: true, images: [...SHOWCASE_DEFAULT_IMAGES], is_default: true });
+    },
+  });
+
+  route(app, '/images/upload', {
+    /**
+     * Appends the image to the list; the image is stored only when the list takes it (not already
+     * in it, and not full), both in the one statement.
+     */
+    POST: async (c) => {
+      // The one heavy body of the admin routes: a caller who may not upload gets 403 before it is
+      // read or decoded (the statement below checks again, as the admin may change meanwhile).
+      await checkAdmin(c, db);
+      const image = await uploadedImage(c);
+      const [row] = await db.query<ListRow & { before: string | null }>(
+        `WITH ${sessionAgentCte(1)},
+         updated AS (
+           UPDATE site_settings s
+              SET showcase_images = CASE WHEN s.showcase_images = '' THEN $8 ELSE s.showcase_images || ',' || $8 END,
+                  updated_at = now()
+             FROM me
+            WHERE s.id = 1 AND me.is_admin
+              AND NOT ($8 = ANY (string_to_array(s.showcase_images, ',')))
+              AND cardinality(string_to_array(s.showcase_images, ',')) < $9
+           RETURNING s.showcase_images
+         ),
+         ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM updated)')}
+         SELECT me.is_admin, (SELECT showcase_images FROM updated) AS images,
+                (SELECT showcase_images FROM site_settings WHERE id = 1) AS before
+           FROM me`,
+        [...sessionParams(sessionOf(c)), ...imageParams(image), image.url, SHOWCASE_LIMITS.maxImages],
+      );
+      assertAdmin(row);
+      if (!row?.images) {
+        const full = `At most ${SHOWCASE_LIMITS.maxImages} showcase images: delete one first`;
+        throw new HttpError(
+          409,
+          showcaseImages(row?.before ?? '').includes(image.url) ? SHOWCASE_MESSAGES.alreadyShown : full,
+        );
+      }
+      return c.json({ success: true, filename: image.url, images: showcaseImages(row.images) });
+    },
+  });
+
+  route(app, '/images/delete', {
+    /** Only a path in the list is taken out of it; the stored image stays (others may show the same bytes). */
+    DELETE: async (c) => {
+      const { imagePath } = await readJsonAsAdmin(c, db, deleteImageSchema);
+      const images = await writeList(
+        c,
+        `WITH ${sessionAgentCte(1)},
+         updated AS (
+           UPDATE site_settings s
+              SET showcase_images = array_to_string(array_remove(string_to_array(s.showcase_images, ','), $3::text), ','),
+                  updated_at = now()
+             FROM me
+            WHERE s.id = 1 AND me.is_admin AND $3::text = ANY (string_to_array(s.showcase_images, ','))
+           RETURNING s.showcase_images
+         )
+         SELECT me.is_admin, (SELECT showcase_images FROM updated) AS images FROM me`,
+        [imagePath],
+      );
+      if (!images) throw new HttpError(404, SHOWCASE_MESSAGES.notInList);
+      return c.json({ success: true, message: SHOWCASE_MESSAGES.deleted, images });
+    },
+  });
+
+  route(app, '/images/order', {
+    /** The new order must hold exactly the images of the list (compared sorted), else nothing changes. */
+    PUT: async (c) => {
+      const { images: wanted } = await readJsonAsAdmin(c, db, imageOrderSchema);
+      const images = await writeList(
+        c,
+        `WITH ${sessionAgentCte(1)},
+         wanted AS (SELECT ARRAY(SELECT json_array_elements_text($3::json)) AS list),
+         updated AS (
+           UPDATE site_settings s SET showcase_images = array_to_string(wanted.list, ','), updated_at = now()
+             FROM me, wanted
+            WHERE s.id = 1 AND me.is_admin
+              AND (SELECT array_agg(x ORDER BY x) FROM unnest(string_to_array(s.showcase_images, ',')) x)
+                  IS NOT DISTINCT FROM (SELECT array_agg(x ORDER BY x) FROM unnest(wanted.list) x)
+           RETURNING s.showcase_images
+         )
+         SELECT me.is_admin, (SELECT showcase_images FROM updated) AS images FROM me`,
+        [JSON.stringify(wanted)],
+      );
+      if (!images) throw new HttpError(409, SHOWCASE_MESSAGES.listChanged);
+      return c.json({ success: true, message: SHOWCASE_MESSAGES.reordered, images });
+    },
+  });
+
+  return app;
+}
