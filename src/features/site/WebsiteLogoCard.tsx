@@ -53,6 +53,8 @@ export function WebsiteLogoCard() {
 
 function WebsiteLogo({ settings }: { settings: SiteLogos }) {
   const [outcome, setOutcome] = useState<Outcome>(null);
+  // Kept here: the slider below starts again (a new key) from each saved scale, its outcome stays.
+  const [scaleOutcome, setScaleOutcome] = useState<Outcome>(null);
   const changed = useLogosChanged();
   return (
     <div className="admin-settings-form">
@@ -75,17 +77,32 @@ function WebsiteLogo({ settings }: { settings: SiteLogos }) {
       />
       {settings.website_logo ? (
         // Keyed by the saved scale: a save (or a new logo) starts the slider from what was saved.
-        <LogoScale key={settings.website_logo_scale} logo={settings.website_logo} saved={settings.website_logo_scale} />
+        <LogoScale
+          key={settings.website_logo_scale}
+          logo={settings.website_logo}
+          saved={settings.website_logo_scale}
+          outcome={scaleOutcome}
+          onOutcome={setScaleOutcome}
+        />
       ) : null}
     </div>
   );
 }
 
-function LogoScale({ logo, saved }: { logo: string; saved: number }) {
+function LogoScale({
+  logo,
+  saved,
+  outcome,
+  onOutcome,
+}: {
+  logo: string;
+  saved: number;
+  outcome: Outcome;
+  onOutcome: (outcome: Outcome) => void;
+}) {
   const id = useId();
   const [scale, setScale] = useState(saved);
-  const [outcome, setOutcome] = useState<Outcome>(null);
-  const save = useSaveLogoSettings(SITE_IMAGE_MESSAGES.websiteSaveFailed, setOutcome);
+  const save = useSaveLogoSettings(SITE_IMAGE_MESSAGES.websiteSaveFailed, onOutcome);
   const height = logoHeight(scale);
   return (
     <form
@@ -93,7 +110,7 @@ function LogoScale({ logo, saved }: { logo: string; saved: number }) {
       noValidate
       onSubmit={(event) => {
         event.preventDefault();
-        setOutcome(null);
+        onOutcome(null);
         save.mutate({ website_logo_scale: scale });
       }}
     >
