@@ -40,8 +40,12 @@ const websiteLogoCard = (page: Page) => page.getByRole('region', { name: 'Websit
 const townLogoCard = (page: Page) => page.getByRole('region', { name: 'Town page logo' });
 const ogCard = (page: Page) => page.getByRole('region', { name: 'Social preview image' });
 
-// One admin and one set of site-wide settings: these tests take turns.
+// One admin and one set of site-wide settings: these tests take turns, in one project only (the
+// phone project would change the same logos at the same time); phone widths are set per step.
 test.describe.configure({ mode: 'serial' });
+test.beforeEach(() => {
+  test.skip(test.info().project.name !== 'desktop', 'the site-wide logos are changed from the desktop project only');
+});
 
 test('the admin uploads a website logo, sizes it with a live preview, and the home page shows it', async ({ page }) => {
   await openSettings(page);
