@@ -13,7 +13,7 @@ export function TownLogoCard() {
     <LogoCardFrame
       id="town-logo-title"
       title="Town page logo"
-      intro="Shown at the top of every town page while it is switched on. Town pages pick up a change when the site is next built."
+      intro="Shown at the top of every town and county page while it is switched on. Those pages pick up a change when the site is next built."
     >
       {(settings) => <TownLogo settings={settings} />}
     </LogoCardFrame>
