@@ -35,6 +35,7 @@ import { agentSettingsRoutes } from '../features/settings/agent-settings.server.
 import { settingsRoutes } from '../features/settings/settings.server.ts';
 import { seoSettingsRoutes } from '../features/seo/seo-settings.server.ts';
 import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
+import { siteImageRoutes } from '../features/site/site-images.server.ts';
 import type { Db } from './db.ts';
 import { DEFAULT_FUB_API_URL, parseEnv } from './env.ts';
 import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
@@ -183,6 +184,7 @@ export function createApi({
     }),
   );
   api.route('/', seoSettingsRoutes(db));
+  api.route('/', siteImageRoutes(db));
   api.route('/', marketRoutes(db));
   api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent }));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
@@ -199,6 +201,12 @@ export function createApi({
     url.pathname = '/api/sold';
     return api.fetch(new Request(url, c.req.raw), c.env);
   });
+  // The old product's town-page logo upload: /town-logo-api.php is /api/upload/town-logo.
+  app.all(LEGACY_TOWN_LOGO_PATH, (c) => {
+    const url = new URL(c.req.url);
+    url.pathname = '/api/upload/town-logo';
+    return api.fetch(new Request(url, c.req.raw), c.env);
+  });
   app.route('/', shellPageRoutes({ db, fetchSite, siteUrl: (request) => mail.siteUrl(request), logError }));
   app.route('/', api);
   // A mounted app's notFound is not consulted: the outer one answers unknown /api paths.
@@ -208,6 +216,7 @@ export function createApi({
 
 /** Served by the API besides /api/* (the Netlify Function claims it too). */
 export const LEGACY_SOLD_PATH = '/sold-api.php';
+export const LEGACY_TOWN_LOGO_PATH = '/town-logo-api.php';
 
 /** The remote address of the socket when @hono/node-server serves the app (it passes `incoming` as env). */
 function socketAddress(c: Context): string {

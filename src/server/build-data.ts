@@ -29,6 +29,8 @@ export interface Showcase {
 
 export interface SiteChrome {
   logo: { src: string; height: number } | null;
+  /** The town-page logo, while its show toggle is on. */
+  townLogo: { src: string } | null;
   showcase: Showcase;
   seo: {
     title: string;
@@ -48,6 +50,9 @@ export const loadSiteChrome = memo(async (): Promise<SiteChrome> => {
     website_logo: string | null;
     website_logo_type: string | null;
     website_logo_scale: number | null;
+    town_page_logo: string | null;
+    town_page_logo_type: string | null;
+    show_town_page_logo: boolean | null;
     seo_title: string | null;
     seo_description: string | null;
     og_title: string | null;
@@ -63,7 +68,8 @@ export const loadSiteChrome = memo(async (): Promise<SiteChrome> => {
     showcase_property_sqft: number | null;
     showcase_images: string | null;
   }>(
-    `SELECT s.website_logo, s.website_logo_type, s.website_logo_scale, s.showcase_property_price_cents,
+    `SELECT s.website_logo, s.website_logo_type, s.website_logo_scale, s.town_page_logo, s.town_page_logo_type,
+            s.show_town_page_logo, s.showcase_property_price_cents,
             s.showcase_property_address, s.showcase_property_beds, s.showcase_property_baths,
             s.showcase_property_sqft, s.showcase_images, o.seo_title, o.seo_description,
             o.og_title, o.og_description, o.og_image_data, o.og_image_type, o.twitter_card, o.seo_keywords
@@ -78,6 +84,10 @@ export const loadSiteChrome = memo(async (): Promise<SiteChrome> => {
           height: logoHeight(row.website_logo_scale ?? 1),
         }
       : null,
+    townLogo:
+      row?.show_town_page_logo && row.town_page_logo
+        ? { src: logoSource(row.town_page_logo, row.town_page_logo_type ?? 'png') }
+        : null,
     showcase: {
       price: (row?.showcase_property_price_cents ?? SHOWCASE_FALLBACK.priceCents) / 100,
       address: row?.showcase_property_address ?? SHOWCASE_FALLBACK.address,

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { Hono } from 'hono';
 import { SHELL_PAGE_PATHS } from '../features/site/shell-pages.server.ts';
-import { createApi, LEGACY_SOLD_PATH, type AppDeps } from './app.ts';
+import { createApi, LEGACY_SOLD_PATH, LEGACY_TOWN_LOGO_PATH, type AppDeps } from './app.ts';
 import { applyCaptures, headersFor, matchPath, parseHeaders, parseRedirects } from './netlify-rules.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -81,6 +81,7 @@ export function createSiteServer(deps: AppDeps, distDir: string): Hono {
   // As on Netlify, where the function's path claims /api/*: the API answers every one of them.
   site.all('/api/*', (c) => api.fetch(c.req.raw, c.env));
   site.all(LEGACY_SOLD_PATH, (c) => api.fetch(c.req.raw, c.env));
+  site.all(LEGACY_TOWN_LOGO_PATH, (c) => api.fetch(c.req.raw, c.env));
   // The function claims the dynamic pages too, before any rule of _redirects, but with preferStatic:
   // a file at the path (the shells themselves, /r/ and /estimate/) is still served as a file.
   for (const path of SHELL_PAGE_PATHS) {

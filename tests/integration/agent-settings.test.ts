@@ -147,12 +147,13 @@ describe.each(BACKENDS)('the agent’s calculator settings on %s', (backend) => 
     expect(site?.website_logo).not.toBe('/logo.png');
     expect(site?.town_page_logo).not.toBe('/town.png');
     expect(await settingsOf(client)).toEqual(SYSTEM);
-    // An admin is not refused, but the change itself arrives with the admin settings screen.
+    // An admin changes the scale and the toggle here (tests/integration/site-images.test.ts); the
+    // images themselves only through their upload routes, which re-encode them.
     await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [agent.id]);
     await expectError(
       await patch(client, body),
       400,
-      'Site-wide logos are changed in the admin settings, which are not available yet',
+      'The logo images are uploaded and deleted through their upload routes',
     );
     expect(await settingsOf(client)).toEqual(SYSTEM);
   });

@@ -33,7 +33,14 @@ describe.each(BACKENDS)('API on %s', (backend) => {
       const response = await suite.api.fetch('/api/global/settings');
       expect(await expectJson(response, 200, globalSettingsResponse)).toEqual({
         success: true,
-        settings: { website_logo: null, website_logo_scale: 1, website_logo_type: 'png' },
+        settings: {
+          website_logo: null,
+          website_logo_scale: 1,
+          website_logo_type: 'png',
+          town_page_logo: null,
+          town_page_logo_type: null,
+          show_town_page_logo: false,
+        },
       });
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');

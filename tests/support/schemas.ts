@@ -10,6 +10,10 @@ export const globalSettingsResponse = z.strictObject({
     website_logo: z.string().nullable(),
     website_logo_scale: z.number(),
     website_logo_type: z.string(),
+    // The town-page logo and its toggle, for the admin's logo cards (the town pages get it built in).
+    town_page_logo: z.string().nullable(),
+    town_page_logo_type: z.string().nullable(),
+    show_town_page_logo: z.boolean(),
   }),
 });
 

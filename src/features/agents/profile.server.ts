@@ -10,6 +10,7 @@ import { HttpError, parseOrThrow, readBody, readJson, route, type BodyLimit } fr
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import {
+  base64ImageBytes,
   imageParams,
   processImage,
   storeImageCte,
@@ -69,18 +70,6 @@ const PROFILE_FORM_LIMIT: BodyLimit = {
 };
 
 const pleaseLogIn = () => new HttpError(401, PLEASE_LOG_IN);
-
-/** The bytes of a base64 data URL of an image type; its size checked before it is decoded. */
-function dataUrlBytes(dataUrl: string, tooLarge: string): Buffer {
-  const header = /^data:(image\/[\w.+-]+)(;[\w=.+-]+)*;base64,/i.exec(dataUrl.slice(0, 200));
-  if (!header) throw new HttpError(400, PROFILE_MESSAGES.notAnImage);
-  const payload = dataUrl.slice(header[0].length);
-  if (Math.floor((payload.length * 3) / 4) > MAX_UPLOAD_BYTES + 2) throw new HttpError(413, tooLarge);
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload)) throw new HttpError(400, PROFILE_MESSAGES.notAnImage);
-  const bytes = Buffer.from(payload, 'base64');
-  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new HttpError(413, tooLarge);
-  return bytes;
-}
 
 /** A file field of the multipart form, if one was chosen (browsers send an empty part when none was). */
 async function formFile(value: FormDataEntryValue | null, tooLarge: string): Promise<Buffer | undefined> {
@@ -236,7 +225,8 @@ export function profileRoutes(db: Db): Hono {
     route(app, kind.path, {
       POST: async (c) => {
         const { imageData, show } = await kind.read(c, uploadLimit(kind.tooLarge));
-        const image = await processImage(dataUrlBytes(imageData, kind.tooLarge), kind.rules);
+        const bytes = base64ImageBytes(imageData, { bytes: MAX_UPLOAD_BYTES, message: kind.tooLarge }, 'data-url');
+        const image = await processImage(bytes, kind.rules);
         return answerProfile(
           c,
           `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me)')}

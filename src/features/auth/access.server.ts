@@ -9,7 +9,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { z } from 'zod';
 import type { Queryable } from '../../server/db.ts';
-import { errorResponse, HttpError, readJson } from '../../server/http.ts';
+import { errorResponse, HttpError, readJson, type BodyLimit } from '../../server/http.ts';
 import { SETTINGS_MESSAGES } from '../settings/agent-settings.ts';
 import { pathMatcher } from '../../server/netlify-rules.ts';
 import { PLEASE_LOG_IN, readSession, SESSION_COOKIE, type AuthConfig, type SessionClaims } from './sessions.server.ts';
@@ -87,17 +87,13 @@ export function assertAdmin(me: { is_admin: boolean } | undefined): void {
 }
 
 /**
- * The JSON body of an admin route that checks the admin in its one statement after parsing: when
- * the body is refused, a caller who is not an admin is told 403, never what their body lacks. Costs
- * a round trip only then.
+ * Runs `work` (reading and checking an admin route's request) before the route's one statement
+ * checks the admin: when `work` refuses the request, a caller who is not an admin is told 403,
+ * never what their request lacks. Costs a round trip only then.
  */
-export async function readJsonAsAdmin<Schema extends z.ZodType>(
-  c: Context,
-  db: Queryable,
-  schema: Schema,
-): Promise<z.output<Schema>> {
+export async function adminFirst<T>(c: Context, db: Queryable, work: () => T | Promise<T>): Promise<T> {
   try {
-    return await readJson(c, schema);
+    return await work();
   } catch (error) {
     if (error instanceof HttpError) await checkAdmin(c, db);
     throw error;
@@ -112,3 +108,11 @@ export async function checkAdmin(c: Context, db: Queryable): Promise<void> {
   );
   assertAdmin(me);
 }
+
+/** The JSON body of an admin route (within `limit`, if given), refused as adminFirst says. */
+export const readJsonAsAdmin = <Schema extends z.ZodType>(
+  c: Context,
+  db: Queryable,
+  schema: Schema,
+  limit?: BodyLimit,
+): Promise<z.output<Schema>> => adminFirst(c, db, () => readJson(c, schema, limit));

@@ -10,7 +10,7 @@ import { Hono } from 'hono';
 import sharp, { type Metadata, type OutputInfo, type SharpOptions } from 'sharp';
 import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
-import { HttpError, route } from '../../server/http.ts';
+import { HttpError, route, type BodyLimit } from '../../server/http.ts';
 
 /** Uploads are refused above this many bytes, before anything is decoded. */
 export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
@@ -37,6 +37,8 @@ export interface ImageRules {
   maxSide: number;
   /** The message for an image of a format not in `accepts` (a GIF, say); "not an image" without one. */
   wrongFormat?: string;
+  /** The tallest stored, when less than maxSide (a town-page logo: 300 wide, 100 high at most). */
+  maxHeight?: number;
 }
 
 export interface ProcessedImage {
@@ -80,7 +82,12 @@ export async function processImage(input: Uint8Array, rules: ImageRules): Promis
     // rotate() applies the EXIF orientation before the metadata (EXIF, GPS, XMP) is dropped.
     const pipeline = sharp(input, options)
       .rotate()
-      .resize({ width: rules.maxSide, height: rules.maxSide, fit: 'inside', withoutEnlargement: true });
+      .resize({
+        width: rules.maxSide,
+        height: rules.maxHeight ?? rules.maxSide,
+        fit: 'inside',
+        withoutEnlargement: true,
+      });
     encoded =
       rules.output === 'jpeg'
         ? await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer({
@@ -102,6 +109,26 @@ export async function processImage(input: Uint8Array, rules: ImageRules): Promis
     height: encoded.info.height,
     url: `/api/images/${hash}.${EXTENSIONS[contentType]}`,
   };
+}
+
+const DATA_URL_HEADER = /^data:(image\/[\w.+-]+)(;[\w=.+-]+)*;base64,/i;
+
+/**
+ * The bytes of an image sent as base64 text: a data URL of an image type, or (where `form` allows)
+ * bare base64. Its size is judged from the text's length before anything is decoded (413 with the
+ * limit's message); text that is not base64 is not an image (400).
+ */
+export function base64ImageBytes(text: string, limit: BodyLimit, form: 'data-url' | 'base64-or-data-url'): Buffer {
+  const header = DATA_URL_HEADER.exec(text.slice(0, 200));
+  if (!header && (form === 'data-url' || text.startsWith('data:'))) {
+    throw new HttpError(400, IMAGE_MESSAGES.notAnImage);
+  }
+  const payload = header ? text.slice(header[0].length) : text;
+  if (Math.floor((payload.length * 3) / 4) > limit.bytes + 2) throw new HttpError(413, limit.message);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(payload)) throw new HttpError(400, IMAGE_MESSAGES.notAnImage);
+  const bytes = Buffer.from(payload, 'base64');
+  if (bytes.byteLength > limit.bytes) throw new HttpError(413, limit.message);
+  return bytes;
 }
 
 /**

@@ -1,6 +1,7 @@
 /**
  * GET and PUT /api/seo/settings (admins only): the one row of seo_settings, which the build reads
- * into every page's head (src/server/build-data.ts). The OG image columns are left alone here.
+ * into every page's head (src/server/build-data.ts). GET also answers the OG image, which is
+ * uploaded apart (src/features/site/site-images.server.ts); PUT leaves it alone.
  */
 import { Hono } from 'hono';
 import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
@@ -28,16 +29,16 @@ export function seoSettingsRoutes(db: Db): Hono {
   route(app, '/seo/settings', {
     /** One round trip: the admin check and the settings. */
     GET: async (c) => {
-      const [row] = await db.query<Row>(
+      const [row] = await db.query<Row & { og_image_data: string | null }>(
         `WITH ${sessionAgentCte(1)}
          SELECT me.is_admin, ${COLUMNS.split(', ')
            .map((column) => `o.${column}`)
-           .join(', ')}
+           .join(', ')}, o.og_image_data
            FROM me LEFT JOIN seo_settings o ON o.id = 1 AND me.is_admin`,
         sessionParams(sessionOf(c)),
       );
       assertAdmin(row);
-      return c.json({ success: true, settings: row ? toSettings(row) : null });
+      return c.json({ success: true, settings: row ? toSettings(row) : null, og_image: row?.og_image_data ?? null });
     },
     /** One statement: the admin check and the upsert; an agent who is not an admin writes nothing. */
     PUT: async (c) => {

@@ -55,4 +55,6 @@ export type SeoSettingsInput = z.input<typeof seoSettingsSchema>;
 export type SeoSettings = z.output<typeof seoSettingsSchema>;
 
 export const seoAnswerSchema = z.object({ success: z.literal(true), settings: seoSettingsSchema });
+/** GET /api/seo/settings as the OG image card reads it. */
+export const ogImageAnswerSchema = z.object({ success: z.literal(true), og_image: z.string().nullable() });
 export const seoSavedSchema = seoAnswerSchema.extend({ message: z.string() });

@@ -3,6 +3,7 @@ import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
 import type { Db } from '../../server/db.ts';
+import { saveSiteLogoSettings } from '../site/site-images.server.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { z } from 'zod';
@@ -50,17 +51,8 @@ export function agentSettingsRoutes(db: Db): Hono {
     PATCH: async (c) => {
       const claims = sessionOf(c);
       const body = await readJson(c, anyObject);
-      if (SITE_WIDE_KEYS.some((key) => key in body)) {
-        // Shapes 2 and 3 (website and town page logos) are site-wide; the admin settings screen
-        // implements them with the image uploads. Until then nobody changes them here.
-        const [me] = await db.query<{ is_admin: boolean }>(
-          `WITH ${sessionAgentCte(1)} SELECT is_admin FROM me`,
-          sessionParams(claims),
-        );
-        if (!me) throw new HttpError(401, PLEASE_LOG_IN);
-        if (!me.is_admin) throw new HttpError(403, SETTINGS_MESSAGES.siteWideOnly);
-        throw new HttpError(400, 'Site-wide logos are changed in the admin settings, which are not available yet');
-      }
+      // Shapes 2 and 3 (the website and town-page logos) change what every visitor sees: admins only.
+      if (SITE_WIDE_KEYS.some((key) => key in body)) return saveSiteLogoSettings(c, db, body);
       const settings = parseOrThrow(calculatorSettingsSchema, body);
       // One statement: the session check and the upsert; no `me` row writes nothing.
       const [row] = await db.query<SettingsRow>(

@@ -2,11 +2,15 @@ import { Hono } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { HttpError, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
+import type { SiteLogos } from '../site/site-images.ts';
 
 interface SiteSettingsRow {
   website_logo: string | null;
   website_logo_scale: number;
   website_logo_type: string;
+  town_page_logo: string | null;
+  town_page_logo_type: string | null;
+  show_town_page_logo: boolean;
   showcase_property_price_cents: number;
   showcase_property_address: string;
   showcase_property_beds: number;
@@ -25,15 +29,19 @@ export function settingsRoutes(db: Db): Hono {
   const app = new Hono();
   route(app, '/global/settings', {
     GET: async (c) => {
-      const row = await siteSettings(db, 'website_logo, website_logo_scale, website_logo_type');
-      return c.json({
-        success: true,
-        settings: {
-          website_logo: row.website_logo,
-          website_logo_scale: row.website_logo_scale,
-          website_logo_type: row.website_logo_type,
-        },
-      });
+      const row = await siteSettings(
+        db,
+        'website_logo, website_logo_scale, website_logo_type, town_page_logo, town_page_logo_type, show_town_page_logo',
+      );
+      const settings: SiteLogos = {
+        website_logo: row.website_logo,
+        website_logo_scale: row.website_logo_scale,
+        website_logo_type: row.website_logo_type,
+        town_page_logo: row.town_page_logo,
+        town_page_logo_type: row.town_page_logo_type,
+        show_town_page_logo: row.show_town_page_logo,
+      };
+      return c.json({ success: true, settings });
     },
   });
   route(app, '/showcase/settings', {

@@ -3,7 +3,7 @@
  * calculator or contact modal (React and the modals load on the first such click), the mobile
  * menu, and the logo refresh. Kept free of React so pages stay light until a visitor acts.
  */
-import { logoHeight, logoSource } from './logo.ts';
+import { LOGO_UPDATED_KEY, logoHeight, logoSource } from './logo.ts';
 import { openModal, type PageModal } from './page-modals.ts';
 import { sourcePage, track } from './analytics.ts';
 
@@ -65,9 +65,6 @@ const warmModals = (event: Event) => {
 document.addEventListener('pointerover', warmModals, { passive: true });
 document.addEventListener('focusin', warmModals);
 
-/** The admin marks a new logo with this localStorage key; pages pick it up without a reload. */
-const LOGO_MARKER = 'logo-updated';
-
 async function refreshLogo(): Promise<void> {
   const link = document.querySelector<HTMLAnchorElement>('[data-site-logo]');
   if (!link) return;
@@ -110,11 +107,11 @@ function logoSettingsOf(body: unknown): { logo: string | null; type: string; sca
 
 void refreshLogo();
 window.addEventListener('storage', (event) => {
-  if (event.key === LOGO_MARKER) void refreshLogo();
+  if (event.key === LOGO_UPDATED_KEY) void refreshLogo();
 });
-let lastMarker = localStorage.getItem(LOGO_MARKER);
+let lastMarker = localStorage.getItem(LOGO_UPDATED_KEY);
 window.setInterval(() => {
-  const marker = localStorage.getItem(LOGO_MARKER);
+  const marker = localStorage.getItem(LOGO_UPDATED_KEY);
   if (marker !== lastMarker) {
     lastMarker = marker;
     void refreshLogo();

@@ -1,0 +1,56 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Notice } from '../../ui/Notice.tsx';
+import { getJson } from '../accounts/account-query.ts';
+import type { Outcome } from '../accounts/use-settings-form.ts';
+import { SiteImageUpload } from '../site/SiteImageUpload.tsx';
+import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES } from '../site/site-images.ts';
+import { ogImageAnswerSchema } from './seo-settings.ts';
+
+const QUERY_KEY = ['og-image'];
+
+/** The image link previews show for every page (og:image): upload, preview, delete. */
+export function OgImageCard() {
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const image = useQuery({
+    queryKey: QUERY_KEY,
+    queryFn: async () => (await getJson('/api/seo/settings', ogImageAnswerSchema)).og_image,
+  });
+  return (
+    <section className="card admin-settings-card" aria-labelledby="og-image-title">
+      <h2 id="og-image-title">Social preview image</h2>
+      <p>
+        The picture social networks and messengers show when a page of the site is shared (its OG image). Pages pick up
+        a change when the site is next built.
+      </p>
+      {image.isPending ? <p aria-live="polite">Loading…</p> : null}
+      {image.isError ? (
+        <>
+          <Notice tone="error" message={SITE_IMAGE_MESSAGES.loadFailed} />
+          <button type="button" className="button button-primary" onClick={() => void image.refetch()}>
+            Retry
+          </button>
+        </>
+      ) : null}
+      {image.isSuccess ? (
+        <SiteImageUpload
+          path="/api/upload/og-image"
+          noun="OG image"
+          current={image.data}
+          accept="image/png,image/jpeg,image/webp"
+          maxBytes={SITE_IMAGE_LIMITS.ogImageBytes}
+          tooLargeMessage={SITE_IMAGE_MESSAGES.ogTooLarge}
+          hint="500x285 recommended; JPG, PNG or WebP, at most 5MB."
+          messages={{
+            uploadFailed: SITE_IMAGE_MESSAGES.ogUploadFailed,
+            deleteFailed: SITE_IMAGE_MESSAGES.ogDeleteFailed,
+          }}
+          preview={(src) => <img className="og-image-preview" src={src} alt="The current OG image" />}
+          onChanged={() => void image.refetch()}
+          outcome={outcome}
+          onOutcome={setOutcome}
+        />
+      ) : null}
+    </section>
+  );
+}

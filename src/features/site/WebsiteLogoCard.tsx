@@ -1,0 +1,161 @@
+import { useId, useState, type ReactNode } from 'react';
+import { Notice } from '../../ui/Notice.tsx';
+import type { Outcome } from '../accounts/use-settings-form.ts';
+import { logoHeight } from './logo.ts';
+import { SiteImageUpload } from './SiteImageUpload.tsx';
+import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, type SiteLogos } from './site-images.ts';
+import { useLogosChanged, useSaveLogoSettings, useSiteLogos } from './site-logos-query.ts';
+import './site-logos.css';
+
+/** The logo card's load states, shared by both logo cards. */
+export function LogoCardFrame({
+  id,
+  title,
+  intro,
+  children,
+}: {
+  id: string;
+  title: string;
+  intro: ReactNode;
+  children: (settings: SiteLogos) => ReactNode;
+}) {
+  const logos = useSiteLogos();
+  return (
+    <section className="card admin-settings-card" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <p>{intro}</p>
+      {logos.isPending ? <p aria-live="polite">Loading…</p> : null}
+      {logos.isError ? (
+        <>
+          <Notice tone="error" message={SITE_IMAGE_MESSAGES.loadFailed} />
+          <button type="button" className="button button-primary" onClick={() => void logos.refetch()}>
+            Retry
+          </button>
+        </>
+      ) : null}
+      {logos.data ? children(logos.data) : null}
+    </section>
+  );
+}
+
+/** The website logo: upload, delete, and its size with a live preview at the public sizes. */
+export function WebsiteLogoCard() {
+  return (
+    <LogoCardFrame
+      id="website-logo-title"
+      title="Website logo"
+      intro="Shown in the header of every public page instead of the agent's name. Pages open in this browser show a change at once; everyone else sees it when the site is next built."
+    >
+      {(settings) => <WebsiteLogo settings={settings} />}
+    </LogoCardFrame>
+  );
+}
+
+function WebsiteLogo({ settings }: { settings: SiteLogos }) {
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  // Kept here: the slider below starts again (a new key) from each saved scale, its outcome stays.
+  const [scaleOutcome, setScaleOutcome] = useState<Outcome>(null);
+  const changed = useLogosChanged();
+  return (
+    <div className="admin-settings-form">
+      <SiteImageUpload
+        path="/api/upload/website-logo"
+        noun="logo"
+        current={settings.website_logo}
+        accept="image/png,image/jpeg,image/svg+xml,image/webp"
+        maxBytes={SITE_IMAGE_LIMITS.logoBytes}
+        tooLargeMessage={SITE_IMAGE_MESSAGES.logoTooLarge}
+        hint="PNG, JPG, SVG or WebP; 2MB recommended, 10MB at most. A transparent PNG or an SVG looks best."
+        messages={{
+          uploadFailed: SITE_IMAGE_MESSAGES.logoUploadFailed,
+          deleteFailed: SITE_IMAGE_MESSAGES.logoDeleteFailed,
+        }}
+        preview={() => null}
+        onChanged={changed}
+        outcome={outcome}
+        onOutcome={setOutcome}
+      />
+      {settings.website_logo ? (
+        // Keyed by the saved scale: a save (or a new logo) starts the slider from what was saved.
+        <LogoScale
+          key={settings.website_logo_scale}
+          logo={settings.website_logo}
+          saved={settings.website_logo_scale}
+          outcome={scaleOutcome}
+          onOutcome={setScaleOutcome}
+        />
+      ) : null}
+    </div>
+  );
+}
+
+function LogoScale({
+  logo,
+  saved,
+  outcome,
+  onOutcome,
+}: {
+  logo: string;
+  saved: number;
+  outcome: Outcome;
+  onOutcome: (outcome: Outcome) => void;
+}) {
+  const id = useId();
+  const [scale, setScale] = useState(saved);
+  const save = useSaveLogoSettings(SITE_IMAGE_MESSAGES.websiteSaveFailed, onOutcome);
+  const height = logoHeight(scale);
+  return (
+    <form
+      className="logo-scale"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        onOutcome(null);
+        save.mutate({ website_logo_scale: scale });
+      }}
+    >
+      <div className="field">
+        <label htmlFor={`${id}-scale`}>Logo size</label>
+        <input
+          id={`${id}-scale`}
+          type="range"
+          name="website_logo_scale"
+          min={SITE_IMAGE_LIMITS.scaleMin}
+          max={SITE_IMAGE_LIMITS.scaleMax}
+          step={SITE_IMAGE_LIMITS.scaleStep}
+          value={scale}
+          aria-describedby={`${id}-size`}
+          aria-valuetext={`${scale.toFixed(1)} times, ${height} pixels high`}
+          onChange={(event) => setScale(Number(event.target.value))}
+        />
+        <output id={`${id}-size`} htmlFor={`${id}-scale`} className="field-hint">
+          {scale.toFixed(1)}× — {height} px high on the site (80 px × size, between 40 and 120 px)
+        </output>
+      </div>
+      <p className="logo-preview-label">Preview: the header on a computer</p>
+      <LogoPreview logo={logo} height={height} label="computer" />
+      <p className="logo-preview-label">On a phone (390 px wide)</p>
+      <LogoPreview logo={logo} height={height} label="phone" phone />
+      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
+      <div>
+        <button type="submit" className="button button-primary" disabled={save.isPending || scale === saved}>
+          {save.isPending ? 'Saving…' : 'Save logo size'}
+        </button>
+      </div>
+    </form>
+  );
+}
+
+/** The public header's logo (the same classes and height), in a frame of the device's width. */
+function LogoPreview({ logo, height, label, phone }: { logo: string; height: number; label: string; phone?: boolean }) {
+  return (
+    <div className={phone ? 'logo-preview logo-preview-phone' : 'logo-preview'} data-testid={`logo-preview-${label}`}>
+      <span className="site-name">
+        <img className="site-logo" src={logo} alt={`The logo as the header shows it on a ${label}`} height={height} />
+      </span>
+      <span className="logo-preview-button" aria-hidden="true">
+        {phone ? 'Menu' : 'Get Estimate'}
+      </span>
+    </div>
+  );
+}

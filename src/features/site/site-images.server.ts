@@ -1,0 +1,173 @@
+/**
+ * The site-wide images (admins only): POST and DELETE /api/upload/og-image, /api/upload/website-logo
+ * and /api/upload/town-logo (also answered at the old product's /town-logo-api.php, see createApi),
+ * and shapes 2 and 3 of PATCH /api/agents/me/settings (the logo scale and the town-page logo toggle).
+ * Each save is ONE statement that checks the admin, stores the image (storeImageCte) and points the
+ * settings row at it, so a refusal stores nothing; the site_changes trigger marks the pages stale.
+ */
+import { Hono, type Context } from 'hono';
+import type { Db } from '../../server/db.ts';
+import { HttpError, parseOrThrow, readJson, route, type BodyLimit } from '../../server/http.ts';
+import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import {
+  base64ImageBytes,
+  imageParams,
+  processImage,
+  storeImageCte,
+  type ImageRules,
+} from '../images/images.server.ts';
+import {
+  SITE_IMAGE_LIMITS,
+  SITE_IMAGE_MESSAGES,
+  siteImageUploadSchema,
+  siteLogoSettingsSchema,
+  type SiteLogos,
+} from './site-images.ts';
+
+interface SiteImageKind {
+  path: string;
+  table: 'seo_settings' | 'site_settings';
+  column: 'og_image_data' | 'website_logo' | 'town_page_logo';
+  typeColumn: 'og_image_type' | 'website_logo_type' | 'town_page_logo_type';
+  /** website_logo_type is NOT NULL (its default 'png'): a deleted logo leaves it as it is. */
+  clearType: boolean;
+  rules: ImageRules;
+  limit: BodyLimit;
+  uploaded: string;
+  deleted: string;
+}
+
+/** Logos keep transparency as PNG; an SVG is rasterised, so no script survives. */
+const LOGO_FORMATS: ImageRules['accepts'] = ['jpeg', 'png', 'webp', 'svg'];
+
+const KINDS: SiteImageKind[] = [
+  {
+    path: '/upload/og-image',
+    table: 'seo_settings',
+    column: 'og_image_data',
+    typeColumn: 'og_image_type',
+    clearType: true,
+    // Link previews show a photo; 1200 px wide is the largest size they use.
+    rules: { accepts: ['jpeg', 'png', 'webp'], output: 'jpeg', maxSide: 1200 },
+    limit: { bytes: SITE_IMAGE_LIMITS.ogImageBytes, message: SITE_IMAGE_MESSAGES.ogTooLarge },
+    uploaded: SITE_IMAGE_MESSAGES.ogUploaded,
+    deleted: SITE_IMAGE_MESSAGES.ogDeleted,
+  },
+  {
+    path: '/upload/website-logo',
+    table: 'site_settings',
+    column: 'website_logo',
+    typeColumn: 'website_logo_type',
+    clearType: false,
+    rules: { accepts: LOGO_FORMATS, output: 'png', maxSide: 1200 },
+    limit: { bytes: SITE_IMAGE_LIMITS.logoBytes, message: SITE_IMAGE_MESSAGES.logoTooLarge },
+    uploaded: SITE_IMAGE_MESSAGES.logoUploaded,
+    deleted: SITE_IMAGE_MESSAGES.logoDeleted,
+  },
+  {
+    path: '/upload/town-logo',
+    table: 'site_settings',
+    column: 'town_page_logo',
+    typeColumn: 'town_page_logo_type',
+    clearType: true,
+    rules: {
+      accepts: LOGO_FORMATS,
+      output: 'png',
+      maxSide: SITE_IMAGE_LIMITS.townLogoWidth,
+      maxHeight: SITE_IMAGE_LIMITS.townLogoHeight,
+    },
+    limit: { bytes: SITE_IMAGE_LIMITS.logoBytes, message: SITE_IMAGE_MESSAGES.logoTooLarge },
+    uploaded: SITE_IMAGE_MESSAGES.townLogoUploaded,
+    deleted: SITE_IMAGE_MESSAGES.townLogoDeleted,
+  },
+];
+
+/** The one row of site_settings and seo_settings is seeded; without it nothing can be saved. */
+const settingsMissing = () => new HttpError(500, 'Site settings are missing; run npm run db:seed');
+
+/** Room for the image as base64 (4 characters per 3 bytes) and the rest of the JSON. */
+const jsonLimit = (limit: BodyLimit): BodyLimit => ({
+  bytes: Math.ceil((limit.bytes * 4) / 3) + 64 * 1024,
+  message: limit.message,
+});
+
+const LOGO_COLUMNS =
+  'website_logo, website_logo_type, website_logo_scale, town_page_logo, town_page_logo_type, show_town_page_logo';
+
+export function siteImageRoutes(db: Db): Hono {
+  const app = new Hono();
+  for (const kind of KINDS) {
+    route(app, kind.path, {
+      POST: async (c) => {
+        // Read, size-checked and decoded before the statement; an agent is told 403 first either way.
+        const image = await adminFirst(c, db, async () => {
+          const body = await readJson(c, siteImageUploadSchema, jsonLimit(kind.limit));
+          return processImage(base64ImageBytes(body.image, kind.limit, 'base64-or-data-url'), kind.rules);
+        });
+        const [row] = await db.query<{ is_admin: boolean; image_data: string | null }>(
+          `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me WHERE me.is_admin)')},
+           saved AS (UPDATE ${kind.table} AS t SET ${kind.column} = $8, ${kind.typeColumn} = $9, updated_at = now()
+                       FROM me WHERE t.id = 1 AND me.is_admin
+                     RETURNING t.${kind.column} AS image_data)
+           SELECT me.is_admin, saved.image_data FROM me LEFT JOIN saved ON true`,
+          [...sessionParams(sessionOf(c)), ...imageParams(image), image.url, image.contentType.slice('image/'.length)],
+        );
+        assertAdmin(row);
+        if (!row?.image_data) throw settingsMissing();
+        return c.json({
+          success: true,
+          message: kind.uploaded,
+          image_data: row.image_data,
+          mime_type: image.contentType,
+        });
+      },
+      DELETE: async (c) => {
+        const [row] = await db.query<{ is_admin: boolean; saved: boolean }>(
+          `WITH ${sessionAgentCte(1)},
+           saved AS (UPDATE ${kind.table} AS t SET ${kind.column} = NULL,
+                            ${kind.clearType ? `${kind.typeColumn} = NULL,` : ''} updated_at = now()
+                       FROM me WHERE t.id = 1 AND me.is_admin RETURNING 1)
+           SELECT me.is_admin, EXISTS (SELECT 1 FROM saved) AS saved FROM me`,
+          sessionParams(sessionOf(c)),
+        );
+        assertAdmin(row);
+        if (!row?.saved) throw settingsMissing();
+        return c.json({ success: true, message: kind.deleted });
+      },
+    });
+  }
+  return app;
+}
+
+/**
+ * Shapes 2 and 3 of PATCH /api/agents/me/settings, for a body naming a site-wide key: one statement
+ * that checks the admin and changes the scale and/or the toggle.
+ */
+export async function saveSiteLogoSettings(c: Context, db: Db, body: Record<string, unknown>): Promise<Response> {
+  const settings = await adminFirst(c, db, () => parseOrThrow(siteLogoSettingsSchema, body));
+  const [row] = await db.query<{ is_admin: boolean } & { [Key in keyof SiteLogos]: SiteLogos[Key] | null }>(
+    `WITH ${sessionAgentCte(1)},
+     saved AS (UPDATE site_settings AS s
+                  SET website_logo_scale = COALESCE($3::numeric, s.website_logo_scale),
+                      show_town_page_logo = COALESCE($4::boolean, s.show_town_page_logo), updated_at = now()
+                 FROM me WHERE s.id = 1 AND me.is_admin
+               RETURNING ${LOGO_COLUMNS})
+     SELECT me.is_admin, saved.* FROM me LEFT JOIN saved ON true`,
+    [...sessionParams(sessionOf(c)), settings.website_logo_scale ?? null, settings.show_town_page_logo ?? null],
+  );
+  assertAdmin(row);
+  if (!row || row.website_logo_type === null || row.website_logo_scale === null || row.show_town_page_logo === null) {
+    throw settingsMissing();
+  }
+  const saved: SiteLogos = {
+    website_logo: row.website_logo,
+    website_logo_type: row.website_logo_type,
+    website_logo_scale: row.website_logo_scale,
+    town_page_logo: row.town_page_logo,
+    town_page_logo_type: row.town_page_logo_type,
+    show_town_page_logo: row.show_town_page_logo,
+  };
+  const message =
+    settings.website_logo_scale === undefined ? SITE_IMAGE_MESSAGES.townLogoSaved : SITE_IMAGE_MESSAGES.websiteSaved;
+  return c.json({ success: true, message, settings: saved });
+}
