@@ -73,4 +73,7 @@ export const ROUTE_ACCESS: RouteAccess = {
   'POST /api/admin/agents': 'admin',
   'PATCH /api/admin/agents/:id': 'admin',
   'DELETE /api/admin/agents/:id': 'admin',
+  // The public pages' marketing content (src/features/content/site-content.server.ts).
+  'GET /api/admin/site-content': 'admin',
+  'PUT /api/admin/site-content': 'admin',
 };

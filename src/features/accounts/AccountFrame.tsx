@@ -21,6 +21,7 @@ export const SCREENS = {
     { path: '/admin/leads', label: 'Leads' },
     { path: '/admin/profile', label: 'Profile' },
     { path: '/admin/settings', label: 'Settings' },
+    { path: '/admin/content', label: 'Site Content' },
   ],
 } as const satisfies Record<Area, readonly { path: string; label: string }[]>;
 
