@@ -202,34 +202,34 @@ function ListEditor({
             <li key={index}>
               <fieldset className="site-content-item">
                 <legend>{`${legend} ${index + 1}`}</legend>
-                {item((field) => `${list.path}.${index}.${field}`)}
+                <div className="site-content-fields">{item((field) => `${list.path}.${index}.${field}`)}</div>
                 <div className="site-content-item-actions">
                   <button
                     type="button"
                     className="button button-secondary"
-                    aria-label={`Move ${name} up`}
                     disabled={index === 0}
                     onClick={() => setDraft(moveItem(draft, list, index, -1))}
                   >
                     Move up
+                    <span className="visually-hidden"> {name}</span>
                   </button>
                   <button
                     type="button"
                     className="button button-secondary"
-                    aria-label={`Move ${name} down`}
                     disabled={index === count - 1}
                     onClick={() => setDraft(moveItem(draft, list, index, 1))}
                   >
                     Move down
+                    <span className="visually-hidden"> {name}</span>
                   </button>
                   <button
                     type="button"
                     className="button button-secondary"
-                    aria-label={`Remove ${name}`}
                     disabled={count === 1}
                     onClick={() => setDraft(removeItem(draft, list, index))}
                   >
                     Remove
+                    <span className="visually-hidden"> {name}</span>
                   </button>
                 </div>
               </fieldset>
