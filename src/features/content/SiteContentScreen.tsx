@@ -125,7 +125,12 @@ function ContentForm({ saved }: { saved: SiteContent }) {
       />
       <section className="card site-content-section" aria-labelledby="content-testimonial">
         <h2 id="content-testimonial">Testimonial</h2>
-        <Field label="Quote" maxLength={CONTENT_LIMITS.quote} {...input('testimonial.quote')} />
+        <Field
+          label="Quote"
+          maxLength={CONTENT_LIMITS.quote}
+          hint="The home page adds the quotation marks."
+          {...input('testimonial.quote')}
+        />
         <Field label="Author" maxLength={CONTENT_LIMITS.author} {...input('testimonial.author')} />
       </section>
       <section className="card site-content-section" aria-labelledby="content-disclaimer">
