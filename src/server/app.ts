@@ -29,6 +29,7 @@ import { imageRoutes } from '../features/images/images.server.ts';
 import { showcaseRoutes } from '../features/showcase/showcase.server.ts';
 import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
 import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';
+import { siteContentRoutes } from '../features/content/site-content.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
 import { agentSettingsRoutes } from '../features/settings/agent-settings.server.ts';
@@ -185,6 +186,7 @@ export function createApi({
   );
   api.route('/', seoSettingsRoutes(db));
   api.route('/', siteImageRoutes(db));
+  api.route('/', siteContentRoutes(db));
   api.route('/', marketRoutes(db));
   api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent }));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readSiteContent } from '../features/content/site-content.server.ts';
 import { logoHeight, logoSource } from '../features/site/logo.ts';
 import { SHOWCASE_FALLBACK, showcaseImages } from '../features/showcase/showcase.ts';
 import { zhviPointSchema, type RecentSale, type TownPageData } from '../features/towns/town-page.ts';
@@ -109,6 +110,9 @@ export const loadSiteChrome = memo(async (): Promise<SiteChrome> => {
     },
   };
 });
+
+/** The admin-edited marketing content (claims, track record, testimonial, disclaimer, county figures). */
+export const loadSiteContent = memo(async () => readSiteContent(await db()));
 
 interface TownRow {
   slug: string;

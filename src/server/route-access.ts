@@ -86,4 +86,7 @@ export const ROUTE_ACCESS: RouteAccess = {
   'POST /api/images/upload': 'admin',
   'DELETE /api/images/delete': 'admin',
   'PUT /api/images/order': 'admin',
+  // The public pages' marketing content (src/features/content/site-content.server.ts).
+  'GET /api/admin/site-content': 'admin',
+  'PUT /api/admin/site-content': 'admin',
 };

@@ -22,6 +22,7 @@ export const SCREENS = {
     { path: '/admin/profile', label: 'Profile' },
     { path: '/admin/settings', label: 'Settings' },
     { path: '/admin/showcase', label: 'Showcase' },
+    { path: '/admin/content', label: 'Site Content' },
   ],
 } as const satisfies Record<Area, readonly { path: string; label: string }[]>;
 

@@ -1,22 +1,8 @@
 /**
- * The marketing content the public pages share: one place for the claims, stats, features and the
- * testimonial, so a change of wording happens once. Figures are the featured agent's own, as the
- * product specification gives them (performance data analysed April 2025).
+ * The public pages' fixed copy: feature cards, Explore links and the counties' names and
+ * taglines. The figures an admin edits (claims, track record, testimonial, disclaimer, the
+ * counties' figures) live in the site_content table (see site-content-schema.ts).
  */
-
-export const MARKETING_CLAIMS = [
-  { figure: '~2%', label: 'higher sale price', detail: 'About $7K more on a typical Long Island sale' },
-  { figure: '75%', label: 'more engagement', detail: 'Buyers spend more time with showcase listings' },
-  { figure: '15%', label: 'more profile views', detail: 'Listings get seen by more serious buyers' },
-  { figure: '<10%', label: 'of listings', detail: 'Fewer than 1 in 10 listings in a market get showcase treatment' },
-] as const;
-
-export const TRACK_RECORD = [
-  { figure: '1,381+', label: 'homes sold' },
-  { figure: '350', label: 'sold in the last 12 months' },
-  { figure: '$80K–$4.7M', label: 'price range' },
-  { figure: '5.0', label: 'rating from 47 reviews' },
-] as const;
 
 export const FEATURE_CARDS = [
   {
@@ -39,15 +25,6 @@ export const FEATURE_CARDS = [
   },
 ] as const;
 
-export const TESTIMONIAL = {
-  quote:
-    'We knew what we would walk away with before we even listed. The showcase brought more buyers through than we expected, and we closed above asking.',
-  author: 'A Long Island seller',
-} as const;
-
-export const DISCLAIMER =
-  'Marketing performance data analysed April 2025. Individual results vary. Estimates are for information only and are not a guarantee of sale price or proceeds.';
-
 /** Home-page Explore links (the six towns the specification names). */
 export const EXPLORE_TOWNS = ['levittown', 'hicksville', 'bay-shore', 'freeport', 'long-beach', 'smithtown'] as const;
 
@@ -58,12 +35,6 @@ export const COUNTIES = {
     slug: 'nassau-county',
     tagline: 'Sell your Nassau County home for what it is worth',
     location: 'Western Long Island, between Queens and Suffolk County',
-    stats: [
-      { label: 'Population', value: '1.4M' },
-      { label: 'Median Home Value', value: '$650K' },
-      { label: 'Market Activity', value: 'Active' },
-      { label: 'School Districts', value: '56' },
-    ],
     source: 'nassau_county_page',
   },
   suffolk: {
@@ -72,12 +43,6 @@ export const COUNTIES = {
     slug: 'suffolk-county',
     tagline: 'Sell your Suffolk County home for what it is worth',
     location: 'Eastern Long Island, from Amityville to Montauk',
-    stats: [
-      { label: 'Population', value: '1.5M' },
-      { label: 'Median Home Value', value: '$550K' },
-      { label: 'Market Activity', value: 'Diverse' },
-      { label: 'School Districts', value: '70+' },
-    ],
     source: 'suffolk_county_page',
   },
 } as const;

@@ -1,0 +1,88 @@
+/**
+ * The admin-editable marketing content of the public pages (claims with their source lines, track
+ * record, testimonial, footer disclaimer, the counties' figures): GET and PUT
+ * /api/admin/site-content, the /admin/content form and the build share this shape, its limits and
+ * its messages. The defaults are the seed of migration 0018, not here.
+ */
+import { z } from 'zod';
+
+/** How long each text may be, and how many items each list holds. */
+export const CONTENT_LIMITS = {
+  items: 6,
+  figure: 20,
+  label: 60,
+  detail: 160,
+  source: 120,
+  quote: 600,
+  author: 80,
+  disclaimer: 600,
+  statLabel: 40,
+  statValue: 20,
+} as const;
+
+export const CONTENT_MESSAGES = {
+  saved: 'Site content saved. The public pages show it after the next rebuild.',
+  saveFailed: 'Failed to save site content',
+  saveError: 'An error occurred while saving site content',
+  loadFailed: 'Failed to load the site content',
+} as const;
+
+const required = (label: string, max: number) =>
+  z
+    .string(`${label} is required`)
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+/** Empty means "not shown". */
+const optional = (label: string, max: number) =>
+  z.string(`${label} must be text`).trim().max(max, `${label} must be at most ${max} characters`).default('');
+
+const list = <Item extends z.ZodType>(item: Item, plural: string) =>
+  z
+    .array(item, `The ${plural} must be a list`)
+    .min(1, `Keep at least one of the ${plural}`)
+    .max(CONTENT_LIMITS.items, `At most ${CONTENT_LIMITS.items} ${plural}`);
+
+export const claimSchema = z.strictObject({
+  figure: required('Figure', CONTENT_LIMITS.figure),
+  label: required('Label', CONTENT_LIMITS.label),
+  detail: optional('Detail', CONTENT_LIMITS.detail),
+  source: optional('Source', CONTENT_LIMITS.source),
+});
+
+export const trackRecordItemSchema = z.strictObject({
+  figure: required('Figure', CONTENT_LIMITS.figure),
+  label: required('Label', CONTENT_LIMITS.label),
+});
+
+export const countyStatSchema = z.strictObject({
+  label: required('Label', CONTENT_LIMITS.statLabel),
+  value: required('Figure', CONTENT_LIMITS.statValue),
+});
+
+/** PUT: the whole content; it replaces what is saved. */
+export const siteContentSchema = z.strictObject({
+  claims: list(claimSchema, 'claims'),
+  track_record: list(trackRecordItemSchema, 'track record figures'),
+  testimonial: z.strictObject(
+    {
+      quote: required('Quote', CONTENT_LIMITS.quote),
+      author: required('Author', CONTENT_LIMITS.author),
+    },
+    'The testimonial needs a quote and an author',
+  ),
+  disclaimer: required('Disclaimer', CONTENT_LIMITS.disclaimer),
+  counties: z.strictObject(
+    {
+      nassau: list(countyStatSchema, 'Nassau County figures'),
+      suffolk: list(countyStatSchema, 'Suffolk County figures'),
+    },
+    'The counties need their figures',
+  ),
+});
+export type SiteContent = z.output<typeof siteContentSchema>;
+export type Claim = SiteContent['claims'][number];
+
+export const siteContentAnswerSchema = z.object({ success: z.literal(true), content: siteContentSchema });
+export const siteContentSavedSchema = siteContentAnswerSchema.extend({ message: z.string() });

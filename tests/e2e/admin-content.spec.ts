@@ -1,0 +1,83 @@
+import type { Page } from '@playwright/test';
+import { expect, expectNoAxeViolations, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** The demo admin (seeded for the e2e run), signed in, on /admin/content through the nav. */
+async function openContent(page: Page) {
+  await signInAsAdmin(page);
+  await page.goto('/admin');
+  await waitForIslands(page);
+  await page
+    .getByRole('navigation', { name: 'Admin' })
+    .getByRole('link', { name: 'Site Content', exact: true })
+    .click();
+  await expect(page).toHaveURL('/admin/content');
+  await expect(page.getByRole('heading', { name: 'Site Content', level: 1 })).toBeVisible();
+}
+
+const claims = (page: Page) => page.getByRole('region', { name: 'Marketing claims' });
+const claim = (page: Page, number: number) => claims(page).getByRole('group', { name: `Claim ${number}` });
+
+// One admin and one site_content row: these tests take turns.
+test.describe.configure({ mode: 'serial' });
+
+test('the admin edits a claim and its source line, saves, and a reload shows them', async ({ page }) => {
+  await openContent(page);
+  // The seeded claims (the other project may have saved this test's values already).
+  await expect(claim(page, 4).getByLabel('Label')).toHaveValue('of listings');
+  // Both projects save the same values, so neither depends on the other's save.
+  await claim(page, 1).getByLabel('Figure').fill('~3%');
+  await claim(page, 1).getByLabel('Source (optional)').fill('Source: MLS data, Apr 2025');
+  await page.getByRole('button', { name: 'Save site content' }).click();
+  await expect(
+    page
+      .getByRole('status')
+      .filter({ hasText: 'Site content saved. The public pages show it after the next rebuild.' }),
+  ).toBeVisible();
+
+  await page.reload();
+  await waitForIslands(page);
+  await expect(claim(page, 1).getByLabel('Figure')).toHaveValue('~3%');
+  await expect(claim(page, 1).getByLabel('Source (optional)')).toHaveValue('Source: MLS data, Apr 2025');
+  await expect(claim(page, 2).getByLabel('Figure')).toHaveValue('75%');
+});
+
+test('a cleared figure is refused on its field, and nothing is saved', async ({ page }) => {
+  await openContent(page);
+  const saves: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().endsWith('/api/admin/site-content')) saves.push(request.url());
+  });
+  const figure = claim(page, 2).getByLabel('Figure');
+  await figure.fill('');
+  await page.getByRole('button', { name: 'Save site content' }).click();
+  await expect(figure).toHaveAttribute('aria-invalid', 'true');
+  await expect(figure).toHaveAccessibleDescription('Figure is required');
+  await expect(page.getByRole('alert').filter({ hasText: 'Failed to save site content' })).toBeVisible();
+  expect(saves).toEqual([]);
+});
+
+test('claims are added, moved and removed in the form, up to six', async ({ page }) => {
+  await openContent(page);
+  const region = claims(page);
+  await expect(region.getByRole('group')).toHaveCount(4);
+  await region.getByRole('button', { name: 'Add claim' }).click();
+  await expect(region.getByRole('group')).toHaveCount(5);
+  await claim(page, 5).getByLabel('Figure').fill('9 days');
+  await region.getByRole('button', { name: 'Move up claim 5' }).click();
+  await expect(claim(page, 4).getByLabel('Figure')).toHaveValue('9 days');
+  await expect(claim(page, 5).getByLabel('Label')).toHaveValue('of listings');
+  await region.getByRole('button', { name: 'Add claim' }).click();
+  await expect(region.getByRole('button', { name: 'Add claim' })).toBeDisabled();
+  await region.getByRole('button', { name: 'Remove claim 4' }).click();
+  await expect(region.getByRole('group')).toHaveCount(5);
+  await expect(claim(page, 4).getByLabel('Label')).toHaveValue('of listings');
+  await expect(region.getByRole('button', { name: 'Move up claim 1' })).toBeDisabled();
+});
+
+test('the site content screen has no accessibility violations', async ({ page }) => {
+  await openContent(page);
+  await expect(page.getByRole('region', { name: 'Suffolk County figures' }).getByRole('group')).toHaveCount(4);
+  await expectNoAxeViolations(page, WCAG);
+});
