@@ -74,8 +74,12 @@ describe.each(BACKENDS)('site content on %s', (backend) => {
     expect(seeded.counties.suffolk).toContainEqual({ label: 'School Districts', value: '70+' });
   });
 
-  it('answers 401 signed out and 403 to an agent, who change nothing', async () => {
+  const changedAt = async () =>
+    (await suite.db.query<{ changed_at: Date }>('SELECT changed_at FROM site_changes'))[0]?.changed_at.getTime();
+
+  it('answers 401 signed out and 403 to an agent, who change nothing and ask for no rebuild', async () => {
     const before = await readSiteContent(suite.db);
+    const changedBefore = await changedAt();
     await expectError(await suite.client().get(PATH), 401, 'Please log in');
     await expectError(await put(suite.client(), edited), 401, 'Please log in');
     const agent = await agentClient();
@@ -83,6 +87,7 @@ describe.each(BACKENDS)('site content on %s', (backend) => {
     await expectError(await put(agent, edited), 403, 'Only admins can change site-wide settings');
     await expectError(await put(agent, { claims: 'x' }), 403, 'Only admins can change site-wide settings');
     expect(await readSiteContent(suite.db)).toEqual(before);
+    expect(await changedAt()).toBe(changedBefore);
   });
 
   it('saves the whole content for an admin, and GET answers what was saved', async () => {

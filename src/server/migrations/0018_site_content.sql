@@ -54,4 +54,4 @@ VALUES (
 
 -- The pre-rendered pages show this content: a write makes them out of date (see 0015).
 CREATE TRIGGER site_content_changed AFTER INSERT OR UPDATE OR DELETE ON site_content
-  FOR EACH STATEMENT EXECUTE FUNCTION mark_site_changed();
+  FOR EACH ROW EXECUTE FUNCTION mark_site_changed();
