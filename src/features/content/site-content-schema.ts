@@ -5,6 +5,7 @@
  * its messages. The defaults are the seed of migration 0018, not here.
  */
 import { z } from 'zod';
+import { requiredText } from '../forms/text-fields.ts';
 
 /** How long each text may be, and how many items each list holds. */
 export const CONTENT_LIMITS = {
@@ -27,13 +28,6 @@ export const CONTENT_MESSAGES = {
   loadFailed: 'Failed to load the site content',
 } as const;
 
-const required = (label: string, max: number) =>
-  z
-    .string(`${label} is required`)
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
-
 /** Empty means "not shown". */
 const optional = (label: string, max: number) =>
   z.string(`${label} must be text`).trim().max(max, `${label} must be at most ${max} characters`).default('');
@@ -45,20 +39,20 @@ const list = <Item extends z.ZodType>(item: Item, plural: string) =>
     .max(CONTENT_LIMITS.items, `At most ${CONTENT_LIMITS.items} ${plural}`);
 
 export const claimSchema = z.strictObject({
-  figure: required('Figure', CONTENT_LIMITS.figure),
-  label: required('Label', CONTENT_LIMITS.label),
+  figure: requiredText('Figure', CONTENT_LIMITS.figure),
+  label: requiredText('Label', CONTENT_LIMITS.label),
   detail: optional('Detail', CONTENT_LIMITS.detail),
   source: optional('Source', CONTENT_LIMITS.source),
 });
 
 export const trackRecordItemSchema = z.strictObject({
-  figure: required('Figure', CONTENT_LIMITS.figure),
-  label: required('Label', CONTENT_LIMITS.label),
+  figure: requiredText('Figure', CONTENT_LIMITS.figure),
+  label: requiredText('Label', CONTENT_LIMITS.label),
 });
 
 export const countyStatSchema = z.strictObject({
-  label: required('Label', CONTENT_LIMITS.statLabel),
-  value: required('Figure', CONTENT_LIMITS.statValue),
+  label: requiredText('Label', CONTENT_LIMITS.statLabel),
+  value: requiredText('Figure', CONTENT_LIMITS.statValue),
 });
 
 /** PUT: the whole content; it replaces what is saved. */
@@ -67,12 +61,12 @@ export const siteContentSchema = z.strictObject({
   track_record: list(trackRecordItemSchema, 'track record figures'),
   testimonial: z.strictObject(
     {
-      quote: required('Quote', CONTENT_LIMITS.quote),
-      author: required('Author', CONTENT_LIMITS.author),
+      quote: requiredText('Quote', CONTENT_LIMITS.quote),
+      author: requiredText('Author', CONTENT_LIMITS.author),
     },
     'The testimonial needs a quote and an author',
   ),
-  disclaimer: required('Disclaimer', CONTENT_LIMITS.disclaimer),
+  disclaimer: requiredText('Disclaimer', CONTENT_LIMITS.disclaimer),
   counties: z.strictObject(
     {
       nassau: list(countyStatSchema, 'Nassau County figures'),

@@ -3,6 +3,7 @@
  * admin's SEO form share these limits, schemas and messages. (The OG image is uploaded apart.)
  */
 import { z } from 'zod';
+import { optionalText, requiredText } from '../forms/text-fields.ts';
 
 /** The spec's limits, each shown with a live counter on the form. */
 export const SEO_LIMITS = {
@@ -23,33 +24,18 @@ export const SEO_MESSAGES = {
   loadFailed: 'Failed to load current settings',
 } as const;
 
-const required = (label: string, max: number) =>
-  z
-    .string(`${label} is required`)
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
-
-const optional = (label: string, max: number) =>
-  z
-    .string(`${label} must be text`)
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .nullish()
-    .transform((value) => value || null);
-
 /** PUT: every field; blank optional ones are cleared. */
 export const seoSettingsSchema = z.strictObject({
-  seo_title: required('Page title', SEO_LIMITS.seo_title),
-  seo_description: required('Meta description', SEO_LIMITS.seo_description),
-  og_title: optional('OG title', SEO_LIMITS.og_title),
-  og_description: optional('OG description', SEO_LIMITS.og_description),
-  og_url: optional('OG URL', SEO_LIMITS.og_url).refine(
+  seo_title: requiredText('Page title', SEO_LIMITS.seo_title),
+  seo_description: requiredText('Meta description', SEO_LIMITS.seo_description),
+  og_title: optionalText('OG title', SEO_LIMITS.og_title),
+  og_description: optionalText('OG description', SEO_LIMITS.og_description),
+  og_url: optionalText('OG URL', SEO_LIMITS.og_url).refine(
     (value) => value === null || /^https?:\/\/[^\s]+$/i.test(value),
     'Enter a full address starting with https://',
   ),
   twitter_card: z.enum(TWITTER_CARDS, 'Choose summary, summary_large_image, app or player'),
-  seo_keywords: optional('Keywords', SEO_LIMITS.seo_keywords),
+  seo_keywords: optionalText('Keywords', SEO_LIMITS.seo_keywords),
 });
 export type SeoSettingsInput = z.input<typeof seoSettingsSchema>;
 export type SeoSettings = z.output<typeof seoSettingsSchema>;
