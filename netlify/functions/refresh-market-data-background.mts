@@ -1,4 +1,4 @@
-import { triggerRebuild } from '../../src/features/market/data-runs.server.ts';
+import { triggerRebuild } from '../../src/features/site-build/site-build.server.ts';
 import { planFromEnv, refreshMarketData } from '../../src/features/market/refresh.server.ts';
 import { openDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';

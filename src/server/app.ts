@@ -34,6 +34,7 @@ import { agentSettingsRoutes } from '../features/settings/agent-settings.server.
 import { settingsRoutes } from '../features/settings/settings.server.ts';
 import { seoSettingsRoutes } from '../features/seo/seo-settings.server.ts';
 import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
+import { siteBuildRoutes, type SiteBuilds } from '../features/site-build/site-build.server.ts';
 import type { Db } from './db.ts';
 import { DEFAULT_FUB_API_URL, parseEnv } from './env.ts';
 import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
@@ -101,6 +102,11 @@ export interface AppDeps {
   crmWaitMs?: number;
   /** The featured agent, whom admins cannot delete (default: the FEATURED_AGENT_* defaults). */
   featuredAgent?: Pick<FeaturedAgent, 'slug' | 'email'>;
+  /**
+   * Rebuilds of the static site (BUILD_HOOK_URL, or the local server's own builds). Without it the
+   * admin sees the build state but Rebuild now answers 409.
+   */
+  siteBuilds?: SiteBuilds;
 }
 
 /** The whole API: every /api/* route, served by the Netlify Function and by the local server. */
@@ -117,6 +123,7 @@ export function createApi({
   crm = { client: fubClient(DEFAULT_FUB_API_URL), secret: randomBytes(32).toString('hex') },
   crmWaitMs,
   featuredAgent = featuredAgentFrom(parseEnv({})),
+  siteBuilds,
 }: AppDeps): Hono {
   // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
   const signer = unsubscribeSigner(auth.sessionKey);
@@ -182,6 +189,7 @@ export function createApi({
   api.route('/', seoSettingsRoutes(db));
   api.route('/', marketRoutes(db));
   api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent }));
+  api.route('/', siteBuildRoutes({ db, builds: siteBuilds, runAfterResponse }));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
     if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));

@@ -73,4 +73,7 @@ export const ROUTE_ACCESS: RouteAccess = {
   'POST /api/admin/agents': 'admin',
   'PATCH /api/admin/agents/:id': 'admin',
   'DELETE /api/admin/agents/:id': 'admin',
+  // Rebuilds of the static site (src/features/site-build/site-build.server.ts).
+  'GET /api/admin/site-build': 'admin',
+  'POST /api/admin/site-build': 'admin',
 };

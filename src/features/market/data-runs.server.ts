@@ -58,9 +58,3 @@ export async function recordRun(
   );
   return record;
 }
-
-/** Asks Netlify to rebuild the site (the town pages are static): a POST to the build hook. */
-export async function triggerRebuild(buildHookUrl: string, fetcher: typeof fetch = fetch): Promise<void> {
-  const response = await fetcher(buildHookUrl, { method: 'POST', signal: AbortSignal.timeout(15_000) });
-  if (!response.ok) throw new Error(`The build hook answered ${response.status}`);
-}
