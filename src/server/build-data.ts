@@ -223,10 +223,13 @@ export interface BuildSnapshot {
  * the snapshot newer than it says (one rebuild too many at worst), never older.
  */
 export async function snapshotBuildData(db: Db): Promise<BuildSnapshot> {
-  const [change] = await db.query<{ changed_at: Date }>(`SELECT changed_at FROM site_changes WHERE id = 1`);
+  // As text: a Date would drop the microseconds, and the build would look older than its data.
+  const [change] = await db.query<{ changed_at: string }>(
+    `SELECT to_json(changed_at) #>> '{}' AS changed_at FROM site_changes WHERE id = 1`,
+  );
   const data: Record<string, unknown> = {};
   for (const [name, load] of Object.entries(LOADERS)) data[name] = await load(db);
-  return { dataAt: (change?.changed_at ?? new Date(0)).toISOString(), data };
+  return { dataAt: change?.changed_at ?? new Date(0).toISOString(), data };
 }
 
 const snapshotSchema = z.object({ dataAt: z.iso.datetime({ offset: true }), data: z.record(z.string(), z.unknown()) });

@@ -143,7 +143,11 @@ const stateRowSchema = z.object({
 
 const toState = (row: unknown): SiteBuildState => {
   const state = stateRowSchema.parse(row);
-  return { ...state, changed_at: state.changed_at.toISOString(), last_succeeded_at: state.last_succeeded_at?.toISOString() ?? null };
+  return {
+    ...state,
+    changed_at: state.changed_at.toISOString(),
+    last_succeeded_at: state.last_succeeded_at?.toISOString() ?? null,
+  };
 };
 
 /** The site's build state, for the scheduled job (no session). */
