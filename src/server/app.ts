@@ -29,7 +29,9 @@ import { imageRoutes } from '../features/images/images.server.ts';
 import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
 import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
+import { dataAdminRoutes } from '../features/market/data-admin.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
+import { planFromEnv, type RefreshPlan } from '../features/market/refresh.server.ts';
 import { agentSettingsRoutes } from '../features/settings/agent-settings.server.ts';
 import { settingsRoutes } from '../features/settings/settings.server.ts';
 import { seoSettingsRoutes } from '../features/seo/seo-settings.server.ts';
@@ -107,6 +109,8 @@ export interface AppDeps {
    * admin sees the build state but Rebuild now answers 409.
    */
   siteBuilds?: SiteBuilds;
+  /** The market-data feeds /admin/data's Refresh now reads (default: planFromEnv of the environment). */
+  marketFeeds?: () => RefreshPlan;
 }
 
 /** The whole API: every /api/* route, served by the Netlify Function and by the local server. */
@@ -124,6 +128,7 @@ export function createApi({
   crmWaitMs,
   featuredAgent = featuredAgentFrom(parseEnv({})),
   siteBuilds,
+  marketFeeds = () => planFromEnv(parseEnv()),
 }: AppDeps): Hono {
   // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
   const signer = unsubscribeSigner(auth.sessionKey);
@@ -190,6 +195,7 @@ export function createApi({
   api.route('/', marketRoutes(db));
   api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent }));
   api.route('/', siteBuildRoutes({ db, builds: siteBuilds, runAfterResponse }));
+  api.route('/', dataAdminRoutes({ db, feeds: marketFeeds, runInBackground: runAfterResponse }));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
     if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));

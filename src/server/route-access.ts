@@ -76,4 +76,8 @@ export const ROUTE_ACCESS: RouteAccess = {
   // Rebuilds of the static site (src/features/site-build/site-build.server.ts).
   'GET /api/admin/site-build': 'admin',
   'POST /api/admin/site-build': 'admin',
+  // Market data: runs, Refresh now, file uploads (src/features/market/data-admin.server.ts).
+  'GET /api/admin/data/runs': 'admin',
+  'POST /api/admin/data/refresh': 'admin',
+  'POST /api/admin/data/upload': 'admin',
 };
