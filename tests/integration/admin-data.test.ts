@@ -56,13 +56,6 @@ async function newAdmin(suite: AuthSuite): Promise<Client> {
 const runCount = async (suite: AuthSuite) =>
   (await suite.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM data_runs`))[0]?.n ?? 0;
 
-const upload = (client: Client, query: string, body: string, type = 'text/csv') =>
-  client.request(`/api/admin/data/upload?${query}`, {
-    method: 'POST',
-    headers: { 'content-type': type, origin: 'http://127.0.0.1' },
-    body,
-  });
-
 describe.each(BACKENDS)('/admin/data on %s', (backend) => {
   const suite = useAuthSuite(backend, 'admin-data', { marketFeeds: () => feeds() });
   // The requests carry the API's own origin (the CSRF check), as the screen's do.

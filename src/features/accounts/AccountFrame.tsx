@@ -21,6 +21,7 @@ export const SCREENS = {
     { path: '/admin/leads', label: 'Leads' },
     { path: '/admin/profile', label: 'Profile' },
     { path: '/admin/settings', label: 'Settings' },
+    { path: '/admin/data', label: 'Market Data' },
   ],
 } as const satisfies Record<Area, readonly { path: string; label: string }[]>;
 

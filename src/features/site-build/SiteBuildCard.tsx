@@ -11,7 +11,11 @@ const QUERY_KEY = ['site-build'];
 /** While a build runs the card asks again this often, to show when it ends. */
 const POLL_MS = 3000;
 
-const shownTime = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, dateStyle: 'medium', timeStyle: 'short' });
+const shownTime = new Intl.DateTimeFormat('en-US', {
+  timeZone: LEAD_TIME_ZONE,
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
 const when = (iso: string) => shownTime.format(new Date(iso));
 
 /**
@@ -99,9 +103,7 @@ function BuildState({ state }: { state: SiteBuildState }) {
         )}
       </p>
       {last?.status === 'failed' && last.error ? <p className="site-build-error">{last.error}</p> : null}
-      {last?.status === 'failed' && state.needs_rebuild ? (
-        <p>Changes waiting since {when(state.changed_at)}.</p>
-      ) : null}
+      {last?.status === 'failed' && state.needs_rebuild ? <p>Changes waiting since {when(state.changed_at)}.</p> : null}
       <p>
         {state.last_succeeded_at
           ? `The pages visitors see were built ${when(state.last_succeeded_at)}.`
