@@ -3,9 +3,11 @@ import { existsSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   builtDataAt,
+  DIST,
   localBuilder,
   prepareBuildFolders,
   recordServedBuild,
+  SITE_BUILDS_DIR,
 } from '../src/features/site-build/local-build.server.ts';
 import { siteBuilds } from '../src/features/site-build/site-build.server.ts';
 import { appDepsFrom } from '../src/server/compose.ts';
@@ -18,10 +20,10 @@ import { createSiteServer, siteFolder } from '../src/server/site-server.ts';
 const env = parseEnv();
 const db = await openDatabase(env);
 
-// dist becomes a symlink to the served build under DATA_DIR/site-builds; a rebuild (without
-// BUILD_HOOK_URL) builds a new folder there and swaps it in while the site keeps serving.
-const DIST = 'dist';
-const buildsDir = resolve(env.DATA_DIR, 'site-builds');
+// dist becomes a symlink to the served build under .data/site-builds; a rebuild (without
+// BUILD_HOOK_URL) builds a new folder there and swaps it in while the site keeps serving. Not under
+// DATA_DIR: dist is one for every DATA_DIR (the e2e runs use their own), and its builds with it.
+const buildsDir = resolve(SITE_BUILDS_DIR);
 prepareBuildFolders(DIST, buildsDir);
 const folder = siteFolder(existsSync(DIST) ? realpathSync(DIST) : DIST);
 // The build being served is the latest known one: a fresh build does not show "needs rebuild".

@@ -68,7 +68,7 @@ function DataBody() {
   return (
     <div className="data-screen">
       <h1>Market Data</h1>
-      <section className="account-card data-actions" aria-labelledby="data-import-title">
+      <section className="card data-actions" aria-labelledby="data-import-title">
         <h2 id="data-import-title">Import</h2>
         <p>
           Refresh now reads the Zillow and MLS feeds this site is configured with. Or upload a file: the site keeps
@@ -93,7 +93,7 @@ function DataBody() {
         <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
       </section>
       <SiteBuildCard />
-      <section className="account-card data-runs" aria-labelledby="data-runs-title">
+      <section className="card data-runs" aria-labelledby="data-runs-title">
         <h2 id="data-runs-title">Runs</h2>
         {runs.isPending ? <p aria-live="polite">Loading the runs…</p> : null}
         {runs.isError ? (

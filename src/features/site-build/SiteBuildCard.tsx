@@ -49,7 +49,7 @@ export function SiteBuildCard() {
   });
 
   return (
-    <section className="account-card site-build-card" aria-labelledby="site-build-title">
+    <section className="card site-build-card" aria-labelledby="site-build-title">
       <h2 id="site-build-title">Public site</h2>
       {state.isPending ? <p aria-live="polite">Loading the site’s build state…</p> : null}
       {state.isError ? (

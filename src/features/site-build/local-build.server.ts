@@ -30,6 +30,20 @@ import type { Db } from '../../server/db.ts';
 import type { SiteFolder } from '../../server/site-server.ts';
 import type { SiteBuilder } from './site-build.server.ts';
 
+/** The folder `npm run serve` serves: a symlink to the newest build once a server has run. */
+export const DIST = 'dist';
+/** Where the builds live. */
+export const SITE_BUILDS_DIR = '.data/site-builds';
+
+/**
+ * Before `astro build` into dist (npm start): a symlink there is removed, so that the build writes
+ * a folder of its own rather than into the last served build (or fails on a link whose builds
+ * folder was deleted); the server moves it among the builds when it starts.
+ */
+export function unlinkDist(): void {
+  if (lstatSync(DIST, { throwIfNoEntry: false })?.isSymbolicLink()) rmSync(DIST);
+}
+
 /** Builds the site into `outDir` from the data in `snapshotFile`; rejects with what went wrong. */
 export type RunBuild = (outDir: string, snapshotFile: string) => Promise<void>;
 
