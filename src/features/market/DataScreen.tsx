@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { Notice } from '../../ui/Notice.tsx';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import { LEAD_TIME_ZONE } from '../leads/lead-list.ts';
 import { SiteBuildCard } from '../site-build/SiteBuildCard.tsx';
+import { SITE_BUILD_QUERY_KEY } from '../site-build/site-build.ts';
 import {
   DATA_MESSAGES,
   DATA_RUNS_SHOWN,
@@ -64,6 +65,10 @@ function DataBody() {
     onError: (error) => setOutcome({ tone: 'error', message: messageOf(error, 'The refresh could not be started.') }),
   });
   const running = runs.data?.running ?? false;
+  // A run that changed data leaves the site waiting for a rebuild: the build card asks again.
+  useEffect(() => {
+    void queryClient.invalidateQueries({ queryKey: SITE_BUILD_QUERY_KEY });
+  }, [runs.dataUpdatedAt, queryClient]);
 
   return (
     <div className="data-screen">

@@ -3,11 +3,15 @@ import { useState } from 'react';
 import { Notice } from '../../ui/Notice.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import { LEAD_TIME_ZONE } from '../leads/lead-list.ts';
-import { siteBuildResponseSchema, siteBuildStartedSchema, type SiteBuildState } from './site-build.ts';
+import {
+  SITE_BUILD_QUERY_KEY as QUERY_KEY,
+  siteBuildResponseSchema,
+  siteBuildStartedSchema,
+  type SiteBuildState,
+} from './site-build.ts';
 import './site-build.css';
 
 const PATH = '/api/admin/site-build';
-const QUERY_KEY = ['site-build'];
 /** While a build runs the card asks again this often, to show when it ends. */
 const POLL_MS = 3000;
 

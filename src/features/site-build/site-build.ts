@@ -37,6 +37,9 @@ export const siteBuildStartedSchema = siteBuildResponseSchema.extend({
   queued: z.boolean(),
 });
 
+/** The TanStack Query key of the build state: screens that change the site's data refresh it. */
+export const SITE_BUILD_QUERY_KEY = ['site-build'];
+
 export const SITE_BUILD_MESSAGES = {
   cannotBuild: 'This server cannot rebuild the site: set BUILD_HOOK_URL, or run it with npm start',
 } as const;
