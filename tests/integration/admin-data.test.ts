@@ -5,7 +5,7 @@
  * the caller is not an admin, the file is not the kind it says, empty or too large.
  */
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DATA_MESSAGES, dataRunsResponseSchema, dataStartedSchema } from '../../src/features/market/data-admin.ts';
 import type { CsvSource, RefreshPlan } from '../../src/features/market/refresh.server.ts';
 import { SETTINGS_MESSAGES } from '../../src/features/settings/agent-settings.ts';
@@ -46,6 +46,8 @@ function heldFeed(): { plan: RefreshPlan; release: () => void } {
 }
 
 let feeds: () => RefreshPlan = () => ({});
+/** Ends a held feed's run, also when its test failed (the suite waits for background work). */
+let releaseHeld = () => {};
 
 async function newAdmin(suite: AuthSuite): Promise<Client> {
   const admin = await createAgent(suite.db);
@@ -58,6 +60,11 @@ const runCount = async (suite: AuthSuite) =>
 
 describe.each(BACKENDS)('/admin/data on %s', (backend) => {
   const suite = useAuthSuite(backend, 'admin-data', { marketFeeds: () => feeds() });
+  // Runs before the suite's own afterEach, which waits for the background imports.
+  afterEach(() => {
+    releaseHeld();
+    feeds = () => ({});
+  });
   // The requests carry the API's own origin (the CSRF check), as the screen's do.
   const post = (client: Client, path: string, body: string, query = '', type = 'text/csv') =>
     client.request(`${path}${query}`, {
@@ -84,6 +91,7 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
   it('Refresh now answers 202 with the run ids at once, refuses a second refresh while one runs, then shows the result', async () => {
     const admin = await newAdmin(suite);
     const { plan, release } = heldFeed();
+    releaseHeld = release;
     feeds = () => plan;
     const started = await expectJson(await post(admin, '/api/admin/data/refresh', ''), 202, dataStartedSchema);
     expect(started.run_ids).toHaveLength(1);
@@ -112,7 +120,6 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
     const { runs, running } = await expectJson(await admin.get('/api/admin/data/runs'), 200, dataRunsResponseSchema);
     expect(running).toBe(false);
     expect(runs[0]).toMatchObject({ id: started.run_ids[0], status: 'succeeded', rows_read: 1, towns_updated: 1 });
-    feeds = () => ({});
   });
 
   it('imports an uploaded ZHVI CSV in the background: the town’s figure changes and the site needs a rebuild', async () => {
