@@ -19,7 +19,10 @@ export interface RunningApi {
 }
 
 /** With `siteDir`, the whole local site (src/server/site-server.ts) over that build, as `npm start` serves it. */
-export async function startApi(deps: AppDeps, { siteDir }: { siteDir?: string | SiteFolder } = {}): Promise<RunningApi> {
+export async function startApi(
+  deps: AppDeps,
+  { siteDir }: { siteDir?: string | SiteFolder } = {},
+): Promise<RunningApi> {
   const app = siteDir === undefined ? createApi(deps) : createSiteServer(deps, siteDir);
   const { server, url: origin } = await listen(app, 0);
   const port = Number(new URL(origin).port);
