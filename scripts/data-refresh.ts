@@ -4,7 +4,7 @@
 // locked, so stop a running `npm start` on the same DATA_DIR first (the command says so if needed).
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { triggerRebuild } from '../src/features/market/data-runs.server.ts';
+import { triggerRebuild } from '../src/features/site-build/site-build.server.ts';
 import {
   csvFromFile,
   planFromEnv,

@@ -1,24 +1,53 @@
 // Serves the built site (dist/) and the API on one port, routed like production.
+import { existsSync, realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
+import {
+  builtDataAt,
+  DIST,
+  localBuilder,
+  prepareBuildFolders,
+  recordServedBuild,
+  SITE_BUILDS_DIR,
+} from '../src/features/site-build/local-build.server.ts';
+import { siteBuilds } from '../src/features/site-build/site-build.server.ts';
 import { appDepsFrom } from '../src/server/compose.ts';
 import { openDatabase } from '../src/server/database.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { listen } from '../src/server/local-server.ts';
-import { deliverDueEmail, syncDueLeads } from '../src/server/scheduled-jobs.ts';
-import { createSiteServer } from '../src/server/site-server.ts';
+import { deliverDueEmail, rebuildSiteWhenDue, syncDueLeads } from '../src/server/scheduled-jobs.ts';
+import { createSiteServer, siteFolder } from '../src/server/site-server.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);
-const deps = appDepsFrom(env, db);
-const { server, url } = await listen(createSiteServer(deps, 'dist'), env.PORT, process.env.HOST ?? '127.0.0.1');
+
+// dist becomes a symlink to the served build under .data/site-builds; a rebuild (without
+// BUILD_HOOK_URL) builds a new folder there and swaps it in while the site keeps serving. Not under
+// DATA_DIR: dist is one for every DATA_DIR (the e2e runs use their own), and its builds with it.
+const buildsDir = resolve(SITE_BUILDS_DIR);
+prepareBuildFolders(DIST, buildsDir);
+const folder = siteFolder(existsSync(DIST) ? realpathSync(DIST) : DIST);
+// The build being served is the latest known one: a fresh build does not show "needs rebuild".
+await recordServedBuild(db, builtDataAt(folder.site.root));
+
+const configured = appDepsFrom(env, db);
+const deps = {
+  ...configured,
+  siteBuilds: configured.siteBuilds ?? siteBuilds(db, localBuilder({ db, folder, link: DIST, buildsDir })),
+};
+const { server, url } = await listen(createSiteServer(deps, folder), env.PORT, process.env.HOST ?? '127.0.0.1');
 console.log(`Site and API at ${url} (database: ${db.kind})`);
 
-// The scheduled functions' work (e-mail retries, CRM syncs), one run at a time, every
-// JOBS_EVERY_MS; on Netlify they run from their own schedules.
+// The scheduled functions' work (e-mail retries, CRM syncs, the automatic rebuild), one run at a
+// time, every JOBS_EVERY_MS; on Netlify they run from their own schedules.
 let running = false;
 const jobs = setInterval(() => {
   if (running) return;
   running = true;
-  void Promise.all([deliverDueEmail(db, deps), syncDueLeads(db, deps)])
+  void Promise.all([
+    deliverDueEmail(db, deps),
+    syncDueLeads(db, deps),
+    rebuildSiteWhenDue(db, deps, env.REBUILD_DEBOUNCE_MS),
+  ])
     .catch((error: unknown) => console.error('[jobs] a scheduled run failed:', error))
     .finally(() => {
       running = false;

@@ -1,5 +1,6 @@
 // npm start: migrate, seed, build, then serve the site with its API (embedded PGlite by default).
 import { spawnSync } from 'node:child_process';
+import { unlinkDist } from '../src/features/site-build/local-build.server.ts';
 
 const run = (script: string, args: string[] = []) => {
   const result = spawnSync(process.execPath, [...process.execArgv, script, ...args], { stdio: 'inherit' });
@@ -7,6 +8,7 @@ const run = (script: string, args: string[] = []) => {
 };
 
 run('scripts/seed.ts');
+unlinkDist();
 const build = spawnSync('npx', ['astro', 'build'], { stdio: 'inherit' });
 if (build.status !== 0) process.exit(build.status ?? 1);
 await import('./serve.ts');

@@ -31,12 +31,15 @@ import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
 import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';
 import { siteContentRoutes } from '../features/content/site-content.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
+import { dataAdminRoutes } from '../features/market/data-admin.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
+import { planFromEnv, type RefreshPlan } from '../features/market/refresh.server.ts';
 import { agentSettingsRoutes } from '../features/settings/agent-settings.server.ts';
 import { settingsRoutes } from '../features/settings/settings.server.ts';
 import { seoSettingsRoutes } from '../features/seo/seo-settings.server.ts';
 import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
 import { siteImageRoutes } from '../features/site/site-images.server.ts';
+import { siteBuildRoutes, type SiteBuilds } from '../features/site-build/site-build.server.ts';
 import type { Db } from './db.ts';
 import { DEFAULT_FUB_API_URL, parseEnv } from './env.ts';
 import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
@@ -104,6 +107,13 @@ export interface AppDeps {
   crmWaitMs?: number;
   /** The featured agent, whom admins cannot delete (default: the FEATURED_AGENT_* defaults). */
   featuredAgent?: Pick<FeaturedAgent, 'slug' | 'email'>;
+  /**
+   * Rebuilds of the static site (BUILD_HOOK_URL, or the local server's own builds). Without it the
+   * admin sees the build state but Rebuild now answers 409.
+   */
+  siteBuilds?: SiteBuilds;
+  /** The market-data feeds /admin/data's Refresh now reads (default: planFromEnv of the environment). */
+  marketFeeds?: () => RefreshPlan;
 }
 
 /** The whole API: every /api/* route, served by the Netlify Function and by the local server. */
@@ -120,6 +130,8 @@ export function createApi({
   crm = { client: fubClient(DEFAULT_FUB_API_URL), secret: randomBytes(32).toString('hex') },
   crmWaitMs,
   featuredAgent = featuredAgentFrom(parseEnv({})),
+  siteBuilds,
+  marketFeeds = () => planFromEnv(parseEnv()),
 }: AppDeps): Hono {
   // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
   const signer = unsubscribeSigner(auth.sessionKey);
@@ -189,6 +201,8 @@ export function createApi({
   api.route('/', siteContentRoutes(db));
   api.route('/', marketRoutes(db));
   api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent }));
+  api.route('/', siteBuildRoutes({ db, builds: siteBuilds, runAfterResponse }));
+  api.route('/', dataAdminRoutes({ db, feeds: marketFeeds, runInBackground: runAfterResponse }));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
     if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { readSiteContent } from '../features/content/site-content.server.ts';
 import { logoHeight, logoSource } from '../features/site/logo.ts';
@@ -8,8 +9,10 @@ import type { Db } from './db.ts';
 import { parseEnv } from './env.ts';
 
 /**
- * What the static pages read from the database while Astro builds them. One connection and one
- * query per kind of data for the whole build, memoised: ~120 town pages must not mean ~120 queries.
+ * What the static pages read from the database while Astro builds them: one query per kind of data
+ * for the whole build, memoised (~120 town pages must not mean ~120 queries). A build the serving
+ * process starts (src/features/site-build/local-build.server.ts) cannot open the embedded database
+ * that process holds locked: it reads the snapshot the server wrote (BUILD_DATA_SNAPSHOT) instead.
  */
 let database: Promise<Db> | undefined;
 const db = () => (database ??= Promise.resolve(sharedDatabase() ?? openDatabase(parseEnv())));
@@ -18,7 +21,6 @@ const memo = <T>(load: () => Promise<T>): (() => Promise<T>) => {
   let value: Promise<T> | undefined;
   return () => (value ??= load());
 };
-
 export interface Showcase {
   price: number;
   address: string;
@@ -44,10 +46,8 @@ export interface SiteChrome {
   };
 }
 
-export const loadSiteChrome = memo(async (): Promise<SiteChrome> => {
-  const [row] = await (
-    await db()
-  ).query<{
+async function readSiteChrome(db: Db): Promise<SiteChrome> {
+  const [row] = await db.query<{
     website_logo: string | null;
     website_logo_type: string | null;
     website_logo_scale: number | null;
@@ -109,10 +109,7 @@ export const loadSiteChrome = memo(async (): Promise<SiteChrome> => {
       keywords: row?.seo_keywords ?? null,
     },
   };
-});
-
-/** The admin-edited marketing content (claims, track record, testimonial, disclaimer, county figures). */
-export const loadSiteContent = memo(async () => readSiteContent(await db()));
+}
 
 interface TownRow {
   slug: string;
@@ -156,10 +153,8 @@ const recentSalesSchema = z.array(
 );
 
 /** Every town with its market data and its three most recent sales, in one query. */
-export const loadTowns = memo(async (): Promise<TownPageData[]> => {
-  const rows = await (
-    await db()
-  ).query<TownRow>(
+async function readTowns(db: Db): Promise<TownPageData[]> {
+  const rows = await db.query<TownRow>(
     `SELECT t.slug, t.name, t.county, t.region, t.zip_codes, t.latitude, t.longitude, t.population,
             t.meta_title, t.meta_description, t.h1_title, t.description, t.unique_facts, t.landmarks,
             t.median_home_price_cents, m.typical_home_value_cents, m.for_sale_inventory,
@@ -216,4 +211,61 @@ export const loadTowns = memo(async (): Promise<TownPageData[]> => {
       sample: sale.sample,
     })),
   }));
+}
+
+/**
+ * Every kind of data the pages read, by name: each a query of the database whose result is plain
+ * JSON, so that the server can hand it to a build as a file. Add a kind here and read it with
+ * `loader('name')` below.
+ */
+const LOADERS = { chrome: readSiteChrome, towns: readTowns, content: readSiteContent };
+
+type Loaded = { [Name in keyof typeof LOADERS]: Awaited<ReturnType<(typeof LOADERS)[Name]>> };
+
+/** What a build reads, with the time of the last change to it that it includes. */
+export interface BuildSnapshot {
+  /** site_changes.changed_at when the data was read (ISO): the build includes every change until then. */
+  dataAt: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Reads everything the pages show. The change time is read first: a write during the reads makes
+ * the snapshot newer than it says (one rebuild too many at worst), never older.
+ */
+export async function snapshotBuildData(db: Db): Promise<BuildSnapshot> {
+  // As text: a Date would drop the microseconds, and the build would look older than its data.
+  const [change] = await db.query<{ changed_at: string }>(
+    `SELECT to_json(changed_at) #>> '{}' AS changed_at FROM site_changes WHERE id = 1`,
+  );
+  const data: Record<string, unknown> = {};
+  for (const [name, load] of Object.entries(LOADERS)) data[name] = await load(db);
+  return { dataAt: change?.changed_at ?? new Date(0).toISOString(), data };
+}
+
+const snapshotSchema = z.object({ dataAt: z.iso.datetime({ offset: true }), data: z.record(z.string(), z.unknown()) });
+
+/** The whole build's data, read once: from the snapshot file the server wrote, or from the database. */
+const buildData = memo(async (): Promise<BuildSnapshot> => {
+  const { BUILD_DATA_SNAPSHOT: file } = parseEnv();
+  if (file) return snapshotSchema.parse(JSON.parse(await readFile(file, 'utf8')));
+  return snapshotBuildData(await db());
 });
+
+/**
+ * One kind of the build's data. The snapshot is written by snapshotBuildData from this same table
+ * by this same code moments before the build starts, so each kind has the shape its loader gives.
+ */
+const loader = <Name extends keyof Loaded>(name: Name) =>
+  memo(async (): Promise<Loaded[Name]> =>
+    z
+      .custom<Loaded[Name]>((value) => value !== undefined, `The build data has no ${name}`)
+      .parse((await buildData()).data[name]),
+  );
+
+export const loadSiteChrome = loader('chrome');
+export const loadTowns = loader('towns');
+/** The admin-edited marketing content (claims, track record, testimonial, disclaimer, county figures). */
+export const loadSiteContent = loader('content');
+/** The change time the build includes (written into dist/build.json by src/pages/build.json.ts). */
+export const loadDataAt = async (): Promise<string> => (await buildData()).dataAt;

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { sessionKeyFrom } from '../features/auth/sessions.server.ts';
 import { fubClient } from '../features/crm/fub-client.server.ts';
+import { hookBuilder, siteBuilds } from '../features/site-build/site-build.server.ts';
 import { createOutboxProvider } from '../features/email/email.server.ts';
 import { settingsAwareProvider } from '../features/email/providers/choose-provider.server.ts';
 import type { AppDeps } from './app.ts';
@@ -37,5 +38,7 @@ export function appDepsFrom(env: Env, db: Db): AppDeps & Required<Pick<AppDeps, 
     // The stored Follow Up Boss keys are encrypted with ENCRYPTION_KEY, as the Mailgun key is.
     crm: { client: fubClient(env.FUB_API_URL), secret: () => secretFrom(env, 'ENCRYPTION_KEY') },
     featuredAgent: featuredAgentFrom(env),
+    // Through Netlify's build hook when there is one; the local server adds its own builds (serve.ts).
+    siteBuilds: env.BUILD_HOOK_URL ? siteBuilds(db, hookBuilder(env.BUILD_HOOK_URL)) : undefined,
   };
 }

@@ -41,8 +41,14 @@ const envSchema = z.object({
   RESO_CLIENT_ID: z.string().min(1).optional(),
   RESO_CLIENT_SECRET: z.string().min(1).optional(),
   RESO_BEARER_TOKEN: z.string().min(1).optional(),
-  // Netlify build hook, called after a refresh that changed data so the town pages are rebuilt.
+  // Netlify build hook: the site is rebuilt through it (admin Rebuild now, the automatic rebuild).
   BUILD_HOOK_URL: z.url().optional(),
+  // A change to what the static pages show is built automatically once no other change has come for
+  // this long (several saves in a row make one build).
+  REBUILD_DEBOUNCE_MS: z.coerce.number().int().min(0).default(60_000),
+  // Set by the local server for the build it starts: the file holding the data the pages read
+  // (src/server/build-data.ts), as the server holds the embedded database locked.
+  BUILD_DATA_SNAPSHOT: z.string().optional(),
   // Comma-separated e-mails made admins by npm run db:seed.
   ADMIN_EMAILS: z
     .string()

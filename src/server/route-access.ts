@@ -89,4 +89,11 @@ export const ROUTE_ACCESS: RouteAccess = {
   // The public pages' marketing content (src/features/content/site-content.server.ts).
   'GET /api/admin/site-content': 'admin',
   'PUT /api/admin/site-content': 'admin',
+  // Rebuilds of the static site (src/features/site-build/site-build.server.ts).
+  'GET /api/admin/site-build': 'admin',
+  'POST /api/admin/site-build': 'admin',
+  // Market data: runs, Refresh now, file uploads (src/features/market/data-admin.server.ts).
+  'GET /api/admin/data/runs': 'admin',
+  'POST /api/admin/data/refresh': 'admin',
+  'POST /api/admin/data/upload': 'admin',
 };

@@ -2,11 +2,12 @@
  * The work the scheduled functions do, in one place: on Netlify each runs in its own function
  * (netlify/functions/deliver-email.mts every 5 minutes, sync-crm.mts every minute); `npm start`
  * runs both about once a minute in its own process (scripts/serve.ts), so queued work completes
- * without Netlify.
+ * without Netlify. The automatic rebuild (rebuild-site.mts every minute) runs the same way.
  */
 import { syncDue, type SyncReport } from '../features/crm/crm-sync.server.ts';
 import { deliverQueued } from '../features/email/email.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
+import { rebuildWhenDue } from '../features/site-build/site-build.server.ts';
 import type { appDepsFrom } from './compose.ts';
 import type { Db } from './db.ts';
 
@@ -43,3 +44,10 @@ export async function deliverDueEmail(db: Db, { email, siteUrl, auth }: Deps): P
 /** Sends the CRM syncs that are due: retries, and those whose sender stopped before it settled them. */
 export const syncDueLeads = (db: Db, { crm }: Deps): Promise<SyncReport> =>
   syncDue(db, crm, { limit: BATCH, budgetMs: TIME_BUDGET_MS });
+
+/**
+ * Starts a rebuild of the static site once its changes have settled for `debounceMs`
+ * (REBUILD_DEBOUNCE_MS): several saves in a row make one build. Does not wait for the build.
+ */
+export const rebuildSiteWhenDue = async (db: Db, { siteBuilds }: Deps, debounceMs: number, now = new Date()) =>
+  siteBuilds ? rebuildWhenDue(db, siteBuilds, { debounceMs, now }) : 'no way to build';

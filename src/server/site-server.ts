@@ -24,22 +24,54 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** One build folder of the site and its routing rules, read once. */
+interface ServedSite {
+  root: string;
+  redirects: ReturnType<typeof parseRedirects>;
+  headerRules: ReturnType<typeof parseHeaders>;
+}
+
+function readSite(dir: string): ServedSite {
+  const root = resolve(dir);
+  const readRules = (name: string) => {
+    const path = join(root, name);
+    return existsSync(path) ? readFileSync(path, 'utf8') : '';
+  };
+  return { root, redirects: parseRedirects(readRules('_redirects')), headerRules: parseHeaders(readRules('_headers')) };
+}
+
+/**
+ * The build folder the site server serves, switched to a new build in one step: a request reads
+ * `site` once when it begins, so it is served wholly from the old folder or wholly from the new.
+ */
+export interface SiteFolder {
+  readonly site: ServedSite;
+  /** Serves `dir` from the next request on (its _redirects and _headers read first). */
+  swap(dir: string): void;
+}
+
+export function siteFolder(dir: string): SiteFolder {
+  let site = readSite(dir);
+  return {
+    get site() {
+      return site;
+    },
+    swap(next) {
+      site = readSite(next);
+    },
+  };
+}
+
 /**
  * The production site on one local port: the API app (built here from `deps`) under /api and the
  * static build, routed by the build's own `_redirects` and `_headers` the way Netlify routes them.
  * The app asks this site for the shells of its pages (AppDeps.fetchSite) as it asks the CDN there.
  */
-export function createSiteServer(deps: AppDeps, distDir: string): Hono {
-  const root = resolve(distDir);
-  const readRules = (name: string) => {
-    const path = join(root, name);
-    return existsSync(path) ? readFileSync(path, 'utf8') : '';
-  };
-  const redirects = parseRedirects(readRules('_redirects'));
-  const headerRules = parseHeaders(readRules('_headers'));
+export function createSiteServer(deps: AppDeps, dist: string | SiteFolder): Hono {
+  const folder = typeof dist === 'string' ? siteFolder(dist) : dist;
 
   /** The file a URL path names, as Netlify resolves it (exact, then index.html, then .html). */
-  const fileFor = (path: string): string | undefined => {
+  const fileFor = ({ root }: ServedSite, path: string): string | undefined => {
     const relative = normalize(decodeURIComponent(path)).replace(/^(\.\.[/\\])+/, '');
     const base = join(root, relative);
     if (!base.startsWith(root)) return undefined;
@@ -49,7 +81,7 @@ export function createSiteServer(deps: AppDeps, distDir: string): Hono {
     return undefined;
   };
 
-  const send = async (file: string, status: number, path: string) => {
+  const send = async ({ headerRules }: ServedSite, file: string, status: number, path: string) => {
     const headers = new Headers({ 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
     for (const [name, value] of headersFor(headerRules, path)) headers.append(name, value);
     return new Response(await readFile(file), { status, headers });
@@ -59,8 +91,9 @@ export function createSiteServer(deps: AppDeps, distDir: string): Hono {
   const files = new Hono();
   files.on(['GET', 'HEAD'], '*', async (c) => {
     const path = c.req.path;
-    const file = fileFor(path);
-    for (const rule of redirects) {
+    const site = folder.site;
+    const file = fileFor(site, path);
+    for (const rule of site.redirects) {
       if (file && !rule.force) break;
       const captures = matchPath(rule.from, path);
       if (!captures) continue;
@@ -68,12 +101,12 @@ export function createSiteServer(deps: AppDeps, distDir: string): Hono {
       if (rule.status >= 300 && rule.status < 400) {
         return new Response(null, { status: rule.status, headers: { Location: target } });
       }
-      const rewritten = fileFor(target);
-      if (rewritten) return send(rewritten, rule.status, path);
+      const rewritten = fileFor(site, target);
+      if (rewritten) return send(site, rewritten, rule.status, path);
     }
-    if (file) return send(file, 200, path);
-    const notFound = fileFor('/404.html');
-    return notFound ? send(notFound, 404, path) : c.text('Not found', 404);
+    if (file) return send(site, file, 200, path);
+    const notFound = fileFor(site, '/404.html');
+    return notFound ? send(site, notFound, 404, path) : c.text('Not found', 404);
   });
 
   const api = createApi({ ...deps, fetchSite: async (url) => files.fetch(new Request(url)) });
@@ -85,7 +118,7 @@ export function createSiteServer(deps: AppDeps, distDir: string): Hono {
   // The function claims the dynamic pages too, before any rule of _redirects, but with preferStatic:
   // a file at the path (the shells themselves, /r/ and /estimate/) is still served as a file.
   for (const path of SHELL_PAGE_PATHS) {
-    site.all(path, (c, next) => (fileFor(c.req.path) ? next() : api.fetch(c.req.raw, c.env)));
+    site.all(path, (c, next) => (fileFor(folder.site, c.req.path) ? next() : api.fetch(c.req.raw, c.env)));
   }
   site.route('/', files);
   return site;

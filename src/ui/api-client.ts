@@ -13,7 +13,8 @@ export type ApiResult<T> =
   { ok: true; data: T } | { ok: false; status: number; error: string; fields: Record<string, string> };
 
 /**
- * Calls our API from an island (a JSON body, or a FormData one sent as multipart) and parses the
+ * Calls our API from an island (a JSON body, a FormData one sent as multipart, or a file sent as
+ * it is, streamed by the browser rather than read into memory) and parses the
  * answer with `schema`. A network failure rejects;
  * an error answer resolves with its message and per-field errors.
  */
@@ -24,11 +25,16 @@ export async function callApi<Schema extends z.ZodType>(
 ): Promise<ApiResult<z.output<Schema>>> {
   // A FormData body goes as multipart, with the boundary the browser picks for its Content-Type.
   const isForm = init.body instanceof FormData;
+  const file = init.body instanceof Blob ? init.body : undefined;
   const response = await fetch(path, {
     method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers:
-      init.body === undefined || isForm ? { Accept: 'application/json' } : { 'Content-Type': 'application/json' },
-    body: init.body instanceof FormData ? init.body : init.body === undefined ? null : JSON.stringify(init.body),
+    headers: file
+      ? { Accept: 'application/json', 'Content-Type': file.type || 'application/octet-stream' }
+      : init.body === undefined || isForm
+        ? { Accept: 'application/json' }
+        : { 'Content-Type': 'application/json' },
+    body:
+      file ?? (init.body instanceof FormData ? init.body : init.body === undefined ? null : JSON.stringify(init.body)),
     credentials: 'same-origin',
   });
   const json: unknown = await response.json().catch(() => null);

@@ -69,7 +69,7 @@ export function sessionCookieOf(response: Response): string | null | undefined {
 export function useAuthSuite(
   backend: Backend,
   label: string,
-  extra: Pick<AppDeps, 'crm' | 'crmWaitMs'> = {},
+  extra: Pick<AppDeps, 'crm' | 'crmWaitMs' | 'siteBuilds' | 'marketFeeds'> = {},
 ): AuthSuite {
   const suite = useEmailSuite(backend, label, {
     auth: TEST_AUTH,

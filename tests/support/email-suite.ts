@@ -53,7 +53,10 @@ export interface EmailSuite {
 export function useEmailSuite(
   backend: Backend,
   label: string,
-  extra: Pick<AppDeps, 'auth' | 'clientIp' | 'leadNoticesPerHour' | 'crm' | 'crmWaitMs'> = {},
+  extra: Pick<
+    AppDeps,
+    'auth' | 'clientIp' | 'leadNoticesPerHour' | 'crm' | 'crmWaitMs' | 'siteBuilds' | 'marketFeeds'
+  > = {},
 ): EmailSuite {
   let test: TestDatabase | undefined;
   let api: RunningApi | undefined;

@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { createApi, type AppDeps } from '../../src/server/app.ts';
 import { listen } from '../../src/server/local-server.ts';
-import { createSiteServer } from '../../src/server/site-server.ts';
+import { createSiteServer, type SiteFolder } from '../../src/server/site-server.ts';
 
 export interface RunningApi {
   /** http://127.0.0.1:PORT */
@@ -19,7 +19,10 @@ export interface RunningApi {
 }
 
 /** With `siteDir`, the whole local site (src/server/site-server.ts) over that build, as `npm start` serves it. */
-export async function startApi(deps: AppDeps, { siteDir }: { siteDir?: string } = {}): Promise<RunningApi> {
+export async function startApi(
+  deps: AppDeps,
+  { siteDir }: { siteDir?: string | SiteFolder } = {},
+): Promise<RunningApi> {
   const app = siteDir === undefined ? createApi(deps) : createSiteServer(deps, siteDir);
   const { server, url: origin } = await listen(app, 0);
   const port = Number(new URL(origin).port);

@@ -23,6 +23,7 @@ export const SCREENS = {
     { path: '/admin/settings', label: 'Settings' },
     { path: '/admin/showcase', label: 'Showcase' },
     { path: '/admin/content', label: 'Site Content' },
+    { path: '/admin/data', label: 'Market Data' },
   ],
 } as const satisfies Record<Area, readonly { path: string; label: string }[]>;
 

@@ -9,6 +9,7 @@ import {
   StatCards,
   WeeklySection,
 } from '../dashboard/OverviewParts.tsx';
+import { SiteBuildCard } from '../site-build/SiteBuildCard.tsx';
 import { adminActivityResponseSchema, adminOverviewResponseSchema, type AdminOverview } from './admin-overview.ts';
 
 /** /admin: the whole site's figures, its recent activity and the way to the other admin screens. */
@@ -34,6 +35,7 @@ function AdminOverviewBody() {
         <Failed message="Failed to load the site’s figures." retry={() => void overview.refetch()} />
       ) : null}
       {overview.data ? <Figures overview={overview.data} /> : null}
+      <SiteBuildCard />
       <ActivitySection activities={activity.data}>
         {activity.isError ? (
           <Failed message="Failed to load the recent activity." retry={() => void activity.refetch()} />

@@ -112,7 +112,7 @@ interface HeaderLayout {
 const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
 const NUMBER_PATTERN = /^\d+(?:\.\d+)?$/;
 
-function parseHeader(record: string, origin: string): HeaderLayout {
+export function parseHeader(record: string, origin: string): HeaderLayout {
   let fields: string[];
   try {
     fields = parseCsvFields(record);

@@ -1,0 +1,22 @@
+import type { Config } from '@netlify/functions';
+import { appDepsFrom } from '../../src/server/compose.ts';
+import { openDatabase } from '../../src/server/database.ts';
+import { parseEnv } from '../../src/server/env.ts';
+import { rebuildSiteWhenDue } from '../../src/server/scheduled-jobs.ts';
+
+const env = parseEnv();
+const db = await openDatabase(env);
+const deps = appDepsFrom(env, db);
+
+/**
+ * Every minute: calls the build hook once the changes to what the static pages show have settled
+ * for REBUILD_DEBOUNCE_MS (and no build runs), each build recorded in site_builds.
+ */
+export default async (): Promise<Response> => {
+  const outcome = await rebuildSiteWhenDue(db, deps, env.REBUILD_DEBOUNCE_MS);
+  await deps.siteBuilds?.idle();
+  console.info(`[rebuild-site] ${outcome}`);
+  return new Response(null, { status: 204 });
+};
+
+export const config: Config = { schedule: '* * * * *' };

@@ -1,0 +1,221 @@
+import { writeFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import { z } from 'zod';
+import { TOWNS } from '../../src/features/towns/town-data.ts';
+import { generateClosedSales } from '../fakes/reso.ts';
+import { expect, expectNoAxeViolations, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** A town no other test looks at: its page changes here. */
+const TOWN = TOWNS.find((town) => town.slug === 'lynbrook');
+
+/** A Zillow ZHVI City file with one row, Lynbrook's, ending at `latest`. */
+function zhviFile(latest: number): string {
+  const months = Array.from({ length: 13 }, (_, index) => {
+    const end = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 12 + index, 0));
+    return end.toISOString().slice(0, 10);
+  });
+  const values = months.map((_, index) => latest - (12 - index) * 1000);
+  return [
+    `RegionID,SizeRank,RegionName,RegionType,StateName,State,City,Metro,CountyName,${months.join(',')}`,
+    `912345,2000,Lynbrook,city,NY,NY,Lynbrook,"New York-Newark-Jersey City, NY-NJ-PA",Nassau County,${values.join(',')}`,
+    '',
+  ].join('\n');
+}
+
+const buildCard = (page: Page) => page.getByRole('region', { name: 'Public site' });
+const runsTable = (page: Page) => page.getByRole('region', { name: 'Market-data runs, newest first' });
+
+test.describe('/admin/data', () => {
+  test('uploads a ZHVI CSV and a RESO file while the site runs; the town page changes after Rebuild now', async ({
+    page,
+  }, testInfo) => {
+    test.skip(testInfo.project.name !== 'desktop', 'builds take time: the desktop project only');
+    test.setTimeout(240_000);
+    if (!TOWN) throw new Error('no Lynbrook in the towns');
+    const zhvi = testInfo.outputPath('zhvi-lynbrook.csv');
+    await writeFile(zhvi, zhviFile(876_543));
+    const sold = testInfo.outputPath('sold-lynbrook.json');
+    // Modified now: the server already holds the e2e feed's sales, so the import is incremental
+    // (only records modified since the newest it stored are read), as `npm run data:refresh` is.
+    const modified = new Date().toISOString();
+    const sales = generateClosedSales({ towns: [TOWN], now: new Date(), perTown: 3, monthsBack: 2, keyPrefix: 'E2E' });
+    for (const sale of sales) sale.ModificationTimestamp = modified;
+    await writeFile(sold, JSON.stringify({ value: sales }));
+
+    const town = await page.request.get(`/long-island-real-estate/${TOWN.slug}`);
+    expect(await town.text()).not.toContain('$876,543');
+
+    await signInAsAdmin(page);
+    await page.goto('/admin/data');
+    await waitForIslands(page);
+    await expect(page.getByRole('heading', { name: 'Market Data', level: 1 })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Market Data' })).toHaveAttribute('aria-current', 'page');
+
+    await page.getByLabel('Zillow ZHVI CSV').setInputFiles(zhvi);
+    await page.getByRole('button', { name: 'Upload CSV' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Importing zhvi-lynbrook.csv' })).toBeVisible();
+    const zhviRun = runsTable(page).getByRole('row').filter({ hasText: 'Uploaded file zhvi-lynbrook.csv' });
+    await expect(zhviRun).toContainText('Succeeded');
+    await expect(zhviRun.getByRole('cell').nth(5)).toHaveText('1');
+
+    await page.getByLabel('RESO JSON file').setInputFiles(sold);
+    await page.getByRole('button', { name: 'Upload JSON' }).click();
+    const soldRun = runsTable(page).getByRole('row').filter({ hasText: 'Uploaded file sold-lynbrook.json' });
+    await expect(soldRun).toContainText('Succeeded');
+    await expect(soldRun.getByRole('cell').nth(4)).toHaveText('3');
+
+    // The pages are built ahead of time: the change waits for a rebuild.
+    await expect(buildCard(page)).toContainText('Changes waiting since');
+    await page.screenshot({ path: testInfo.outputPath('data-after-upload-1280.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Rebuild now' }).click();
+    await expect(buildCard(page)).toContainText('Building since');
+    await page.screenshot({ path: testInfo.outputPath('data-building-1280.png'), fullPage: true });
+    // The site keeps serving while it builds.
+    expect((await page.request.get(`/long-island-real-estate/${TOWN.slug}`)).status()).toBe(200);
+    // Another test's save may start one more build after this one: wait for the page, not the card.
+    await expect
+      .poll(
+        async () =>
+          (await (await page.request.get(`/long-island-real-estate/${TOWN.slug}`)).text()).includes('$876,543'),
+        {
+          timeout: 180_000,
+        },
+      )
+      .toBe(true);
+    await expect(buildCard(page)).not.toContainText('Building since', { timeout: 60_000 });
+    await expect(buildCard(page)).toContainText('The pages visitors see were built');
+
+    await page.goto(`/long-island-real-estate/${TOWN.slug}`);
+    await expect(page.getByText('$876,543').first()).toBeVisible();
+    for (const sale of sales)
+      await expect(page.getByText(z.string().parse(sale.UnparsedAddress)).first()).toBeVisible();
+  });
+
+  test.describe('a refused file', () => {
+    test.use({ consoleErrorsAllowed: [/status of 400 \(Bad Request\)/] });
+    test('refuses a file of the wrong kind with the server’s message, and passes axe', async ({ page }, testInfo) => {
+      const wrong = testInfo.outputPath('not-zillow.csv');
+      await writeFile(wrong, 'name,price\nx,1\n');
+      await signInAsAdmin(page);
+      await page.goto('/admin/data');
+      await waitForIslands(page);
+      await page.getByLabel('Zillow ZHVI CSV').setInputFiles(wrong);
+      await page.getByRole('button', { name: 'Upload CSV' }).click();
+      await expect(page.getByRole('alert')).toContainText('not a Zillow City file: column 1 is "name"');
+      await expect(runsTable(page).or(page.getByText('No market data has been imported yet.')).first()).toBeVisible();
+      await expect(runsTable(page).getByText('not-zillow.csv')).toHaveCount(0);
+      await expectNoAxeViolations(page, WCAG);
+    });
+  });
+});
+
+/** Canned answers of the build and runs routes, for each state the screen has. */
+const ISO = '2026-11-23T17:04:00.000Z';
+const build = (status: 'running' | 'succeeded' | 'failed', error: string | null = null) => ({
+  id: 7,
+  trigger: 'button',
+  mode: 'local',
+  data_at: ISO,
+  started_at: ISO,
+  finished_at: status === 'running' ? null : '2026-11-23T17:05:12.000Z',
+  status,
+  error,
+});
+const STATES = {
+  'up-to-date': { needs_rebuild: false, last_build: build('succeeded'), last_succeeded_at: '2026-11-23T17:05:12.000Z' },
+  waiting: { needs_rebuild: true, last_build: build('succeeded'), last_succeeded_at: '2026-11-23T17:05:12.000Z' },
+  building: { needs_rebuild: true, last_build: build('running'), last_succeeded_at: '2026-11-22T09:00:00.000Z' },
+  failed: {
+    needs_rebuild: true,
+    last_build: build('failed', 'astro build failed (exit code 1): [ERROR] Cannot read properties of undefined'),
+    last_succeeded_at: '2026-11-22T09:00:00.000Z',
+  },
+} as const;
+const STATE_NAMES = ['up-to-date', 'waiting', 'building', 'failed'] as const;
+const EXPECTED: Record<(typeof STATE_NAMES)[number], string> = {
+  'up-to-date': 'Up to date',
+  waiting: 'Changes waiting since',
+  building: 'Building since',
+  failed: 'Last build failed',
+};
+const RUNS = {
+  success: true,
+  running: true,
+  runs: [
+    {
+      id: 3,
+      source: 'zhvi',
+      origin: 'Uploaded file City_zhvi_uc_sfrcondo_tier_0.33_0.67_sm_sa_month.csv',
+      started_at: '2026-11-23T17:10:00.000Z',
+      finished_at: null,
+      status: 'running',
+      rows_read: 12_408,
+      rows_skipped: 0,
+      towns_updated: 0,
+      error: null,
+    },
+    {
+      id: 2,
+      source: 'sold',
+      origin: 'https://api.mls.example/odata',
+      started_at: '2026-11-23T06:00:00.000Z',
+      finished_at: '2026-11-23T06:00:40.000Z',
+      status: 'failed',
+      rows_read: 0,
+      rows_skipped: 0,
+      towns_updated: 0,
+      error: 'https://api.mls.example/odata answered 401',
+    },
+    {
+      id: 1,
+      source: 'zhvi',
+      origin: 'https://files.zillowstatic.com/research/public_csvs/zhvi/City_zhvi.csv',
+      started_at: '2026-11-22T06:00:00.000Z',
+      finished_at: '2026-11-22T06:01:30.000Z',
+      status: 'succeeded',
+      rows_read: 21_370,
+      rows_skipped: 2,
+      towns_updated: 119,
+      error: null,
+    },
+  ],
+};
+
+test('the build card’s and the runs table’s states, at 390 and 1280 px', async ({ page }, testInfo) => {
+  await signInAsAdmin(page);
+  await page.route('/api/admin/data/runs', (route) => route.fulfill({ json: RUNS }));
+  for (const name of STATE_NAMES) {
+    const state = STATES[name];
+    await page.route('/api/admin/site-build', (route) =>
+      route.fulfill({ json: { success: true, changed_at: ISO, ...state } }),
+    );
+    for (const screen of ['/admin/data', '/admin']) {
+      await page.goto(screen);
+      await waitForIslands(page);
+      await expect(buildCard(page)).toContainText(EXPECTED[name]);
+    }
+    if (name === 'failed') await expect(buildCard(page)).toContainText('Cannot read properties of undefined');
+    if (testInfo.project.name !== 'desktop') continue;
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/admin/data');
+      await waitForIslands(page);
+      await expect(buildCard(page)).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath(`data-${name}-${width}.png`), fullPage: true });
+      if (name === 'waiting') {
+        await page.goto('/admin');
+        await waitForIslands(page);
+        await expect(buildCard(page)).toBeVisible();
+        await page.screenshot({ path: testInfo.outputPath(`admin-${name}-${width}.png`), fullPage: true });
+      }
+    }
+    await page.unroute('/api/admin/site-build');
+  }
+  await page.goto('/admin/data');
+  await waitForIslands(page);
+  await expect(runsTable(page).getByRole('row').nth(1)).toContainText('Running');
+  await expect(runsTable(page).getByRole('row').nth(1)).toContainText('12,408');
+  await expect(runsTable(page).getByRole('row').nth(2)).toContainText('answered 401');
+  await expectNoAxeViolations(page, WCAG);
+});
