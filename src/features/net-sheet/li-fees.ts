@@ -1,0 +1,172 @@
+/**
+ * The Long Island closing fees a seller pays per lien satisfied or per filing, as a site-wide table:
+ * each fee with its researched default, the date it was checked and its source
+ * (../shared/research/long-island-seller-costs.md, §3 and §4). County clerks change these (Nassau's
+ * block fee was ruled excessive in 2025; its tax map fee went from $355 to $270 in 2023), so every
+ * one is a setting the admin can correct, never a constant in the arithmetic.
+ */
+import { z } from 'zod';
+
+export type County = 'Nassau' | 'Suffolk';
+
+export interface SiteFee {
+  /** What the line is called on the net sheet and on the admin's fee table. */
+  label: string;
+  /** When the fee is charged, in the words of the settings screen. */
+  per: 'lien' | 'lot' | 'sale';
+  /** Which county's sales it applies to (both when absent). */
+  county?: County;
+  cents: number;
+  /** YYYY-MM-DD: when the amount was last checked against its source. */
+  checked: string;
+  source: string;
+}
+
+/** The date the research notes were compiled (each admin correction sets its own). */
+const RESEARCHED = '2026-11-23';
+
+const SUFFOLK_MORTGAGE_FEES =
+  'https://www.suffolkcountyny.gov/Departments/CountyClerk/Recording/MortgageFeeSchedule.aspx';
+const SUFFOLK_DEED_FEES = 'http://www.suffolkcountyny.gov/Departments/CountyClerk/Recording/DeedFeeSchedule.aspx';
+
+export const LI_FEE_DEFAULTS = {
+  nassau_satisfaction_recording: {
+    label: 'Satisfaction recording (Nassau)',
+    per: 'lien',
+    county: 'Nassau',
+    cents: 50_50,
+    checked: RESEARCHED,
+    source: 'https://lilifepolitics.com/news/politics/nassau-dems-call-to-slash-county-clerk-fees',
+  },
+  nassau_block_fee: {
+    label: 'Block fee per satisfaction (Nassau)',
+    per: 'lien',
+    county: 'Nassau',
+    cents: 300_00,
+    checked: RESEARCHED,
+    source: 'https://newsday.com/long-island/nassau/nassau-real-estate-transactions-ruling-wzjaqovy',
+  },
+  nassau_tax_map_verification: {
+    label: 'Tax map verification (Nassau)',
+    per: 'lien',
+    county: 'Nassau',
+    cents: 270_00,
+    checked: RESEARCHED,
+    source: 'https://www.abstractsinc.com/nassau-county-land-tax-map-verification-fee/',
+  },
+  suffolk_mortgage_verification: {
+    label: 'Mortgage verification (Suffolk)',
+    per: 'lien',
+    county: 'Suffolk',
+    cents: 300_00,
+    checked: RESEARCHED,
+    source: SUFFOLK_MORTGAGE_FEES,
+  },
+  suffolk_lot_verification: {
+    label: 'Real property verification per lot (Suffolk)',
+    per: 'lot',
+    county: 'Suffolk',
+    cents: 200_00,
+    checked: RESEARCHED,
+    source: SUFFOLK_DEED_FEES,
+  },
+  // The research puts a short one-lot satisfaction at about $550-600 in all ($300 + $200 + recording):
+  // the recording part is arithmetic from the schedule, not a quoted figure.
+  suffolk_satisfaction_recording: {
+    label: 'Satisfaction recording (Suffolk)',
+    per: 'lien',
+    county: 'Suffolk',
+    cents: 60_00,
+    checked: RESEARCHED,
+    source: SUFFOLK_MORTGAGE_FEES,
+  },
+  tp584_filing: {
+    label: 'TP-584 filing',
+    per: 'sale',
+    cents: 5_00,
+    checked: RESEARCHED,
+    source: SUFFOLK_DEED_FEES,
+  },
+  rp5217_filing: {
+    label: 'RP-5217 filing (residential)',
+    per: 'sale',
+    cents: 125_00,
+    checked: RESEARCHED,
+    source: 'https://www.tax.ny.gov/research/property/assess/sales/deedevents.htm',
+  },
+  suffolk_ea5217: {
+    label: 'EA-5217 county filing (Suffolk)',
+    per: 'sale',
+    county: 'Suffolk',
+    cents: 5_00,
+    checked: RESEARCHED,
+    source: SUFFOLK_DEED_FEES,
+  },
+  title_closer_pickup: {
+    label: 'Title closer pick-up fee',
+    per: 'lien',
+    cents: 250_00,
+    checked: RESEARCHED,
+    source: 'https://cuddyfeder.com/title-closer-tipping',
+  },
+  payoff_bank_attorney: {
+    label: 'Payoff bank attorney fee',
+    per: 'lien',
+    cents: 450_00,
+    checked: RESEARCHED,
+    source: 'http://palazzo-law.com/residential-closing-costs.html',
+  },
+} as const satisfies Record<string, SiteFee>;
+
+export type FeeKey = keyof typeof LI_FEE_DEFAULTS;
+export const FEE_KEYS = Object.keys(LI_FEE_DEFAULTS).filter((key): key is FeeKey => key in LI_FEE_DEFAULTS);
+
+/** What an admin may change of one fee: its amount, when it was checked and its source. */
+export const feeEntrySchema = z.object({
+  cents: z
+    .number({ error: 'The amount must be a number of cents' })
+    .int('The amount must be whole cents')
+    .min(0, 'The amount cannot be negative')
+    .max(100_000_00, 'The amount must be at most $100,000'),
+  checked: z.iso.date({ error: 'The date checked must be a date (YYYY-MM-DD)' }),
+  source: z
+    .string({ error: 'The source is required' })
+    .trim()
+    .min(1, 'The source is required')
+    .max(500, 'The source must be at most 500 characters'),
+});
+export type FeeEntry = z.infer<typeof feeEntrySchema>;
+
+/** The whole table: every fee present, nothing else (`satisfies` keeps it in step with the defaults). */
+export const feeTableSchema = z.strictObject({
+  nassau_satisfaction_recording: feeEntrySchema,
+  nassau_block_fee: feeEntrySchema,
+  nassau_tax_map_verification: feeEntrySchema,
+  suffolk_mortgage_verification: feeEntrySchema,
+  suffolk_lot_verification: feeEntrySchema,
+  suffolk_satisfaction_recording: feeEntrySchema,
+  tp584_filing: feeEntrySchema,
+  rp5217_filing: feeEntrySchema,
+  suffolk_ea5217: feeEntrySchema,
+  title_closer_pickup: feeEntrySchema,
+  payoff_bank_attorney: feeEntrySchema,
+} satisfies Record<FeeKey, typeof feeEntrySchema>);
+export type FeeTable = z.infer<typeof feeTableSchema>;
+
+/** The defaults as a table (what a fresh site uses until an admin changes a fee). */
+export const defaultFeeTable = (): FeeTable =>
+  feeTableSchema.parse(
+    Object.fromEntries(
+      FEE_KEYS.map((key) => [
+        key,
+        {
+          cents: LI_FEE_DEFAULTS[key].cents,
+          checked: LI_FEE_DEFAULTS[key].checked,
+          source: LI_FEE_DEFAULTS[key].source,
+        },
+      ]),
+    ),
+  );
+
+/** The East End towns whose buyers pay the Peconic Bay taxes (context for negotiating, not a seller cost). */
+export const EAST_END_TOWNS = ['East Hampton', 'Riverhead', 'Shelter Island', 'Southampton', 'Southold'] as const;
