@@ -89,10 +89,11 @@ export function siteBuilds(
 
   return {
     mode: builder.mode,
-    request(trigger, requestedBy) {
+    // Async, but nothing before `current` is set awaits: a second request in the same tick sees it.
+    async request(trigger, requestedBy) {
       if (current) {
         followUp ??= { trigger, requestedBy };
-        return Promise.resolve({ queued: true });
+        return { queued: true };
       }
       const claimed = claimBuild(db, builder.mode, trigger, requestedBy);
       // Set before any await: a second request in the same tick is queued, not a second build.
@@ -111,7 +112,7 @@ export function siteBuilds(
         });
       // Another process's build runs (no row claimed): this one is not started; the scheduled job
       // builds whatever changed once that one is done.
-      return claimed.then((id) => ({ queued: id === undefined }));
+      return { queued: (await claimed) === undefined };
     },
     idle: async () => {
       while (current) await current;
