@@ -113,6 +113,16 @@ describe.each(BACKENDS)('the admin overview on %s', (backend) => {
       { type: 'estimate', message: 'Estimate of $279,341.00 net on Dana North’s calculator' },
       { type: 'other', message: 'New agent: Sam South (active)' },
     ]);
+    // The spec's three types leave most rows "other": the list says what each one is.
+    expect(activities.slice(0, 7).map(({ label }) => label)).toEqual([
+      'E-mail',
+      'CRM',
+      'Lead',
+      'E-mail',
+      'Lead',
+      'Estimate',
+      'Agent',
+    ]);
     expect(activities[0]?.timestamp).toBe(at(6).toISOString());
   });
 

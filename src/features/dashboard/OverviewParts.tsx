@@ -45,8 +45,6 @@ const when = new Intl.DateTimeFormat('en-US', {
   timeZone: OVERVIEW_TIME_ZONE,
 });
 
-const TYPE_WORDS: Record<Activity['type'], string> = { estimate: 'Estimate', lead: 'Lead', other: 'Other' };
-
 /** The recent activity card: `children` stands in for the list while it loads or failed to. */
 export function ActivitySection({ activities, children }: { activities?: Activity[]; children?: ReactNode }) {
   return (
@@ -63,7 +61,7 @@ function ActivityList({ activities }: { activities: Activity[] }) {
     <ol className="plain-list activity-list">
       {activities.map((activity, index) => (
         <li key={`${activity.timestamp}-${index}`} className={`activity activity-${activity.type}`}>
-          <span className="activity-type">{TYPE_WORDS[activity.type]}</span>
+          <span className="activity-type">{activity.label}</span>
           <span className="activity-message">{activity.message}</span>
           <time dateTime={activity.timestamp}>{when.format(new Date(activity.timestamp))}</time>
         </li>

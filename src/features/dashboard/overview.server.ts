@@ -154,23 +154,24 @@ export function toActivity(row: z.infer<typeof activityRowSchema>, agentName?: s
       const { netToSellerCents } = computeEstimate(storedEstimateInputs(row));
       const net = formatMoney(centsToDollars(netToSellerCents));
       const calculator = agentName === undefined ? 'your calculator' : `${agentName}’s calculator`;
-      return { type: 'estimate', message: `Estimate of ${net} net on ${calculator}`, timestamp };
+      return { type: 'estimate', label: 'Estimate', message: `Estimate of ${net} net on ${calculator}`, timestamp };
     }
     case 'lead': {
       const where = row.page_path ?? SOURCE_WORDS[row.source] ?? row.source;
       const lead = agentName === undefined ? 'New lead' : `New lead for ${agentName}`;
-      return { type: 'lead', message: `${lead}: ${row.name} (${where})`, timestamp };
+      return { type: 'lead', label: 'Lead', message: `${lead}: ${row.name} (${where})`, timestamp };
     }
     case 'email':
-      return { type: 'other', message: `E-mail sent: ${row.subject}${forAgent}`, timestamp };
+      return { type: 'other', label: 'E-mail', message: `E-mail sent: ${row.subject}${forAgent}`, timestamp };
     case 'crm':
       return {
         type: 'other',
+        label: 'CRM',
         message: `${CRM_WORDS[row.subject] ?? 'Follow Up Boss sync ended'}: ${row.name}${forAgent}`,
         timestamp,
       };
     case 'agent':
-      return { type: 'other', message: `New agent: ${row.name} (${row.subject})`, timestamp };
+      return { type: 'other', label: 'Agent', message: `New agent: ${row.name} (${row.subject})`, timestamp };
   }
 }
 

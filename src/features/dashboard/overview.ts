@@ -15,6 +15,8 @@ export const ACTIVITY_TYPES = ['estimate', 'lead', 'other'] as const;
 
 export const activitySchema = z.object({
   type: z.enum(ACTIVITY_TYPES),
+  /** The word the list shows for it: the spec's three types leave e-mails, syncs and agents all "other". */
+  label: z.string(),
   message: z.string(),
   /** ISO 8601. */
   timestamp: z.string(),
