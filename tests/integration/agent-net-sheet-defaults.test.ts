@@ -121,14 +121,24 @@ describe.each(BACKENDS)('the agent’s net sheet defaults on %s', (backend) => {
       'default_listing_percent',
       'The commission (listing + buyer’s agent) must be at most 20 %',
     ],
-    ['a negative side', { default_buyer_agent_percent: -1 }, 'default_buyer_agent_percent', 'Buyer’s agent side cannot be negative'],
+    [
+      'a negative side',
+      { default_buyer_agent_percent: -1 },
+      'default_buyer_agent_percent',
+      'Buyer’s agent side cannot be negative',
+    ],
     [
       'a side in thousandths',
       { default_listing_percent: 3.105 },
       'default_listing_percent',
       'Listing side can have at most two decimals (steps of 0.01)',
     ],
-    ['a side as a string', { default_listing_percent: '3.1' }, 'default_listing_percent', 'Listing side must be a number'],
+    [
+      'a side as a string',
+      { default_listing_percent: '3.1' },
+      'default_listing_percent',
+      'Listing side must be a number',
+    ],
     [
       'a missing side',
       { default_buyer_agent_percent: undefined },
@@ -153,7 +163,12 @@ describe.each(BACKENDS)('the agent’s net sheet defaults on %s', (backend) => {
       'default_title_closer_pickup',
       'Title closer pick-up must be true or false',
     ],
-    ['a missing switch', { default_rp5217_on_seller: undefined }, 'default_rp5217_on_seller', 'RP-5217 on the seller is required'],
+    [
+      'a missing switch',
+      { default_rp5217_on_seller: undefined },
+      'default_rp5217_on_seller',
+      'RP-5217 on the seller is required',
+    ],
     ['a missing fee', { default_attorney_fee: undefined }, 'default_attorney_fee', 'Attorney fee is required'],
   ];
 

@@ -40,5 +40,7 @@ export function feeTableOf(overrides: unknown): FeeTable {
 /** What to store for a whole table: the fees that differ from their default (a reset fee stores nothing). */
 export function overridesOf(table: FeeTable): Partial<FeeTable> {
   const defaults = defaultFeeTable();
-  return Object.fromEntries(FEE_KEYS.filter((key) => !sameEntry(table[key], defaults[key])).map((key) => [key, table[key]]));
+  return Object.fromEntries(
+    FEE_KEYS.filter((key) => !sameEntry(table[key], defaults[key])).map((key) => [key, table[key]]),
+  );
 }

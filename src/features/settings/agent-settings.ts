@@ -82,7 +82,9 @@ export function splitCommission(commissionPercent: number): { listing: number; b
 }
 
 const aBoolean = (label: string) =>
-  z.boolean({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be true or false`) });
+  z.boolean({
+    error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be true or false`),
+  });
 
 /**
  * Shape 4 of PATCH (the settings screen's): the agent's whole calculator defaults with the
