@@ -118,8 +118,8 @@ describe.each(BACKENDS)('the agent’s net sheet defaults on %s', (backend) => {
     [
       'a 25 % commission',
       { default_listing_percent: 12.5, default_buyer_agent_percent: 12.5 },
-      'default_listing_percent',
-      'The commission (listing + buyer’s agent) must be at most 20 %',
+      'default_commission_percent',
+      'Commission must be at most 20 %',
     ],
     [
       'a negative side',

@@ -11,6 +11,7 @@ import {
   agentSettingsResponseSchema,
   agentSettingsSavedSchema,
   SETTINGS_MESSAGES,
+  splitCommission,
   type AgentDefaults,
   type AgentSettings,
 } from './agent-settings.ts';
@@ -52,7 +53,7 @@ function SettingsBody() {
 }
 
 /** The number fields of the form, as typed. */
-type NumberKey = Exclude<keyof AgentDefaults, SwitchKey>;
+type NumberKey = Exclude<keyof AgentDefaults, SwitchKey> | 'default_commission_percent';
 type SwitchKey = 'default_title_closer_pickup' | 'default_payoff_bank_attorney' | 'default_rp5217_on_seller';
 type Draft = Record<NumberKey, string>;
 type Switches = Record<SwitchKey, boolean>;
@@ -61,6 +62,7 @@ const toDraft = (settings: AgentSettings): Draft => ({
   default_attorney_fee: String(settings.default_attorney_fee),
   default_recording_fee: String(settings.default_recording_fee),
   transfer_tax_rate_per_1000: settings.transfer_tax_rate_per_1000.toFixed(2),
+  default_commission_percent: settings.default_commission_percent.toFixed(2),
   default_listing_percent: settings.default_listing_percent.toFixed(2),
   default_buyer_agent_percent: settings.default_buyer_agent_percent.toFixed(2),
   default_days_to_closing: String(settings.default_days_to_closing),
@@ -78,14 +80,34 @@ const fromDraft = (draft: Draft) =>
     Object.entries(draft).map(([key, value]) => [key, value.trim() === '' ? undefined : Number(value)]),
   );
 
-/** The commission the quick estimate uses: the two sides added in hundredths (blank while one is not a number). */
-const commissionOf = (draft: Draft) => {
-  const listing = Number(draft.default_listing_percent);
-  const buyerAgent = Number(draft.default_buyer_agent_percent);
-  if (draft.default_listing_percent.trim() === '' || draft.default_buyer_agent_percent.trim() === '') return null;
-  if (!Number.isFinite(listing) || !Number.isFinite(buyerAgent)) return null;
-  return ((Math.round(listing * 100) + Math.round(buyerAgent * 100)) / 100).toFixed(2);
-};
+const HUNDREDTHS = /^\d+(\.\d{1,2})?$/;
+
+/** The two sides added in hundredths, or null while one of them is not an amount. */
+const sumOfSides = (listing: string, buyerAgent: string) =>
+  HUNDREDTHS.test(listing.trim()) && HUNDREDTHS.test(buyerAgent.trim())
+    ? ((Math.round(Number(listing) * 100) + Math.round(Number(buyerAgent) * 100)) / 100).toFixed(2)
+    : null;
+
+/**
+ * The commission and its two sides stay in step as the agent types: a new total is cut in half as
+ * the server cuts one (splitCommission), a changed side makes the total their sum. Only the sides
+ * are saved; the total is what the quick estimate uses.
+ */
+function editCommission(draft: Draft, name: NumberKey, value: string): Draft {
+  const next = { ...draft, [name]: value };
+  if (name === 'default_commission_percent') {
+    if (!HUNDREDTHS.test(value.trim())) return next;
+    const split = splitCommission(Number(value));
+    return {
+      ...next,
+      default_listing_percent: split.listing.toFixed(2),
+      default_buyer_agent_percent: split.buyerAgent.toFixed(2),
+    };
+  }
+  if (name !== 'default_listing_percent' && name !== 'default_buyer_agent_percent') return next;
+  const sum = sumOfSides(next.default_listing_percent, next.default_buyer_agent_percent);
+  return sum === null ? next : { ...next, default_commission_percent: sum };
+}
 
 function SettingsForm({ saved }: { saved: AgentSettings }) {
   const queryClient = useQueryClient();
@@ -135,7 +157,7 @@ function SettingsForm({ saved }: { saved: AgentSettings }) {
       hint={hint}
       value={draft[name]}
       error={fields[name]}
-      onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
+      onChange={(event) => setDraft(editCommission(draft, name, event.target.value))}
     />
   );
   const toggle = (name: SwitchKey, label: string, hint: string) => (
@@ -149,7 +171,6 @@ function SettingsForm({ saved }: { saved: AgentSettings }) {
       {label}
     </CheckboxField>
   );
-  const commission = commissionOf(draft);
 
   return (
     <form noValidate onSubmit={submit} className="settings-form">
@@ -158,12 +179,21 @@ function SettingsForm({ saved }: { saved: AgentSettings }) {
       {input('transfer_tax_rate_per_1000', 'Transfer tax rate (per $1,000)', '0.01', '1.15', 'Between 0 and 20.')}
       <fieldset className="settings-group">
         <legend>Commission</legend>
+        {input(
+          'default_commission_percent',
+          'Commission (%)',
+          '0.01',
+          '6.00',
+          'Between 0 and 20: the two sides below added up. The quick estimate on your page uses this total.',
+        )}
         {input('default_listing_percent', 'Listing side (%)', '0.01', '3.00', 'Your brokerage’s share.')}
-        {input('default_buyer_agent_percent', 'Buyer’s agent (%)', '0.01', '3.00', 'Offered to the buyer’s agent.')}
-        <p className="settings-sum" aria-live="polite">
-          Total commission: <strong>{commission === null ? '–' : `${commission} %`}</strong> (at most 20 %). The quick
-          estimate on your page uses this total.
-        </p>
+        {input(
+          'default_buyer_agent_percent',
+          'Buyer’s agent side (%)',
+          '0.01',
+          '3.00',
+          'Offered to the buyer’s agent.',
+        )}
       </fieldset>
       <fieldset className="settings-group">
         <legend>Net sheet</legend>

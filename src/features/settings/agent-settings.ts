@@ -91,13 +91,17 @@ const aBoolean = (label: string) =>
  * commission split into its two sides. The commission is not sent: it is the sum of the sides, and
  * the quick estimate goes on using that sum.
  */
+const commissionSides = z.object({
+  default_listing_percent: hundredths('Listing side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
+  default_buyer_agent_percent: hundredths('Buyer’s agent side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
+});
+
 export const agentDefaultsSchema = z
   .object({
     default_attorney_fee: wholeDollars('Attorney fee'),
     default_recording_fee: wholeDollars('Recording fee'),
     transfer_tax_rate_per_1000: hundredths('Transfer tax rate', SETTINGS_LIMITS.maxTransferTaxPer1000, ' per $1,000'),
-    default_listing_percent: hundredths('Listing side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
-    default_buyer_agent_percent: hundredths('Buyer’s agent side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
+    ...commissionSides.shape,
     default_days_to_closing: aNumber('Days to closing')
       .int('Days to closing must be a whole number of days')
       .min(1, 'Days to closing must be at least 1')
@@ -111,8 +115,11 @@ export const agentDefaultsSchema = z
       Math.round(settings.default_listing_percent * 100) + Math.round(settings.default_buyer_agent_percent * 100) <=
       SETTINGS_LIMITS.maxCommissionPercent * 100,
     {
-      message: `The commission (listing + buyer’s agent) must be at most ${SETTINGS_LIMITS.maxCommissionPercent} %`,
-      path: ['default_listing_percent'],
+      // The commission is the sum: its limit is told in the four-field shape's words, on its field,
+      // and checked whenever both sides are valid, whatever else is wrong.
+      message: `Commission must be at most ${SETTINGS_LIMITS.maxCommissionPercent} %`,
+      path: ['default_commission_percent'],
+      when: (payload) => commissionSides.safeParse(payload.value).success,
     },
   );
 export type AgentDefaults = z.infer<typeof agentDefaultsSchema>;
