@@ -122,6 +122,12 @@ describe.each(BACKENDS)('the agent’s net sheet defaults on %s', (backend) => {
       'Commission must be at most 20 %',
     ],
     [
+      'a 25 % commission along with another bad field',
+      { default_listing_percent: 15, default_buyer_agent_percent: 10, default_attorney_fee: 750.5 },
+      'default_commission_percent',
+      'Commission must be at most 20 %',
+    ],
+    [
       'a negative side',
       { default_buyer_agent_percent: -1 },
       'default_buyer_agent_percent',
