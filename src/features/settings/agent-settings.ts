@@ -91,17 +91,30 @@ const aBoolean = (label: string) =>
  * commission split into its two sides. The commission is not sent: it is the sum of the sides, and
  * the quick estimate goes on using that sum.
  */
-const commissionSides = z.object({
-  default_listing_percent: hundredths('Listing side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
-  default_buyer_agent_percent: hundredths('Buyer’s agent side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
-});
+/**
+ * The commission is the sum of its sides: its limit is told in the four-field shape's words, on its
+ * field. Checked beside the fields (an intersection parses both halves), so it is told even when
+ * another field is wrong, as the four-field shape tells it.
+ */
+const commissionLimit = z
+  .object({ default_listing_percent: z.number(), default_buyer_agent_percent: z.number() })
+  .refine(
+    (sides) =>
+      Math.round(sides.default_listing_percent * 100) + Math.round(sides.default_buyer_agent_percent * 100) <=
+      SETTINGS_LIMITS.maxCommissionPercent * 100,
+    {
+      message: `Commission must be at most ${SETTINGS_LIMITS.maxCommissionPercent} %`,
+      path: ['default_commission_percent'],
+    },
+  );
 
-export const agentDefaultsSchema = z
-  .object({
+export const agentDefaultsSchema = z.intersection(
+  z.object({
     default_attorney_fee: wholeDollars('Attorney fee'),
     default_recording_fee: wholeDollars('Recording fee'),
     transfer_tax_rate_per_1000: hundredths('Transfer tax rate', SETTINGS_LIMITS.maxTransferTaxPer1000, ' per $1,000'),
-    ...commissionSides.shape,
+    default_listing_percent: hundredths('Listing side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
+    default_buyer_agent_percent: hundredths('Buyer’s agent side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
     default_days_to_closing: aNumber('Days to closing')
       .int('Days to closing must be a whole number of days')
       .min(1, 'Days to closing must be at least 1')
@@ -109,19 +122,9 @@ export const agentDefaultsSchema = z
     default_title_closer_pickup: aBoolean('Title closer pick-up'),
     default_payoff_bank_attorney: aBoolean('Payoff bank attorney fee'),
     default_rp5217_on_seller: aBoolean('RP-5217 on the seller'),
-  })
-  .refine(
-    (settings) =>
-      Math.round(settings.default_listing_percent * 100) + Math.round(settings.default_buyer_agent_percent * 100) <=
-      SETTINGS_LIMITS.maxCommissionPercent * 100,
-    {
-      // The commission is the sum: its limit is told in the four-field shape's words, on its field,
-      // and checked whenever both sides are valid, whatever else is wrong.
-      message: `Commission must be at most ${SETTINGS_LIMITS.maxCommissionPercent} %`,
-      path: ['default_commission_percent'],
-      when: (payload) => commissionSides.safeParse(payload.value).success,
-    },
-  );
+  }),
+  commissionLimit,
+);
 export type AgentDefaults = z.infer<typeof agentDefaultsSchema>;
 
 /** What GET and PATCH answer: the four quick-estimate fields and the net sheet's defaults. */
