@@ -87,6 +87,7 @@ test('the admin corrects a fee and its source, sees it dated today after a reloa
   await expect(card.getByRole('status')).toHaveText('Closing fees saved');
   await expectNoAxeViolations(page, WCAG);
   await shoot(page, card, 'fee-table');
+  await shoot(page, fee, 'fee-row');
 
   await page.reload();
   await waitForIslands(page);
