@@ -30,6 +30,7 @@ import { showcaseRoutes } from '../features/showcase/showcase.server.ts';
 import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
 import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';
 import { siteContentRoutes } from '../features/content/site-content.server.ts';
+import { feeTableRoutes } from '../features/net-sheet/fee-table.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
 import { dataAdminRoutes } from '../features/market/data-admin.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
@@ -199,6 +200,7 @@ export function createApi({
   api.route('/', seoSettingsRoutes(db));
   api.route('/', siteImageRoutes(db));
   api.route('/', siteContentRoutes(db));
+  api.route('/', feeTableRoutes(db));
   api.route('/', marketRoutes(db));
   api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent }));
   api.route('/', siteBuildRoutes({ db, builds: siteBuilds, runAfterResponse }));

@@ -1,6 +1,7 @@
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { FubCard } from '../crm/FubCard.tsx';
 import { EmailSettingsCard } from '../email/EmailSettingsCard.tsx';
+import { FeeTableCard } from '../net-sheet/FeeTableCard.tsx';
 import { OgImageCard } from '../seo/OgImageCard.tsx';
 import { SeoSettingsCard } from '../seo/SeoSettingsCard.tsx';
 import { TownLogoCard } from '../site/TownLogoCard.tsx';
@@ -8,7 +9,7 @@ import { WebsiteLogoCard } from '../site/WebsiteLogoCard.tsx';
 
 /**
  * /admin/settings: the site's e-mail sending, its SEO defaults and OG image, its website and
- * town-page logos, and the admin's own Follow Up Boss card.
+ * town-page logos, the Long Island closing fees, and the admin's own Follow Up Boss card.
  */
 export default function AdminSettingsScreen() {
   return (
@@ -21,6 +22,7 @@ export default function AdminSettingsScreen() {
           <OgImageCard />
           <WebsiteLogoCard />
           <TownLogoCard />
+          <FeeTableCard />
           <FubCard />
         </div>
       )}

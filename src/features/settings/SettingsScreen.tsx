@@ -5,12 +5,17 @@ import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
+import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import {
-  calculatorSettingsSchema,
+  agentDefaultsSchema,
+  agentSettingsResponseSchema,
+  agentSettingsSavedSchema,
   SETTINGS_MESSAGES,
-  settingsResponseSchema,
-  type CalculatorSettings,
+  splitCommission,
+  type AgentDefaults,
+  type AgentSettings,
 } from './agent-settings.ts';
+import './settings.css';
 
 /** /dashboard/settings: the calculator defaults. */
 export default function SettingsScreen() {
@@ -22,7 +27,7 @@ export default function SettingsScreen() {
 }
 
 const SETTINGS_KEY = ['agent-settings'];
-const fetchSettings = async () => (await getJson('/api/agents/me/settings', settingsResponseSchema)).settings;
+const fetchSettings = async () => (await getJson('/api/agents/me/settings', agentSettingsResponseSchema)).settings;
 
 function SettingsBody() {
   const settings = useQuery({ queryKey: SETTINGS_KEY, queryFn: fetchSettings });
@@ -47,13 +52,26 @@ function SettingsBody() {
   );
 }
 
-type Draft = Record<keyof CalculatorSettings, string>;
+/** The number fields of the form, as typed. */
+type NumberKey = Exclude<keyof AgentDefaults, SwitchKey> | 'default_commission_percent';
+type SwitchKey = 'default_title_closer_pickup' | 'default_payoff_bank_attorney' | 'default_rp5217_on_seller';
+type Draft = Record<NumberKey, string>;
+type Switches = Record<SwitchKey, boolean>;
 
-const toDraft = (settings: CalculatorSettings): Draft => ({
+const toDraft = (settings: AgentSettings): Draft => ({
   default_attorney_fee: String(settings.default_attorney_fee),
   default_recording_fee: String(settings.default_recording_fee),
   transfer_tax_rate_per_1000: settings.transfer_tax_rate_per_1000.toFixed(2),
   default_commission_percent: settings.default_commission_percent.toFixed(2),
+  default_listing_percent: settings.default_listing_percent.toFixed(2),
+  default_buyer_agent_percent: settings.default_buyer_agent_percent.toFixed(2),
+  default_days_to_closing: String(settings.default_days_to_closing),
+});
+
+const toSwitches = (settings: AgentSettings): Switches => ({
+  default_title_closer_pickup: settings.default_title_closer_pickup,
+  default_payoff_bank_attorney: settings.default_payoff_bank_attorney,
+  default_rp5217_on_seller: settings.default_rp5217_on_seller,
 });
 
 /** What the inputs hold, as the API takes it: an empty input is missing, anything else a number. */
@@ -62,17 +80,47 @@ const fromDraft = (draft: Draft) =>
     Object.entries(draft).map(([key, value]) => [key, value.trim() === '' ? undefined : Number(value)]),
   );
 
-function SettingsForm({ saved }: { saved: CalculatorSettings }) {
+const HUNDREDTHS = /^\d+(\.\d{1,2})?$/;
+
+/** The two sides added in hundredths, or null while one of them is not an amount. */
+const sumOfSides = (listing: string, buyerAgent: string) =>
+  HUNDREDTHS.test(listing.trim()) && HUNDREDTHS.test(buyerAgent.trim())
+    ? ((Math.round(Number(listing) * 100) + Math.round(Number(buyerAgent) * 100)) / 100).toFixed(2)
+    : null;
+
+/**
+ * The commission and its two sides stay in step as the agent types: a new total is cut in half as
+ * the server cuts one (splitCommission), a changed side makes the total their sum. Only the sides
+ * are saved; the total is what the quick estimate uses.
+ */
+function editCommission(draft: Draft, name: NumberKey, value: string): Draft {
+  const next = { ...draft, [name]: value };
+  if (name === 'default_commission_percent') {
+    if (!HUNDREDTHS.test(value.trim())) return next;
+    const split = splitCommission(Number(value));
+    return {
+      ...next,
+      default_listing_percent: split.listing.toFixed(2),
+      default_buyer_agent_percent: split.buyerAgent.toFixed(2),
+    };
+  }
+  if (name !== 'default_listing_percent' && name !== 'default_buyer_agent_percent') return next;
+  const sum = sumOfSides(next.default_listing_percent, next.default_buyer_agent_percent);
+  return sum === null ? next : { ...next, default_commission_percent: sum };
+}
+
+function SettingsForm({ saved }: { saved: AgentSettings }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
+  const [switches, setSwitches] = useState<Switches>(() => toSwitches(saved));
   const [fields, setFields] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
   const save = useMutation({
-    mutationFn: (body: CalculatorSettings) =>
-      sendJson('PATCH', '/api/agents/me/settings', settingsResponseSchema, body),
+    mutationFn: (body: AgentDefaults) => sendJson('PATCH', '/api/agents/me/settings', agentSettingsSavedSchema, body),
     onSuccess: (answer) => {
       queryClient.setQueryData(SETTINGS_KEY, answer.settings);
       setDraft(toDraft(answer.settings));
+      setSwitches(toSwitches(answer.settings));
       setOutcome({ tone: 'success', message: SETTINGS_MESSAGES.saved });
     },
     onError: (error) => {
@@ -87,7 +135,7 @@ function SettingsForm({ saved }: { saved: CalculatorSettings }) {
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     setOutcome(null);
-    const parsed = calculatorSettingsSchema.safeParse(fromDraft(draft));
+    const parsed = agentDefaultsSchema.safeParse({ ...fromDraft(draft), ...switches });
     if (!parsed.success) {
       setFields(fieldErrorsOf(parsed.error));
       setOutcome({ tone: 'error', message: SETTINGS_MESSAGES.saveFailed });
@@ -97,7 +145,7 @@ function SettingsForm({ saved }: { saved: CalculatorSettings }) {
     save.mutate(parsed.data);
   };
 
-  const input = (name: keyof Draft, label: string, step: string, placeholder: string, hint: string) => (
+  const input = (name: NumberKey, label: string, step: string, placeholder: string, hint: string) => (
     <Field
       label={label}
       name={name}
@@ -109,8 +157,19 @@ function SettingsForm({ saved }: { saved: CalculatorSettings }) {
       hint={hint}
       value={draft[name]}
       error={fields[name]}
-      onChange={(event) => setDraft({ ...draft, [name]: event.target.value })}
+      onChange={(event) => setDraft(editCommission(draft, name, event.target.value))}
     />
+  );
+  const toggle = (name: SwitchKey, label: string, hint: string) => (
+    <CheckboxField
+      name={name}
+      checked={switches[name]}
+      hint={hint}
+      error={fields[name]}
+      onChange={(checked) => setSwitches({ ...switches, [name]: checked })}
+    >
+      {label}
+    </CheckboxField>
   );
 
   return (
@@ -118,7 +177,31 @@ function SettingsForm({ saved }: { saved: CalculatorSettings }) {
       {input('default_attorney_fee', 'Attorney fee ($)', '1', '750', 'Whole dollars, up to $100,000.')}
       {input('default_recording_fee', 'Recording fee ($)', '1', '175', 'Whole dollars, up to $100,000.')}
       {input('transfer_tax_rate_per_1000', 'Transfer tax rate (per $1,000)', '0.01', '1.15', 'Between 0 and 20.')}
-      {input('default_commission_percent', 'Commission (%)', '0.01', '6.00', 'Between 0 and 20.')}
+      <fieldset className="settings-group">
+        <legend>Commission</legend>
+        {input(
+          'default_commission_percent',
+          'Commission (%)',
+          '0.01',
+          '6.00',
+          'Between 0 and 20: the two sides below added up. The quick estimate on your page uses this total.',
+        )}
+        {input('default_listing_percent', 'Listing side (%)', '0.01', '3.00', 'Your brokerage’s share.')}
+        {input(
+          'default_buyer_agent_percent',
+          'Buyer’s agent side (%)',
+          '0.01',
+          '3.00',
+          'Offered to the buyer’s agent.',
+        )}
+      </fieldset>
+      <fieldset className="settings-group">
+        <legend>Net sheet</legend>
+        {input('default_days_to_closing', 'Days to closing', '1', '45', 'From contract to closing, 1 to 365 days.')}
+        {toggle('default_title_closer_pickup', 'Title closer pick-up fee', 'Charged per lien paid off at closing.')}
+        {toggle('default_payoff_bank_attorney', 'Payoff bank attorney fee', 'Charged by some lenders for each payoff.')}
+        {toggle('default_rp5217_on_seller', 'RP-5217 filing paid by the seller', 'Who pays it varies by attorney.')}
+      </fieldset>
       <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
       <button type="submit" className="button button-primary" disabled={save.isPending}>
         {save.isPending ? 'Saving…' : 'Save settings'}

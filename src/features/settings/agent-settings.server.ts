@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
+import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
 import type { Db } from '../../server/db.ts';
 import { saveSiteLogoSettings } from '../site/site-images.server.ts';
@@ -8,9 +8,14 @@ import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { z } from 'zod';
 import {
+  agentDefaultsSchema,
   calculatorSettingsSchema,
+  NET_SHEET_DEFAULTS,
   SETTINGS_MESSAGES,
   SITE_WIDE_KEYS,
+  splitCommission,
+  type AgentDefaults,
+  type AgentSettings,
   type CalculatorSettings,
 } from './agent-settings.ts';
 
@@ -19,18 +24,50 @@ interface SettingsRow {
   default_recording_fee_cents: number | null;
   transfer_tax_rate_per_1000: number | null;
   default_commission_percent: number | null;
+  default_listing_percent: number | null;
+  default_buyer_agent_percent: number | null;
+  default_days_to_closing: number | null;
+  default_title_closer_pickup: boolean | null;
+  default_payoff_bank_attorney: boolean | null;
+  default_rp5217_on_seller: boolean | null;
 }
 
-const SETTINGS_COLUMNS =
-  's.default_attorney_fee_cents, s.default_recording_fee_cents, s.transfer_tax_rate_per_1000, s.default_commission_percent';
+const SETTINGS_COLUMNS = [
+  'default_attorney_fee_cents',
+  'default_recording_fee_cents',
+  'transfer_tax_rate_per_1000',
+  'default_commission_percent',
+  'default_listing_percent',
+  'default_buyer_agent_percent',
+  'default_days_to_closing',
+  'default_title_closer_pickup',
+  'default_payoff_bank_attorney',
+  'default_rp5217_on_seller',
+]
+  .map((column) => `s.${column}`)
+  .join(', ');
 
 /** The agent's values, the system defaults where they have none (as new estimates use them). */
-const toSettings = (row: SettingsRow): CalculatorSettings => ({
-  default_attorney_fee: centsToDollars(row.default_attorney_fee_cents ?? SYSTEM_DEFAULTS.attorneyFeeCents),
-  default_recording_fee: centsToDollars(row.default_recording_fee_cents ?? SYSTEM_DEFAULTS.recordingFeeCents),
-  transfer_tax_rate_per_1000: row.transfer_tax_rate_per_1000 ?? SYSTEM_DEFAULTS.transferTaxRatePer1000,
-  default_commission_percent: row.default_commission_percent ?? SYSTEM_DEFAULTS.commissionPercent,
-});
+const toSettings = (row: SettingsRow): AgentSettings => {
+  const commission = row.default_commission_percent ?? SYSTEM_DEFAULTS.commissionPercent;
+  const split = splitCommission(commission);
+  return {
+    default_attorney_fee: centsToDollars(row.default_attorney_fee_cents ?? SYSTEM_DEFAULTS.attorneyFeeCents),
+    default_recording_fee: centsToDollars(row.default_recording_fee_cents ?? SYSTEM_DEFAULTS.recordingFeeCents),
+    transfer_tax_rate_per_1000: row.transfer_tax_rate_per_1000 ?? SYSTEM_DEFAULTS.transferTaxRatePer1000,
+    default_commission_percent: commission,
+    default_listing_percent: row.default_listing_percent ?? split.listing,
+    default_buyer_agent_percent: row.default_buyer_agent_percent ?? split.buyerAgent,
+    default_days_to_closing: row.default_days_to_closing ?? NET_SHEET_DEFAULTS.daysToClosing,
+    default_title_closer_pickup: row.default_title_closer_pickup ?? NET_SHEET_DEFAULTS.titleCloserPickup,
+    default_payoff_bank_attorney: row.default_payoff_bank_attorney ?? NET_SHEET_DEFAULTS.payoffBankAttorney,
+    default_rp5217_on_seller: row.default_rp5217_on_seller ?? NET_SHEET_DEFAULTS.rp5217OnSeller,
+  };
+};
+
+/** Whole cents from dollars and hundredths from percents (the schemas allow no finer values). */
+const cents = (dollars: number) => Math.round(dollars * 100);
+const percentSum = (a: number, b: number) => (Math.round(a * 100) + Math.round(b * 100)) / 100;
 
 /** Any JSON object; the shape is decided by its keys before it is parsed. */
 const anyObject = z.record(z.string(), z.unknown());
@@ -53,31 +90,87 @@ export function agentSettingsRoutes(db: Db): Hono {
       const body = await readJson(c, anyObject);
       // Shapes 2 and 3 (the website and town-page logos) change what every visitor sees: admins only.
       if (SITE_WIDE_KEYS.some((key) => key in body)) return saveSiteLogoSettings(c, db, body);
-      const settings = parseOrThrow(calculatorSettingsSchema, body);
-      // One statement: the session check and the upsert; no `me` row writes nothing.
-      const [row] = await db.query<SettingsRow>(
-        `WITH ${sessionAgentCte(1)}
-         INSERT INTO agent_settings AS s (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
-                                          transfer_tax_rate_per_1000, default_commission_percent)
-         SELECT me.id, $3, $4, $5, $6 FROM me
-         ON CONFLICT (agent_id) DO UPDATE SET
-           default_attorney_fee_cents = EXCLUDED.default_attorney_fee_cents,
-           default_recording_fee_cents = EXCLUDED.default_recording_fee_cents,
-           transfer_tax_rate_per_1000 = EXCLUDED.transfer_tax_rate_per_1000,
-           default_commission_percent = EXCLUDED.default_commission_percent,
-           updated_at = now()
-         RETURNING ${SETTINGS_COLUMNS}`,
-        [
-          ...sessionParams(claims),
-          Math.round(settings.default_attorney_fee * 100),
-          Math.round(settings.default_recording_fee * 100),
-          settings.transfer_tax_rate_per_1000,
-          settings.default_commission_percent,
-        ],
-      );
+      // Shape 4 (the settings screen): the split names the listing side; shape 1 (four fields) does not.
+      const row =
+        'default_listing_percent' in body
+          ? await saveDefaults(db, claims, parseOrThrow(agentDefaultsSchema, body))
+          : await saveCalculator(db, claims, parseOrThrow(calculatorSettingsSchema, body));
       if (!row) throw new HttpError(401, PLEASE_LOG_IN);
       return c.json({ success: true, message: SETTINGS_MESSAGES.saved, settings: toSettings(row) });
     },
   });
   return app;
+}
+
+/**
+ * Shape 1: the four quick-estimate fields, as before. A stored split that no longer adds up to the
+ * new commission is cleared (NULL: the commission cut in half, see splitCommission); one that still
+ * does is kept, so saving the same commission does not undo the agent's split.
+ */
+async function saveCalculator(db: Db, claims: SessionClaims, settings: CalculatorSettings) {
+  const [row] = await db.query<SettingsRow>(
+    `WITH ${sessionAgentCte(1)}
+     INSERT INTO agent_settings AS s (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
+                                      transfer_tax_rate_per_1000, default_commission_percent)
+     SELECT me.id, $3, $4, $5, $6 FROM me
+     ON CONFLICT (agent_id) DO UPDATE SET
+       default_attorney_fee_cents = EXCLUDED.default_attorney_fee_cents,
+       default_recording_fee_cents = EXCLUDED.default_recording_fee_cents,
+       transfer_tax_rate_per_1000 = EXCLUDED.transfer_tax_rate_per_1000,
+       default_commission_percent = EXCLUDED.default_commission_percent,
+       default_listing_percent = CASE WHEN s.default_listing_percent + s.default_buyer_agent_percent
+                                           = EXCLUDED.default_commission_percent THEN s.default_listing_percent END,
+       default_buyer_agent_percent = CASE WHEN s.default_listing_percent + s.default_buyer_agent_percent
+                                           = EXCLUDED.default_commission_percent THEN s.default_buyer_agent_percent END,
+       updated_at = now()
+     RETURNING ${SETTINGS_COLUMNS}`,
+    [
+      ...sessionParams(claims),
+      cents(settings.default_attorney_fee),
+      cents(settings.default_recording_fee),
+      settings.transfer_tax_rate_per_1000,
+      settings.default_commission_percent,
+    ],
+  );
+  return row;
+}
+
+/** Shape 4: every default, the commission stored as the sum of its two sides. One statement. */
+async function saveDefaults(db: Db, claims: SessionClaims, settings: AgentDefaults) {
+  const [row] = await db.query<SettingsRow>(
+    `WITH ${sessionAgentCte(1)}
+     INSERT INTO agent_settings AS s (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
+                                      transfer_tax_rate_per_1000, default_commission_percent,
+                                      default_listing_percent, default_buyer_agent_percent, default_days_to_closing,
+                                      default_title_closer_pickup, default_payoff_bank_attorney,
+                                      default_rp5217_on_seller)
+     SELECT me.id, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM me
+     ON CONFLICT (agent_id) DO UPDATE SET
+       default_attorney_fee_cents = EXCLUDED.default_attorney_fee_cents,
+       default_recording_fee_cents = EXCLUDED.default_recording_fee_cents,
+       transfer_tax_rate_per_1000 = EXCLUDED.transfer_tax_rate_per_1000,
+       default_commission_percent = EXCLUDED.default_commission_percent,
+       default_listing_percent = EXCLUDED.default_listing_percent,
+       default_buyer_agent_percent = EXCLUDED.default_buyer_agent_percent,
+       default_days_to_closing = EXCLUDED.default_days_to_closing,
+       default_title_closer_pickup = EXCLUDED.default_title_closer_pickup,
+       default_payoff_bank_attorney = EXCLUDED.default_payoff_bank_attorney,
+       default_rp5217_on_seller = EXCLUDED.default_rp5217_on_seller,
+       updated_at = now()
+     RETURNING ${SETTINGS_COLUMNS}`,
+    [
+      ...sessionParams(claims),
+      cents(settings.default_attorney_fee),
+      cents(settings.default_recording_fee),
+      settings.transfer_tax_rate_per_1000,
+      percentSum(settings.default_listing_percent, settings.default_buyer_agent_percent),
+      settings.default_listing_percent,
+      settings.default_buyer_agent_percent,
+      settings.default_days_to_closing,
+      settings.default_title_closer_pickup,
+      settings.default_payoff_bank_attorney,
+      settings.default_rp5217_on_seller,
+    ],
+  );
+  return row;
 }

@@ -8,6 +8,7 @@ export const SETTINGS_LIMITS = {
   maxFeeDollars: 100_000,
   maxTransferTaxPer1000: 20,
   maxCommissionPercent: 20,
+  maxDaysToClosing: 365,
 } as const;
 
 export const SETTINGS_MESSAGES = {
@@ -60,3 +61,81 @@ export const SITE_WIDE_KEYS = [
 ] as const;
 
 export const settingsResponseSchema = z.object({ success: z.literal(true), settings: calculatorSettingsSchema });
+
+/** The net sheet's defaults for an agent who has not chosen them (NULL columns, see migration 0019). */
+export const NET_SHEET_DEFAULTS = {
+  daysToClosing: 45,
+  titleCloserPickup: true,
+  payoffBankAttorney: false,
+  rp5217OnSeller: false,
+} as const;
+
+/**
+ * The commission cut in two when the agent has not split it (and how migration 0019 split existing
+ * agents): the buyer's agent side is half rounded DOWN to hundredths, the listing side the remainder,
+ * so 5.25 % is 2.63 + 2.62 and the two always add up to the commission.
+ */
+export function splitCommission(commissionPercent: number): { listing: number; buyerAgent: number } {
+  const hundredthsTotal = Math.round(commissionPercent * 100);
+  const buyerAgent = Math.floor(hundredthsTotal / 2);
+  return { listing: (hundredthsTotal - buyerAgent) / 100, buyerAgent: buyerAgent / 100 };
+}
+
+const aBoolean = (label: string) =>
+  z.boolean({
+    error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be true or false`),
+  });
+
+/**
+ * Shape 4 of PATCH (the settings screen's): the agent's whole calculator defaults with the
+ * commission split into its two sides. The commission is not sent: it is the sum of the sides, and
+ * the quick estimate goes on using that sum.
+ */
+/**
+ * The commission is the sum of its sides: its limit is told in the four-field shape's words, on its
+ * field. Checked beside the fields (an intersection parses both halves), so it is told even when
+ * another field is wrong, as the four-field shape tells it.
+ */
+const commissionLimit = z
+  .object({ default_listing_percent: z.number(), default_buyer_agent_percent: z.number() })
+  .refine(
+    (sides) =>
+      Math.round(sides.default_listing_percent * 100) + Math.round(sides.default_buyer_agent_percent * 100) <=
+      SETTINGS_LIMITS.maxCommissionPercent * 100,
+    {
+      message: `Commission must be at most ${SETTINGS_LIMITS.maxCommissionPercent} %`,
+      path: ['default_commission_percent'],
+    },
+  );
+
+export const agentDefaultsSchema = z.intersection(
+  z.object({
+    default_attorney_fee: wholeDollars('Attorney fee'),
+    default_recording_fee: wholeDollars('Recording fee'),
+    transfer_tax_rate_per_1000: hundredths('Transfer tax rate', SETTINGS_LIMITS.maxTransferTaxPer1000, ' per $1,000'),
+    default_listing_percent: hundredths('Listing side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
+    default_buyer_agent_percent: hundredths('Buyer’s agent side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
+    default_days_to_closing: aNumber('Days to closing')
+      .int('Days to closing must be a whole number of days')
+      .min(1, 'Days to closing must be at least 1')
+      .max(SETTINGS_LIMITS.maxDaysToClosing, `Days to closing must be at most ${SETTINGS_LIMITS.maxDaysToClosing}`),
+    default_title_closer_pickup: aBoolean('Title closer pick-up'),
+    default_payoff_bank_attorney: aBoolean('Payoff bank attorney fee'),
+    default_rp5217_on_seller: aBoolean('RP-5217 on the seller'),
+  }),
+  commissionLimit,
+);
+export type AgentDefaults = z.infer<typeof agentDefaultsSchema>;
+
+/** What GET and PATCH answer: the four quick-estimate fields and the net sheet's defaults. */
+export const agentSettingsSchema = calculatorSettingsSchema.extend({
+  default_listing_percent: z.number(),
+  default_buyer_agent_percent: z.number(),
+  default_days_to_closing: z.number(),
+  default_title_closer_pickup: z.boolean(),
+  default_payoff_bank_attorney: z.boolean(),
+  default_rp5217_on_seller: z.boolean(),
+});
+export type AgentSettings = z.infer<typeof agentSettingsSchema>;
+export const agentSettingsResponseSchema = z.object({ success: z.literal(true), settings: agentSettingsSchema });
+export const agentSettingsSavedSchema = agentSettingsResponseSchema.extend({ message: z.string() });

@@ -1,0 +1,117 @@
+import type { Locator, Page } from '@playwright/test';
+import {
+  expect,
+  expectNoAxeViolations,
+  makeEstimate,
+  signInAsAdmin,
+  signInAsNewAgent,
+  test,
+  waitForIslands,
+} from './fixtures.ts';
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** Both widths of a card, into the run's output (copied to /work/shots/ns-settings by hand). */
+async function shoot(page: Page, card: Locator, name: string) {
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await card.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+test('the agent splits the commission 3.1 + 2.9 and sets the net sheet lines; the quick estimate uses the sum', async ({
+  page,
+}) => {
+  const agent = await signInAsNewAgent(page);
+  await page.goto('/dashboard/settings');
+  await waitForIslands(page);
+  // A new agent: the system's 6 % cut in half, 45 days, only the title closer pick-up on.
+  await expect(page.getByLabel('Commission (%)')).toHaveValue('6.00');
+  await expect(page.getByLabel('Listing side (%)')).toHaveValue('3.00');
+  await expect(page.getByLabel('Buyer’s agent side (%)')).toHaveValue('3.00');
+  await expect(page.getByLabel('Days to closing')).toHaveValue('45');
+  await expect(page.getByLabel('Title closer pick-up fee')).toBeChecked();
+  await expect(page.getByLabel('Payoff bank attorney fee')).not.toBeChecked();
+  await expect(page.getByLabel('RP-5217 filing paid by the seller')).not.toBeChecked();
+
+  await page.getByLabel('Listing side (%)').fill('3.1');
+  await page.getByLabel('Buyer’s agent side (%)').fill('2.4');
+  await expect(page.getByLabel('Commission (%)')).toHaveValue('5.50');
+  await page.getByLabel('Buyer’s agent side (%)').fill('2.9');
+  await expect(page.getByLabel('Commission (%)')).toHaveValue('6.00');
+  await page.getByLabel('Days to closing').fill('60');
+  await page.getByLabel('Payoff bank attorney fee').check();
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status')).toHaveText('Calculator settings saved successfully!');
+  await expectNoAxeViolations(page, WCAG);
+  await shoot(page, page.getByRole('region', { name: 'Calculator settings' }), 'agent-settings');
+
+  await page.reload();
+  await waitForIslands(page);
+  await expect(page.getByLabel('Listing side (%)')).toHaveValue('3.10');
+  await expect(page.getByLabel('Buyer’s agent side (%)')).toHaveValue('2.90');
+  await expect(page.getByLabel('Commission (%)')).toHaveValue('6.00');
+  await expect(page.getByLabel('Days to closing')).toHaveValue('60');
+  await expect(page.getByLabel('Payoff bank attorney fee')).toBeChecked();
+  expect((await makeEstimate(page.request, agent.slug)).commission_percent).toBe(6);
+
+  // A total over 20 % is refused on the commission, in the four-field shape's words.
+  await page.getByLabel('Listing side (%)').fill('15');
+  await page.getByLabel('Buyer’s agent side (%)').fill('10');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByLabel('Commission (%)')).toHaveAccessibleDescription(/Commission must be at most 20 %/);
+  await expectNoAxeViolations(page, WCAG);
+});
+
+test('the admin corrects a fee and its source, sees it dated today after a reload, and resets it', async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto('/admin/settings');
+  await waitForIslands(page);
+  const card = page.getByRole('region', { name: 'Closing fees (Long Island)' });
+  const fee = card.getByRole('group', { name: 'Tax map verification (Nassau)' });
+  await expect(fee.getByLabel('Amount ($)')).toHaveValue('270.00');
+  await expect(fee.getByLabel('Date checked')).toHaveValue('2026-11-23');
+  await expect(fee.getByRole('link', { name: /Open the source/ })).toHaveAttribute(
+    'href',
+    'https://www.abstractsinc.com/nassau-county-land-tax-map-verification-fee/',
+  );
+  await expect(fee.getByRole('button', { name: 'Reset to researched default' })).toBeDisabled();
+
+  await fee.getByLabel('Date checked').fill('2026-11-01');
+  await fee.getByLabel('Amount ($)').fill('285.00');
+  // The admin set the date: a changed amount keeps it.
+  await expect(fee.getByLabel('Date checked')).toHaveValue('2026-11-01');
+  await fee.getByLabel('Source').fill('https://www.nassaucountyny.gov/agencies/Clerk/fees.html');
+  await card.getByRole('button', { name: 'Save closing fees' }).click();
+  await expect(card.getByRole('status')).toHaveText('Closing fees saved');
+  await expectNoAxeViolations(page, WCAG);
+  await shoot(page, card, 'fee-table');
+  await shoot(page, fee, 'fee-row');
+
+  await page.reload();
+  await waitForIslands(page);
+  const again = page
+    .getByRole('region', { name: 'Closing fees (Long Island)' })
+    .getByRole('group', { name: 'Tax map verification (Nassau)' });
+  await expect(again.getByLabel('Amount ($)')).toHaveValue('285.00');
+  await expect(again.getByLabel('Date checked')).toHaveValue('2026-11-01');
+  await expect(again.getByLabel('Source')).toHaveValue('https://www.nassaucountyny.gov/agencies/Clerk/fees.html');
+  await expect(again.getByRole('link', { name: /Open the source/ })).toHaveAttribute(
+    'href',
+    'https://www.nassaucountyny.gov/agencies/Clerk/fees.html',
+  );
+
+  // A changed amount with the date untouched is a fresh check: the date becomes today, in view.
+  const today = await page.evaluate(() => new Date().toLocaleDateString('en-CA'));
+  await again.getByLabel('Amount ($)').fill('290.00');
+  await expect(again.getByLabel('Date checked')).toHaveValue(today);
+
+  // Back to the researched figure, saved, so the run's other tests see the defaults.
+  await again.getByRole('button', { name: 'Reset to researched default' }).click();
+  await expect(again.getByLabel('Amount ($)')).toHaveValue('270.00');
+  await page.getByRole('button', { name: 'Save closing fees' }).click();
+  await expect(page.getByRole('region', { name: 'Closing fees (Long Island)' }).getByRole('status')).toHaveText(
+    'Closing fees saved',
+  );
+});
