@@ -25,6 +25,7 @@ import {
 } from '../features/email/email.server.ts';
 import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
+import { estimatePdf, estimatePdfFilename, estimatePdfRoutes } from '../features/net-sheet/estimate-pdf.server.ts';
 import { imageRoutes } from '../features/images/images.server.ts';
 import { showcaseRoutes } from '../features/showcase/showcase.server.ts';
 import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
@@ -168,6 +169,7 @@ export function createApi({
   api.route('/', showcaseRoutes(db));
   api.route('/', imageRoutes(db));
   api.route('/', estimateRoutes(db));
+  api.route('/', estimatePdfRoutes(db, (request) => mail.siteUrl(request)));
   api.route(
     '/',
     leadSyncRoutes(db, crm, (request) => mail.siteUrl(request)),

@@ -1,0 +1,107 @@
+/**
+ * GET /api/estimates/{uuid}/pdf: the stored estimate as a one-page PDF, and the same PDF for the
+ * estimate e-mail's attachment (made when the e-mail is sent, see src/server/app.ts). The uuid is
+ * the capability, as for GET /api/estimates/{uuid}.
+ */
+import { Hono } from 'hono';
+import type { Queryable } from '../../server/db.ts';
+import { HttpError, route } from '../../server/http.ts';
+import { estimateParams, findEstimate, toEstimate } from '../estimate/estimate.server.ts';
+import { netSheetLines } from '../estimate/net-sheet.ts';
+import { readSiteContent } from '../content/site-content.server.ts';
+import { renderNetSheetPdf, type NetSheetPdfLine, type PdfImage } from './net-sheet-pdf.server.ts';
+
+/** Printed under the site's own disclaimer, which speaks of the site and may be edited to anything. */
+export const PDF_DISCLAIMER =
+  'This net sheet is an estimate, not legal or tax advice, and not a guarantee; the closing statement your attorney prepares is final.';
+
+interface BrandingRow {
+  first_name: string;
+  last_name: string;
+  professional_title: string | null;
+  brokerage: string | null;
+  phone: string | null;
+  email: string;
+  photo_type: PdfImage['contentType'] | null;
+  photo_bytes: Uint8Array | null;
+  logo_type: PdfImage['contentType'] | null;
+  logo_bytes: Uint8Array | null;
+}
+
+const image = (contentType: PdfImage['contentType'] | null, bytes: Uint8Array | null): PdfImage | null =>
+  contentType && bytes ? { contentType, bytes: new Uint8Array(bytes) } : null;
+
+/**
+ * One round trip: the agent's card, with the photo and logo bytes only while the agent shows them
+ * (agents.profile_photo and logo are /api/images/{hash}.{ext} URLs of the images table).
+ */
+async function agentBranding(db: Queryable, agentId: number): Promise<BrandingRow | undefined> {
+  const [row] = await db.query<BrandingRow>(
+    `SELECT a.first_name, a.last_name, a.professional_title, a.brokerage, a.phone, a.email,
+            p.content_type AS photo_type, p.bytes AS photo_bytes, l.content_type AS logo_type, l.bytes AS logo_bytes
+       FROM agents a
+       LEFT JOIN images p ON a.show_profile_photo AND p.hash = substring(a.profile_photo from '/api/images/([0-9a-f]{64})\\.')
+       LEFT JOIN images l ON a.show_logo AND l.hash = substring(a.logo from '/api/images/([0-9a-f]{64})\\.')
+      WHERE a.id = $1`,
+    [agentId],
+  );
+  return row;
+}
+
+/**
+ * The estimate `uuid` as a PDF, or undefined when there is no such estimate. `siteUrl` is the
+ * origin its printed link points at.
+ */
+export async function estimatePdf(db: Queryable, uuid: string, siteUrl: string): Promise<Uint8Array | undefined> {
+  const row = await findEstimate(db, uuid.toLowerCase());
+  if (!row) return undefined;
+  const [agent, content] = await Promise.all([agentBranding(db, row.agent_id), readSiteContent(db)]);
+  if (!agent) return undefined;
+  const estimate = toEstimate(row);
+  // The lines are in dollars of whole cents (cents / 100): × 100 and rounding gives the cents back exactly.
+  const lines: NetSheetPdfLine[] = netSheetLines(estimate).map((line) => ({
+    label: line.label,
+    amountCents: Math.round(line.dollars * 100),
+    kind: line.deduction ? 'deduction' : 'credit',
+  }));
+  return renderNetSheetPdf({
+    title: estimate.recipient_name ? `Net Sheet for ${estimate.recipient_name}` : 'Your Net Sheet',
+    lines,
+    netToSellerCents: Math.round(estimate.net_to_seller * 100),
+    date: row.created_at,
+    link: `${siteUrl}/estimate/${estimate.uuid}`,
+    disclaimer: `${PDF_DISCLAIMER} ${content.disclaimer}`,
+    agent: {
+      name: `${agent.first_name} ${agent.last_name}`.trim(),
+      title: agent.professional_title,
+      brokerage: agent.brokerage,
+      phone: agent.phone,
+      email: agent.email,
+      photo: image(agent.photo_type, agent.photo_bytes),
+      logo: image(agent.logo_type, agent.logo_bytes),
+    },
+  });
+}
+
+/** The PDF's file name: the estimate's own id, which the recipient already has in the link. */
+export const estimatePdfFilename = (uuid: string): string => `net-sheet-${uuid.toLowerCase()}.pdf`;
+
+export function estimatePdfRoutes(db: Queryable, siteUrl: (request: Request) => string): Hono {
+  const app = new Hono();
+  route(app, '/estimates/:uuid/pdf', {
+    GET: async (c) => {
+      // A malformed id is an estimate that does not exist, as on the estimate page.
+      const parsed = estimateParams.safeParse(c.req.param());
+      const uuid = parsed.success ? parsed.data.uuid : undefined;
+      const pdf = uuid === undefined ? undefined : await estimatePdf(db, uuid, siteUrl(c.req.raw));
+      if (!pdf || uuid === undefined) throw new HttpError(404, 'Estimate not found');
+      return c.body(pdf, 200, {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${estimatePdfFilename(uuid)}"`,
+        // The uuid is the capability and the sheet names the seller: kept by no shared cache.
+        'Cache-Control': 'private, no-store',
+      });
+    },
+  });
+  return app;
+}
