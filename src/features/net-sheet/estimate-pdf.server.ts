@@ -4,11 +4,12 @@
  * the capability, as for GET /api/estimates/{uuid}.
  */
 import { Hono } from 'hono';
-import type { Queryable } from '../../server/db.ts';
+import type { Db } from '../../server/db.ts';
 import { HttpError, route } from '../../server/http.ts';
 import { estimateParams, findEstimate, toEstimate } from '../estimate/estimate.server.ts';
 import { netSheetLines } from '../estimate/net-sheet.ts';
 import { readSiteContent } from '../content/site-content.server.ts';
+import type { DeliverOptions } from '../email/email.server.ts';
 import { renderNetSheetPdf, type NetSheetPdfLine, type PdfImage } from './net-sheet-pdf.server.ts';
 
 /** Printed under the site's own disclaimer, which speaks of the site and may be edited to anything. */
@@ -35,7 +36,7 @@ const image = (contentType: PdfImage['contentType'] | null, bytes: Uint8Array | 
  * One round trip: the agent's card, with the photo and logo bytes only while the agent shows them
  * (agents.profile_photo and logo are /api/images/{hash}.{ext} URLs of the images table).
  */
-async function agentBranding(db: Queryable, agentId: number): Promise<BrandingRow | undefined> {
+async function agentBranding(db: Db, agentId: number): Promise<BrandingRow | undefined> {
   const [row] = await db.query<BrandingRow>(
     `SELECT a.first_name, a.last_name, a.professional_title, a.brokerage, a.phone, a.email,
             p.content_type AS photo_type, p.bytes AS photo_bytes, l.content_type AS logo_type, l.bytes AS logo_bytes
@@ -52,7 +53,7 @@ async function agentBranding(db: Queryable, agentId: number): Promise<BrandingRo
  * The estimate `uuid` as a PDF, or undefined when there is no such estimate. `siteUrl` is the
  * origin its printed link points at.
  */
-export async function estimatePdf(db: Queryable, uuid: string, siteUrl: string): Promise<Uint8Array | undefined> {
+export async function estimatePdf(db: Db, uuid: string, siteUrl: string): Promise<Uint8Array | undefined> {
   const row = await findEstimate(db, uuid.toLowerCase());
   if (!row) return undefined;
   const [agent, content] = await Promise.all([agentBranding(db, row.agent_id), readSiteContent(db)]);
@@ -86,7 +87,7 @@ export async function estimatePdf(db: Queryable, uuid: string, siteUrl: string):
 /** The PDF's file name: the estimate's own id, which the recipient already has in the link. */
 export const estimatePdfFilename = (uuid: string): string => `net-sheet-${uuid.toLowerCase()}.pdf`;
 
-export function estimatePdfRoutes(db: Queryable, siteUrl: (request: Request) => string): Hono {
+export function estimatePdfRoutes(db: Db, siteUrl: (request: Request) => string): Hono {
   const app = new Hono();
   route(app, '/estimates/:uuid/pdf', {
     GET: async (c) => {
@@ -95,7 +96,7 @@ export function estimatePdfRoutes(db: Queryable, siteUrl: (request: Request) => 
       const uuid = parsed.success ? parsed.data.uuid : undefined;
       const pdf = uuid === undefined ? undefined : await estimatePdf(db, uuid, siteUrl(c.req.raw));
       if (!pdf || uuid === undefined) throw new HttpError(404, 'Estimate not found');
-      return c.body(pdf, 200, {
+      return c.body(new Uint8Array(pdf), 200, {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${estimatePdfFilename(uuid)}"`,
         // The uuid is the capability and the sheet names the seller: kept by no shared cache.
@@ -105,3 +106,15 @@ export function estimatePdfRoutes(db: Queryable, siteUrl: (request: Request) => 
   });
   return app;
 }
+
+/**
+ * DeliverOptions.attachments for the e-mail worker: an estimate e-mail carries its net sheet as a
+ * PDF, made as it is sent (see deliverQueued); other kinds carry nothing.
+ */
+export const estimateAttachments =
+  (db: Db, siteUrl: string): NonNullable<DeliverOptions['attachments']> =>
+  async ({ kind, estimateUuid }) => {
+    if (kind !== 'estimate' || !estimateUuid) return [];
+    const pdf = await estimatePdf(db, estimateUuid, siteUrl);
+    return pdf ? [{ filename: estimatePdfFilename(estimateUuid), contentType: 'application/pdf', content: pdf }] : [];
+  };
