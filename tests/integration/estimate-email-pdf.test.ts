@@ -122,7 +122,7 @@ describe.each(BACKENDS)('the estimate e-mail PDF on %s', (backend) => {
 
   it('a PDF that cannot be made: the e-mail is still sent, without it, and the error is logged', async () => {
     suite.useProvider(createResendProvider({ apiKey: resend.apiKey, baseUrl: resend.url }));
-    // A hand-made change that breaks the content the sheet prints (readSiteContent refuses it).
+    // A hand-made change that breaks the disclaimer the sheet prints: the PDF refuses to print it.
     const [saved] = await suite.db.query<{ disclaimer: string }>('SELECT disclaimer FROM site_content WHERE id = 1');
     await suite.db.query(`UPDATE site_content SET disclaimer = '' WHERE id = 1`);
     try {

@@ -190,6 +190,9 @@ export default function AgentCalculatorPage() {
           <p className="note" role="status">
             We have e-mailed this estimate to {unlockedFor}. {agent.first_name} will be in touch.
           </p>
+          <a className="button button-secondary button-block" href={`/api/estimates/${estimate.uuid}/pdf`} download>
+            Download PDF
+          </a>
           <button type="button" className="button button-primary button-block" onClick={startOver}>
             START NEW CALCULATION
           </button>
