@@ -5,8 +5,8 @@ export interface ReadPdf {
   pages: number;
   /** The text of every page, pieces joined by single spaces. */
   text: string;
-  /** Each piece of text with its left edge and width, in points. */
-  items: { str: string; x: number; width: number }[];
+  /** Each piece of text with its left edge, baseline (from the bottom) and width, in points. */
+  items: { str: string; x: number; y: number; width: number }[];
   /** The first page's width in points. */
   pageWidth: number;
 }
@@ -22,7 +22,7 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
   return {
     pages: totalPages,
     text: text.replace(/\s+/g, ' '),
-    items: items.flat().map(({ str, x, width }) => ({ str, x, width })),
+    items: items.flat().map(({ str, x, y, width }) => ({ str, x, y, width })),
     pageWidth: first.view[2] ?? 0,
   };
 }

@@ -51,6 +51,16 @@ const INK = rgb(0.1, 0.12, 0.16);
 const MUTED = rgb(0.38, 0.42, 0.48);
 const RULE = rgb(0.85, 0.87, 0.9);
 
+/** Where the link and disclaimer begin, from the bottom of the page. */
+const FOOTER_TOP = MARGIN + 96;
+/** The space the net takes under the lines. */
+const NET_BLOCK_HEIGHT = 48;
+/**
+ * The smallest size the lines shrink to. At it about 30 one-line rows fit; a sheet with more would
+ * reach the footer (no net sheet has that many).
+ */
+const MIN_LINE_SIZE = 7;
+
 const nyDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'America/New_York' });
 
 /** The estimate's date as a New York reader would say it, whatever the server's time zone. */
@@ -181,17 +191,28 @@ export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8A
   pen.y = Math.min(pen.y, top - 72) - 18;
   page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: PAGE.width - MARGIN, y: pen.y }, color: RULE });
 
-  write(pen, input.title, { size: 20, bold: true, maxLines: 2, gap: 1.6 });
+  write(pen, input.title, { size: 20, bold: true, maxLines: 2, gap: 1.4 });
+  pen.y -= 4;
   write(pen, `Estimated on ${formatNewYorkDate(input.date)}`, { size: 10, color: MUTED });
   pen.y -= 14;
 
-  // The lines: label on the left (wrapped), amount on the right.
+  // The lines: label on the left (wrapped), amount on the right, in the largest size at which all
+  // of them, the net and the footer fit on the one page (a detailed sheet has many more lines).
   const amountWidth = 130;
+  const labelWidth = CONTENT_WIDTH - amountWidth - 12;
+  const rowsHeight = (size: number): number =>
+    input.lines.reduce(
+      (total, line) =>
+        total + wrapText(pen.regular, printable(pen.regular, line.label), size, labelWidth, 2).length * size * 1.5 + 5,
+      0,
+    );
+  const available = pen.y - (FOOTER_TOP + NET_BLOCK_HEIGHT);
+  let size = 11;
+  while (size > MIN_LINE_SIZE && rowsHeight(size) > available) size -= 0.5;
   for (const line of input.lines) {
     const amount = line.kind === 'deduction' ? `-${money(line.amountCents)}` : money(line.amountCents);
     const before = pen.y;
-    write(pen, line.label, { size: 11, width: CONTENT_WIDTH - amountWidth - 12, maxLines: 2, gap: 1.5 });
-    const size = 11;
+    write(pen, line.label, { size, width: labelWidth, maxLines: 2, gap: 1.5 });
     const amountX = PAGE.width - MARGIN - pen.regular.widthOfTextAtSize(amount, size);
     page.drawText(amount, { x: amountX, y: before - size * 1.5, size, font: pen.regular, color: INK });
     pen.y -= 5;
@@ -213,7 +234,7 @@ export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8A
   });
 
   // The link and the disclaimer at the foot of the page.
-  pen.y = MARGIN + 96;
+  pen.y = FOOTER_TOP;
   page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: PAGE.width - MARGIN, y: pen.y }, color: RULE });
   write(pen, `View this estimate online: ${input.link}`, { size: 9, color: MUTED, maxLines: 2 });
   write(pen, input.disclaimer, { size: 8, color: MUTED, maxLines: 5 });
