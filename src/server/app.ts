@@ -173,7 +173,10 @@ export function createApi({
   api.route('/', showcaseRoutes(db));
   api.route('/', imageRoutes(db));
   api.route('/', estimateRoutes(db));
-  api.route('/', estimatePdfRoutes(db, (request) => mail.siteUrl(request)));
+  api.route(
+    '/',
+    estimatePdfRoutes(db, (request) => mail.siteUrl(request)),
+  );
   api.route(
     '/',
     leadSyncRoutes(db, crm, (request) => mail.siteUrl(request)),

@@ -33,10 +33,18 @@ test.describe('the printable net sheet', () => {
       fullPage: true,
     });
     // Chromium's own print of the page, on Letter paper: one page, with the sheet, agent and disclaimer.
-    const printout = await page.pdf({ format: 'Letter', path: `/work/shots/ns-pdf/estimate-print-${testInfo.project.name}.pdf` });
+    const printout = await page.pdf({
+      format: 'Letter',
+      path: `/work/shots/ns-pdf/estimate-print-${testInfo.project.name}.pdf`,
+    });
     const printed = await readPdf(new Uint8Array(printout));
     expect(printed.pages).toBe(1);
-    for (const piece of ['Prepared by Alex Morgan', 'Your Net Proceeds', '$279,341.00', 'not a guarantee of sale price']) {
+    for (const piece of [
+      'Prepared by Alex Morgan',
+      'Your Net Proceeds',
+      '$279,341.00',
+      'not a guarantee of sale price',
+    ]) {
       expect(printed.text).toContain(piece);
     }
     await page.emulateMedia({ media: 'screen' });

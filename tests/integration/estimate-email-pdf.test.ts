@@ -16,6 +16,8 @@ import { createEstimate } from '../support/estimates.ts';
 import { readPdf } from '../support/pdf.ts';
 import { leadResponse } from '../support/schemas.ts';
 
+const anyBuffer = (): unknown => expect.any(Buffer);
+const anyError = (): unknown => expect.any(Error);
 const sent = z.object({ success: z.literal(true), delivery_id: z.number() });
 
 let resend: FakeResend;
@@ -56,7 +58,13 @@ describe('the fakes refuse malformed attachments as the providers do', () => {
         Authorization: `Basic ${Buffer.from(`api:${mailgun.apiKey}`).toString('base64')}`,
         'Content-Type': 'application/x-www-form-urlencoded',
       },
-      body: new URLSearchParams({ from: 'a@example.com', to: 'b@example.com', subject: 'Hi', text: 'x', attachment: 'x' }),
+      body: new URLSearchParams({
+        from: 'a@example.com',
+        to: 'b@example.com',
+        subject: 'Hi',
+        text: 'x',
+        attachment: 'x',
+      }),
     });
     expect(response.status).toBe(400);
     expect(mailgun.messages).toEqual([]);
@@ -100,7 +108,7 @@ describe.each(BACKENDS)('the estimate e-mail PDF on %s', (backend) => {
     expect(await deliveryById(suite.db, deliveryId)).toMatchObject({ status: 'sent', provider: 'resend' });
     const email = resend.emails.find((message) => message.subject.startsWith('Your estimated net proceeds'));
     expect(email?.attachments).toEqual([
-      { filename: `net-sheet-${uuid}.pdf`, contentType: 'application/pdf', content: expect.any(Buffer) },
+      { filename: `net-sheet-${uuid}.pdf`, contentType: 'application/pdf', content: anyBuffer() },
     ]);
     await expectNetSheet(email?.attachments[0]?.content ?? Buffer.alloc(0), uuid);
   });
@@ -109,10 +117,12 @@ describe.each(BACKENDS)('the estimate e-mail PDF on %s', (backend) => {
     suite.useProvider(createMailgunProvider({ apiKey: mailgun.apiKey, domain: mailgun.domain, baseUrl: mailgun.url }));
     const { uuid, deliveryId } = await sendEstimate();
     expect(await deliveryById(suite.db, deliveryId)).toMatchObject({ status: 'sent', provider: 'mailgun' });
-    const message = mailgun.messages.find((sentMessage) => sentMessage.subject.startsWith('Your estimated net proceeds'));
+    const message = mailgun.messages.find((sentMessage) =>
+      sentMessage.subject.startsWith('Your estimated net proceeds'),
+    );
     expect(message?.contentType).toMatch(/^multipart\/form-data; boundary=/);
     expect(message?.attachments).toEqual([
-      { filename: `net-sheet-${uuid}.pdf`, contentType: 'application/pdf', content: expect.any(Buffer) },
+      { filename: `net-sheet-${uuid}.pdf`, contentType: 'application/pdf', content: anyBuffer() },
     ]);
     await expectNetSheet(message?.attachments[0]?.content ?? Buffer.alloc(0), uuid);
     // The lead's notice to the agent carries nothing, and stays a URL-encoded form.
@@ -127,11 +137,15 @@ describe.each(BACKENDS)('the estimate e-mail PDF on %s', (backend) => {
     await suite.db.query(`UPDATE site_content SET disclaimer = '' WHERE id = 1`);
     try {
       const { deliveryId } = await sendEstimate();
-      expect(await deliveryById(suite.db, deliveryId)).toMatchObject({ status: 'sent', provider: 'resend', attempts: 1 });
+      expect(await deliveryById(suite.db, deliveryId)).toMatchObject({
+        status: 'sent',
+        provider: 'resend',
+        attempts: 1,
+      });
       const email = resend.emails.find((message) => message.subject.startsWith('Your estimated net proceeds'));
       expect(email?.attachments).toEqual([]);
       const logged = suite.logged.splice(0);
-      expect(logged).toEqual([{ error: expect.any(Error), method: 'POST', path: '/api/email/send-estimate' }]);
+      expect(logged).toEqual([{ error: anyError(), method: 'POST', path: '/api/email/send-estimate' }]);
     } finally {
       await suite.db.query('UPDATE site_content SET disclaimer = $1 WHERE id = 1', [saved?.disclaimer]);
     }

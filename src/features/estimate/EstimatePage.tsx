@@ -20,7 +20,9 @@ async function preparedByLine(slug: string): Promise<string | null> {
   const found = await callApi(`/api/agents/public/${encodeURIComponent(slug)}`, publicAgentSchema);
   if (!found.ok) return null;
   const { first_name, last_name, brokerage, phone, email } = found.data.agent;
-  return [`${first_name} ${last_name}`, brokerage, phone ? formatPhone(phone) : null, email].filter(Boolean).join(' · ');
+  return [`${first_name} ${last_name}`, brokerage, phone ? formatPhone(phone) : null, email]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** /estimate/{uuid}: a static shell that loads the shared estimate named in the URL. */

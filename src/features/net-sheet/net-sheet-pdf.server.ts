@@ -52,7 +52,7 @@ const MUTED = rgb(0.38, 0.42, 0.48);
 const RULE = rgb(0.85, 0.87, 0.9);
 
 /** Where the link and disclaimer begin, from the bottom of the page. */
-const FOOTER_TOP = MARGIN + 96;
+const FOOTER_TOP = MARGIN + 84;
 /** The space the net takes under the lines. */
 const NET_BLOCK_HEIGHT = 48;
 /**
@@ -75,9 +75,9 @@ const money = (cents: number): string => formatMoney(centsToDollars(cents));
  */
 function printable(font: PDFFont, text: string): string {
   const known = new Set(font.getCharacterSet());
-  return Array.from(text.replace(/\s+/g, ' ').trim(), (char) => (known.has(char.codePointAt(0) ?? 0) ? char : '?')).join(
-    '',
-  );
+  return Array.from(text.replace(/\s+/g, ' ').trim(), (char) =>
+    known.has(char.codePointAt(0) ?? 0) ? char : '?',
+  ).join('');
 }
 
 /** `text` cut to `width` with an ellipsis when it does not fit. */
@@ -133,7 +133,15 @@ interface Pen {
 function write(
   pen: Pen,
   text: string,
-  { size, bold = false, color = INK, x = MARGIN, width = CONTENT_WIDTH, maxLines = 1, gap = 1.3 }: {
+  {
+    size,
+    bold = false,
+    color = INK,
+    x = MARGIN,
+    width = CONTENT_WIDTH,
+    maxLines = 1,
+    gap = 1.3,
+  }: {
     size: number;
     bold?: boolean;
     color?: ReturnType<typeof rgb>;

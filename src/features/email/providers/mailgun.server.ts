@@ -51,7 +51,11 @@ export function createMailgunProvider({ apiKey, domain, baseUrl, ...http }: Mail
       const multipart = new FormData();
       for (const [name, value] of form) multipart.append(name, value);
       for (const file of attachments) {
-        multipart.append('attachment', new Blob([new Uint8Array(file.content)], { type: file.contentType }), file.filename);
+        multipart.append(
+          'attachment',
+          new Blob([new Uint8Array(file.content)], { type: file.contentType }),
+          file.filename,
+        );
       }
       const answer = await postToProvider(
         'Mailgun',
