@@ -51,4 +51,45 @@ test.describe('the printable net sheet', () => {
     await expect(page.getByText(/^Prepared by/)).toBeHidden();
     await page.screenshot({ path: `/work/shots/ns-pdf/estimate-screen-${testInfo.project.name}.png`, fullPage: true });
   });
+
+  test("the agent page's unlocked sheet offers the PDF and prints on one page without buttons", async ({
+    page,
+  }, testInfo) => {
+    await page.goto('/r/alexmorgan');
+    await waitForIslands(page);
+    await page.getByLabel('Sale Price').pressSequentially('780200');
+    await page.getByLabel('Mortgage Payoff').fill('450000');
+    await page.getByRole('button', { name: 'Calculate' }).click();
+    await page.getByRole('button', { name: 'Unlock Your Estimate' }).click();
+    const unlock = page.getByRole('dialog', { name: 'Unlock Your Estimate' });
+    await unlock.getByLabel('First name').fill('Robin');
+    await unlock.getByLabel('Last name').fill('Park');
+    await unlock.getByRole('textbox', { name: 'Phone' }).pressSequentially('6315550199');
+    await unlock.getByRole('textbox', { name: 'Email' }).fill(`robin+${testInfo.project.name}@example.com`);
+    await unlock.getByRole('checkbox').check();
+    await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
+    await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
+
+    const href = await page.getByRole('link', { name: 'Download PDF' }).getAttribute('href');
+    expect(href).toMatch(/^\/api\/estimates\/[0-9a-f-]{36}\/pdf$/);
+    const response = await page.request.get(href ?? '');
+    expect(response.headers()['content-type']).toBe('application/pdf');
+    await page.screenshot({
+      path: `/work/shots/ns-pdf/agent-unlocked-screen-${testInfo.project.name}.png`,
+      fullPage: true,
+    });
+
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.getByRole('button', { name: 'START NEW CALCULATION' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Share this page' })).toBeHidden();
+    const printout = await page.pdf({
+      format: 'Letter',
+      path: `/work/shots/ns-pdf/agent-print-${testInfo.project.name}.pdf`,
+    });
+    const printed = await readPdf(new Uint8Array(printout));
+    expect(printed.pages).toBe(1);
+    for (const piece of ['Alex Morgan', 'Your Net Proceeds', '$279,341.00', 'This estimate is for information only']) {
+      expect(printed.text).toContain(piece);
+    }
+  });
 });

@@ -184,7 +184,7 @@ export default function AgentCalculatorPage() {
       <Notice tone="success" message={copyMessage} />
 
       {estimate && unlockedFor ? (
-        <section aria-labelledby="your-estimate">
+        <section aria-labelledby="your-estimate" className="unlocked">
           <h2 id="your-estimate">Your estimate</h2>
           <NetSheet estimate={estimate} />
           <p className="note" role="status">
