@@ -25,6 +25,7 @@ import {
 } from '../features/email/email.server.ts';
 import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
+import { estimateAttachments, estimatePdfRoutes } from '../features/net-sheet/estimate-pdf.server.ts';
 import { imageRoutes } from '../features/images/images.server.ts';
 import { showcaseRoutes } from '../features/showcase/showcase.server.ts';
 import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
@@ -142,9 +143,13 @@ export function createApi({
       if (!email || ids.length === 0) return;
       const unsubscribe = unsubscribeLinks(mail.siteUrl(request), signer);
       runAfterResponse(
-        deliverQueued(db, email.provider, { ids, from: email.from, unsubscribe }).catch((error: unknown) =>
-          logError(error, request),
-        ),
+        deliverQueued(db, email.provider, {
+          ids,
+          from: email.from,
+          unsubscribe,
+          attachments: estimateAttachments(db, mail.siteUrl(request)),
+          attachmentError: (error) => logError(error, request),
+        }).catch((error: unknown) => logError(error, request)),
       );
     },
   };
@@ -169,6 +174,10 @@ export function createApi({
   api.route('/', showcaseRoutes(db));
   api.route('/', imageRoutes(db));
   api.route('/', estimateRoutes(db));
+  api.route(
+    '/',
+    estimatePdfRoutes(db, (request) => mail.siteUrl(request)),
+  );
   api.route(
     '/',
     leadSyncRoutes(db, crm, (request) => mail.siteUrl(request)),

@@ -12,6 +12,7 @@ export const ROUTE_ACCESS: RouteAccess = {
   'GET /api/agents/public/:slug': 'public',
   'POST /api/estimates': 'public',
   'GET /api/estimates/:uuid': 'public',
+  'GET /api/estimates/:uuid/pdf': 'public',
   'POST /api/leads': 'public',
   'POST /api/email/send-estimate': 'public',
   'POST /api/templates': 'public',

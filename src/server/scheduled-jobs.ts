@@ -6,6 +6,7 @@
  */
 import { syncDue, type SyncReport } from '../features/crm/crm-sync.server.ts';
 import { deliverQueued } from '../features/email/email.server.ts';
+import { estimateAttachments } from '../features/net-sheet/estimate-pdf.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { rebuildWhenDue } from '../features/site-build/site-build.server.ts';
 import type { appDepsFrom } from './compose.ts';
@@ -31,7 +32,14 @@ export async function deliverDueEmail(db: Db, { email, siteUrl, auth }: Deps): P
   const started = Date.now();
   const totals: EmailReport = { sent: 0, retrying: 0, failed: 0, suppressed: 0 };
   for (;;) {
-    const report = await deliverQueued(db, email.provider, { from: email.from, unsubscribe, limit: BATCH });
+    const report = await deliverQueued(db, email.provider, {
+      from: email.from,
+      unsubscribe,
+      limit: BATCH,
+      attachments: estimateAttachments(db, siteUrl),
+      // The message went without its PDF; the log says which one and why.
+      attachmentError: (error, deliveryId) => console.error(`e-mail #${deliveryId} sent without its attachment`, error),
+    });
     totals.sent += report.sent.length;
     totals.retrying += report.retrying.length;
     totals.failed += report.failed.length;

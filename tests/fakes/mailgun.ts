@@ -5,14 +5,15 @@
  * `POST /v3/{domain}/messages`: HTTP Basic auth with user `api` and the key (401 "Forbidden"
  * otherwise), a form body (application/x-www-form-urlencoded or multipart/form-data) with from,
  * to, subject and text or html (400 `{ message }` when one is missing or not an address) and
- * `h:Name` fields as custom headers, 404 for a domain it does not know, and `{ id: "<…@domain>", message: "Queued. Thank you." }` on success.
+ * `h:Name` fields as custom headers, `attachment` parts as files (multipart only: an `attachment`
+ * that is not a file part is refused with 400), 404 for a domain it does not know, and `{ id: "<…@domain>", message: "Queued. Thank you." }` on success.
  *
  * A test can make it answer 429 (with Retry-After), 5xx, or slowly, for the next N requests.
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { header, readBody, startLoopbackServer, troubleQueue } from './loopback-server.ts';
-import { addressOf, type RecordedRequest } from './resend.ts';
+import { addressOf, type FakeAttachment, type RecordedRequest } from './resend.ts';
 
 export interface MailgunMessage {
   id: string;
@@ -26,6 +27,8 @@ export interface MailgunMessage {
   variables: Record<string, string>;
   /** Custom MIME headers (`h:Name` fields), by name. */
   headers: Record<string, string>;
+  /** The `attachment` file parts. */
+  attachments: FakeAttachment[];
   contentType: string;
   receivedAt: Date;
 }
@@ -68,7 +71,10 @@ const message = (status: number, text: string, headers?: Record<string, string>)
 const FORBIDDEN: Answer = { status: 401, body: 'Forbidden', headers: { 'www-authenticate': 'Basic realm="MG API"' } };
 
 /** Both form encodings, parsed as a browser would (the web Request of Node's fetch). */
-async function formFields(body: Buffer, contentType: string): Promise<Map<string, string[]> | null> {
+async function formFields(
+  body: Buffer,
+  contentType: string,
+): Promise<{ fields: Map<string, string[]>; files: Map<string, File[]> } | null> {
   try {
     const form = await new Request('http://fake/', {
       method: 'POST',
@@ -76,11 +82,12 @@ async function formFields(body: Buffer, contentType: string): Promise<Map<string
       body: new Uint8Array(body),
     }).formData();
     const fields = new Map<string, string[]>();
+    const files = new Map<string, File[]>();
     for (const [name, value] of form.entries()) {
-      if (typeof value !== 'string') continue;
-      fields.set(name, [...(fields.get(name) ?? []), value]);
+      if (typeof value === 'string') fields.set(name, [...(fields.get(name) ?? []), value]);
+      else files.set(name, [...(files.get(name) ?? []), value]);
     }
-    return fields;
+    return { fields, files };
   } catch {
     return null;
   }
@@ -110,8 +117,10 @@ export async function startFakeMailgun({
     if (!kind.startsWith('application/x-www-form-urlencoded') && !kind.startsWith('multipart/form-data')) {
       return message(400, 'Content-Type must be application/x-www-form-urlencoded or multipart/form-data');
     }
-    const fields = await formFields(body, contentType);
-    if (!fields) return message(400, 'The request body could not be parsed');
+    const form = await formFields(body, contentType);
+    if (!form) return message(400, 'The request body could not be parsed');
+    const { fields, files } = form;
+    if (fields.has('attachment')) return message(400, "'attachment' parameter must be a file");
     const one = (name: string): string | undefined => fields.get(name)?.[0];
     const from = one('from');
     if (!from) return message(400, "'from' parameter is missing");
@@ -150,6 +159,13 @@ export async function startFakeMailgun({
       text,
       variables,
       headers: customHeaders,
+      attachments: await Promise.all(
+        (files.get('attachment') ?? []).map(async (file) => ({
+          filename: file.name,
+          contentType: file.type || null,
+          content: Buffer.from(await file.arrayBuffer()),
+        })),
+      ),
       contentType,
       receivedAt: new Date(),
     });

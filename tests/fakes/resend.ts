@@ -3,7 +3,8 @@
  * node:http on 127.0.0.1 and a random port. It follows the published behaviour of
  * `POST /emails`: Bearer auth (401 missing_api_key, 403 invalid_api_key), a User-Agent required
  * (403), a JSON body with from, to, subject and html or text (422 missing_required_field or
- * validation_error; custom `headers` must be an object of strings), `{ id }` on success, and the
+ * validation_error; custom `headers` must be an object of strings; each of `attachments` needs a
+ * filename and its content in base64 or a path, else 422 validation_error), `{ id }` on success, and the
  * Idempotency-Key rules (the same key and body answer the first id without sending again; the same key with another body is 409; a key over
  * 256 characters is 400). Errors are `{ statusCode, name, message }`.
  *
@@ -24,7 +25,16 @@ export interface ResendEmail {
   idempotencyKey: string | null;
   /** The custom e-mail headers of the body's `headers` object (List-Unsubscribe, …). */
   headers: Record<string, string>;
+  /** The files of the body's `attachments`, decoded. */
+  attachments: FakeAttachment[];
   receivedAt: Date;
+}
+
+/** A file a fake provider received with a message. */
+export interface FakeAttachment {
+  filename: string;
+  contentType: string | null;
+  content: Buffer;
 }
 
 export interface RecordedRequest {
@@ -83,14 +93,33 @@ const error = (status: number, name: string, message: string, headers?: Record<s
   headers,
 });
 
+// Each field may be absent (zod 4 takes a bare z.unknown() key as required): the checks below say
+// which are needed, with Resend's own messages.
 const bodySchema = z.looseObject({
-  from: z.unknown(),
-  to: z.unknown(),
-  subject: z.unknown(),
-  html: z.unknown(),
-  text: z.unknown(),
-  headers: z.unknown(),
+  from: z.unknown().optional(),
+  to: z.unknown().optional(),
+  subject: z.unknown().optional(),
+  html: z.unknown().optional(),
+  text: z.unknown().optional(),
+  headers: z.unknown().optional(),
+  attachments: z.unknown().optional(),
 });
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** Resend's attachment: a filename and either base64 `content` or a `path` (URL) to fetch it from. */
+const attachmentsSchema = z
+  .array(
+    z
+      .object({
+        filename: z.string().min(1),
+        content: z.string().min(1).regex(BASE64).optional(),
+        path: z.url().optional(),
+        content_type: z.string().min(1).optional(),
+      })
+      .refine((attachment) => attachment.content !== undefined || attachment.path !== undefined),
+  )
+  .optional();
 
 const headersSchema = z.record(z.string(), z.string()).optional();
 
@@ -147,6 +176,8 @@ export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' }
     if (typeof body.subject !== 'string') return error(422, 'validation_error', 'Invalid `subject` field.');
     const customHeaders = headersSchema.safeParse(body.headers);
     if (!customHeaders.success) return error(422, 'validation_error', 'Invalid `headers` field.');
+    const attachments = attachmentsSchema.safeParse(body.attachments);
+    if (!attachments.success) return error(422, 'validation_error', 'Invalid `attachments` field.');
 
     const idempotencyKey = header(headers, 'idempotency-key') ?? null;
     if (idempotencyKey !== null) {
@@ -169,6 +200,11 @@ export async function startFakeResend({ apiKey = 're_test_fake_key_0123456789' }
       text: typeof body.text === 'string' ? body.text : null,
       idempotencyKey,
       headers: customHeaders.data ?? {},
+      attachments: (attachments.data ?? []).map((attachment) => ({
+        filename: attachment.filename,
+        contentType: attachment.content_type ?? null,
+        content: Buffer.from(attachment.content ?? '', 'base64'),
+      })),
       receivedAt: new Date(),
     });
     if (idempotencyKey !== null) keys.set(idempotencyKey, { body: rawBody, id });

@@ -184,12 +184,15 @@ export default function AgentCalculatorPage() {
       <Notice tone="success" message={copyMessage} />
 
       {estimate && unlockedFor ? (
-        <section aria-labelledby="your-estimate">
+        <section aria-labelledby="your-estimate" className="unlocked">
           <h2 id="your-estimate">Your estimate</h2>
           <NetSheet estimate={estimate} />
           <p className="note" role="status">
             We have e-mailed this estimate to {unlockedFor}. {agent.first_name} will be in touch.
           </p>
+          <a className="button button-secondary button-block" href={`/api/estimates/${estimate.uuid}/pdf`} download>
+            Download PDF
+          </a>
           <button type="button" className="button button-primary button-block" onClick={startOver}>
             START NEW CALCULATION
           </button>

@@ -34,6 +34,13 @@ export interface OutgoingEmail {
   estimateUuid?: string | null;
 }
 
+/** A file sent with a message (the estimate e-mail's PDF). */
+export interface EmailAttachment {
+  filename: string;
+  contentType: string;
+  content: Uint8Array;
+}
+
 /** A message as a provider is asked to send it. */
 export interface ProviderMessage {
   /** The delivery row's id: providers that take an idempotency key should use it. */
@@ -45,6 +52,8 @@ export interface ProviderMessage {
   text: string;
   /** List-Unsubscribe and List-Unsubscribe-Post (RFC 8058), on every message. */
   headers: Record<string, string>;
+  /** Files to attach; none when absent. */
+  attachments?: readonly EmailAttachment[];
 }
 
 /** An address's unsubscribe links: the page (in the footer) and the one-click URL (in the header). */
@@ -131,13 +140,24 @@ export function createOutboxProvider(
         await mkdir(dir, { recursive: true });
         // Written aside, then renamed: a reader never sees half a message.
         const file = join(dir, `${message.deliveryId}.json`);
-        await writeFile(`${file}.partial`, JSON.stringify(message, null, 2));
+        // Attachments as base64, as an e-mail carries them, rather than JSON's index-by-index bytes.
+        const written = {
+          ...message,
+          attachments: message.attachments?.map((attachment) => ({
+            ...attachment,
+            content: Buffer.from(attachment.content).toString('base64'),
+          })),
+        };
+        await writeFile(`${file}.partial`, JSON.stringify(written, null, 2));
         await rename(`${file}.partial`, file);
       }
       log(
         [
           `[outbox] e-mail #${message.deliveryId} from ${formatAddress(message.from)} to ${formatAddress(message.to)}`,
           `Subject: ${message.subject}`,
+          ...(message.attachments ?? []).map(
+            (attachment) => `Attachment: ${attachment.filename} (${attachment.content.byteLength} bytes)`,
+          ),
           '',
           message.text,
         ].join('\n'),
@@ -215,6 +235,16 @@ export interface DeliverOptions {
   now?: Date;
   /** Most rows claimed in one call. Default 50. */
   limit?: number;
+  /**
+   * The files a message carries, made when it is sent rather than stored with the queued row (an
+   * estimate's PDF is made from the estimate, which does not change). A message whose attachments
+   * cannot be made is sent without them, and the error goes to `attachmentError`: the e-mail is
+   * what the recipient asked for and its link leads to the same sheet, while retrying would only
+   * delay it behind a fault that is likely to recur.
+   */
+  attachments?: (delivery: { kind: EmailKind; estimateUuid: string | null }) => Promise<EmailAttachment[]>;
+  /** Told of attachments that could not be made (the message went without them). */
+  attachmentError?: (error: unknown, deliveryId: number) => void;
 }
 
 export interface DeliveryReport {
@@ -229,6 +259,8 @@ export interface DeliveryReport {
 
 interface ClaimedRow {
   id: number;
+  kind: EmailKind;
+  estimate_uuid: string | null;
   to_email: string;
   to_name: string | null;
   subject: string;
@@ -277,7 +309,7 @@ function failure(id: number, error: unknown): Outcome {
 export async function deliverQueued(
   db: Queryable,
   provider: EmailProvider,
-  { from, unsubscribe, ids, now, limit = 50 }: DeliverOptions,
+  { from, unsubscribe, ids, now, limit = 50, attachments, attachmentError }: DeliverOptions,
 ): Promise<DeliveryReport> {
   const report: DeliveryReport = { sent: [], retrying: [], failed: [], suppressed: [] };
   if (ids !== undefined && ids.length === 0) return report;
@@ -301,7 +333,7 @@ export async function deliverQueued(
               LIMIT $3
               FOR UPDATE OF q SKIP LOCKED) c
       WHERE d.id = c.id
-      RETURNING d.id, d.to_email, d.to_name, d.subject, d.html, d.text, d.attempts, c.suppressed`,
+      RETURNING d.id, d.kind, d.estimate_uuid, d.to_email, d.to_name, d.subject, d.html, d.text, d.attempts, c.suppressed`,
     [at, ids ?? null, limit, CLAIM_LEASE_MINUTES, NOTICE_KINDS],
   );
   const sending = claimed.filter((row) => !row.suppressed);
@@ -309,9 +341,20 @@ export async function deliverQueued(
   report.suppressed.sort((a, b) => a - b);
   if (sending.length === 0) return report;
 
+  const filesOf = async (row: ClaimedRow): Promise<EmailAttachment[]> => {
+    if (!attachments) return [];
+    try {
+      return await attachments({ kind: row.kind, estimateUuid: row.estimate_uuid });
+    } catch (error) {
+      attachmentError?.(error, row.id);
+      return [];
+    }
+  };
+
   const outcomes = await Promise.all(
     sending.map(async (row): Promise<Outcome> => {
       try {
+        const files = await filesOf(row);
         const links = unsubscribe(row.to_email);
         const { providerMessageId } = await provider.send({
           deliveryId: row.id,
@@ -323,6 +366,7 @@ export async function deliverQueued(
             'List-Unsubscribe': `<${links.oneClick}>`,
             'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
           },
+          ...(files.length > 0 ? { attachments: files } : {}),
         });
         return { id: row.id, ok: true, providerMessageId };
       } catch (error) {

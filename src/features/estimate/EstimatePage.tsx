@@ -2,8 +2,10 @@ import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Notice } from '../../ui/Notice.tsx';
+import { formatPhone } from '../../ui/phone.ts';
 import { estimateSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
+import { publicAgentSchema } from '../agents/public-agent.ts';
 import { NetSheet } from './NetSheet.tsx';
 import { SendEstimateModal } from './SendEstimateModal.tsx';
 
@@ -13,11 +15,23 @@ const SENT = 'Your estimate has been sent to your email!';
 
 type State = { kind: 'loading' } | { kind: 'found'; estimate: Estimate } | { kind: 'not-found' } | { kind: 'failed' };
 
+/** "Name · Brokerage · phone · e-mail" of the estimate's agent, or null when they cannot be read. */
+async function preparedByLine(slug: string): Promise<string | null> {
+  const found = await callApi(`/api/agents/public/${encodeURIComponent(slug)}`, publicAgentSchema);
+  if (!found.ok) return null;
+  const { first_name, last_name, brokerage, phone, email } = found.data.agent;
+  return [`${first_name} ${last_name}`, brokerage, phone ? formatPhone(phone) : null, email]
+    .filter(Boolean)
+    .join(' · ');
+}
+
 /** /estimate/{uuid}: a static shell that loads the shared estimate named in the URL. */
 export default function EstimatePage() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
+  // The estimate's agent, for the printed page (the screen shows the site's featured agent around it).
+  const [preparedBy, setPreparedBy] = useState<string | null>(null);
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
@@ -27,8 +41,15 @@ export default function EstimatePage() {
       : Promise.resolve({ ok: false, status: 404 } as const);
     lookup
       .then((result) => {
-        if (result.ok) setState({ kind: 'found', estimate: result.data.estimate });
-        else setState(result.status === 404 ? { kind: 'not-found' } : { kind: 'failed' });
+        if (!result.ok) {
+          setState(result.status === 404 ? { kind: 'not-found' } : { kind: 'failed' });
+          return;
+        }
+        setState({ kind: 'found', estimate: result.data.estimate });
+        // For the printed page only: without it the sheet still stands.
+        preparedByLine(result.data.estimate.agent_slug)
+          .then(setPreparedBy)
+          .catch(() => undefined);
       })
       .catch(() => setState({ kind: 'failed' }));
   }, []);
@@ -64,6 +85,7 @@ export default function EstimatePage() {
       <p className="field-hint">
         Estimated on {new Date(estimate.created_at).toLocaleDateString('en-US', { dateStyle: 'long' })}
       </p>
+      {preparedBy ? <p className="print-only">Prepared by {preparedBy}</p> : null}
       <NetSheet estimate={estimate} />
       {/* Above the buttons: where the visitor's eyes are when the modal closes and focus returns. */}
       <Notice tone="success" message={sent ? SENT : null} />
@@ -78,6 +100,9 @@ export default function EstimatePage() {
         >
           Send this to my email
         </button>
+        <a className="button button-secondary" href={`/api/estimates/${estimate.uuid}/pdf`} download>
+          Download PDF
+        </a>
         <a className="button button-secondary" href="/">
           Run another estimate
         </a>

@@ -22,7 +22,7 @@ export interface EstimateRow {
   created_at: Date;
 }
 
-const ESTIMATE_COLUMNS = `uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+export const ESTIMATE_COLUMNS = `uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
   transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name, created_at`;
 
 type NewEstimate = z.output<typeof estimateRequestSchema>;

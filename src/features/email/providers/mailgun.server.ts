@@ -2,7 +2,8 @@
  * Mailgun (https://documentation.mailgun.com/docs/mailgun/api-reference/send/mailgun/messages):
  * `POST {MAILGUN_API_URL}/v3/{domain}/messages` with HTTP Basic auth (user `api`, the API key as
  * password) and form fields from, to, subject, html, text and `h:{Name}` for each custom header
- * (h:List-Unsubscribe, h:List-Unsubscribe-Post); 200 answers
+ * (h:List-Unsubscribe, h:List-Unsubscribe-Post), and one `attachment` file part per attachment (so
+ * a message with attachments goes as multipart/form-data, others as a URL-encoded form); 200 answers
  * `{ id: "<…@domain>", message: "Queued. Thank you." }`. Errors: 400 `{ message }` for a bad
  * parameter, 401 "Forbidden" for a bad key, 404 for an unknown domain, 429 when rate limited, 5xx.
  * Mailgun has no idempotency key; the delivery id goes along as the user variable
@@ -46,13 +47,25 @@ export function createMailgunProvider({ apiKey, domain, baseUrl, ...http }: Mail
         // Mailgun adds any `h:Name` field to the message as the header Name.
         ...Object.fromEntries(Object.entries(message.headers).map(([name, value]) => [`h:${name}`, value])),
       });
+      const attachments = message.attachments ?? [];
+      const multipart = new FormData();
+      for (const [name, value] of form) multipart.append(name, value);
+      for (const file of attachments) {
+        multipart.append(
+          'attachment',
+          new Blob([new Uint8Array(file.content)], { type: file.contentType }),
+          file.filename,
+        );
+      }
       const answer = await postToProvider(
         'Mailgun',
         url,
-        {
-          headers: { Authorization: authorization, 'Content-Type': 'application/x-www-form-urlencoded' },
-          body: form.toString(),
-        },
+        attachments.length > 0
+          ? { headers: { Authorization: authorization }, body: multipart }
+          : {
+              headers: { Authorization: authorization, 'Content-Type': 'application/x-www-form-urlencoded' },
+              body: form.toString(),
+            },
         http,
       );
       if (answer.status >= 200 && answer.status < 300) {

@@ -48,7 +48,8 @@ export const isTimeout = (error: unknown): boolean =>
 export async function postToProvider(
   label: string,
   url: string,
-  init: { headers: Record<string, string>; body: string },
+  // A FormData body sets its own multipart Content-Type (with the boundary): give none for it.
+  init: { headers: Record<string, string>; body: string | FormData },
   { timeoutMs = DEFAULT_PROVIDER_TIMEOUT_MS, fetch: fetchImpl = fetch }: Omit<HttpClientOptions, 'baseUrl'>,
 ): Promise<ProviderAnswer> {
   try {

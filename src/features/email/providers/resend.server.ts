@@ -1,7 +1,8 @@
 /**
  * Resend (https://resend.com/docs/api-reference/emails/send-email): `POST {RESEND_API_URL}/emails`
  * with `Authorization: Bearer {key}` and a JSON body { from, to, subject, html, text, headers } (headers:
- * custom e-mail headers such as List-Unsubscribe, an object of strings); 200 answers
+ * custom e-mail headers such as List-Unsubscribe, an object of strings; attachments: an array of
+ * { filename, content (base64), content_type }); 200 answers
  * `{ id }`. Errors are JSON `{ statusCode, name, message }` (422 validation_error or
  * missing_required_field, 401 missing_api_key, 403 invalid_api_key, 429 rate_limit_exceeded with
  * Retry-After, 5xx). Each message carries `Idempotency-Key: delivery-{deliveryId}`, so a retry
@@ -58,6 +59,15 @@ export function createResendProvider({ apiKey, baseUrl, ...http }: ResendOptions
             html: message.html,
             text: message.text,
             headers: message.headers,
+            ...(message.attachments?.length
+              ? {
+                  attachments: message.attachments.map((file) => ({
+                    filename: file.filename,
+                    content: Buffer.from(file.content).toString('base64'),
+                    content_type: file.contentType,
+                  })),
+                }
+              : {}),
           }),
         },
         http,

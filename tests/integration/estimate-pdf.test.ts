@@ -1,0 +1,118 @@
+/**
+ * GET /api/estimates/{uuid}/pdf over real HTTP, on both backends: the printable net sheet read back
+ * as text, as the seller would read it.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { processImage } from '../../src/features/images/images.server.ts';
+import { BACKENDS } from '../support/backends.ts';
+import { expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
+import { createAgent } from '../support/fixtures.ts';
+import { png } from '../support/images.ts';
+import { readPdf } from '../support/pdf.ts';
+import { estimateResponse } from '../support/schemas.ts';
+
+describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
+  const suite = useApiSuite(backend, 'estimate-pdf');
+  const createEstimate = async (body: Record<string, unknown>) =>
+    (await expectJson(await suite.api.postJson('/api/estimates', body), 201, estimateResponse)).estimate;
+  const getPdf = (uuid: string) => suite.api.fetch(`/api/estimates/${uuid}/pdf`);
+
+  it('prints every line with its amount, the net, the agent, the date, the link and the disclaimer on one page', async () => {
+    const estimate = await createEstimate({
+      agent_slug: 'alexmorgan',
+      sale_price: 780200,
+      mortgage_payoff: 450000,
+      recipient_name: 'Pat Seller',
+    });
+    const response = await getPdf(estimate.uuid);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/pdf');
+    expect(response.headers.get('content-disposition')).toBe(`inline; filename="net-sheet-${estimate.uuid}.pdf"`);
+    expect(response.headers.get('cache-control')).toBe('private, no-store');
+    const pdf = await readPdf(new Uint8Array(await response.arrayBuffer()));
+    expect(pdf.pages).toBe(1);
+    expect(pdf.pageWidth).toBe(612);
+    for (const piece of [
+      'Net Sheet for Pat Seller',
+      'Sale Price',
+      '$780,200.00',
+      'Mortgage Payoff',
+      '-$450,000.00',
+      'Compensation (6.0%)',
+      '-$46,812.00',
+      'Transfer Tax',
+      '-$3,122.00',
+      'Attorney Fee',
+      '-$750.00',
+      'Recording Fee',
+      '-$175.00',
+      'Your Net Proceeds',
+      '$279,341.00',
+      'Alex Morgan',
+      `/estimate/${estimate.uuid}`,
+      'not legal or tax advice',
+      'Estimates are for information only',
+    ]) {
+      expect(pdf.text).toContain(piece);
+    }
+    const newYorkDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'America/New_York' }).format(
+      new Date(estimate.created_at),
+    );
+    expect(pdf.text).toContain(`Estimated on ${newYorkDate}`);
+  });
+
+  it('dates the sheet in New York, not UTC', async () => {
+    const estimate = await createEstimate({ agent_slug: 'alexmorgan', sale_price: 500000, mortgage_payoff: 0 });
+    // 02:30 UTC on January 2 is still January 1 in New York.
+    await suite.db.query(`UPDATE estimates SET created_at = '2026-01-02T02:30:00Z' WHERE uuid = $1`, [estimate.uuid]);
+    const pdf = await readPdf(new Uint8Array(await (await getPdf(estimate.uuid)).arrayBuffer()));
+    expect(pdf.text).toContain('Estimated on January 1, 2026');
+  });
+
+  it('cuts a 200-character name with an ellipsis and keeps every piece of text on the page', async () => {
+    const longName = `${'Bartholomew-Maximilian '.repeat(9)}Ze`.slice(0, 200);
+    const agent = await createAgent(suite.db, {
+      first_name: longName,
+      last_name: 'Q',
+      brokerage: `${'Very Long Brokerage Name '.repeat(8)}`.trim(),
+    });
+    const estimate = await createEstimate({ agent_slug: agent.slug, sale_price: 650000, mortgage_payoff: 100000 });
+    const pdf = await readPdf(new Uint8Array(await (await getPdf(estimate.uuid)).arrayBuffer()));
+    expect(pdf.pages).toBe(1);
+    expect(pdf.text).toContain('Bartholomew-Maximilian');
+    expect(pdf.text).toContain('…');
+    for (const item of pdf.items) {
+      expect(item.x, item.str).toBeGreaterThanOrEqual(0);
+      expect(item.x + item.width, item.str).toBeLessThanOrEqual(pdf.pageWidth);
+    }
+  });
+
+  it("shows the agent's photo only while the agent shows it", async () => {
+    const agent = await createAgent(suite.db);
+    const photo = await processImage(await png(80, 80), { accepts: ['png'], output: 'jpeg', maxSide: 400 });
+    await suite.db.query(
+      `INSERT INTO images (hash, content_type, bytes, width, height) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      [photo.hash, photo.contentType, photo.bytes, photo.width, photo.height],
+    );
+    await suite.db.query(`UPDATE agents SET profile_photo = $2, show_profile_photo = false WHERE id = $1`, [
+      agent.id,
+      photo.url,
+    ]);
+    const estimate = await createEstimate({ agent_slug: agent.slug, sale_price: 650000, mortgage_payoff: 0 });
+    const hasImage = async () =>
+      Buffer.from(await (await getPdf(estimate.uuid)).arrayBuffer())
+        .toString('latin1')
+        .includes('/Subtype /Image');
+    expect(await hasImage()).toBe(false);
+    await suite.db.query('UPDATE agents SET show_profile_photo = true WHERE id = $1', [agent.id]);
+    expect(await hasImage()).toBe(true);
+  });
+
+  it.each([
+    ['an unknown uuid', randomUUID()],
+    ['a malformed uuid', 'not-a-uuid'],
+  ])('answers 404 with the error shape for %s', async (_label, uuid) => {
+    await expectError(await getPdf(uuid), 404, 'Estimate not found');
+  });
+});
