@@ -7,7 +7,7 @@ import { defaultFeeTable } from './li-fees.ts';
 import { compareOffers } from './offers.ts';
 import { prorations } from './proration.ts';
 import { netRange, rangePrices } from './range.ts';
-import { netAtPrice, solveReverse, UnreachableTargetError } from './reverse.ts';
+import { netAtPrice, solveReverse, UnreachableTargetError, type QuickWithoutPrice } from './reverse.ts';
 
 const fees = defaultFeeTable();
 const options = { today: '2026-11-23' };
@@ -18,6 +18,13 @@ const quick = (salePriceCents: number): EstimateInputs => ({
   transferTaxRatePer1000: 4,
   attorneyFeeCents: 750_00,
   recordingFeeCents: 175_00,
+});
+const withoutPrice = (inputs: EstimateInputs): QuickWithoutPrice => ({
+  mortgagePayoffCents: inputs.mortgagePayoffCents,
+  commissionPercent: inputs.commissionPercent,
+  transferTaxRatePer1000: inputs.transferTaxRatePer1000,
+  attorneyFeeCents: inputs.attorneyFeeCents,
+  recordingFeeCents: inputs.recordingFeeCents,
 });
 const amount = (sheet: ReturnType<typeof computeDetailedSheet>, key: string) =>
   sheet.lines.find((line) => line.key === key)?.amount_cents;
@@ -211,7 +218,7 @@ describe('computeDetailedSheet, properties', () => {
         details,
         fc.integer({ min: -1_000_000_00, max: 5_000_000_00 }),
         (quickInputs, refined, target) => {
-          const { salePriceCents: _, ...rest } = quickInputs;
+          const rest = withoutPrice(quickInputs);
           const { price_cents, sheet } = solveReverse(target, rest, refined, fees, options);
           expect(price_cents % 100).toBe(0);
           expect(sheet.net_cents).toBeGreaterThanOrEqual(target);
@@ -226,7 +233,7 @@ describe('computeDetailedSheet, properties', () => {
   });
 
   it('refuses a target no price up to $100,000,000 reaches', () => {
-    const { salePriceCents: _, ...rest } = quick(0);
+    const rest = withoutPrice(quick(0));
     expect(() => solveReverse(100_000_000_00, rest, undefined, fees, options)).toThrow(UnreachableTargetError);
   });
 
@@ -252,7 +259,7 @@ describe('computeDetailedSheet, properties', () => {
 
 describe('compareOffers', () => {
   it('marks the best net, and on a tie the earliest closing', () => {
-    const { salePriceCents: _, ...rest } = quick(0);
+    const rest = withoutPrice(quick(0));
     const offer = {
       price: 800_000_00,
       concessions: 0,
