@@ -59,12 +59,12 @@ export interface EstimateLines {
 }
 
 /** n / d rounded half-up, for non-negative safe integers. */
-function divideRoundHalfUp(numerator: number, denominator: number): number {
+export function divideRoundHalfUp(numerator: number, denominator: number): number {
   return Math.floor((2 * numerator + denominator) / (2 * denominator));
 }
 
 /** A rate with up to two decimals as an integer count of hundredths (6.25 -> 625). */
-function hundredths(rate: number): number {
+export function hundredths(rate: number): number {
   return Math.round(rate * 100);
 }
 

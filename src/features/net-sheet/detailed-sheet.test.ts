@@ -1,0 +1,280 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { computeEstimate, type EstimateInputs } from '../estimate/estimate.ts';
+import { computeDetailedSheet } from './detailed-sheet.ts';
+import { countyFor, netSheetDetailsSchema } from './details.ts';
+import { defaultFeeTable } from './li-fees.ts';
+import { compareOffers } from './offers.ts';
+import { prorations } from './proration.ts';
+import { netRange, rangePrices } from './range.ts';
+import { netAtPrice, solveReverse, UnreachableTargetError, type QuickWithoutPrice } from './reverse.ts';
+
+const fees = defaultFeeTable();
+const options = { today: '2026-11-23' };
+const quick = (salePriceCents: number): EstimateInputs => ({
+  salePriceCents,
+  mortgagePayoffCents: 450_000_00,
+  commissionPercent: 6,
+  transferTaxRatePer1000: 4,
+  attorneyFeeCents: 750_00,
+  recordingFeeCents: 175_00,
+});
+const withoutPrice = (inputs: EstimateInputs): QuickWithoutPrice => ({
+  mortgagePayoffCents: inputs.mortgagePayoffCents,
+  commissionPercent: inputs.commissionPercent,
+  transferTaxRatePer1000: inputs.transferTaxRatePer1000,
+  attorneyFeeCents: inputs.attorneyFeeCents,
+  recordingFeeCents: inputs.recordingFeeCents,
+});
+const amount = (sheet: ReturnType<typeof computeDetailedSheet>, key: string) =>
+  sheet.lines.find((line) => line.key === key)?.amount_cents;
+
+describe('computeDetailedSheet, worked examples', () => {
+  it('itemises a Nassau sale with two liens and their per-diem interest', () => {
+    const details = netSheetDetailsSchema.parse({
+      listing_commission_percent: 3,
+      buyer_agent_percent: 2.5,
+      county: 'Nassau',
+      closing_date: '2026-12-15',
+      liens: [
+        { label: 'Mortgage', payoff: '400,000', per_diem_interest: 55.25, payoff_date: '2026-11-30' },
+        { label: 'HELOC', payoff: 20000, per_diem_interest: '3.10', payoff_date: '2026-12-01' },
+      ],
+    });
+    const sheet = computeDetailedSheet(quick(780_200_00), details, fees, options);
+    expect(Object.fromEntries(sheet.lines.map((line) => [line.key, line.amount_cents]))).toEqual({
+      sale_price: -78_020_000,
+      listing_commission: 2_340_600, // 3 % of $780,200 = $23,406
+      buyer_agent_commission: 1_950_500, // 2.5 % = $19,505
+      lien_1_payoff: 40_000_000, // replaces the quick estimate's $450,000
+      lien_1_per_diem: 82_875, // Nov 30 (excl.) to Dec 15 (incl.) = 15 days × $55.25
+      lien_2_payoff: 2_000_000,
+      lien_2_per_diem: 4_340, // 14 days × $3.10
+      transfer_tax: 312_200, // 780,200 / 500 = 1,560.4 -> 1,561 steps × $2 = $3,122
+      attorney_fee: 75_000,
+      nassau_satisfaction_recording: 10_100, // 2 × $50.50
+      nassau_block_fee: 60_000, // 2 × $300
+      nassau_tax_map_verification: 54_000, // 2 × $270
+      tp584_filing: 500,
+      title_closer_pickup: 50_000, // 2 × $250
+    });
+    // 78,020,000 - (4,291,100 + 42,087,215 + 312,200 + 75,000 + 124,100 + 500 + 50,000) = 31,079,885
+    expect(sheet.net_cents).toBe(31_079_885);
+    expect(sheet.lines.some((line) => line.key === 'recording_fee')).toBe(false);
+  });
+
+  it('prorates a Suffolk bill: a paid half credits the buyer days, an unpaid half charges the seller days', () => {
+    const bill = { annual: 12_000_00, first_half_paid: true, second_half_paid: false };
+    // Dec 1 2026 - Jun 1 2027 = 182 days; closing Mar 1: seller 90 days, buyer 92 (closing day included).
+    // $6,000 × 92 / 182 = $3,032.967 -> 303,297 cents credited.
+    expect(prorations('Suffolk', { suffolk: bill }, '2027-03-01')).toEqual([
+      expect.objectContaining({ key: 'tax_suffolk_1', amount_cents: -303_297 }),
+    ]);
+    // Closing Aug 15 2027, nothing paid: the whole first half (182/182) and Jun 1 - Aug 15 = 75 of 183 days:
+    // $6,000 × 75 / 183 = $2,459.016 -> 245,902.
+    const unpaid = { ...bill, first_half_paid: false };
+    expect(prorations('Suffolk', { suffolk: unpaid }, '2027-08-15').map((line) => line.amount_cents)).toEqual([
+      600_000, 245_902,
+    ]);
+    const details = netSheetDetailsSchema.parse({
+      county: 'Suffolk',
+      suffolk_lots: 2,
+      closing_date: '2027-03-01',
+      property_taxes: { suffolk: { annual: 12000, first_half_paid: true } },
+    });
+    const sheet = computeDetailedSheet(quick(600_000_00), details, fees, options);
+    expect(amount(sheet, 'tax_suffolk_1')).toBe(-303_297);
+    expect(amount(sheet, 'suffolk_mortgage_verification')).toBe(300_00);
+    expect(amount(sheet, 'suffolk_satisfaction_recording')).toBe(60_00);
+    expect(amount(sheet, 'suffolk_lot_verification')).toBe(400_00); // 1 lien × 2 lots × $200
+  });
+
+  it('notes the East End buyer taxes in Southampton without charging the seller', () => {
+    const base = { county: 'Suffolk', closing_date: '2027-01-15' } as const;
+    const east = computeDetailedSheet(
+      quick(900_000_00),
+      netSheetDetailsSchema.parse({ ...base, town: 'Southampton' }),
+      fees,
+      options,
+    );
+    const west = computeDetailedSheet(
+      quick(900_000_00),
+      netSheetDetailsSchema.parse({ ...base, town: 'Islip' }),
+      fees,
+      options,
+    );
+    expect(east.notes.map((note) => note.key)).toContain('east_end');
+    expect(west.notes.map((note) => note.key)).not.toContain('east_end');
+    expect(east.lines).toEqual(west.lines);
+    expect(countyFor({ town: 'Baldwin' })).toBe('Nassau');
+    expect(countyFor({ zip: '11510' })).toBe('Nassau');
+  });
+
+  it('puts the mansion-tax cliff between $999,999 and $1,000,000, and steps the transfer tax per started $500', () => {
+    const below = computeDetailedSheet(quick(999_999_00), undefined, fees, options);
+    const at = computeDetailedSheet(quick(1_000_000_00), undefined, fees, options);
+    const above = computeDetailedSheet(quick(1_000_001_00), undefined, fees, options);
+    expect(below.notes.map((note) => note.key)).toContain('mansion_tax_cliff');
+    expect(at.notes.find((note) => note.key === 'mansion_tax')?.text).toContain('$10,000');
+    // 999,999 / 500 = 1,999.998 -> 2,000 steps; 1,000,000 -> 2,000; 1,000,001 -> 2,001 steps × $2.
+    expect([below, at, above].map((sheet) => amount(sheet, 'transfer_tax'))).toEqual([400_000, 400_000, 400_200]);
+  });
+
+  it('refuses oversized amounts and lists, and keeps cents exact for amounts like 0.1 + 0.2', () => {
+    expect(netSheetDetailsSchema.safeParse({ seller_concessions: 100_000_001 }).success).toBe(false);
+    expect(netSheetDetailsSchema.safeParse({ other_lines: Array(21).fill({ name: 'x', amount: 1 }) }).success).toBe(
+      false,
+    );
+    expect(netSheetDetailsSchema.safeParse({ liens: Array(5).fill({ label: 'x', payoff: 1 }) }).success).toBe(false);
+    expect(netSheetDetailsSchema.safeParse({ buyer_agent_percent: 2.555 }).success).toBe(false);
+    const details = netSheetDetailsSchema.parse({
+      other_lines: [
+        { name: 'Water', amount: 0.1 },
+        { name: 'Cure', amount: 0.2 },
+      ],
+    });
+    const sheet = computeDetailedSheet(quick(300_000_00), details, fees, options);
+    expect([amount(sheet, 'other_1'), amount(sheet, 'other_2')]).toEqual([10, 20]);
+  });
+});
+
+const inputs = fc.record({
+  salePriceCents: fc.integer({ min: 0, max: 20_000_000_00 }),
+  mortgagePayoffCents: fc.integer({ min: 0, max: 2_000_000_00 }),
+  commissionPercent: fc.integer({ min: 0, max: 2000 }).map((hundredths) => hundredths / 100),
+  transferTaxRatePer1000: fc.integer({ min: 0, max: 2000 }).map((hundredths) => hundredths / 100),
+  attorneyFeeCents: fc.integer({ min: 0, max: 10_000_00 }),
+  recordingFeeCents: fc.integer({ min: 0, max: 10_000_00 }),
+});
+const details = fc
+  .record({
+    listing_commission_percent: fc.integer({ min: 0, max: 2000 }).map((h) => h / 100),
+    buyer_agent_percent: fc.integer({ min: 0, max: 2000 }).map((h) => h / 100),
+    county: fc.constantFrom('Nassau', 'Suffolk'),
+    closing_date: fc.constantFrom('2026-12-31', '2027-02-28', '2027-06-30', '2027-07-01'),
+    liens: fc.array(
+      fc.record({
+        label: fc.constant('Lien'),
+        payoff: fc.integer({ min: 0, max: 1_000_000 }),
+        per_diem_interest: fc.integer({ min: 0, max: 20_000 }).map((c) => c / 100),
+      }),
+      { maxLength: 4 },
+    ),
+    property_taxes: fc.record({
+      nassau_school: fc.record({
+        annual: fc.integer({ min: 0, max: 99_999 }),
+        first_half_paid: fc.boolean(),
+        second_half_paid: fc.boolean(),
+      }),
+      suffolk: fc.record({
+        annual: fc.integer({ min: 0, max: 99_999 }),
+        first_half_paid: fc.boolean(),
+        second_half_paid: fc.boolean(),
+      }),
+      village: fc.record({
+        annual: fc.integer({ min: 0, max: 9_999 }),
+        fiscal_year_start_month: fc.integer({ min: 1, max: 12 }),
+        paid: fc.boolean(),
+      }),
+    }),
+  })
+  .map((raw) => netSheetDetailsSchema.parse(raw));
+
+describe('computeDetailedSheet, properties', () => {
+  it('gives integer lines that sum to minus the net', () => {
+    fc.assert(
+      fc.property(inputs, details, (quickInputs, refined) => {
+        const sheet = computeDetailedSheet(quickInputs, refined, fees, options);
+        expect(sheet.lines.every((line) => Number.isSafeInteger(line.amount_cents))).toBe(true);
+        expect(-sheet.lines.reduce((sum, line) => sum + line.amount_cents, 0)).toBe(sheet.net_cents);
+      }),
+    );
+  });
+
+  it("without details nets exactly computeEstimate's net with the same lines", () => {
+    fc.assert(
+      fc.property(inputs, (quickInputs) => {
+        const estimate = computeEstimate(quickInputs);
+        const sheet = computeDetailedSheet(quickInputs, undefined, fees, options);
+        expect(sheet.net_cents).toBe(estimate.netToSellerCents);
+        const expected = {
+          sale_price: -estimate.salePriceCents,
+          listing_commission: estimate.commissionCents,
+          lien_1_payoff: estimate.mortgagePayoffCents,
+          transfer_tax: estimate.transferTaxCents,
+          attorney_fee: estimate.attorneyFeeCents,
+          recording_fee: estimate.recordingFeeCents,
+        };
+        const nonZero = Object.entries(expected).filter(([key, value]) => key === 'sale_price' || value !== 0);
+        expect(sheet.lines.map((line) => [line.key, line.amount_cents])).toEqual(nonZero);
+      }),
+    );
+  });
+
+  it('solves the lowest whole-dollar price that nets at least the target', () => {
+    fc.assert(
+      fc.property(
+        inputs,
+        details,
+        fc.integer({ min: -1_000_000_00, max: 5_000_000_00 }),
+        (quickInputs, refined, target) => {
+          const rest = withoutPrice(quickInputs);
+          const { price_cents, sheet } = solveReverse(target, rest, refined, fees, options);
+          expect(price_cents % 100).toBe(0);
+          expect(sheet.net_cents).toBeGreaterThanOrEqual(target);
+          if (price_cents > 0) {
+            const lower = computeDetailedSheet({ ...rest, salePriceCents: price_cents - 100 }, refined, fees, options);
+            expect(lower.net_cents).toBeLessThan(target);
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('refuses a target no price up to $100,000,000 reaches', () => {
+    const rest = withoutPrice(quick(0));
+    expect(() => solveReverse(100_000_000_00, rest, undefined, fees, options)).toThrow(UnreachableTargetError);
+  });
+
+  it('gives range points equal to single computations', () => {
+    fc.assert(
+      fc.property(inputs, details, (quickInputs, refined) => {
+        const { salePriceCents, ...rest } = quickInputs;
+        const prices = rangePrices(salePriceCents);
+        expect(prices).toHaveLength(41);
+        for (const point of netRange(prices, rest, refined, fees, options)) {
+          expect(point.net_cents).toBe(
+            computeDetailedSheet({ ...rest, salePriceCents: point.price_cents }, refined, fees, options).net_cents,
+          );
+        }
+        expect(netAtPrice(rest, refined, fees, options)(salePriceCents)).toBe(
+          computeDetailedSheet(quickInputs, refined, fees, options).net_cents,
+        );
+      }),
+      { numRuns: 50 },
+    );
+  });
+});
+
+describe('compareOffers', () => {
+  it('marks the best net, and on a tie the earliest closing', () => {
+    const rest = withoutPrice(quick(0));
+    const offer = {
+      price: 800_000_00,
+      concessions: 0,
+      buyer_agent_percent: 2,
+      closing_date: '2027-02-01',
+      financing: 'cash',
+    } as const;
+    const compared = compareOffers(
+      [{ ...offer, concessions: 5_000_00 }, { ...offer, closing_date: '2027-03-01' }, offer],
+      rest,
+      undefined,
+      fees,
+      options,
+    );
+    expect(compared.map((entry) => entry.best)).toEqual([false, false, true]);
+    expect(compared.map((entry) => entry.behind_best_cents)).toEqual([5_000_00, 0, 0]);
+  });
+});

@@ -1,0 +1,255 @@
+/**
+ * The detailed Long Island net sheet: the quick estimate refined by the seller's details, as signed
+ * lines in integer cents (positive = a cost to the seller, negative = a credit). The net is minus the
+ * sum of the lines. Each line is rounded once, half-up (commissions as in computeEstimate).
+ */
+import { computeEstimate, divideRoundHalfUp, hundredths, type EstimateInputs } from '../estimate/estimate.ts';
+import type { NetSheetDetails } from './details.ts';
+import { EAST_END_TOWNS, LI_FEE_DEFAULTS, type FeeKey, type FeeTable } from './li-fees.ts';
+import { dayNumber, prorations } from './proration.ts';
+
+export type LineGroup = 'sale' | 'commission' | 'payoff' | 'tax' | 'fee' | 'proration' | 'other';
+
+export interface SheetLine {
+  key: string;
+  label: string;
+  amount_cents: number;
+  why: string;
+  group: LineGroup;
+}
+
+export interface DetailedSheet {
+  lines: SheetLine[];
+  net_cents: number;
+  closing_date: string;
+  notes: { key: string; text: string }[];
+}
+
+export interface SheetOptions {
+  /** YYYY-MM-DD. */
+  today: string;
+  /** How the agent's commission splits when the seller gives no percentages (default: all listing). */
+  defaults?: { listing_commission_percent: number; buyer_agent_percent: number };
+}
+
+const MANSION_TAX_THRESHOLD_CENTS = 1_000_000_00;
+/** A cliff note from 2 % below $1,000,000. */
+const CLIFF_WINDOW_CENTS = 20_000_00;
+
+export function addDays(iso: string, days: number): string {
+  return new Date((dayNumber(iso) + days) * 86_400_000).toISOString().slice(0, 10);
+}
+
+const dollarsText = (cents: number) =>
+  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
+
+/** The seller's percentages, else the caller's split of the agent's commission, else all of it on the listing side. */
+export function commissionSplit(
+  quick: Pick<EstimateInputs, 'commissionPercent'>,
+  details: NetSheetDetails | undefined,
+  options: SheetOptions,
+): { listingPercent: number; buyerPercent: number } {
+  return {
+    listingPercent:
+      details?.listing_commission_percent ?? options.defaults?.listing_commission_percent ?? quick.commissionPercent,
+    buyerPercent: details?.buyer_agent_percent ?? options.defaults?.buyer_agent_percent ?? 0,
+  };
+}
+
+/** The lines of a sale price that move with the price (shared with the reverse solve and the range). */
+export function priceLines(
+  quick: EstimateInputs,
+  listingPercent: number,
+  buyerPercent: number,
+): { listing: number; buyer: number; transferTax: number } {
+  const estimate = computeEstimate({ ...quick, commissionPercent: listingPercent });
+  const buyer = divideRoundHalfUp(quick.salePriceCents * hundredths(buyerPercent), 100 * 100);
+  return { listing: estimate.commissionCents, buyer, transferTax: estimate.transferTaxCents };
+}
+
+function notesFor(price: number, town: string | undefined): DetailedSheet['notes'] {
+  const notes: DetailedSheet['notes'] = [];
+  if (price >= MANSION_TAX_THRESHOLD_CENTS) {
+    notes.push({
+      key: 'mansion_tax',
+      text: `The buyer pays New York's 1% mansion tax (${dollarsText(divideRoundHalfUp(price, 100))}) at $1,000,000 or more; at $999,999 they would pay none.`,
+    });
+  } else if (price >= MANSION_TAX_THRESHOLD_CENTS - CLIFF_WINDOW_CENTS) {
+    notes.push({
+      key: 'mansion_tax_cliff',
+      text: 'At $1,000,000 the buyer would owe the 1% mansion tax ($10,000 more than at $999,999): buyers often stop just below it.',
+    });
+  }
+  if (town && EAST_END_TOWNS.some((name) => name.toLowerCase() === town.trim().toLowerCase())) {
+    notes.push({
+      key: 'east_end',
+      text: `In ${town.trim()} the buyer pays the Peconic Bay Community Preservation Fund tax (2%, plus 0.5% Community Housing Fund outside Riverhead) above an exemption: not a seller cost, but it weighs in negotiations.`,
+    });
+  }
+  notes.push(
+    { key: 'firpta', text: 'A foreign seller may have up to 15% withheld by the buyer under FIRPTA.' },
+    {
+      key: 'it2663',
+      text: 'A seller who is not a New York resident pays estimated tax on the gain (form IT-2663) at closing.',
+    },
+    { key: 'disclaimer', text: 'An estimate, not legal or tax advice: your attorney will confirm each figure.' },
+  );
+  return notes;
+}
+
+/**
+ * Without details: the quick estimate's lines (sale price, payoff, commission, transfer tax, attorney,
+ * recording), so the net equals computeEstimate's. With details and a county: the quick estimate's
+ * single recording fee is REPLACED by the itemised county costs per lien and lot.
+ */
+export function computeDetailedSheet(
+  quick: EstimateInputs,
+  details: NetSheetDetails | undefined,
+  fees: FeeTable,
+  options: SheetOptions,
+): DetailedSheet {
+  const { listingPercent, buyerPercent } = commissionSplit(quick, details, options);
+  const closingDate = details?.closing_date ?? addDays(options.today, 45);
+  const liens = details?.liens?.length
+    ? details.liens
+    : quick.mortgagePayoffCents > 0
+      ? [{ label: 'Mortgage', payoff: quick.mortgagePayoffCents, per_diem_interest: undefined, payoff_date: undefined }]
+      : [];
+  const { listing, buyer, transferTax } = priceLines(quick, listingPercent, buyerPercent);
+
+  const lines: SheetLine[] = [
+    {
+      key: 'sale_price',
+      label: 'Sale price',
+      amount_cents: -quick.salePriceCents,
+      why: 'What the buyer pays',
+      group: 'sale',
+    },
+    {
+      key: 'listing_commission',
+      label: `Listing commission (${listingPercent}%)`,
+      amount_cents: listing,
+      why: 'Percent of the sale price',
+      group: 'commission',
+    },
+    {
+      key: 'buyer_agent_commission',
+      label: `Buyer's agent (${buyerPercent}%)`,
+      amount_cents: buyer,
+      why: 'Percent of the sale price, if the seller agrees to pay it',
+      group: 'commission',
+    },
+    {
+      key: 'seller_concessions',
+      label: 'Seller concessions',
+      amount_cents: details?.seller_concessions ?? 0,
+      why: 'Credits promised to the buyer',
+      group: 'other',
+    },
+  ];
+  liens.forEach((lien, index) => {
+    lines.push({
+      key: `lien_${index + 1}_payoff`,
+      label: `${lien.label} payoff`,
+      amount_cents: lien.payoff,
+      why: 'Paid off at closing',
+      group: 'payoff',
+    });
+    const days = Math.max(dayNumber(closingDate) - dayNumber(lien.payoff_date ?? options.today), 0);
+    lines.push({
+      key: `lien_${index + 1}_per_diem`,
+      label: `${lien.label} interest to closing`,
+      amount_cents: (lien.per_diem_interest ?? 0) * days,
+      why: `${days} days of per-diem interest after the payoff date, closing day included`,
+      group: 'payoff',
+    });
+  });
+  lines.push(
+    {
+      key: 'transfer_tax',
+      label: 'NYS transfer tax',
+      amount_cents: transferTax,
+      why: `$${quick.transferTaxRatePer1000 / 2} per started $500 of price`,
+      group: 'tax',
+    },
+    {
+      key: 'attorney_fee',
+      label: 'Attorney fee',
+      amount_cents: quick.attorneyFeeCents,
+      why: "The seller's attorney",
+      group: 'fee',
+    },
+  );
+
+  const county = details?.county;
+  if (!details || !county) {
+    lines.push({
+      key: 'recording_fee',
+      label: 'Recording fee',
+      amount_cents: quick.recordingFeeCents,
+      why: 'One estimate for the recording costs (give the county to itemise them)',
+      group: 'fee',
+    });
+  } else {
+    const fee = (key: FeeKey, count: number, why: string) =>
+      lines.push({ key, label: LI_FEE_DEFAULTS[key].label, amount_cents: fees[key].cents * count, why, group: 'fee' });
+    const perLien = `${liens.length} × per lien satisfied (replaces the quick estimate's recording fee)`;
+    if (county === 'Nassau') {
+      fee('nassau_satisfaction_recording', liens.length, perLien);
+      fee('nassau_block_fee', liens.length, perLien);
+      fee('nassau_tax_map_verification', liens.length, perLien);
+    } else {
+      fee('suffolk_mortgage_verification', liens.length, perLien);
+      fee('suffolk_satisfaction_recording', liens.length, perLien);
+      // Each satisfaction is verified against every lot of the property (research: ~$500 + recording for one lot).
+      fee(
+        'suffolk_lot_verification',
+        liens.length * details.suffolk_lots,
+        `${liens.length} lien(s) × ${details.suffolk_lots} lot(s)`,
+      );
+    }
+    fee('tp584_filing', 1, 'Transfer tax return, once per sale');
+    if (details.seller_pays_rp5217) {
+      fee('rp5217_filing', 1, 'On the seller by the contract');
+      if (county === 'Suffolk') fee('suffolk_ea5217', 1, 'Suffolk county filing with the RP-5217');
+    }
+  }
+  if (details?.title_closer_pickup) {
+    lines.push({
+      key: 'title_closer_pickup',
+      label: LI_FEE_DEFAULTS.title_closer_pickup.label,
+      amount_cents: fees.title_closer_pickup.cents * liens.length,
+      why: `${liens.length} × per lien satisfied`,
+      group: 'fee',
+    });
+  }
+  if (details?.payoff_bank_attorney) {
+    lines.push({
+      key: 'payoff_bank_attorney',
+      label: LI_FEE_DEFAULTS.payoff_bank_attorney.label,
+      amount_cents: fees.payoff_bank_attorney.cents * liens.length,
+      why: `${liens.length} × per lien satisfied`,
+      group: 'fee',
+    });
+  }
+  for (const proration of prorations(county, details?.property_taxes ?? {}, closingDate)) {
+    lines.push({ ...proration, group: 'proration' });
+  }
+  details?.other_lines?.forEach((line, index) =>
+    lines.push({
+      key: `other_${index + 1}`,
+      label: line.name,
+      amount_cents: line.amount,
+      why: 'Added by the seller',
+      group: 'other',
+    }),
+  );
+
+  const kept = lines.filter((line) => line.key === 'sale_price' || line.amount_cents !== 0);
+  return {
+    lines: kept,
+    net_cents: -kept.reduce((sum, line) => sum + line.amount_cents, 0),
+    closing_date: closingDate,
+    notes: notesFor(quick.salePriceCents, details?.town),
+  };
+}

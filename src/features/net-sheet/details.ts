@@ -1,0 +1,99 @@
+/**
+ * The seller's refinements of a quick estimate, as ONE schema shared by the API and the forms.
+ * Every field is optional; the defaults are documented on each field and applied by
+ * computeDetailedSheet (the closing date's default depends on `today`, which a schema cannot know).
+ */
+import { z } from 'zod';
+import { dollarAmount } from '../estimate/amount.ts';
+import { TOWNS, type County } from '../towns/town-data.ts';
+
+const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
+
+const percent = (label: string) =>
+  z
+    .number({ error: `${label} must be a number` })
+    .min(0, `${label} cannot be negative`)
+    .max(20, `${label} must be at most 20%`)
+    .refine(hasAtMostTwoDecimals, `${label} can have at most two decimals`);
+
+const dollars = (label: string) => dollarAmount(label, { minimumDollars: 0 });
+const isoDate = (label: string) => z.iso.date({ error: `${label} must be a date (YYYY-MM-DD)` });
+const text = (label: string, max: number) =>
+  z
+    .string({ error: `${label} must be text` })
+    .trim()
+    .min(1, `${label} is required`)
+    .max(max, `${label} must be at most ${max} characters`);
+
+const lienSchema = z.strictObject({
+  label: text('Lien name', 100),
+  payoff: dollars('Payoff'),
+  /** Dollars per day; accrues from payoff_date (exclusive) to the closing date (inclusive). */
+  per_diem_interest: dollars('Per-diem interest').optional(),
+  /** The date the payoff figure is good through (default: today). */
+  payoff_date: isoDate('Payoff date').optional(),
+});
+
+const halves = { first_half_paid: z.boolean().default(false), second_half_paid: z.boolean().default(false) };
+
+export const netSheetDetailsSchema = z.strictObject({
+  /** Default: the agent's commission split as the caller's `defaults` say. */
+  listing_commission_percent: percent('Listing commission').optional(),
+  buyer_agent_percent: percent("Buyer's agent commission").optional(),
+  /** Default $0. */
+  seller_concessions: dollars('Seller concessions').optional(),
+  /** Default: the quick estimate's mortgage payoff as the only lien; the first lien replaces it. */
+  liens: z.array(lienSchema).max(4, 'At most 4 liens').optional(),
+  /** Default: today + 45 days. */
+  closing_date: isoDate('Closing date').optional(),
+  /** Default: unknown, and the quick estimate's single recording fee stays. */
+  county: z.enum(['Nassau', 'Suffolk'], { error: 'County must be Nassau or Suffolk' }).optional(),
+  /** For the East End note only. */
+  town: text('Town', 100).optional(),
+  suffolk_lots: z
+    .number({ error: 'Lots must be a number' })
+    .int('Lots must be a whole number')
+    .min(1, 'At least 1 lot')
+    .max(10, 'At most 10 lots')
+    .default(1),
+  /** A contract term; by custom the buyer files it. */
+  seller_pays_rp5217: z.boolean().default(false),
+  /** Per lien satisfied. */
+  title_closer_pickup: z.boolean().default(true),
+  payoff_bank_attorney: z.boolean().default(false),
+  /** Default: no proration (the attorney settles taxes at closing). */
+  property_taxes: z
+    .strictObject({
+      nassau_school: z.strictObject({ annual: dollars('School tax'), ...halves }).optional(),
+      nassau_general: z.strictObject({ annual: dollars('General tax'), ...halves }).optional(),
+      suffolk: z.strictObject({ annual: dollars('Property tax'), ...halves }).optional(),
+      village: z
+        .strictObject({
+          annual: dollars('Village tax'),
+          fiscal_year_start_month: z
+            .number({ error: 'Month must be a number' })
+            .int('Month must be 1-12')
+            .min(1, 'Month must be 1-12')
+            .max(12, 'Month must be 1-12'),
+          paid: z.boolean().default(false),
+        })
+        .optional(),
+    })
+    .optional(),
+  /** Repairs, CO cure, final water bill… Default none. */
+  other_lines: z
+    .array(z.strictObject({ name: text('Line name', 100), amount: dollars('Amount') }))
+    .max(20, 'At most 20 other lines')
+    .optional(),
+});
+
+export type NetSheetDetails = z.output<typeof netSheetDetailsSchema>;
+
+/** The county of a town (by name) or a ZIP code, from the town list; undefined when neither is known. */
+export function countyFor({ town, zip }: { town?: string; zip?: string }): County | undefined {
+  const name = town?.trim().toLowerCase();
+  const match = TOWNS.find(
+    (candidate) => (name && candidate.name.toLowerCase() === name) || (zip && candidate.zipCodes.includes(zip)),
+  );
+  return match?.county;
+}

@@ -1,0 +1,58 @@
+/** Two to four offers side by side: each one's sheet and net, how far each is from the best. */
+import { z } from 'zod';
+import { dollarAmount } from '../estimate/amount.ts';
+import { computeDetailedSheet, type DetailedSheet, type SheetOptions } from './detailed-sheet.ts';
+import { netSheetDetailsSchema, type NetSheetDetails } from './details.ts';
+import type { FeeTable } from './li-fees.ts';
+import type { QuickWithoutPrice } from './reverse.ts';
+
+export const offerSchema = z.strictObject({
+  price: dollarAmount('Offer price', { minimumDollars: 0 }),
+  concessions: dollarAmount('Concessions', { minimumDollars: 0 }),
+  buyer_agent_percent: netSheetDetailsSchema.shape.buyer_agent_percent,
+  closing_date: z.iso.date({ error: 'Closing date must be a date (YYYY-MM-DD)' }),
+  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other'], { error: 'Choose a financing type' }),
+});
+export const offersSchema = z.array(offerSchema).min(2, 'Compare at least 2 offers').max(4, 'Compare at most 4 offers');
+export type Offer = z.output<typeof offerSchema>;
+
+export interface ComparedOffer {
+  offer: Offer;
+  sheet: DetailedSheet;
+  net_cents: number;
+  /** The best net minus this one's (0 for the best). */
+  behind_best_cents: number;
+  best: boolean;
+}
+
+export function compareOffers(
+  offers: readonly Offer[],
+  quick: QuickWithoutPrice,
+  details: NetSheetDetails | undefined,
+  fees: FeeTable,
+  options: SheetOptions,
+): ComparedOffer[] {
+  const sheets = offers.map((offer) => {
+    const merged: NetSheetDetails = {
+      ...(details ?? netSheetDetailsSchema.parse({})),
+      seller_concessions: offer.concessions,
+      closing_date: offer.closing_date,
+      ...(offer.buyer_agent_percent === undefined ? {} : { buyer_agent_percent: offer.buyer_agent_percent }),
+    };
+    return { offer, sheet: computeDetailedSheet({ ...quick, salePriceCents: offer.price }, merged, fees, options) };
+  });
+  // Highest net wins; on a tie the earliest closing (ISO dates compare as text).
+  const best = sheets.reduce((winner, candidate) =>
+    candidate.sheet.net_cents > winner.sheet.net_cents ||
+    (candidate.sheet.net_cents === winner.sheet.net_cents && candidate.offer.closing_date < winner.offer.closing_date)
+      ? candidate
+      : winner,
+  );
+  return sheets.map(({ offer, sheet }) => ({
+    offer,
+    sheet,
+    net_cents: sheet.net_cents,
+    behind_best_cents: best.sheet.net_cents - sheet.net_cents,
+    best: offer === best.offer,
+  }));
+}
