@@ -50,8 +50,7 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
   const suite = useAuthSuite(backend, 'adminagents');
 
   async function signedIn(admin: boolean): Promise<{ id: number; client: Client }> {
-    const agent = await createAgent(suite.db);
-    if (admin) await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [agent.id]);
+    const agent = await createAgent(suite.db, { is_admin: admin });
     return { id: agent.id, client: await clientAs(suite, agent.id) };
   }
 

@@ -50,8 +50,7 @@ let feeds: () => RefreshPlan = () => ({});
 let releaseHeld = () => {};
 
 async function newAdmin(suite: AuthSuite): Promise<Client> {
-  const admin = await createAgent(suite.db);
-  await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [admin.id]);
+  const admin = await createAgent(suite.db, { is_admin: true });
   return clientAs(suite, admin.id);
 }
 

@@ -39,8 +39,7 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
     admin: boolean,
     name: { first_name?: string; last_name?: string } = {},
   ): Promise<{ id: number; client: Client }> {
-    const agent = await createAgent(suite.db, name);
-    if (admin) await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [agent.id]);
+    const agent = await createAgent(suite.db, { ...name, is_admin: admin });
     return { id: agent.id, client: await clientAs(suite, agent.id) };
   }
 

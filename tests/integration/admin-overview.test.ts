@@ -14,8 +14,7 @@ import { createAgent } from '../support/fixtures.ts';
 const DAY = 24 * 60 * 60 * 1000;
 
 async function newAdmin(suite: AuthSuite, name = { first_name: 'Alex', last_name: 'Admin' }) {
-  const admin = await createAgent(suite.db, name);
-  await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [admin.id]);
+  const admin = await createAgent(suite.db, { ...name, is_admin: true });
   return admin;
 }
 

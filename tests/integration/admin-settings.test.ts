@@ -71,8 +71,7 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
   });
 
   async function adminClient(): Promise<{ email: string; client: Client }> {
-    const agent = await createAgent(suite.db);
-    await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [agent.id]);
+    const agent = await createAgent(suite.db, { is_admin: true });
     return { email: agent.email, client: await clientAs(suite, agent.id) };
   }
   const agentClient = async () => clientAs(suite, (await createAgent(suite.db)).id);

@@ -191,8 +191,7 @@ describe.each(BACKENDS)('the agent’s calculator settings on %s', (backend) => 
       (await expectJson(await clientB.get(`${PATH}?agent_id=${a.id}`), 200, settingsResponseSchema)).settings,
     ).toEqual(VALID);
 
-    const admin = await createAgent(suite.db);
-    await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [admin.id]);
+    const admin = await createAgent(suite.db, { is_admin: true });
     const adminClient = await clientAs(suite, admin.id);
     expect(await settingsOf(adminClient)).toEqual(SYSTEM);
     await expectJson(await patch(adminClient, { ...VALID, default_commission_percent: 3 }), 200, savedResponse);

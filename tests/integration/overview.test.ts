@@ -165,8 +165,7 @@ describe.each(BACKENDS)('the dashboard overview on %s', (backend) => {
   });
 
   it('gives an admin their own figures, not everyone’s', async () => {
-    const admin = await createAgent(suite.db);
-    await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [admin.id]);
+    const admin = await createAgent(suite.db, { is_admin: true });
     await insertEstimate(suite.db, (await createAgent(suite.db)).id, new Date());
     await insertEstimate(suite.db, admin.id, new Date());
     const overview = await overviewOf(admin.id);

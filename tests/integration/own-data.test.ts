@@ -107,8 +107,7 @@ describe.each(BACKENDS)('own data only on %s', (backend) => {
     ['an admin', true],
   ])('%s calling every agent route never reads or changes agent A’s data', async (_who, admin) => {
     const a = await agentA();
-    const caller = await createAgent(suite.db);
-    if (admin) await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [caller.id]);
+    const caller = await createAgent(suite.db, { is_admin: admin });
     // The caller's own Follow Up Boss connection is on, so the sync controls get past "connect first".
     await suite.db.query(
       `INSERT INTO fub_integrations (agent_id, api_key_encrypted, api_key_masked, active) VALUES ($1, 'v1:AAAA:BBBB:CCCC', '', true)`,

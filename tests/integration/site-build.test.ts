@@ -36,8 +36,7 @@ import { startApi, type RunningApi } from '../support/http.ts';
 const DEBOUNCE = 60_000;
 
 async function newAdmin(suite: AuthSuite) {
-  const admin = await createAgent(suite.db, { first_name: 'Alex', last_name: 'Admin' });
-  await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [admin.id]);
+  const admin = await createAgent(suite.db, { first_name: 'Alex', last_name: 'Admin', is_admin: true });
   return admin;
 }
 

@@ -52,8 +52,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
   });
 
   async function adminClient(): Promise<Client> {
-    const agent = await createAgent(suite.db);
-    await suite.db.query('UPDATE agents SET is_admin = true WHERE id = $1', [agent.id]);
+    const agent = await createAgent(suite.db, { is_admin: true });
     return clientAs(suite, agent.id);
   }
   const agentClient = async () => clientAs(suite, (await createAgent(suite.db)).id);

@@ -23,6 +23,7 @@ export interface NewAgent {
   professional_title?: string | null;
   status?: 'active' | 'inactive' | 'pending';
   license_number?: string | null;
+  is_admin?: boolean;
 }
 
 let counter = 0;
@@ -36,8 +37,8 @@ export async function createAgent(db: Db, agent: NewAgent = {}): Promise<AgentRo
   const slug = uniqueSlug();
   const [row] = await db.query<AgentRow>(
     `INSERT INTO agents (first_name, last_name, email, phone, password_hash, slug, brokerage, professional_title,
-                         status, license_number)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+                         status, license_number, is_admin)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      RETURNING id, slug, first_name, last_name, email`,
     [
       agent.first_name ?? 'Jamie',
@@ -50,6 +51,7 @@ export async function createAgent(db: Db, agent: NewAgent = {}): Promise<AgentRo
       agent.professional_title === undefined ? 'Licensed Associate Broker' : agent.professional_title,
       agent.status ?? 'active',
       agent.license_number === undefined ? '10991234567' : agent.license_number,
+      agent.is_admin ?? false,
     ],
   );
   if (!row) throw new Error('createAgent: no row');
