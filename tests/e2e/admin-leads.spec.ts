@@ -48,6 +48,10 @@ test.describe('the admin’s leads', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Leads' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Leads', exact: true })).toHaveAttribute('aria-current', 'page');
     await page.getByRole('searchbox', { name: 'Search' }).fill(agent.slug);
+    // This test's two leads are the newest of all, so the unfiltered list (kept, dimmed, while the
+    // search loads) already starts with them: wait for the search's own answer, its total.
+    await expect(page.getByText('Showing 1–2 of 2')).toBeVisible();
+    await expect(table(page)).not.toHaveAttribute('aria-busy', 'true');
     await expect(names(page)).toHaveText(['Morgan Visitortwo', 'Morgan Visitorone']);
     const agentName = `${agent.first_name} ${agent.last_name}`;
     const first = table(page).locator('tbody tr').first();

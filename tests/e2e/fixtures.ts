@@ -238,7 +238,9 @@ export async function signInAsAdmin(page: Page): Promise<void> {
     await page.context().addCookies([{ name: 'nts_session', value: kept, url: E2E_BASE_URL }]);
     return;
   }
-  const login = await page.request.post('/api/auth/login', { data: DEMO_ADMIN });
+  // Same-site headers: the page may already hold another session (a test's new agent), and a
+  // request with a session cookie must say where it comes from.
+  const login = await page.request.post('/api/auth/login', { data: DEMO_ADMIN, headers: sameSiteHeaders() });
   expect(login.status(), await login.text()).toBe(200);
   const cookie = login
     .headersArray()
