@@ -54,12 +54,6 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
     return { id: agent.id, client: await clientAs(suite, agent.id) };
   }
 
-  const send = (client: Client, method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
-    client.request(path, {
-      method,
-      headers: { 'content-type': 'application/json', origin: suite.api.origin, ...headers },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
   const list = async (client: Client) => expectJson(await client.get('/api/admin/agents'), 200, agentList);
   const statusOf = async (id: number) =>
     (await suite.db.query<{ status: string }>('SELECT status FROM agents WHERE id = $1', [id]))[0]?.status;
@@ -102,9 +96,9 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
   describe('POST /api/admin/agents', () => {
     it('answers 401 signed out and 403 to an agent, adding nobody', async () => {
       const body = newAgentBody();
-      await expectError(await send(suite.client(), 'POST', '/api/admin/agents', body), 401, 'Please log in');
+      await expectError(await suite.client().send('POST', '/api/admin/agents', body), 401, 'Please log in');
       const agent = await signedIn(false);
-      await expectError(await send(agent.client, 'POST', '/api/admin/agents', body), 403, 'Admins only');
+      await expectError(await agent.client.send('POST', '/api/admin/agents', body), 403, 'Admins only');
       const rows = await suite.db.query('SELECT id FROM agents WHERE slug = $1', [body.slug]);
       expect(rows).toHaveLength(0);
     });
@@ -112,7 +106,7 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
     it('adds a pending agent whose e-mailed link sets their password and activates them', async () => {
       const admin = await signedIn(true);
       const body = newAgentBody({ email: `Robin.Mixed.${Date.now()}@Example.com`, phone: '5165550142' });
-      const response = await send(admin.client, 'POST', '/api/admin/agents', body);
+      const response = await admin.client.send('POST', '/api/admin/agents', body);
       const answer = await expectJson(response, 201, added);
       expect(answer.message).toBe('Agent added successfully.');
       expect(answer.agent).toMatchObject({ slug: body.slug, email: body.email.toLowerCase(), status: 'pending' });
@@ -143,13 +137,13 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
       const admin = await signedIn(true);
       const existing = await createAgent(suite.db);
       const byEmail = await expectError(
-        await send(admin.client, 'POST', '/api/admin/agents', newAgentBody({ email: existing.email.toUpperCase() })),
+        await admin.client.send('POST', '/api/admin/agents', newAgentBody({ email: existing.email.toUpperCase() })),
         409,
         'Email already registered',
       );
       expect(byEmail.fields).toEqual({ email: 'Email already registered' });
       const bySlug = await expectError(
-        await send(admin.client, 'POST', '/api/admin/agents', newAgentBody({ slug: existing.slug })),
+        await admin.client.send('POST', '/api/admin/agents', newAgentBody({ slug: existing.slug })),
         409,
         'Slug already taken',
       );
@@ -161,7 +155,7 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
     it('refuses malformed JSON, wrong types, missing and oversized fields by the sign-up rules', async () => {
       const admin = await signedIn(true);
       const post = (body: unknown, headers?: Record<string, string>) =>
-        send(admin.client, 'POST', '/api/admin/agents', body, headers);
+        admin.client.send('POST', '/api/admin/agents', body, headers);
       await expectError(await post('{"first_name": '), 400, 'The request body is not valid JSON');
       await expectError(await post([newAgentBody()]), 400, 'The request body must be a JSON object');
       await expectError(await post(JSON.stringify(newAgentBody()), { 'content-type': 'text/plain' }), 415);
@@ -188,9 +182,9 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
     it('answers 401 signed out and 403 to an agent, changing nothing', async () => {
       const target = await createAgent(suite.db);
       const path = `/api/admin/agents/${target.id}`;
-      await expectError(await send(suite.client(), 'PATCH', path, { status: 'inactive' }), 401, 'Please log in');
+      await expectError(await suite.client().send('PATCH', path, { status: 'inactive' }), 401, 'Please log in');
       const agent = await signedIn(false);
-      await expectError(await send(agent.client, 'PATCH', path, { status: 'inactive' }), 403, 'Admins only');
+      await expectError(await agent.client.send('PATCH', path, { status: 'inactive' }), 403, 'Admins only');
       expect(await statusOf(target.id)).toBe('active');
     });
 
@@ -201,7 +195,7 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
       expect((await theirs.get('/api/auth/me')).status).toBe(200);
       expect((await suite.api.fetch(`/api/agents/public/${target.slug}`)).status).toBe(200);
 
-      const changed = await send(admin.client, 'PATCH', `/api/admin/agents/${target.id}`, { status: 'inactive' });
+      const changed = await admin.client.send('PATCH', `/api/admin/agents/${target.id}`, { status: 'inactive' });
       expect((await expectJson(changed, 200, done)).message).toBe('Status updated.');
       expect(await statusOf(target.id)).toBe('inactive');
       await expectError(await theirs.get('/api/auth/me'), 401, 'Please log in');
@@ -212,7 +206,7 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
       );
 
       await expectJson(
-        await send(admin.client, 'PATCH', `/api/admin/agents/${target.id}`, { status: 'active' }),
+        await admin.client.send('PATCH', `/api/admin/agents/${target.id}`, { status: 'active' }),
         200,
         done,
       );
@@ -222,8 +216,7 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
     it('refuses a bad status, a bad id, an unknown agent and the admin’s own account', async () => {
       const admin = await signedIn(true);
       const target = await createAgent(suite.db);
-      const patch = (id: number | string, body: unknown) =>
-        send(admin.client, 'PATCH', `/api/admin/agents/${id}`, body);
+      const patch = (id: number | string, body: unknown) => admin.client.send('PATCH', `/api/admin/agents/${id}`, body);
       expect((await expectError(await patch(target.id, { status: 'banned' }), 400)).fields).toEqual({
         status: 'Status must be active, inactive or pending',
       });

@@ -76,13 +76,6 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
   }
   const agentClient = async () => clientAs(suite, (await createAgent(suite.db)).id);
 
-  const send = (client: Client, method: string, path: string, body: unknown) =>
-    client.request(path, {
-      method,
-      headers: { 'content-type': 'application/json', origin: suite.api.origin },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-
   describe('who may call each route', () => {
     const calls: [string, string, unknown][] = [
       ['GET', MAILGUN, undefined],
@@ -93,7 +86,7 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
     ];
 
     it.each(calls)('%s %s: 401 signed out, 403 to an agent, 200 to an admin', async (method, path, body) => {
-      const call = (client: Client) => (method === 'GET' ? client.get(path) : send(client, method, path, body));
+      const call = (client: Client) => (method === 'GET' ? client.get(path) : client.send(method, path, body));
       await expectError(await call(suite.client()), 401, 'Please log in');
       await expectError(await call(await agentClient()), 403, 'Only admins can change site-wide settings');
       const answer = await call((await adminClient()).client);
@@ -103,9 +96,9 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
     it("an agent's saves change nothing and send nothing", async () => {
       const row = await createAgent(suite.db);
       const agent = await clientAs(suite, row.id);
-      await expectError(await send(agent, 'PUT', SEO, { ...seoBody, seo_title: 'Hijacked' }), 403);
-      await expectError(await send(agent, 'PATCH', MAILGUN, completeSettings), 403);
-      await expectError(await send(agent, 'POST', TEST_EMAIL, {}), 403);
+      await expectError(await agent.send('PUT', SEO, { ...seoBody, seo_title: 'Hijacked' }), 403);
+      await expectError(await agent.send('PATCH', MAILGUN, completeSettings), 403);
+      await expectError(await agent.send('POST', TEST_EMAIL, {}), 403);
       const [seo] = await suite.db.query<{ seo_title: string }>('SELECT seo_title FROM seo_settings');
       expect(seo?.seo_title).not.toBe('Hijacked');
       expect(await suite.db.query('SELECT 1 FROM email_settings')).toEqual([]);
@@ -125,7 +118,7 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
         complete: false,
       });
 
-      const saved = await send(client, 'PATCH', MAILGUN, completeSettings);
+      const saved = await client.send('PATCH', MAILGUN, completeSettings);
       const savedText = await saved.clone().text();
       expect(savedText).not.toContain(mailgun.apiKey);
       const answer = await expectJson(saved, 200, mailgunSaved);
@@ -134,7 +127,7 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
       expect(answer.settings.mailgun_api_key_masked).toMatch(/^•+cdef$/);
 
       const kept = await expectJson(
-        await send(client, 'PATCH', MAILGUN, { ...completeSettings, mailgun_api_key: '', mailgun_from_name: 'Homes' }),
+        await client.send('PATCH', MAILGUN, { ...completeSettings, mailgun_api_key: '', mailgun_from_name: 'Homes' }),
         200,
         mailgunSaved,
       );
@@ -152,36 +145,36 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
     it('refuses bad input field by field', async () => {
       const { client } = await adminClient();
       await expectError(
-        await send(client, 'PATCH', MAILGUN, '{"mailgun_domain":'),
+        await client.send('PATCH', MAILGUN, '{"mailgun_domain":'),
         400,
         'The request body is not valid JSON',
       );
       await expectFieldError(
-        await send(client, 'PATCH', MAILGUN, { mailgun_domain: 'not a domain' }),
+        await client.send('PATCH', MAILGUN, { mailgun_domain: 'not a domain' }),
         'mailgun_domain',
         'Enter a domain such as mg.example.com',
       );
       await expectFieldError(
-        await send(client, 'PATCH', MAILGUN, { mailgun_domain: 42 }),
+        await client.send('PATCH', MAILGUN, { mailgun_domain: 42 }),
         'mailgun_domain',
         'Enter a domain such as mg.example.com',
       );
       await expectFieldError(
-        await send(client, 'PATCH', MAILGUN, { mailgun_from_email: 'nobody' }),
+        await client.send('PATCH', MAILGUN, { mailgun_from_email: 'nobody' }),
         'mailgun_from_email',
         'Please enter a valid email address',
       );
       await expectFieldError(
-        await send(client, 'PATCH', MAILGUN, { mailgun_api_key: 'k'.repeat(201) }),
+        await client.send('PATCH', MAILGUN, { mailgun_api_key: 'k'.repeat(201) }),
         'mailgun_api_key',
         'The API key is too long',
       );
       await expectFieldError(
-        await send(client, 'PATCH', MAILGUN, { mailgun_from_name: 'n'.repeat(101) }),
+        await client.send('PATCH', MAILGUN, { mailgun_from_name: 'n'.repeat(101) }),
         'mailgun_from_name',
         'Sender name must be at most 100 characters',
       );
-      await expectError(await send(client, 'PATCH', MAILGUN, { mailgun_password: 'x' }), 400);
+      await expectError(await client.send('PATCH', MAILGUN, { mailgun_password: 'x' }), 400);
       expect(await suite.db.query('SELECT 1 FROM email_settings')).toEqual([]);
     });
   });
@@ -189,9 +182,9 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
   describe('the test e-mail', () => {
     it('without complete settings goes through the outbox to the admin, never to an address in the body', async () => {
       const { client, email } = await adminClient();
-      await send(client, 'PATCH', MAILGUN, { ...completeSettings, mailgun_from_email: null });
+      await client.send('PATCH', MAILGUN, { ...completeSettings, mailgun_from_email: null });
       const answer = await expectJson(
-        await send(client, 'POST', TEST_EMAIL, { to: 'someone-else@example.com' }),
+        await client.send('POST', TEST_EMAIL, { to: 'someone-else@example.com' }),
         200,
         testEmailAnswerSchema,
       );
@@ -209,8 +202,8 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
 
     it('with complete settings goes through Mailgun, from the sender the settings name', async () => {
       const { client, email } = await adminClient();
-      await expectJson(await send(client, 'PATCH', MAILGUN, completeSettings), 200, mailgunSaved);
-      const answer = await expectJson(await send(client, 'POST', TEST_EMAIL, {}), 200, testEmailAnswerSchema);
+      await expectJson(await client.send('PATCH', MAILGUN, completeSettings), 200, mailgunSaved);
+      const answer = await expectJson(await client.send('POST', TEST_EMAIL, {}), 200, testEmailAnswerSchema);
       expect(answer).toMatchObject({ provider: 'mailgun', to: email });
       expect(mailgun.messages).toHaveLength(1);
       expect(mailgun.messages[0]).toMatchObject({
@@ -223,8 +216,8 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
 
     it("answers the provider's error, and the failed test is not tried again later", async () => {
       const { client, email } = await adminClient();
-      await send(client, 'PATCH', MAILGUN, { ...completeSettings, mailgun_api_key: 'wrong-key-0000' });
-      const refused = await expectError(await send(client, 'POST', TEST_EMAIL, {}), 502);
+      await client.send('PATCH', MAILGUN, { ...completeSettings, mailgun_api_key: 'wrong-key-0000' });
+      const refused = await expectError(await client.send('POST', TEST_EMAIL, {}), 502);
       expect(refused.error).toMatch(/^The test e-mail could not be sent through mailgun: .*(401|Forbidden)/);
       expect(refused.error).not.toContain('wrong-key-0000');
       const rows = await suite.db.query('SELECT status, provider FROM email_deliveries WHERE to_email = $1', [email]);
@@ -241,13 +234,13 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
       const shown = await expectJson(await client.get(SEO), 200, seoAnswerSchema);
       expect(shown.settings).toMatchObject({ seo_title: stored?.seo_title, twitter_card: stored?.twitter_card });
 
-      const saved = await expectJson(await send(client, 'PUT', SEO, seoBody), 200, seoSavedSchema);
+      const saved = await expectJson(await client.send('PUT', SEO, seoBody), 200, seoSavedSchema);
       expect(saved.message).toBe('SEO settings saved successfully!');
       expect(saved.settings).toEqual(seoBody);
       expect((await expectJson(await client.get(SEO), 200, seoAnswerSchema)).settings).toEqual(seoBody);
 
       const cleared = { ...seoBody, og_title: '', og_description: '  ', og_url: '', seo_keywords: '' };
-      const answer = await expectJson(await send(client, 'PUT', SEO, cleared), 200, seoSavedSchema);
+      const answer = await expectJson(await client.send('PUT', SEO, cleared), 200, seoSavedSchema);
       expect(answer.settings).toMatchObject({ og_title: null, og_description: null, og_url: null, seo_keywords: null });
     });
 
@@ -260,7 +253,7 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
         og_title: 'o'.repeat(90),
         og_description: 'g'.repeat(200),
       };
-      await expectJson(await send(client, 'PUT', SEO, atLimits), 200, seoSavedSchema);
+      await expectJson(await client.send('PUT', SEO, atLimits), 200, seoSavedSchema);
       const over: [string, number, string][] = [
         ['seo_title', 61, 'Page title must be at most 60 characters'],
         ['seo_description', 161, 'Meta description must be at most 160 characters'],
@@ -269,7 +262,7 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
       ];
       for (const [field, length, message] of over) {
         await expectFieldError(
-          await send(client, 'PUT', SEO, { ...seoBody, [field]: 'x'.repeat(length) }),
+          await client.send('PUT', SEO, { ...seoBody, [field]: 'x'.repeat(length) }),
           field,
           message,
         );
@@ -279,33 +272,33 @@ describe.each(BACKENDS)('admin settings on %s', (backend) => {
 
     it('refuses malformed, missing and wrongly typed fields', async () => {
       const { client } = await adminClient();
-      await expectError(await send(client, 'PUT', SEO, 'nope'), 400, 'The request body is not valid JSON');
+      await expectError(await client.send('PUT', SEO, 'nope'), 400, 'The request body is not valid JSON');
       await expectFieldError(
-        await send(client, 'PUT', SEO, { ...seoBody, seo_title: undefined }),
+        await client.send('PUT', SEO, { ...seoBody, seo_title: undefined }),
         'seo_title',
         'Page title is required',
       );
       await expectFieldError(
-        await send(client, 'PUT', SEO, { ...seoBody, seo_description: '   ' }),
+        await client.send('PUT', SEO, { ...seoBody, seo_description: '   ' }),
         'seo_description',
         'Meta description is required',
       );
       await expectFieldError(
-        await send(client, 'PUT', SEO, { ...seoBody, twitter_card: 'large' }),
+        await client.send('PUT', SEO, { ...seoBody, twitter_card: 'large' }),
         'twitter_card',
         'Choose summary, summary_large_image, app or player',
       );
       await expectFieldError(
-        await send(client, 'PUT', SEO, { ...seoBody, og_url: 'javascript:alert(1)' }),
+        await client.send('PUT', SEO, { ...seoBody, og_url: 'javascript:alert(1)' }),
         'og_url',
         'Enter a full address starting with https://',
       );
       await expectFieldError(
-        await send(client, 'PUT', SEO, { ...seoBody, og_title: 12 }),
+        await client.send('PUT', SEO, { ...seoBody, og_title: 12 }),
         'og_title',
         'OG title must be text',
       );
-      await expectError(await send(client, 'PUT', SEO, { ...seoBody, og_image_data: 'x' }), 400);
+      await expectError(await client.send('PUT', SEO, { ...seoBody, og_image_data: 'x' }), 400);
     });
   });
 });

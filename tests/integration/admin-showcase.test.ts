@@ -63,13 +63,6 @@ describe.each(BACKENDS)('the admin showcase on %s', (backend) => {
   }
   const agentClient = async () => clientAs(suite, (await createAgent(suite.db)).id);
 
-  const send = (client: Client, method: string, path: string, body: unknown) =>
-    client.request(path, {
-      method,
-      headers: { 'content-type': 'application/json', origin: suite.api.origin },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
-
   /** POST /api/images/upload as the screen sends it: multipart, with the client's cookie and the site's Origin. */
   const upload = (client: Client, form: FormData) => {
     const headers: Record<string, string> = { origin: suite.api.origin, [IP_HEADER]: client.ip };
@@ -110,7 +103,7 @@ describe.each(BACKENDS)('the admin showcase on %s', (backend) => {
           const payload = await body();
           if (method === 'GET') return client.get(path);
           if (payload instanceof FormData) return upload(client, payload);
-          return send(client, method, path, payload);
+          return client.send(method, path, payload);
         };
         await expectRefused(() => call(suite.client()), 401, 'Please log in');
         const agent = await agentClient();
@@ -123,7 +116,7 @@ describe.each(BACKENDS)('the admin showcase on %s', (backend) => {
     it('an agent with a body that would be refused is told 403, not what the body lacks', async () => {
       const agent = await agentClient();
       await expectRefused(
-        () => send(agent, 'PATCH', FIELDS, '{"showcase'),
+        () => agent.send('PATCH', FIELDS, '{"showcase'),
         403,
         'Only admins can change site-wide settings',
       );
@@ -135,7 +128,7 @@ describe.each(BACKENDS)('the admin showcase on %s', (backend) => {
         'Only admins can change site-wide settings',
       );
       await expectRefused(
-        () => send(agent, 'PUT', ORDER, { images: 5 }),
+        () => agent.send('PUT', ORDER, { images: 5 }),
         403,
         'Only admins can change site-wide settings',
       );
@@ -145,7 +138,7 @@ describe.each(BACKENDS)('the admin showcase on %s', (backend) => {
   describe('the card figures', () => {
     it('saves them, and the public settings the home card refreshes from show them', async () => {
       const admin = await adminClient();
-      const saved = await expectJson(await send(admin, 'PATCH', FIELDS, fields), 200, showcaseSavedSchema);
+      const saved = await expectJson(await admin.send('PATCH', FIELDS, fields), 200, showcaseSavedSchema);
       expect(saved).toEqual({ success: true, message: 'Showcase settings saved successfully!', settings: fields });
       expect(await publicSettings()).toMatchObject(fields);
       const [row] = await suite.db.query<{ cents: number }>(
@@ -157,11 +150,11 @@ describe.each(BACKENDS)('the admin showcase on %s', (backend) => {
     it('refuses malformed JSON, wrong types, missing and oversized fields, with nothing changed', async () => {
       const admin = await adminClient();
       await expectRefused(
-        () => send(admin, 'PATCH', FIELDS, '{"showcase_property_price": 1'),
+        () => admin.send('PATCH', FIELDS, '{"showcase_property_price": 1'),
         400,
         'The request body is not valid JSON',
       );
-      await expectRefused(() => send(admin, 'PATCH', FIELDS, [fields]), 400, 'The request body must be a JSON object');
+      await expectRefused(() => admin.send('PATCH', FIELDS, [fields]), 400, 'The request body must be a JSON object');
       const refused: [Record<string, unknown>, string, string][] = [
         [{ showcase_property_price: '912500' }, 'showcase_property_price', 'Price must be a number'],
         [
@@ -192,18 +185,18 @@ describe.each(BACKENDS)('the admin showcase on %s', (backend) => {
       ];
       for (const [change, field, message] of refused) {
         const before = await state();
-        await expectFieldError(await send(admin, 'PATCH', FIELDS, { ...fields, ...change }), field, message);
+        await expectFieldError(await admin.send('PATCH', FIELDS, { ...fields, ...change }), field, message);
         expect(await state()).toEqual(before);
       }
       const withoutBeds = { ...fields, showcase_property_beds: undefined };
       const before = await state();
       await expectFieldError(
-        await send(admin, 'PATCH', FIELDS, withoutBeds),
+        await admin.send('PATCH', FIELDS, withoutBeds),
         'showcase_property_beds',
         'Beds is required',
       );
-      await expectError(await send(admin, 'PATCH', FIELDS, { ...fields, showcase_images: '' }), 400);
-      await expectError(await send(admin, 'PATCH', FIELDS, { ...fields, padding: 'x'.repeat(70_000) }), 413);
+      await expectError(await admin.send('PATCH', FIELDS, { ...fields, showcase_images: '' }), 400);
+      await expectError(await admin.send('PATCH', FIELDS, { ...fields, padding: 'x'.repeat(70_000) }), 413);
       expect(await state()).toEqual(before);
     });
   });
@@ -352,24 +345,24 @@ describe.each(BACKENDS)('the admin showcase on %s', (backend) => {
     it('deletes only a path in the list; anything else is 404 with nothing changed', async () => {
       const admin = await adminClient();
       await expectRefused(
-        () => send(admin, 'DELETE', DELETE, { imagePath: '/showcase/demo-3.svg' }),
+        () => admin.send('DELETE', DELETE, { imagePath: '/showcase/demo-3.svg' }),
         404,
         'That image is not in the showcase',
       );
       await expectRefused(
-        () => send(admin, 'DELETE', DELETE, { imagePath: '/showcase/demo-1.svg,/x' }),
+        () => admin.send('DELETE', DELETE, { imagePath: '/showcase/demo-1.svg,/x' }),
         400,
         'That image is not in the showcase',
       );
-      await expectRefused(() => send(admin, 'DELETE', DELETE, { imagePath: 7 }), 400, 'Choose an image');
-      await expectRefused(() => send(admin, 'DELETE', DELETE, {}), 400, 'Choose an image');
+      await expectRefused(() => admin.send('DELETE', DELETE, { imagePath: 7 }), 400, 'Choose an image');
+      await expectRefused(() => admin.send('DELETE', DELETE, {}), 400, 'Choose an image');
       await expectRefused(
-        () => send(admin, 'DELETE', DELETE, '{"imagePath":'),
+        () => admin.send('DELETE', DELETE, '{"imagePath":'),
         400,
         'The request body is not valid JSON',
       );
       const answer = await expectJson(
-        await send(admin, 'DELETE', DELETE, { imagePath: '/showcase/demo-1.svg' }),
+        await admin.send('DELETE', DELETE, { imagePath: '/showcase/demo-1.svg' }),
         200,
         imagesChangedSchema,
       );
@@ -386,15 +379,15 @@ describe.each(BACKENDS)('the admin showcase on %s', (backend) => {
       const list = ['/showcase/demo-1.svg', '/showcase/demo-2.svg'];
       for (const images of [[list[0]], [...list, '/showcase/demo-3.svg'], [list[0], list[0]], []]) {
         await expectRefused(
-          () => send(admin, 'PUT', ORDER, { images }),
+          () => admin.send('PUT', ORDER, { images }),
           409,
           'The showcase images changed meanwhile; reload the page and try again.',
         );
       }
-      await expectRefused(() => send(admin, 'PUT', ORDER, { images: 'a,b' }), 400, 'Send the images as a list');
-      await expectRefused(() => send(admin, 'PUT', ORDER, {}), 400, 'Send the images as a list');
+      await expectRefused(() => admin.send('PUT', ORDER, { images: 'a,b' }), 400, 'Send the images as a list');
+      await expectRefused(() => admin.send('PUT', ORDER, {}), 400, 'Send the images as a list');
       const answer = await expectJson(
-        await send(admin, 'PUT', ORDER, { images: [...list].reverse() }),
+        await admin.send('PUT', ORDER, { images: [...list].reverse() }),
         200,
         imagesChangedSchema,
       );

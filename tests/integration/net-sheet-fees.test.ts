@@ -30,12 +30,7 @@ describe.each(BACKENDS)('the closing-fee table on %s', (backend) => {
     return clientAs(suite, agent.id);
   };
   const agentClient = async () => clientAs(suite, (await createAgent(suite.db)).id);
-  const put = (client: Client, body: unknown) =>
-    client.request(PATH, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', origin: suite.api.origin },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
+  const put = (client: Client, body: unknown) => client.send('PUT', PATH, body);
   const stored = async () =>
     (await suite.db.query<{ overrides: unknown }>('SELECT overrides FROM net_sheet_fees WHERE id = 1'))[0]?.overrides;
   const storedKeys = (overrides: unknown) => Object.keys(z.record(z.string(), z.unknown()).parse(overrides)).sort();

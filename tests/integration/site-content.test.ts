@@ -52,12 +52,7 @@ describe.each(BACKENDS)('site content on %s', (backend) => {
     return clientAs(suite, agent.id);
   };
   const agentClient = async () => clientAs(suite, (await createAgent(suite.db)).id);
-  const put = (client: Client, body: unknown) =>
-    client.request(PATH, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', origin: suite.api.origin },
-      body: typeof body === 'string' ? body : JSON.stringify(body),
-    });
+  const put = (client: Client, body: unknown) => client.send('PUT', PATH, body);
 
   it("starts with the specification's content, each claim without a source line", () => {
     expect(seeded.claims.map((claim) => `${claim.figure} ${claim.label}`)).toEqual([

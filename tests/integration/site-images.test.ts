@@ -57,13 +57,6 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
   }
   const agentClient = async () => clientAs(suite, (await createAgent(suite.db)).id);
 
-  const send = (client: Client, method: string, path: string, body?: unknown) =>
-    client.request(path, {
-      method,
-      headers: { 'content-type': 'application/json', origin: suite.api.origin },
-      ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-    });
-
   /** What the settings rows hold: a refusal must leave them, and the images table, as they were. */
   async function snapshot() {
     const [site] = await suite.db.query('SELECT * FROM site_settings');
@@ -96,9 +89,9 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
       const agent = await agentClient();
       const admin = await adminClient();
       for (const [method, path, body] of await calls()) {
-        await expectRefused(() => send(suite.client(), method, path, body), 401, 'Please log in');
-        await expectRefused(() => send(agent, method, path, body), 403, 'Only admins can change site-wide settings');
-        const answer = await send(admin, method, path, body);
+        await expectRefused(() => suite.client().send(method, path, body), 401, 'Please log in');
+        await expectRefused(() => agent.send(method, path, body), 403, 'Only admins can change site-wide settings');
+        const answer = await admin.send(method, path, body);
         expect(answer.status, `${method} ${path}: ${await answer.clone().text()}`).toBe(200);
       }
     });
@@ -107,23 +100,23 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
       const agent = await agentClient();
       for (const { path, limit } of UPLOADS) {
         await expectRefused(
-          () => send(agent, 'POST', path, '{"image":'),
+          () => agent.send('POST', path, '{"image":'),
           403,
           'Only admins can change site-wide settings',
         );
         await expectRefused(
-          () => send(agent, 'POST', path, { image: 'not base64!' }),
+          () => agent.send('POST', path, { image: 'not base64!' }),
           403,
           'Only admins can change site-wide settings',
         );
         await expectRefused(
-          () => send(agent, 'POST', path, { image: Buffer.alloc(limit + 1, 0x41).toString('base64') }),
+          () => agent.send('POST', path, { image: Buffer.alloc(limit + 1, 0x41).toString('base64') }),
           403,
           'Only admins can change site-wide settings',
         );
       }
       await expectRefused(
-        () => send(agent, 'PATCH', SETTINGS, { website_logo_scale: 9 }),
+        () => agent.send('PATCH', SETTINGS, { website_logo_scale: 9 }),
         403,
         'Only admins can change site-wide settings',
       );
@@ -134,7 +127,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
     it.each(UPLOADS)('$path stores the image re-encoded and answers where it is served', async ({ path, type }) => {
       const admin = await adminClient();
       const answer = await expectJson(
-        await send(admin, 'POST', path, { image: dataUrl(await png(640, 480)), filename: 'brand.png' }),
+        await admin.send('POST', path, { image: dataUrl(await png(640, 480)), filename: 'brand.png' }),
         200,
         uploaded,
       );
@@ -149,18 +142,18 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
       const admin = await adminClient();
       const bytes = await png(120, 40);
       const bare = await expectJson(
-        await send(admin, 'POST', WEBSITE_LOGO, { image: bytes.toString('base64') }),
+        await admin.send('POST', WEBSITE_LOGO, { image: bytes.toString('base64') }),
         200,
         uploaded,
       );
-      const url = await expectJson(await send(admin, 'POST', WEBSITE_LOGO, { image: dataUrl(bytes) }), 200, uploaded);
+      const url = await expectJson(await admin.send('POST', WEBSITE_LOGO, { image: dataUrl(bytes) }), 200, uploaded);
       expect(bare.image_data).toBe(url.image_data);
     });
 
     it('the OG image is kept by seo_settings and answered by GET /api/seo/settings; DELETE clears it', async () => {
       const admin = await adminClient();
       const { image_data } = await expectJson(
-        await send(admin, 'POST', OG, { image: dataUrl(await png(1000, 570)) }),
+        await admin.send('POST', OG, { image: dataUrl(await png(1000, 570)) }),
         200,
         uploaded,
       );
@@ -170,7 +163,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
       // Link previews use at most 1200 px; this one stays as it came.
       const served = Buffer.from(await (await suite.client().get(image_data)).arrayBuffer());
       expect(await sharp(served).metadata()).toMatchObject({ format: 'jpeg', width: 1000, height: 570 });
-      expect(await expectJson(await send(admin, 'DELETE', OG), 200, deleted)).toEqual({
+      expect(await expectJson(await admin.send('DELETE', OG), 200, deleted)).toEqual({
         success: true,
         message: 'OG image deleted successfully!',
       });
@@ -181,7 +174,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
     it('the website logo is what GET /api/global/settings answers (the public header), and DELETE removes it', async () => {
       const admin = await adminClient();
       const { image_data } = await expectJson(
-        await send(admin, 'POST', WEBSITE_LOGO, { image: dataUrl(await png(300, 90)) }),
+        await admin.send('POST', WEBSITE_LOGO, { image: dataUrl(await png(300, 90)) }),
         200,
         uploaded,
       );
@@ -191,7 +184,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
         website_logo_type: 'png',
         website_logo_scale: 1,
       });
-      await expectJson(await send(admin, 'DELETE', WEBSITE_LOGO), 200, deleted);
+      await expectJson(await admin.send('DELETE', WEBSITE_LOGO), 200, deleted);
       const after = await expectJson(await suite.client().get('/api/global/settings'), 200, siteLogosAnswerSchema);
       expect(after.settings.website_logo).toBeNull();
     });
@@ -205,7 +198,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
         [120, 40, { width: 120, height: 40 }],
       ] as const) {
         const { image_data } = await expectJson(
-          await send(admin, 'POST', TOWN_LOGO, { image: dataUrl(await png(width, height)) }),
+          await admin.send('POST', TOWN_LOGO, { image: dataUrl(await png(width, height)) }),
           200,
           uploaded,
         );
@@ -221,7 +214,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
            <script>alert('svg-script')</script><rect width="200" height="60" fill="#0a58ca"/></svg>`,
       );
       const { image_data, mime_type } = await expectJson(
-        await send(admin, 'POST', WEBSITE_LOGO, { image: dataUrl(svg, 'image/svg+xml') }),
+        await admin.send('POST', WEBSITE_LOGO, { image: dataUrl(svg, 'image/svg+xml') }),
         200,
         uploaded,
       );
@@ -233,17 +226,17 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
     it('/town-logo-api.php and /api/upload/town-logo give the same answers, from one handler', async () => {
       const admin = await adminClient();
       const image = dataUrl(await png(500, 100));
-      const twin = await expectJson(await send(admin, 'POST', TOWN_LOGO, { image }), 200, uploaded);
-      const legacy = await expectJson(await send(admin, 'POST', LEGACY_TOWN_LOGO, { image }), 200, uploaded);
+      const twin = await expectJson(await admin.send('POST', TOWN_LOGO, { image }), 200, uploaded);
+      const legacy = await expectJson(await admin.send('POST', LEGACY_TOWN_LOGO, { image }), 200, uploaded);
       expect(legacy).toEqual(twin);
       for (const path of [TOWN_LOGO, LEGACY_TOWN_LOGO]) {
-        const refused = await expectError(await send(admin, 'POST', path, { image: 'bm90IGFuIGltYWdl' }), 400);
+        const refused = await expectError(await admin.send('POST', path, { image: 'bm90IGFuIGltYWdl' }), 400);
         expect(refused).toEqual({ success: false, error: 'Please select an image file', fields: {} });
-        const wrongMethod = await send(admin, 'PUT', path, { image });
+        const wrongMethod = await admin.send('PUT', path, { image });
         await expectError(wrongMethod, 405, 'PUT is not allowed here; use POST or DELETE');
       }
-      expect(await expectJson(await send(admin, 'DELETE', LEGACY_TOWN_LOGO), 200, deleted)).toEqual(
-        await expectJson(await send(admin, 'DELETE', TOWN_LOGO), 200, deleted),
+      expect(await expectJson(await admin.send('DELETE', LEGACY_TOWN_LOGO), 200, deleted)).toEqual(
+        await expectJson(await admin.send('DELETE', TOWN_LOGO), 200, deleted),
       );
     });
   });
@@ -254,27 +247,27 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
       async ({ path }) => {
         const admin = await adminClient();
         await expectRefused(
-          () => send(admin, 'POST', path, '{"image": "data:image/png;base64,'),
+          () => admin.send('POST', path, '{"image": "data:image/png;base64,'),
           400,
           'The request body is not valid JSON',
         );
-        await expectRefused(() => send(admin, 'POST', path, {}), 400, 'Please select an image file');
-        await expectRefused(() => send(admin, 'POST', path, { image: 5 }), 400, 'Please select an image file');
-        await expectRefused(() => send(admin, 'POST', path, { image: '' }), 400, 'Please select an image file');
+        await expectRefused(() => admin.send('POST', path, {}), 400, 'Please select an image file');
+        await expectRefused(() => admin.send('POST', path, { image: 5 }), 400, 'Please select an image file');
+        await expectRefused(() => admin.send('POST', path, { image: '' }), 400, 'Please select an image file');
         const image = dataUrl(await png());
-        await expectRefused(() => send(admin, 'POST', path, { image, filename: 7 }), 400, 'filename must be text');
+        await expectRefused(() => admin.send('POST', path, { image, filename: 7 }), 400, 'filename must be text');
         await expectRefused(
-          () => send(admin, 'POST', path, { image: 'this is not base64!' }),
+          () => admin.send('POST', path, { image: 'this is not base64!' }),
           400,
           'Please select an image file',
         );
         await expectRefused(
-          () => send(admin, 'POST', path, { image: dataUrl(Buffer.from('<html>hello</html>'), 'image/png') }),
+          () => admin.send('POST', path, { image: dataUrl(Buffer.from('<html>hello</html>'), 'image/png') }),
           400,
           'Please select an image file',
         );
         await expectRefused(
-          () => send(admin, 'POST', path, { image: dataUrl(Buffer.from('GIF89a'), 'text/html') }),
+          () => admin.send('POST', path, { image: dataUrl(Buffer.from('GIF89a'), 'text/html') }),
           400,
           'Please select an image file',
         );
@@ -297,7 +290,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
         '<svg xmlns="http://www.w3.org/2000/svg" width="50" height="50"><rect width="50" height="50"/></svg>',
       );
       await expectRefused(
-        () => send(admin, 'POST', OG, { image: dataUrl(svg, 'image/svg+xml') }),
+        () => admin.send('POST', OG, { image: dataUrl(svg, 'image/svg+xml') }),
         400,
         'Please select an image file',
       );
@@ -308,11 +301,11 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
       async ({ path, limit, tooLarge }) => {
         const admin = await adminClient();
         const justOver = Buffer.alloc(limit + 1, 0x41);
-        await expectRefused(() => send(admin, 'POST', path, { image: dataUrl(justOver) }), 413, tooLarge);
-        await expectRefused(() => send(admin, 'POST', path, { image: justOver.toString('base64') }), 413, tooLarge);
+        await expectRefused(() => admin.send('POST', path, { image: dataUrl(justOver) }), 413, tooLarge);
+        await expectRefused(() => admin.send('POST', path, { image: justOver.toString('base64') }), 413, tooLarge);
         // A body far past the limit is refused from its Content-Length, before it is read.
         await expectRefused(
-          () => send(admin, 'POST', path, { image: Buffer.alloc(limit * 2, 0x41).toString('base64') }),
+          () => admin.send('POST', path, { image: Buffer.alloc(limit * 2, 0x41).toString('base64') }),
           413,
           tooLarge,
         );
@@ -347,7 +340,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
 
     it('a 5MB OG image just within the limit is not refused for its size', async () => {
       const admin = await adminClient();
-      const answer = await send(admin, 'POST', OG, { image: dataUrl(Buffer.alloc(5 * MB, 0x41)) });
+      const answer = await admin.send('POST', OG, { image: dataUrl(Buffer.alloc(5 * MB, 0x41)) });
       // Within the limit it is decoded, and these bytes are no image.
       await expectError(answer, 400, 'Please select an image file');
     });
@@ -356,13 +349,13 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
   describe('the logo scale and the town-logo toggle (PATCH /api/agents/me/settings)', () => {
     it('saves the scale and answers the logo settings; GET /api/global/settings then gives it', async () => {
       const admin = await adminClient();
-      const answer = await expectJson(await send(admin, 'PATCH', SETTINGS, { website_logo_scale: 1.3 }), 200, saved);
+      const answer = await expectJson(await admin.send('PATCH', SETTINGS, { website_logo_scale: 1.3 }), 200, saved);
       expect(answer.message).toBe('Website settings saved successfully!');
       expect(answer.settings).toMatchObject({ website_logo_scale: 1.3, show_town_page_logo: false });
       const global = await expectJson(await suite.client().get('/api/global/settings'), 200, siteLogosAnswerSchema);
       expect(global.settings.website_logo_scale).toBe(1.3);
       for (const scale of [0.5, 2]) {
-        await expectJson(await send(admin, 'PATCH', SETTINGS, { website_logo_scale: scale }), 200, saved);
+        await expectJson(await admin.send('PATCH', SETTINGS, { website_logo_scale: scale }), 200, saved);
       }
     });
 
@@ -376,7 +369,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
       const admin = await adminClient();
       const before = await snapshot();
       const refused = await expectError(
-        await send(admin, 'PATCH', SETTINGS, { website_logo_scale: scale }),
+        await admin.send('PATCH', SETTINGS, { website_logo_scale: scale }),
         400,
         message,
       );
@@ -387,22 +380,22 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
     it('refuses a wrong toggle, the logo images themselves, and malformed JSON, changing nothing', async () => {
       const admin = await adminClient();
       await expectRefused(
-        () => send(admin, 'PATCH', SETTINGS, { show_town_page_logo: 'yes' }),
+        () => admin.send('PATCH', SETTINGS, { show_town_page_logo: 'yes' }),
         400,
         'show_town_page_logo must be true or false',
       );
       await expectRefused(
-        () => send(admin, 'PATCH', SETTINGS, { website_logo: 'https://evil.example/logo.png' }),
+        () => admin.send('PATCH', SETTINGS, { website_logo: 'https://evil.example/logo.png' }),
         400,
         'The logo images are uploaded and deleted through their upload routes',
       );
       await expectRefused(
-        () => send(admin, 'PATCH', SETTINGS, { website_logo_scale: 1.2, town_page_logo_type: 'svg' }),
+        () => admin.send('PATCH', SETTINGS, { website_logo_scale: 1.2, town_page_logo_type: 'svg' }),
         400,
         'The logo images are uploaded and deleted through their upload routes',
       );
       await expectRefused(
-        () => send(admin, 'PATCH', SETTINGS, '{"website_logo_scale": 1.'),
+        () => admin.send('PATCH', SETTINGS, '{"website_logo_scale": 1.'),
         400,
         'The request body is not valid JSON',
       );
@@ -410,7 +403,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
 
     it('an agent still saves their own calculator defaults (shape 1)', async () => {
       const agent = await agentClient();
-      const answer = await send(agent, 'PATCH', SETTINGS, {
+      const answer = await agent.send('PATCH', SETTINGS, {
         default_attorney_fee: 1500,
         default_recording_fee: 250,
         transfer_tax_rate_per_1000: 4,
@@ -422,21 +415,17 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
     it('the toggle and the town logo are what the town pages are built with (loadSiteChrome)', async () => {
       const admin = await adminClient();
       const { image_data } = await expectJson(
-        await send(admin, 'POST', TOWN_LOGO, { image: dataUrl(await png(300, 100)) }),
+        await admin.send('POST', TOWN_LOGO, { image: dataUrl(await png(300, 100)) }),
         200,
         uploaded,
       );
-      const og = await expectJson(
-        await send(admin, 'POST', OG, { image: dataUrl(await png(500, 285)) }),
-        200,
-        uploaded,
-      );
+      const og = await expectJson(await admin.send('POST', OG, { image: dataUrl(await png(500, 285)) }), 200, uploaded);
       const logo = await expectJson(
-        await send(admin, 'POST', WEBSITE_LOGO, { image: dataUrl(await png(200, 50)) }),
+        await admin.send('POST', WEBSITE_LOGO, { image: dataUrl(await png(200, 50)) }),
         200,
         uploaded,
       );
-      await expectJson(await send(admin, 'PATCH', SETTINGS, { website_logo_scale: 1.2 }), 200, saved);
+      await expectJson(await admin.send('PATCH', SETTINGS, { website_logo_scale: 1.2 }), 200, saved);
       const chrome = async () => {
         // loadSiteChrome is memoised for a build: each read here is a fresh build's.
         vi.resetModules();
@@ -449,7 +438,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
         logo: { src: logo.image_data, height: 96 },
         seo: { ogImage: og.image_data },
       });
-      const on = await expectJson(await send(admin, 'PATCH', SETTINGS, { show_town_page_logo: true }), 200, saved);
+      const on = await expectJson(await admin.send('PATCH', SETTINGS, { show_town_page_logo: true }), 200, saved);
       expect(on.message).toBe('Town page logo settings saved successfully!');
       expect(on.settings).toMatchObject({ town_page_logo: image_data, show_town_page_logo: true });
       expect((await chrome()).townLogo).toEqual({ src: image_data });
@@ -467,7 +456,7 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
       ['DELETE', OG, undefined],
     ] as const) {
       await suite.db.query("UPDATE site_changes SET changed_at = '2000-01-01'");
-      expect((await send(admin, method, path, body)).status).toBe(200);
+      expect((await admin.send(method, path, body)).status).toBe(200);
       expect((await changedAt()).getFullYear()).toBeGreaterThan(2000);
     }
   });

@@ -49,6 +49,8 @@ export interface Client {
   /** Like a page's fetch(): JSON body, this client's cookie, Origin of the site, its IP. */
   post(path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   get(path: string, headers?: Record<string, string>): Promise<Response>;
+  /** Any method with a JSON body as a page sends it (a string is sent as it is: malformed JSON). */
+  send(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response>;
   /** Any request, with this client's cookie and IP (no Origin unless given). */
   request(path: string, init?: { method?: string; headers?: Record<string, string>; body?: string }): Promise<Response>;
 }
@@ -98,6 +100,13 @@ export function useAuthSuite(
       },
       get(path, headers = {}) {
         return self.request(path, { headers });
+      },
+      send(method, path, body, headers = {}) {
+        return self.request(path, {
+          method,
+          headers: { 'content-type': 'application/json', origin: suite.api.origin, ...headers },
+          ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+        });
       },
     };
     return self;

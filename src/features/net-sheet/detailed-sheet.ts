@@ -181,6 +181,9 @@ export function computeDetailedSheet(
     },
   );
 
+  /** A line of the fee table: its amount `count` times (per lien, per lot or once per sale). */
+  const fee = (key: FeeKey, count: number, why: string) =>
+    lines.push({ key, label: LI_FEE_DEFAULTS[key].label, amount_cents: fees[key].cents * count, why, group: 'fee' });
   const county = details?.county;
   if (!details || !county) {
     lines.push({
@@ -191,8 +194,6 @@ export function computeDetailedSheet(
       group: 'fee',
     });
   } else {
-    const fee = (key: FeeKey, count: number, why: string) =>
-      lines.push({ key, label: LI_FEE_DEFAULTS[key].label, amount_cents: fees[key].cents * count, why, group: 'fee' });
     const perLien = `${liens.length} × per lien satisfied (replaces the quick estimate's recording fee)`;
     if (county === 'Nassau') {
       fee('nassau_satisfaction_recording', liens.length, perLien);
@@ -214,24 +215,9 @@ export function computeDetailedSheet(
       if (county === 'Suffolk') fee('suffolk_ea5217', 1, 'Suffolk county filing with the RP-5217');
     }
   }
-  if (details?.title_closer_pickup) {
-    lines.push({
-      key: 'title_closer_pickup',
-      label: LI_FEE_DEFAULTS.title_closer_pickup.label,
-      amount_cents: fees.title_closer_pickup.cents * liens.length,
-      why: `${liens.length} × per lien satisfied`,
-      group: 'fee',
-    });
-  }
-  if (details?.payoff_bank_attorney) {
-    lines.push({
-      key: 'payoff_bank_attorney',
-      label: LI_FEE_DEFAULTS.payoff_bank_attorney.label,
-      amount_cents: fees.payoff_bank_attorney.cents * liens.length,
-      why: `${liens.length} × per lien satisfied`,
-      group: 'fee',
-    });
-  }
+  const perLienSatisfied = `${liens.length} × per lien satisfied`;
+  if (details?.title_closer_pickup) fee('title_closer_pickup', liens.length, perLienSatisfied);
+  if (details?.payoff_bank_attorney) fee('payoff_bank_attorney', liens.length, perLienSatisfied);
   for (const proration of prorations(county, details?.property_taxes ?? {}, closingDate)) {
     lines.push({ ...proration, group: 'proration' });
   }

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Notice } from '../../ui/Notice.tsx';
 import { getJson } from '../accounts/account-query.ts';
 import type { Outcome } from '../accounts/use-settings-form.ts';
+import { SiteImageCardFrame } from '../site/SiteImageCardFrame.tsx';
 import { SiteImageUpload } from '../site/SiteImageUpload.tsx';
 import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES } from '../site/site-images.ts';
 import { ogImageAnswerSchema } from './seo-settings.ts';
@@ -17,26 +17,17 @@ export function OgImageCard() {
     queryFn: async () => (await getJson('/api/seo/settings', ogImageAnswerSchema)).og_image,
   });
   return (
-    <section className="card admin-settings-card" aria-labelledby="og-image-title">
-      <h2 id="og-image-title">Social preview image</h2>
-      <p>
-        The picture social networks and messengers show when a page of the site is shared (its OG image). Pages pick up
-        a change when the site is next built.
-      </p>
-      {image.isPending ? <p aria-live="polite">Loading…</p> : null}
-      {image.isError ? (
-        <>
-          <Notice tone="error" message={SITE_IMAGE_MESSAGES.loadFailed} />
-          <button type="button" className="button button-primary" onClick={() => void image.refetch()}>
-            Retry
-          </button>
-        </>
-      ) : null}
-      {image.isSuccess ? (
+    <SiteImageCardFrame
+      id="og-image-title"
+      title="Social preview image"
+      intro="The picture social networks and messengers show when a page of the site is shared (its OG image). Pages pick up a change when the site is next built."
+      query={image}
+    >
+      {(current) => (
         <SiteImageUpload
           path="/api/upload/og-image"
           noun="OG image"
-          current={image.data}
+          current={current}
           accept="image/png,image/jpeg,image/webp"
           maxBytes={SITE_IMAGE_LIMITS.ogImageBytes}
           tooLargeMessage={SITE_IMAGE_MESSAGES.ogTooLarge}
@@ -50,7 +41,7 @@ export function OgImageCard() {
           outcome={outcome}
           onOutcome={setOutcome}
         />
-      ) : null}
-    </section>
+      )}
+    </SiteImageCardFrame>
   );
 }

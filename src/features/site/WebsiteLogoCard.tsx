@@ -2,40 +2,20 @@ import { useId, useState, type ReactNode } from 'react';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Outcome } from '../accounts/use-settings-form.ts';
 import { logoHeight } from './logo.ts';
+import { SiteImageCardFrame } from './SiteImageCardFrame.tsx';
 import { SiteImageUpload } from './SiteImageUpload.tsx';
 import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, type SiteLogos } from './site-images.ts';
 import { useLogosChanged, useSaveLogoSettings, useSiteLogos } from './site-logos-query.ts';
 import './site-logos.css';
 
-/** The logo card's load states, shared by both logo cards. */
-export function LogoCardFrame({
-  id,
-  title,
-  intro,
-  children,
-}: {
+/** The logo cards' frame: their shared settings query and its load states. */
+export function LogoCardFrame(props: {
   id: string;
   title: string;
   intro: ReactNode;
   children: (settings: SiteLogos) => ReactNode;
 }) {
-  const logos = useSiteLogos();
-  return (
-    <section className="card admin-settings-card" aria-labelledby={id}>
-      <h2 id={id}>{title}</h2>
-      <p>{intro}</p>
-      {logos.isPending ? <p aria-live="polite">Loading…</p> : null}
-      {logos.isError ? (
-        <>
-          <Notice tone="error" message={SITE_IMAGE_MESSAGES.loadFailed} />
-          <button type="button" className="button button-primary" onClick={() => void logos.refetch()}>
-            Retry
-          </button>
-        </>
-      ) : null}
-      {logos.data ? children(logos.data) : null}
-    </section>
-  );
+  return <SiteImageCardFrame {...props} query={useSiteLogos()} />;
 }
 
 /** The website logo: upload, delete, and its size with a live preview at the public sizes. */
