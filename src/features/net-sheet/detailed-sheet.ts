@@ -7,6 +7,7 @@ import { computeEstimate, divideRoundHalfUp, hundredths, type EstimateInputs } f
 import type { NetSheetDetails } from './details.ts';
 import { EAST_END_TOWNS, LI_FEE_DEFAULTS, type FeeKey, type FeeTable } from './li-fees.ts';
 import { dayNumber, prorations } from './proration.ts';
+import { NET_SHEET_DEFAULTS } from '../settings/agent-settings.ts';
 
 export type LineGroup = 'sale' | 'commission' | 'payoff' | 'tax' | 'fee' | 'proration' | 'other';
 
@@ -28,8 +29,19 @@ export interface DetailedSheet {
 export interface SheetOptions {
   /** YYYY-MM-DD. */
   today: string;
-  /** How the agent's commission splits when the seller gives no percentages (default: all listing). */
-  defaults?: { listing_commission_percent: number; buyer_agent_percent: number };
+  /** The agent's settings for what the seller leaves out (see SheetDefaults). */
+  defaults?: Partial<SheetDefaults>;
+}
+
+/** What an empty field of the details means for an agent (their settings, NET_SHEET_DEFAULTS where unset). */
+export interface SheetDefaults {
+  /** The commission's split when the seller gives no percentages (without one: all on the listing side). */
+  listing_commission_percent: number;
+  buyer_agent_percent: number;
+  days_to_closing: number;
+  title_closer_pickup: boolean;
+  payoff_bank_attorney: boolean;
+  seller_pays_rp5217: boolean;
 }
 
 const MANSION_TAX_THRESHOLD_CENTS = 1_000_000_00;
@@ -109,7 +121,17 @@ export function computeDetailedSheet(
   options: SheetOptions,
 ): DetailedSheet {
   const { listingPercent, buyerPercent } = commissionSplit(quick, details, options);
-  const closingDate = details?.closing_date ?? addDays(options.today, 45);
+  const closingDate =
+    details?.closing_date ??
+    addDays(options.today, options.defaults?.days_to_closing ?? NET_SHEET_DEFAULTS.daysToClosing);
+  // Without details the sheet is the quick estimate: none of the per-lien extras apply.
+  const extra = (chosen: boolean | undefined, agent: boolean | undefined, site: boolean) =>
+    details !== undefined && (chosen ?? agent ?? site);
+  const sellerPaysRp5217 = extra(
+    details?.seller_pays_rp5217,
+    options.defaults?.seller_pays_rp5217,
+    NET_SHEET_DEFAULTS.rp5217OnSeller,
+  );
   const liens = details?.liens?.length
     ? details.liens
     : quick.mortgagePayoffCents > 0
@@ -210,14 +232,18 @@ export function computeDetailedSheet(
       );
     }
     fee('tp584_filing', 1, 'Transfer tax return, once per sale');
-    if (details.seller_pays_rp5217) {
+    if (sellerPaysRp5217) {
       fee('rp5217_filing', 1, 'On the seller by the contract');
       if (county === 'Suffolk') fee('suffolk_ea5217', 1, 'Suffolk county filing with the RP-5217');
     }
   }
   const perLienSatisfied = `${liens.length} × per lien satisfied`;
-  if (details?.title_closer_pickup) fee('title_closer_pickup', liens.length, perLienSatisfied);
-  if (details?.payoff_bank_attorney) fee('payoff_bank_attorney', liens.length, perLienSatisfied);
+  if (extra(details?.title_closer_pickup, options.defaults?.title_closer_pickup, NET_SHEET_DEFAULTS.titleCloserPickup))
+    fee('title_closer_pickup', liens.length, perLienSatisfied);
+  if (
+    extra(details?.payoff_bank_attorney, options.defaults?.payoff_bank_attorney, NET_SHEET_DEFAULTS.payoffBankAttorney)
+  )
+    fee('payoff_bank_attorney', liens.length, perLienSatisfied);
   for (const proration of prorations(county, details?.property_taxes ?? {}, closingDate)) {
     lines.push({ ...proration, group: 'proration' });
   }

@@ -44,7 +44,7 @@ export const netSheetDetailsSchema = z.strictObject({
   seller_concessions: dollars('Seller concessions').optional(),
   /** Default: the quick estimate's mortgage payoff as the only lien; the first lien replaces it. */
   liens: z.array(lienSchema).max(4, 'At most 4 liens').optional(),
-  /** Default: today + 45 days. */
+  /** Default: today + the agent's days to closing (45 unless set). */
   closing_date: isoDate('Closing date').optional(),
   /** Default: unknown, and the quick estimate's single recording fee stays. */
   county: z.enum(['Nassau', 'Suffolk'], { error: 'County must be Nassau or Suffolk' }).optional(),
@@ -56,11 +56,12 @@ export const netSheetDetailsSchema = z.strictObject({
     .min(1, 'At least 1 lot')
     .max(10, 'At most 10 lots')
     .default(1),
-  /** A contract term; by custom the buyer files it. */
-  seller_pays_rp5217: z.boolean().default(false),
-  /** Per lien satisfied. */
-  title_closer_pickup: z.boolean().default(true),
-  payoff_bank_attorney: z.boolean().default(false),
+  /** A contract term; by custom the buyer files it. Default: the agent's setting (off unless set). */
+  seller_pays_rp5217: z.boolean({ error: 'RP-5217 on the seller must be true or false' }).optional(),
+  /** Per lien satisfied. Default: the agent's setting (on unless set). */
+  title_closer_pickup: z.boolean({ error: 'Title closer pick-up must be true or false' }).optional(),
+  /** Per lien satisfied. Default: the agent's setting (off unless set). */
+  payoff_bank_attorney: z.boolean({ error: 'Payoff bank attorney fee must be true or false' }).optional(),
   /** Default: no proration (the attorney settles taxes at closing). */
   property_taxes: z
     .strictObject({

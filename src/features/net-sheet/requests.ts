@@ -1,0 +1,43 @@
+/**
+ * The net-sheet requests, one schema each, shared by the routes and the forms. Kept apart from
+ * estimate-request.ts so the quick calculator's islands do not carry the details' schema.
+ */
+import { z } from 'zod';
+import { dollarAmount } from '../estimate/amount.ts';
+import { estimateRequestSchema, UUID_PATTERN } from '../estimate/estimate-request.ts';
+import { netSheetDetailsSchema } from './details.ts';
+import { offersSchema } from './offers.ts';
+
+/** POST /api/estimates: the quick request, plus the seller's details for a detailed sheet. */
+export const detailedEstimateRequestSchema = estimateRequestSchema.extend({
+  details: netSheetDetailsSchema.optional(),
+});
+
+/** POST /api/estimates/reverse: the net the seller wants instead of a price. */
+export const reverseRequestSchema = estimateRequestSchema.omit({ sale_price: true }).extend({
+  target_net: dollarAmount('Target net', { minimumDollars: 1 }),
+  details: netSheetDetailsSchema.optional(),
+});
+
+const whole = (label: string, min: number, max: number, fallback: number) =>
+  z.coerce
+    .number({ error: `${label} must be a number` })
+    .int(`${label} must be a whole number`)
+    .min(min, `${label} must be at least ${min}`)
+    .max(max, `${label} must be at most ${max}`)
+    .default(fallback);
+
+/** GET /api/estimates/{uuid}/range?percent=10&points=41: prices from percent below to percent above. */
+export const rangeQuerySchema = z.object({
+  percent: whole('Percent', 1, 50, 10),
+  points: whole('Points', 3, 81, 41),
+});
+
+/** POST /api/offers: two to four offers weighed on one estimate's sheet. */
+export const offersRequestSchema = z.strictObject({
+  estimate_uuid: z
+    .string({ error: 'Estimate is required' })
+    .regex(UUID_PATTERN, 'Estimate id is not valid')
+    .transform((uuid) => uuid.toLowerCase()),
+  offers: offersSchema,
+});
