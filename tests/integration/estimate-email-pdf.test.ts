@@ -76,8 +76,10 @@ describe.each(BACKENDS)('the estimate e-mail PDF on %s', (backend) => {
   let visitors = 0;
 
   /** The estimate page's flow: a lead for the estimate, then "Send this to my email". */
-  async function sendEstimate(): Promise<{ uuid: string; deliveryId: number }> {
-    const estimate = await createEstimate(suite.api);
+  async function sendEstimate(
+    make: () => Promise<{ uuid: string }> = () => createEstimate(suite.api),
+  ): Promise<{ uuid: string; deliveryId: number }> {
+    const estimate = await make();
     visitors += 1;
     const email = `pat.seller+${visitors}@example.com`;
     const lead = { name: 'Pat Seller', email, estimate_uuid: estimate.uuid, consent_marketing: true };
@@ -128,6 +130,34 @@ describe.each(BACKENDS)('the estimate e-mail PDF on %s', (backend) => {
     // The lead's notice to the agent carries nothing, and stays a URL-encoded form.
     const notice = mailgun.messages.find((sentMessage) => sentMessage !== message);
     expect(notice?.attachments ?? []).toEqual([]);
+  });
+
+  it("a detailed estimate: the e-mail and its PDF tell the sheet's lines and net", async () => {
+    suite.useProvider(createResendProvider({ apiKey: resend.apiKey, baseUrl: resend.url }));
+    const { uuid } = await sendEstimate(async () => {
+      const response = await suite.api.postJson('/api/estimates', {
+        agent_slug: 'alexmorgan',
+        sale_price: '780,200',
+        mortgage_payoff: 450000,
+        details: { seller_concessions: 10000, other_lines: [{ name: 'Final water bill', amount: 150 }] },
+      });
+      return (await expectJson(response, 201, z.object({ estimate: z.object({ uuid: z.string() }) }))).estimate;
+    });
+    const email = resend.emails.find((message) => message.subject.startsWith('Your estimated net proceeds'));
+    // The quick net $279,341 less the $10,000 concessions, the $150 bill and the title closer's $250
+    // (the agent's default); the commission is the agent's 3 % + 3 % split of 6 % (the same $46,812).
+    const net = '$268,941.00';
+    expect(email?.subject).toBe(`Your estimated net proceeds: ${net}`);
+    for (const piece of [
+      'Seller concessions: -$10,000.00',
+      'Final water bill: -$150.00',
+      `Your Net Proceeds: ${net}`,
+    ]) {
+      expect(email?.text).toContain(piece);
+    }
+    const pdf = await readPdf(new Uint8Array(email?.attachments[0]?.content ?? Buffer.alloc(0)));
+    expect(pdf.text).toContain(net);
+    expect(pdf.text).toContain(uuid);
   });
 
   it('a PDF that cannot be made: the e-mail is still sent, without it, and the error is logged', async () => {

@@ -4,6 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
 import { processImage } from '../../src/features/images/images.server.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
@@ -60,6 +61,47 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
       new Date(estimate.created_at),
     );
     expect(pdf.text).toContain(`Estimated on ${newYorkDate}`);
+  });
+
+  it("prints a detailed estimate's every line, its closing date and its notes", async () => {
+    const response = await suite.api.postJson('/api/estimates', {
+      agent_slug: 'alexmorgan',
+      sale_price: 1000000,
+      details: {
+        county: 'Nassau',
+        town: 'Southampton',
+        closing_date: '2027-03-31',
+        listing_commission_percent: 2.5,
+        buyer_agent_percent: 2,
+        liens: [{ label: 'First mortgage', payoff: 400000 }],
+        property_taxes: { nassau_school: { annual: 10000, first_half_paid: true } },
+        other_lines: [{ name: 'Final water bill', amount: 120 }],
+      },
+    });
+    const { estimate } = await expectJson(response, 201, detailedEstimateAnswerSchema);
+    const pdf = await readPdf(new Uint8Array(await (await getPdf(estimate.uuid)).arrayBuffer()));
+    expect(pdf.pages).toBe(1);
+    for (const piece of [
+      'Listing commission (2.5%)',
+      '-$25,000.00',
+      "Buyer's agent (2%)",
+      '-$20,000.00',
+      'First mortgage payoff',
+      '-$400,000.00',
+      'Block fee',
+      // The Jan-Jun half, unpaid: the seller owes Jan 1 - Mar 30, 89 of 181 days of $5,000.
+      'School tax proration, 2nd half',
+      '-$2,458.56',
+      'Final water bill',
+      '-$120.00',
+      'Estimated closing: March 31, 2027.',
+      'mansion tax',
+      'Peconic Bay',
+      'FIRPTA',
+    ]) {
+      expect(pdf.text).toContain(piece);
+    }
+    expect(pdf.text).not.toContain('Compensation (6.0%)');
   });
 
   it('dates the sheet in New York, not UTC', async () => {

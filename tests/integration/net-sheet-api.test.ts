@@ -92,8 +92,15 @@ describe.each(BACKENDS)('the detailed net sheet on %s', (backend) => {
       expect(body.sheet.net_to_seller).toBe(nassauNet(800000));
       expect(body.sheet.closing_date).toBe('2027-03-31');
       expect(body.sheet.notes.map((note) => note.key)).toEqual(['firpta', 'it2663', 'disclaimer']);
-      // The liens are the payoff: the quick figures agree with them.
-      expect(body.estimate).toMatchObject({ sale_price: 800000, mortgage_payoff: 450000, commission: 48000 });
+      // The liens are the payoff; the estimate's net is its sheet's, which it carries.
+      expect(body.estimate).toMatchObject({ sale_price: 800000, mortgage_payoff: 450000, net_to_seller: 294146.5 });
+      expect(body.estimate.sheet).toEqual(body.sheet);
+      const shared = await expectJson(
+        await suite.api.fetch(`/api/estimates/${body.estimate.uuid}`),
+        200,
+        z.object({ success: z.literal(true), estimate: z.object({ net_to_seller: z.number(), sheet: z.unknown() }) }),
+      );
+      expect(shared.estimate).toMatchObject({ net_to_seller: 294146.5, sheet: body.sheet });
 
       const stored = await sheetOf(body.estimate.uuid);
       expect(stored.sheet).toEqual(body.sheet);

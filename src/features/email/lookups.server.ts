@@ -41,7 +41,7 @@ export async function findEstimateAndAgent(
   const [row] = await q.query<EstimateAndAgentRow>(
     `SELECT e.uuid, e.agent_id, a.slug AS agent_slug, e.sale_price_cents, e.mortgage_payoff_cents,
             e.commission_percent, e.transfer_tax_rate_per_1000, e.attorney_fee_cents, e.recording_fee_cents,
-            e.recipient_name, e.created_at, a.first_name AS agent_first_name, a.last_name AS agent_last_name,
+            e.recipient_name, e.created_at, e.sheet, a.first_name AS agent_first_name, a.last_name AS agent_last_name,
             a.email AS agent_email, a.phone AS agent_phone, a.status AS agent_status,
             $2::text IS NOT NULL AND EXISTS (
               SELECT 1 FROM leads l

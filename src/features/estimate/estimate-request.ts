@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { sheetSchema } from '../net-sheet/sheet-schema.ts';
 import { dollarAmount, MIN_SALE_PRICE_DOLLARS } from './amount.ts';
 
 export const MAX_NAME_LENGTH = 100;
@@ -39,6 +40,11 @@ export const estimateSchema = z.object({
   net_to_seller: z.number(),
   recipient_name: z.string().nullable(),
   created_at: z.string(),
+  /**
+   * A detailed estimate's stored sheet (absent for a quick estimate). Its net is then the estimate's
+   * net_to_seller, and its lines are the ones a seller reads (netSheetLines).
+   */
+  sheet: sheetSchema.optional(),
 });
 
 export type Estimate = z.infer<typeof estimateSchema>;

@@ -7,6 +7,8 @@ import type { Db } from '../../server/db.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { computeEstimate, storedEstimateInputs } from './estimate.ts';
 import { UUID_PATTERN, type Estimate } from './estimate-request.ts';
+import { toSheetAnswer } from '../net-sheet/sheet-answer.ts';
+import { storedSheetSchema } from '../net-sheet/stored-sheet.ts';
 
 /** The quick estimate's columns (all an estimate's figures in the API need). */
 export interface EstimateFields {
@@ -44,8 +46,13 @@ export async function findEstimate(db: Db, uuid: string): Promise<EstimateRow | 
   return row;
 }
 
-export function toEstimate(row: EstimateFields): Estimate {
+/**
+ * An estimate as the API answers it. A detailed one (a stored `sheet`) carries its sheet, and its
+ * net is the sheet's: every reader of net_to_seller (e-mails, lead summaries) tells the seller's net.
+ */
+export function toEstimate(row: EstimateFields & { sheet?: unknown }): Estimate {
   const lines = computeEstimate(storedEstimateInputs(row));
+  const sheet = row.sheet === undefined || row.sheet === null ? undefined : storedSheetSchema.parse(row.sheet);
   return {
     uuid: row.uuid,
     agent_id: row.agent_id,
@@ -58,9 +65,10 @@ export function toEstimate(row: EstimateFields): Estimate {
     transfer_tax_rate_per_1000: row.transfer_tax_rate_per_1000,
     lawyer_fee: centsToDollars(lines.attorneyFeeCents),
     recording_fee: centsToDollars(lines.recordingFeeCents),
-    net_to_seller: centsToDollars(lines.netToSellerCents),
+    net_to_seller: centsToDollars(sheet ? sheet.net_cents : lines.netToSellerCents),
     recipient_name: row.recipient_name,
     created_at: row.created_at.toISOString(),
+    ...(sheet ? { sheet: toSheetAnswer(sheet) } : {}),
   };
 }
 

@@ -7,8 +7,18 @@ export interface NetSheetLine {
   deduction: boolean;
 }
 
-/** The lines a seller sees, in order; deductions with a zero amount are left out. */
+/**
+ * The lines a seller sees, in order; deductions with a zero amount are left out. A detailed
+ * estimate's are its sheet's (credits, such as a paid tax half, count for the seller).
+ */
 export function netSheetLines(estimate: Estimate): NetSheetLine[] {
+  if (estimate.sheet) {
+    return estimate.sheet.lines.map((line) => ({
+      label: line.label,
+      dollars: Math.abs(line.amount),
+      deduction: line.amount > 0,
+    }));
+  }
   const deductions: NetSheetLine[] = [
     { label: 'Mortgage Payoff', dollars: estimate.mortgage_payoff, deduction: true },
     {

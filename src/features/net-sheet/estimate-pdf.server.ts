@@ -8,6 +8,7 @@ import type { Db } from '../../server/db.ts';
 import { HttpError, route } from '../../server/http.ts';
 import { ESTIMATE_COLUMNS, estimateParams, toEstimate, type EstimateRow } from '../estimate/estimate-row.server.ts';
 import { netSheetLines } from '../estimate/net-sheet.ts';
+import type { Estimate } from '../estimate/estimate-request.ts';
 import { siteContentSchema } from '../content/site-content-schema.ts';
 import type { DeliverOptions } from '../email/email.server.ts';
 import { renderNetSheetPdf, type NetSheetPdfLine, type PdfImage } from './net-sheet-pdf.server.ts';
@@ -55,6 +56,18 @@ async function findSheet(db: Db, uuid: string): Promise<SheetRow | undefined> {
   return row;
 }
 
+/** A detailed estimate's closing date and notes, printed above the disclaimer. */
+function sheetNotes(estimate: Estimate): string[] {
+  if (!estimate.sheet) return [];
+  const closing = new Date(`${estimate.sheet.closing_date}T12:00:00Z`).toLocaleDateString('en-US', {
+    dateStyle: 'long',
+    timeZone: 'UTC',
+  });
+  // The sheet's own disclaimer note is said by PDF_DISCLAIMER.
+  const notes = estimate.sheet.notes.filter((note) => note.key !== 'disclaimer').map((note) => note.text);
+  return [`Estimated closing: ${closing}.`, ...notes];
+}
+
 /**
  * The estimate `uuid` as a PDF, or undefined when there is no such estimate. `siteUrl` is the
  * origin its printed link points at. Throws when the stored disclaimer breaks the content's rules
@@ -77,7 +90,7 @@ export async function estimatePdf(db: Db, uuid: string, siteUrl: string): Promis
     netToSellerCents: Math.round(estimate.net_to_seller * 100),
     date: row.created_at,
     link: `${siteUrl}/estimate/${estimate.uuid}`,
-    disclaimer: `${PDF_DISCLAIMER} ${disclaimer}`,
+    disclaimer: [...sheetNotes(estimate), PDF_DISCLAIMER, disclaimer].join(' '),
     agent: {
       name: `${row.first_name} ${row.last_name}`.trim(),
       title: row.professional_title,

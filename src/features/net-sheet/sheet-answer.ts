@@ -5,24 +5,11 @@
 import { z } from 'zod';
 import { centsToDollars } from '../../ui/money.ts';
 import { estimateSchema } from '../estimate/estimate-request.ts';
+import { sheetLineSchema, sheetSchema } from './sheet-schema.ts';
 import type { DetailedSheet } from './detailed-sheet.ts';
 
-export const sheetLineSchema = z.object({
-  key: z.string(),
-  label: z.string(),
-  /** Positive: a cost to the seller; negative: a credit (the sale price is the first, negative line). */
-  amount: z.number(),
-  /** One line saying where the figure comes from. */
-  why: z.string(),
-  group: z.enum(['sale', 'commission', 'payoff', 'tax', 'fee', 'proration', 'other']),
-});
+export { sheetLineSchema, sheetSchema };
 
-export const sheetSchema = z.object({
-  lines: z.array(sheetLineSchema),
-  net_to_seller: z.number(),
-  closing_date: z.string(),
-  notes: z.array(z.object({ key: z.string(), text: z.string() })),
-});
 export type SheetAnswer = z.infer<typeof sheetSchema>;
 export type SheetLineAnswer = z.infer<typeof sheetLineSchema>;
 
