@@ -19,7 +19,7 @@ import { estimateParams, findEstimate } from '../estimate/estimate.server.ts';
  * The paths these pages answer. netlify/functions/api.mts repeats them as literals (Netlify reads
  * its config without running it), with preferStatic, so the shells' own files stay static.
  */
-export const SHELL_PAGE_PATHS = ['/r/*', '/estimate/*'];
+export const SHELL_PAGE_PATHS = ['/r/*', '/estimate/*', '/offers/*'];
 
 /** The shells' headers that the page answers carry on (security and robots; not length, caching or dates). */
 const CARRIED_HEADERS = [
