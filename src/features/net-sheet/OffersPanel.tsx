@@ -5,6 +5,7 @@ import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
+import { useFieldError } from '../../ui/use-field-error.ts';
 import { FINANCING_LABELS } from './financing.ts';
 import { offerSchema } from './offers.ts';
 import { offersRequestSchema } from './requests.ts';
@@ -50,7 +51,7 @@ function requestOf(estimateUuid: string, offers: OfferForm[]) {
   };
 }
 
-/** Financing as a labelled select whose error is tied to it, like Field does for inputs. */
+/** Financing as a labelled select whose error is tied to it and hidden once edited, as Field does for inputs. */
 function FinancingSelect({
   value,
   error,
@@ -61,15 +62,20 @@ function FinancingSelect({
   onChange: (value: string) => void;
 }) {
   const id = useId();
+  const { ref, shownError, markEdited } = useFieldError<HTMLSelectElement>(error);
   return (
     <div className="field">
       <label htmlFor={id}>Financing</label>
       <select
+        ref={ref}
         id={id}
         value={value}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={`${id}-error`}
-        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={shownError ? true : undefined}
+        aria-describedby={shownError ? `${id}-error` : undefined}
+        onChange={(event) => {
+          markEdited();
+          onChange(event.target.value);
+        }}
       >
         <option value="">Choose financing</option>
         {offerSchema.shape.financing.options.map((financing) => (
@@ -79,7 +85,7 @@ function FinancingSelect({
         ))}
       </select>
       <span id={`${id}-error`} className="field-error" role="alert">
-        {error ?? ''}
+        {shownError ?? ''}
       </span>
     </div>
   );
