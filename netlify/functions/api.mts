@@ -30,10 +30,10 @@ export default (request: Request, context: Context): Response | Promise<Response
 
 // Literal paths: Netlify reads this config without running the code. '/sold-api.php' is LEGACY_SOLD_PATH,
 // '/town-logo-api.php' LEGACY_TOWN_LOGO_PATH;
-// '/r/*' and '/estimate/*' are SHELL_PAGE_PATHS (src/features/site/shell-pages.server.ts): a function
+// '/r/*', '/estimate/*' and '/offers/*' are SHELL_PAGE_PATHS (src/features/site/shell-pages.server.ts): a function
 // path runs before the rules of _redirects, so these pages can answer 404 and carry the agent's name.
-// preferStatic: a file at the path (the shells /r/ and /estimate/ themselves) is served as a file.
+// preferStatic: a file at the path (the shells /r/, /estimate/ and /offers/ themselves) is served as a file.
 export const config: Config = {
-  path: ['/api/*', '/sold-api.php', '/town-logo-api.php', '/r/*', '/estimate/*'],
+  path: ['/api/*', '/sold-api.php', '/town-logo-api.php', '/r/*', '/estimate/*', '/offers/*'],
   preferStatic: true,
 };

@@ -1,7 +1,7 @@
 /**
- * /r/{slug} and /estimate/{uuid} over real HTTP through the local site server (routed as on Netlify,
+ * /r/{slug}, /estimate/{uuid} and /offers/{uuid} over real HTTP through the local site server (routed as on Netlify,
  * where the api function claims these paths), on both backends. The build is a small stand-in: the
- * two shells with the head tags PageHead.astro writes, and the real public/_headers. The built
+ * shells with the head tags PageHead.astro writes, and the real public/_headers. The built
  * pages themselves are checked in Chromium by tests/e2e/private-pages.spec.ts.
  */
 import { randomUUID } from 'node:crypto';
@@ -41,11 +41,16 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
     dist = await mkdtemp(join(tmpdir(), 'shell-pages-'));
     await mkdir(join(dist, 'r'));
     await mkdir(join(dist, 'estimate'));
+    await mkdir(join(dist, 'offers'));
     await writeFile(join(dist, '_headers'), await readFile('public/_headers', 'utf8'));
     await writeFile(join(dist, 'r/index.html'), shell('Net to Seller Calculator', 'Your agent.'));
     await writeFile(
       join(dist, 'estimate/index.html'),
       shell('Your Net Sheet', 'A shared estimate.', { privateLink: true }),
+    );
+    await writeFile(
+      join(dist, 'offers/index.html'),
+      shell('Offers Side by Side', 'Offers compared.', { privateLink: true }),
     );
     test = await openTestDatabase(backend, 'shell-pages');
     site = await startApi(
@@ -129,20 +134,21 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
     });
   });
 
+  const estimateCreated = z.object({ estimate: z.object({ uuid: z.string() }) });
+
+  /** A shell built with privateLink, answered with the headers public/_headers gives its path. */
+  const expectPrivate = (headers: Headers, html: string, title = 'Your Net Sheet') => {
+    expect(headers.get('x-robots-tag')).toBe('noindex, nofollow');
+    expect(headers.get('referrer-policy')).toBe('no-referrer');
+    expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(titleOf(html)).toBe(title);
+    expect(metas(html, 'robots')).toEqual(['noindex, nofollow']);
+    expect(metas(html, 'referrer')).toEqual(['no-referrer']);
+    expect(canonicals(html)).toEqual([]);
+    expect(metas(html, 'og:url')).toEqual([]);
+  };
+
   describe('/estimate/{uuid}', () => {
-    const estimateCreated = z.object({ estimate: z.object({ uuid: z.string() }) });
-
-    const expectPrivate = (headers: Headers, html: string) => {
-      expect(headers.get('x-robots-tag')).toBe('noindex, nofollow');
-      expect(headers.get('referrer-policy')).toBe('no-referrer');
-      expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
-      expect(titleOf(html)).toBe('Your Net Sheet');
-      expect(metas(html, 'robots')).toEqual(['noindex, nofollow']);
-      expect(metas(html, 'referrer')).toEqual(['no-referrer']);
-      expect(canonicals(html)).toEqual([]);
-      expect(metas(html, 'og:url')).toEqual([]);
-    };
-
     it('answers a known estimate with 200, never to be indexed or sent as a referrer', async () => {
       const created = await site.postJson('/api/estimates', {
         agent_slug: 'alexmorgan',
@@ -168,6 +174,47 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       const { status, headers, html } = await get(`/estimate/${id}`);
       expect(status).toBe(404);
       expectPrivate(headers, html);
+    });
+  });
+
+  describe('/offers/{uuid}', () => {
+    const TITLE = 'Offers Side by Side';
+
+    it('answers known offers with 200, never to be indexed, naming no seller', async () => {
+      const created = await site.postJson('/api/estimates', {
+        agent_slug: 'alexmorgan',
+        sale_price: 650000,
+        mortgage_payoff: 300000,
+        recipient_name: 'Jordan Private',
+      });
+      expect(created.status).toBe(201);
+      const estimateUuid = estimateCreated.parse(await created.json()).estimate.uuid;
+      const offer = { concessions: 0, closing_date: '2027-03-01', financing: 'cash' };
+      const compared = await site.postJson('/api/offers', {
+        estimate_uuid: estimateUuid,
+        offers: [
+          { ...offer, price: 640000 },
+          { ...offer, price: 655000 },
+        ],
+      });
+      expect(compared.status).toBe(201);
+      const { uuid } = z.object({ comparison: z.object({ uuid: z.string() }) }).parse(await compared.json()).comparison;
+      for (const path of [`/offers/${uuid}`, `/offers/${uuid.toUpperCase()}/`]) {
+        const { status, headers, html } = await get(path);
+        expect(status, path).toBe(200);
+        expectPrivate(headers, html, TITLE);
+        expect(html).not.toContain('Jordan');
+        expect(html).not.toContain(uuid);
+      }
+    });
+
+    it.each([
+      ['an unknown uuid', randomUUID()],
+      ['a malformed id', 'not-a-uuid'],
+    ])('answers %s with the shell and 404', async (_label, id) => {
+      const { status, headers, html } = await get(`/offers/${id}`);
+      expect(status).toBe(404);
+      expectPrivate(headers, html, TITLE);
     });
   });
 });

@@ -7,6 +7,7 @@ import { estimateSchema, UUID_PATTERN, type Estimate } from './estimate-request.
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
 import { publicAgentSchema } from '../agents/public-agent.ts';
 import { NetSheet } from './NetSheet.tsx';
+import { OffersPanel } from '../net-sheet/OffersPanel.tsx';
 import { SendEstimateModal } from './SendEstimateModal.tsx';
 
 const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
@@ -107,6 +108,7 @@ export default function EstimatePage() {
           Run another estimate
         </a>
       </div>
+      <OffersPanel estimateUuid={estimate.uuid} />
       <SendEstimateModal
         estimate={estimate}
         open={sending}

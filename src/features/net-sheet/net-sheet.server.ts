@@ -189,6 +189,17 @@ const toComparisonAnswer = (row: ComparisonRow) => ({
   offers: z.array(storedOfferSchema).parse(row.comparison).map(toOfferAnswer),
 });
 
+/** A stored comparison by its (lower-case) uuid, as GET /api/offers/{uuid} and the /offers/{uuid} page find it. */
+export async function findComparison(db: Db, uuid: string): Promise<ComparisonRow | undefined> {
+  const [row] = await db.query<ComparisonRow>(
+    `SELECT o.uuid, o.estimate_uuid, a.slug AS agent_slug, o.comparison, o.created_at
+       FROM offer_comparisons o JOIN estimates e ON e.uuid = o.estimate_uuid JOIN agents a ON a.id = e.agent_id
+      WHERE o.uuid = $1`,
+    [uuid],
+  );
+  return row;
+}
+
 export const comparisonParams = z.object({
   uuid: estimateParams.shape.uuid.transform((uuid) => uuid.toLowerCase()),
 });
@@ -290,12 +301,7 @@ export function netSheetRoutes(db: Db): Hono {
   route(app, '/offers/:uuid', {
     GET: async (c) => {
       const { uuid } = parseOrThrow(comparisonParams, c.req.param());
-      const [row] = await db.query<ComparisonRow>(
-        `SELECT o.uuid, o.estimate_uuid, a.slug AS agent_slug, o.comparison, o.created_at
-           FROM offer_comparisons o JOIN estimates e ON e.uuid = o.estimate_uuid JOIN agents a ON a.id = e.agent_id
-          WHERE o.uuid = $1`,
-        [uuid],
-      );
+      const row = await findComparison(db, uuid);
       if (!row) throw new HttpError(404, 'Offers not found');
       return c.json({ success: true, comparison: toComparisonAnswer(row) });
     },

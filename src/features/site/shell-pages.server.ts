@@ -1,10 +1,10 @@
 /**
- * /r/{slug} and /estimate/{uuid}, answered by the API app with the built static shells (the Netlify
+ * /r/{slug}, /estimate/{uuid} and /offers/{uuid}, answered by the API app with the built static shells (the Netlify
  * Function claims these paths, see netlify/functions/api.mts). A rewrite to a static file could only
  * ever answer 200 with one head for every agent: here an unknown id gets a real 404, and an agent's
  * page carries the agent's name in its head, for the link previewers that run no JavaScript.
  *
- * The shell is asked of the site itself (`/r/`, `/estimate/`: files, served as files thanks to
+ * The shell is asked of the site itself (`/r/`, `/estimate/`, `/offers/`: files, served as files thanks to
  * preferStatic), so it comes with the headers the CDN gives that path from `_headers` (Netlify
  * applies `_headers` only to the files it serves, not to a function's answers), and the function
  * needs no copy of the build beside its code.
@@ -14,12 +14,13 @@ import type { Db } from '../../server/db.ts';
 import { agentParams, findPublicAgent } from '../agents/agents.server.ts';
 import { escapeHtml } from '../email/templates.ts';
 import { estimateParams, findEstimate } from '../estimate/estimate-row.server.ts';
+import { comparisonParams, findComparison } from '../net-sheet/net-sheet.server.ts';
 
 /**
  * The paths these pages answer. netlify/functions/api.mts repeats them as literals (Netlify reads
  * its config without running it), with preferStatic, so the shells' own files stay static.
  */
-export const SHELL_PAGE_PATHS = ['/r/*', '/estimate/*'];
+export const SHELL_PAGE_PATHS = ['/r/*', '/estimate/*', '/offers/*'];
 
 /** The shells' headers that the page answers carry on (security and robots; not length, caching or dates). */
 const CARRIED_HEADERS = [
@@ -114,7 +115,7 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
     }
   };
 
-  // The shells themselves (/r/, /estimate/) are files, never answered here: this is where the
+  // The shells themselves (/r/, /estimate/, /offers/) are files, never answered here: this is where the
   // answers below fetch them from.
   app.get('/r/*', (c, next) => {
     const slug = idAfter('/r/', c.req.path);
@@ -158,6 +159,17 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
       ? findEstimate(db, params.data.uuid.toLowerCase()).then((row) => ({ found: row !== undefined, head: {} }))
       : Promise.resolve({ found: false, head: {} });
     return answer(c, '/estimate/', lookup, {});
+  });
+
+  // Offers compared on an estimate: private like it (privateLink, `_headers` for /offers/*).
+  app.get('/offers/*', (c, next) => {
+    const uuid = idAfter('/offers/', c.req.path);
+    if (!uuid) return next();
+    const params = comparisonParams.safeParse({ uuid });
+    const lookup = params.success
+      ? findComparison(db, params.data.uuid).then((row) => ({ found: row !== undefined, head: {} }))
+      : Promise.resolve({ found: false, head: {} });
+    return answer(c, '/offers/', lookup, {});
   });
 
   return app;
