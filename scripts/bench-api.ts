@@ -58,6 +58,27 @@ const TARGETS: Target[] = [
     body: estimateBody,
     budget: { trips: 1, p99Ms: 50, ratio: 0.1 },
   },
+  // Issue 12: the reverse solve on a detailed Nassau sheet, then the estimate stored with its sheet
+  // (one read of the agent's settings and the fee table, one INSERT: not batched as the quick ones are).
+  {
+    name: 'POST /api/estimates/reverse (detailed sheet)',
+    path: '/api/estimates/reverse',
+    method: 'POST',
+    body: JSON.stringify({
+      agent_slug: agent.slug,
+      target_net: '300,000',
+      details: {
+        county: 'Nassau',
+        closing_date: '2027-03-31',
+        liens: [
+          { label: 'Mortgage', payoff: 400000, per_diem_interest: 55.25, payoff_date: '2027-03-01' },
+          { label: 'HELOC', payoff: 20000 },
+        ],
+        property_taxes: { nassau_school: { annual: 9000, first_half_paid: true } },
+      },
+    }),
+    budget: { trips: 2, p99Ms: 50 },
+  },
   { name: `GET /api/agents/public/${agent.slug}`, path: `/api/agents/public/${agent.slug}`, budget: { trips: 1 } },
   dashboardGet('GET /api/leads (10k leads, page 1)', '/api/leads'),
   dashboardGet('GET /api/leads?search= (10k leads)', `/api/leads?search=${SEARCH_NAME.slice(0, 6).toLowerCase()}`),
