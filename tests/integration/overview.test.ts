@@ -131,6 +131,22 @@ describe.each(BACKENDS)('the dashboard overview on %s', (backend) => {
     expect(overview.activities[0]?.timestamp).toBe(at(20).toISOString());
   });
 
+  it("tells a detailed estimate's own net", async () => {
+    const agent = await createAgent(suite.db);
+    const response = await suite.api.postJson('/api/estimates', {
+      agent_slug: agent.slug,
+      sale_price: '780,200',
+      mortgage_payoff: 450000,
+      details: { seller_concessions: 10000, title_closer_pickup: false },
+    });
+    expect(response.status).toBe(201);
+    const overview = await overviewOf(agent.id);
+    // The quick net $279,341 less the $10,000 credited to the buyer.
+    expect(overview.activities.map(({ message }) => message)).toEqual([
+      'Estimate of $269,341.00 net on your calculator',
+    ]);
+  });
+
   it('lists the end of a lead’s sync to Follow Up Boss, after the lead', async () => {
     const agent = await createAgent(suite.db);
     const now = Date.now();

@@ -46,7 +46,7 @@ WITH ${sessionAgentCte(1)},
 recent_estimates AS MATERIALIZED (
   SELECT e.* FROM me CROSS JOIN agents a CROSS JOIN LATERAL (
     SELECT uuid, agent_id, created_at, sale_price_cents, mortgage_payoff_cents, commission_percent,
-           transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents
+           transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, (sheet->>'net_cents')::bigint AS sheet_net_cents
       FROM estimates WHERE agent_id = a.id ORDER BY created_at DESC LIMIT ${ACTIVITY_LIMIT}) e
    WHERE me.is_admin
    ORDER BY e.created_at DESC LIMIT ${ACTIVITY_LIMIT}
@@ -66,7 +66,7 @@ recent_agents AS MATERIALIZED (
 activity AS (
   SELECT * FROM (${ACTIVITY_KINDS}
     UNION ALL
-    SELECT 'agent', g.created_at, 0, g.id::text, g.id, NULL, NULL, NULL, NULL, NULL, NULL, g.name, NULL, NULL, g.status
+    SELECT 'agent', g.created_at, 0, g.id::text, g.id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, g.name, NULL, NULL, g.status
       FROM recent_agents g
   ) kinds
   ORDER BY at DESC, rank DESC, key COLLATE "C" DESC LIMIT ${ACTIVITY_LIMIT}

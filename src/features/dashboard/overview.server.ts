@@ -34,6 +34,8 @@ export const activityRowSchema = z.discriminatedUnion('type', [
     transfer_tax_rate_per_1000: z.number(),
     attorney_fee_cents: z.number(),
     recording_fee_cents: z.number(),
+    /** A detailed estimate's net (its stored sheet's); null for a quick one. */
+    sheet_net_cents: z.number().nullable(),
   }),
   z.object({
     type: z.literal('lead'),
@@ -60,23 +62,23 @@ export const activityRowSchema = z.discriminatedUnion('type', [
 export const ACTIVITY_KINDS = `
     SELECT 'estimate' AS type, e.created_at AS at, 1 AS rank, e.uuid::text AS key, e.agent_id,
            e.sale_price_cents, e.mortgage_payoff_cents, e.commission_percent, e.transfer_tax_rate_per_1000,
-           e.attorney_fee_cents, e.recording_fee_cents, NULL AS name, NULL AS source, NULL AS page_path, NULL AS subject
+           e.attorney_fee_cents, e.recording_fee_cents, e.sheet_net_cents, NULL AS name, NULL AS source, NULL AS page_path, NULL AS subject
       FROM recent_estimates e
     UNION ALL
-    SELECT 'lead', l.created_at, 2, l.id::text, l.agent_id, NULL, NULL, NULL, NULL, NULL, NULL,
+    SELECT 'lead', l.created_at, 2, l.id::text, l.agent_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            trim(l.first_name || ' ' || l.last_name), l.source, l.page_path, NULL
       FROM recent_leads l
     UNION ALL
     (SELECT 'email', d.sent_at, 3, d.id::text,
             coalesce((SELECT agent_id FROM recent_leads WHERE id = d.lead_id),
                      (SELECT agent_id FROM recent_estimates WHERE uuid = d.estimate_uuid)),
-            NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, d.subject
+            NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, d.subject
        FROM email_deliveries d
       WHERE d.status = 'sent'
         AND (d.lead_id IN (SELECT id FROM recent_leads) OR d.estimate_uuid IN (SELECT uuid FROM recent_estimates))
       ORDER BY d.sent_at DESC LIMIT ${ACTIVITY_LIMIT})
     UNION ALL
-    SELECT 'crm', s.finished_at, 4, s.id::text, l.agent_id, NULL, NULL, NULL, NULL, NULL, NULL,
+    SELECT 'crm', s.finished_at, 4, s.id::text, l.agent_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            trim(l.first_name || ' ' || l.last_name), NULL, NULL, s.status
       FROM recent_leads l JOIN crm_syncs s ON s.lead_id = l.id
      WHERE s.finished_at IS NOT NULL`;
@@ -105,7 +107,7 @@ WITH ${sessionAgentCte(1)},
 counts AS MATERIALIZED (SELECT day, leads, estimates FROM agent_daily_counts WHERE agent_id = $1),
 recent_estimates AS MATERIALIZED (
   SELECT uuid, agent_id, created_at, sale_price_cents, mortgage_payoff_cents, commission_percent, transfer_tax_rate_per_1000,
-         attorney_fee_cents, recording_fee_cents
+         attorney_fee_cents, recording_fee_cents, (sheet->>'net_cents')::bigint AS sheet_net_cents
     FROM estimates WHERE agent_id = $1 ORDER BY created_at DESC LIMIT ${ACTIVITY_LIMIT}
 ),
 recent_leads AS MATERIALIZED (
@@ -151,8 +153,9 @@ export function toActivity(row: z.infer<typeof activityRowSchema>, agentName?: s
   const forAgent = agentName === undefined ? '' : ` (${agentName})`;
   switch (row.type) {
     case 'estimate': {
-      const { netToSellerCents } = computeEstimate(storedEstimateInputs(row));
-      const net = formatMoney(centsToDollars(netToSellerCents));
+      const net = formatMoney(
+        centsToDollars(row.sheet_net_cents ?? computeEstimate(storedEstimateInputs(row)).netToSellerCents),
+      );
       const calculator = agentName === undefined ? 'your calculator' : `${agentName}’s calculator`;
       return { type: 'estimate', label: 'Estimate', message: `Estimate of ${net} net on ${calculator}`, timestamp };
     }
