@@ -5,22 +5,16 @@
 import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import { computeEstimate, storedEstimateInputs } from './estimate.ts';
+import { computeEstimate, storedEstimateInputs, type StoredEstimate } from './estimate.ts';
 import { UUID_PATTERN, type Estimate } from './estimate-request.ts';
 import { toSheetAnswer } from '../net-sheet/sheet-answer.ts';
 import { storedSheetSchema } from '../net-sheet/stored-sheet.ts';
 
 /** The quick estimate's columns (all an estimate's figures in the API need). */
-export interface EstimateFields {
+export interface EstimateFields extends StoredEstimate {
   uuid: string;
   agent_id: number;
   agent_slug: string;
-  sale_price_cents: number;
-  mortgage_payoff_cents: number;
-  commission_percent: number;
-  transfer_tax_rate_per_1000: number;
-  attorney_fee_cents: number;
-  recording_fee_cents: number;
   recipient_name: string | null;
   created_at: Date;
 }
