@@ -17,7 +17,11 @@ describe('the refine form of a quick estimate', () => {
   it('starts with the estimate’s payoff as the first lien and the agent’s switches, and sends only that', () => {
     const draft = draftFrom(estimate, null, defaults);
     expect(draft.liens).toEqual([{ label: 'Mortgage', payoff: '450,000', per_diem_interest: '', payoff_date: '' }]);
-    expect(draft.switches).toEqual({ title_closer_pickup: true, payoff_bank_attorney: false, seller_pays_rp5217: false });
+    expect(draft.switches).toEqual({
+      title_closer_pickup: true,
+      payoff_bank_attorney: false,
+      seller_pays_rp5217: false,
+    });
     expect(draft.listing_commission_percent).toBe('');
     expect(detailsFrom(draft, defaults)).toEqual({ liens: [{ label: 'Mortgage', payoff: '450,000' }] });
   });
@@ -78,7 +82,11 @@ describe('the details the form sends', () => {
       per_diem_interest: '41.10',
       payoff_date: '2026-12-01',
     });
-    expect(draft.switches).toEqual({ title_closer_pickup: false, payoff_bank_attorney: false, seller_pays_rp5217: true });
+    expect(draft.switches).toEqual({
+      title_closer_pickup: false,
+      payoff_bank_attorney: false,
+      seller_pays_rp5217: true,
+    });
     expect(netSheetDetailsSchema.parse(detailsFrom(draft, defaults))).toEqual(netSheetDetailsSchema.parse(sent));
   });
 
