@@ -103,7 +103,7 @@ export default function EstimatePage() {
       {refined ? (
         <>
           <DetailedSheet sheet={refined.sheet} />
-          <p className="note">
+          <p className="note refined-note">
             This refined estimate has a link of its own: share this page’s address to show this sheet. Every earlier
             link keeps its own figures.
           </p>
