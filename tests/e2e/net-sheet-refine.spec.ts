@@ -176,6 +176,15 @@ test.describe('a seller refining a shared estimate', () => {
     await waitForIslands(page);
     await expectRefinedSheet(page);
 
+    // Printed with the form open: the sheet alone, no form and no buttons.
+    await page.getByRole('button', { name: 'Refine this estimate' }).click();
+    await page.emulateMedia({ media: 'print' });
+    await expect(page.locator('form.refine-form')).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Send this to my email' })).toBeHidden();
+    await expectRefinedSheet(page);
+    await page.emulateMedia({ media: 'screen' });
+    await expect(page.locator('form.refine-form')).toBeVisible();
+
     // The first link keeps the quick sheet it was shared with.
     await page.goto(`/estimate/${quick.uuid}`);
     await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
