@@ -183,7 +183,15 @@ test.describe('a seller refining a shared estimate', () => {
     await expect(page.getByRole('button', { name: 'Send this to my email' })).toBeHidden();
     await expectRefinedSheet(page);
     await page.emulateMedia({ media: 'screen' });
-    await expect(page.locator('form.refine-form')).toBeVisible();
+    // Refining again starts from what the seller gave.
+    const form = page.locator('form.refine-form');
+    const second = form.getByRole('group', { name: 'Lien 2' });
+    await expect(second.getByLabel('Name')).toHaveValue('Home equity line');
+    await expect(second.getByLabel('Per-diem interest ($ a day)')).toHaveValue('4.25');
+    await form.locator('summary', { hasText: 'Property taxes' }).click();
+    const school = form.getByRole('group', { name: 'School tax' });
+    await expect(school.getByLabel('Annual amount ($)')).toHaveValue('12,000');
+    await expect(school.getByLabel('1st half paid')).toBeChecked();
 
     // The first link keeps the quick sheet it was shared with.
     await page.goto(`/estimate/${quick.uuid}`);
