@@ -169,8 +169,8 @@ test.describe('a seller with three offers', () => {
     await expectComparison(page);
     const first = page.getByRole('listitem', { name: /^Offer 1/ });
     await first.getByText('Full sheet of offer 1').click();
-    await expect(first.getByRole('row', { name: /Seller concessions/ })).toHaveText('Seller concessions−$15,000.00');
-    await expect(first.getByRole('row', { name: /NYS transfer tax/ })).toHaveText('NYS transfer tax−$3,400.00');
+    await expect(first.getByRole('row', { name: /Seller concessions/ }).getByRole('cell')).toHaveText('−$15,000.00');
+    await expect(first.getByRole('row', { name: /NYS transfer tax/ }).getByRole('cell')).toHaveText('−$3,400.00');
     await expectNoAxeViolations(page);
 
     await page.getByRole('button', { name: 'Copy link' }).click();

@@ -9,6 +9,9 @@ import { formatPhone, telHref } from '../../ui/phone.ts';
 import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimate/estimate-request.ts';
 import { NetSheet } from '../estimate/NetSheet.tsx';
+import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
+import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
+import { sheetAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from '../net-sheet/sheet-answer.ts';
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
 import { copyLink } from '../site/clipboard.ts';
 import { UnlockModal } from './UnlockModal.tsx';
@@ -38,6 +41,11 @@ const NO_CALCULATOR = {
 } as const;
 
 const createdSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
+
+type Refine =
+  | { kind: 'closed' }
+  | { kind: 'loading' }
+  | { kind: 'open'; details: Record<string, unknown> | null; defaults: SheetDefaultsAnswer };
 const SAMPLE = { price: 450000, commission: 27000, tax: 1800, fees: 925, net: 220275 };
 
 /** /r/{slug}: an agent's branded calculator; the breakdown unlocks once the visitor leaves details. */
@@ -50,6 +58,10 @@ export default function AgentCalculatorPage() {
   const [unlocking, setUnlocking] = useState(false);
   const [unlockedFor, setUnlockedFor] = useState<string | null>(null);
   const [copyMessage, setCopyMessage] = useState<string | null>(null);
+  const [refine, setRefine] = useState<Refine>({ kind: 'closed' });
+  const [refineError, setRefineError] = useState<string | null>(null);
+  // Once refined: the detailed sheet and the address of its estimate, for the seller to share.
+  const [refined, setRefined] = useState<{ sheet: SheetAnswer; link: string } | null>(null);
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
@@ -144,9 +156,25 @@ export default function AgentCalculatorPage() {
 
   const startOver = () => {
     setEstimate(null);
+    setRefine({ kind: 'closed' });
+    setRefined(null);
+    setRefineError(null);
     setUnlockedFor(null);
     setForm({ salePrice: '', mortgage: '' });
     setErrors({});
+  };
+
+  /** Opens the refine form with the estimate's stored details and the agent's defaults. */
+  const startRefining = async (uuid: string) => {
+    setRefine({ kind: 'loading' });
+    setRefineError(null);
+    const result = await callApi(`/api/estimates/${uuid}/sheet`, sheetAnswerSchema).catch(() => null);
+    if (result?.ok) {
+      setRefine({ kind: 'open', details: result.data.details, defaults: result.data.defaults });
+      return;
+    }
+    setRefine({ kind: 'closed' });
+    setRefineError('We could not open the refine form just now. Please try again in a moment.');
   };
 
   const share = async () => {
@@ -186,13 +214,53 @@ export default function AgentCalculatorPage() {
       {estimate && unlockedFor ? (
         <section aria-labelledby="your-estimate" className="unlocked">
           <h2 id="your-estimate">Your estimate</h2>
-          <NetSheet estimate={estimate} />
-          <p className="note" role="status">
-            We have e-mailed this estimate to {unlockedFor}. {agent.first_name} will be in touch.
-          </p>
+          {refined ? (
+            <>
+              <DetailedSheet sheet={refined.sheet} />
+              <p className="note" role="status">
+                Your refined estimate has a link of its own to share:{' '}
+                <a className="refine-link" href={refined.link}>
+                  {refined.link}
+                </a>
+              </p>
+            </>
+          ) : (
+            <>
+              <NetSheet estimate={estimate} />
+              <p className="note" role="status">
+                We have e-mailed this estimate to {unlockedFor}. {agent.first_name} will be in touch.
+              </p>
+            </>
+          )}
           <a className="button button-secondary button-block" href={`/api/estimates/${estimate.uuid}/pdf`} download>
             Download PDF
           </a>
+          {refine.kind === 'open' ? (
+            <RefineFormOnDemand
+              estimate={estimate}
+              details={refine.details}
+              defaults={refine.defaults}
+              onCancel={() => setRefine({ kind: 'closed' })}
+              onRefined={(made) => {
+                setEstimate(made.estimate);
+                setRefined({
+                  sheet: made.sheet,
+                  link: new URL(`/estimate/${made.estimate.uuid}`, window.location.href).href,
+                });
+                setRefine({ kind: 'closed' });
+              }}
+            />
+          ) : (
+            <button
+              type="button"
+              className="button button-secondary button-block"
+              disabled={refine.kind === 'loading'}
+              onClick={() => void startRefining(estimate.uuid)}
+            >
+              {refine.kind === 'loading' ? 'Opening…' : 'Refine this estimate'}
+            </button>
+          )}
+          <Notice tone="error" message={refineError} />
           <button type="button" className="button button-primary button-block" onClick={startOver}>
             START NEW CALCULATION
           </button>

@@ -9,12 +9,21 @@ import { publicAgentSchema } from '../agents/public-agent.ts';
 import { NetSheet } from './NetSheet.tsx';
 import { OffersPanel } from '../net-sheet/OffersPanel.tsx';
 import { SendEstimateModal } from './SendEstimateModal.tsx';
+import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
+import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
+import { sheetAnswerSchema } from '../net-sheet/sheet-answer.ts';
 
 const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 
 const SENT = 'Your estimate has been sent to your email!';
 
-type State = { kind: 'loading' } | { kind: 'found'; estimate: Estimate } | { kind: 'not-found' } | { kind: 'failed' };
+type SheetData = z.infer<typeof sheetAnswerSchema>;
+
+type State =
+  | { kind: 'loading' }
+  | { kind: 'found'; estimate: Estimate; sheet: SheetData | null }
+  | { kind: 'not-found' }
+  | { kind: 'failed' };
 
 /** "Name · Brokerage · phone · e-mail" of the estimate's agent, or null when they cannot be read. */
 async function preparedByLine(slug: string): Promise<string | null> {
@@ -31,22 +40,26 @@ export default function EstimatePage() {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
+  const [refining, setRefining] = useState(false);
   // The estimate's agent, for the printed page (the screen shows the site's featured agent around it).
   const [preparedBy, setPreparedBy] = useState<string | null>(null);
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
     const uuid = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
-    const lookup = UUID_PATTERN.test(uuid)
+    const valid = UUID_PATTERN.test(uuid);
+    const lookup = valid
       ? callApi(`/api/estimates/${uuid}`, foundSchema)
       : Promise.resolve({ ok: false, status: 404 } as const);
-    lookup
-      .then((result) => {
+    // Without its sheet the estimate still stands: the quick lines show and refining waits.
+    const sheetLookup = valid ? callApi(`/api/estimates/${uuid}/sheet`, sheetAnswerSchema).catch(() => null) : null;
+    Promise.all([lookup, sheetLookup])
+      .then(([result, sheet]) => {
         if (!result.ok) {
           setState(result.status === 404 ? { kind: 'not-found' } : { kind: 'failed' });
           return;
         }
-        setState({ kind: 'found', estimate: result.data.estimate });
+        setState({ kind: 'found', estimate: result.data.estimate, sheet: sheet?.ok ? sheet.data : null });
         // For the printed page only: without it the sheet still stands.
         preparedByLine(result.data.estimate.agent_slug)
           .then(setPreparedBy)
@@ -79,7 +92,8 @@ export default function EstimatePage() {
       </section>
     );
   }
-  const { estimate } = state;
+  const { estimate, sheet } = state;
+  const refined = sheet?.details ? sheet : null;
   return (
     <section className="estimate-sheet">
       <h1>{estimate.recipient_name ? `Net Sheet for ${estimate.recipient_name}` : 'Your Net Sheet'}</h1>
@@ -87,7 +101,17 @@ export default function EstimatePage() {
         Estimated on {new Date(estimate.created_at).toLocaleDateString('en-US', { dateStyle: 'long' })}
       </p>
       {preparedBy ? <p className="print-only">Prepared by {preparedBy}</p> : null}
-      <NetSheet estimate={estimate} />
+      {refined ? (
+        <>
+          <DetailedSheet sheet={refined.sheet} />
+          <p className="note refined-note">
+            This refined estimate has a link of its own: share this page’s address to show this sheet. Every earlier
+            link keeps its own figures.
+          </p>
+        </>
+      ) : (
+        <NetSheet estimate={estimate} />
+      )}
       {/* Above the buttons: where the visitor's eyes are when the modal closes and focus returns. */}
       <Notice tone="success" message={sent ? SENT : null} />
       <div className="modal-actions estimate-actions">
@@ -104,10 +128,25 @@ export default function EstimatePage() {
         <a className="button button-secondary" href={`/api/estimates/${estimate.uuid}/pdf`} download>
           Download PDF
         </a>
+        {sheet && !refining ? (
+          <button type="button" className="button button-secondary" onClick={() => setRefining(true)}>
+            Refine this estimate
+          </button>
+        ) : null}
         <a className="button button-secondary" href="/">
           Run another estimate
         </a>
       </div>
+      {sheet && refining ? (
+        <RefineFormOnDemand
+          estimate={estimate}
+          details={sheet.details}
+          defaults={sheet.defaults}
+          onCancel={() => setRefining(false)}
+          // A new estimate with a link of its own: the seller lands on it, ready to share.
+          onRefined={(made) => window.location.assign(`/estimate/${made.estimate.uuid}`)}
+        />
+      ) : null}
       <OffersPanel estimateUuid={estimate.uuid} />
       <SendEstimateModal
         estimate={estimate}

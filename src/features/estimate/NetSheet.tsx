@@ -4,7 +4,6 @@ import { netSheetLines } from './net-sheet.ts';
 
 /** The estimate's lines and, largest, the net proceeds (or what the seller brings to closing). */
 export function NetSheet({ estimate }: { estimate: Estimate }) {
-  const negative = estimate.net_to_seller < 0;
   return (
     <div>
       <table className="net-sheet">
@@ -18,10 +17,18 @@ export function NetSheet({ estimate }: { estimate: Estimate }) {
           ))}
         </tbody>
       </table>
-      <p className={`net-total${negative ? ' is-negative' : ''}`} data-testid="net-proceeds">
-        <span className="net-total-label">{negative ? 'Amount you would bring to closing' : 'Your Net Proceeds'}</span>
-        <span className="net-total-amount">{formatMoney(Math.abs(estimate.net_to_seller))}</span>
-      </p>
+      <NetTotal net={estimate.net_to_seller} />
     </div>
+  );
+}
+
+/** The net proceeds, largest; a negative net as what the seller would bring to closing. */
+export function NetTotal({ net }: { net: number }) {
+  const negative = net < 0;
+  return (
+    <p className={`net-total${negative ? ' is-negative' : ''}`} data-testid="net-proceeds">
+      <span className="net-total-label">{negative ? 'Amount you would bring to closing' : 'Your Net Proceeds'}</span>
+      <span className="net-total-amount">{formatMoney(Math.abs(net))}</span>
+    </p>
   );
 }

@@ -5,17 +5,14 @@ import { Notice } from '../../ui/Notice.tsx';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
 import { copyLink } from '../site/clipboard.ts';
 import { FINANCING_LABELS } from './financing.ts';
-import { comparisonAnswerSchema, type ComparisonAnswer, type SheetAnswer } from './sheet-answer.ts';
+import { DetailedSheet, longDate } from './DetailedSheet.tsx';
+import { comparisonAnswerSchema, type ComparisonAnswer } from './sheet-answer.ts';
 import './offers.css';
 
 type State =
   { kind: 'loading' } | { kind: 'found'; comparison: ComparisonAnswer } | { kind: 'not-found' } | { kind: 'failed' };
 
 type ComparedOffer = ComparisonAnswer['offers'][number];
-
-/** 2027-03-15 → March 15, 2027 (the date as written, whatever the visitor's time zone). */
-const longDate = (iso: string) =>
-  new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
 
 /** A net the seller would receive, or what they would bring to closing (a negative net). */
 const netText = (net: number) => (net < 0 ? `${formatMoney(-net)} to bring to closing` : formatMoney(net));
@@ -24,22 +21,6 @@ function standing(offer: ComparedOffer, count: number): string {
   if (offer.best) return `The best net of the ${count} offers`;
   if (offer.behind_best === 0) return 'The same net as the best';
   return `${formatMoney(offer.behind_best)} less than the best`;
-}
-
-/** The offer's sheet, line by line: costs with a minus sign, credits (the price) without. */
-function SheetLines({ sheet }: { sheet: SheetAnswer }) {
-  return (
-    <table className="net-sheet offer-sheet">
-      <tbody>
-        {sheet.lines.map((line) => (
-          <tr key={line.key} className={line.amount > 0 ? 'deduction' : undefined}>
-            <th scope="row">{line.label}</th>
-            <td>{line.amount > 0 ? `−${formatMoney(line.amount)}` : formatMoney(-line.amount)}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
 }
 
 function OfferCard({ offer, index, count }: { offer: ComparedOffer; index: number; count: number }) {
@@ -79,7 +60,7 @@ function OfferCard({ offer, index, count }: { offer: ComparedOffer; index: numbe
       <p className="offer-standing">{standing(offer, count)}</p>
       <details className="offer-details">
         <summary>Full sheet of offer {index + 1}</summary>
-        <SheetLines sheet={offer.sheet} />
+        <DetailedSheet sheet={offer.sheet} />
       </details>
     </li>
   );

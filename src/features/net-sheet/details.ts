@@ -5,7 +5,6 @@
  */
 import { z } from 'zod';
 import { dollarAmount } from '../estimate/amount.ts';
-import { TOWNS, type County } from '../towns/town-data.ts';
 
 const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
 
@@ -89,12 +88,3 @@ export const netSheetDetailsSchema = z.strictObject({
 });
 
 export type NetSheetDetails = z.output<typeof netSheetDetailsSchema>;
-
-/** The county of a town (by name) or a ZIP code, from the town list; undefined when neither is known. */
-export function countyFor({ town, zip }: { town?: string; zip?: string }): County | undefined {
-  const name = town?.trim().toLowerCase();
-  const match = TOWNS.find(
-    (candidate) => (name && candidate.name.toLowerCase() === name) || (zip && candidate.zipCodes.includes(zip)),
-  );
-  return match?.county;
-}

@@ -1,0 +1,80 @@
+import { formatMoney } from '../../ui/money.ts';
+import { NetTotal } from '../estimate/NetSheet.tsx';
+import type { SheetAnswer, SheetLineAnswer } from './sheet-answer.ts';
+import './detailed-sheet.css';
+
+/** The groups in the order a closing statement reads, each under its heading (the sale price needs none). */
+const GROUPS: { group: SheetLineAnswer['group']; heading: string | null }[] = [
+  { group: 'sale', heading: null },
+  { group: 'commission', heading: 'Commission' },
+  { group: 'payoff', heading: 'Mortgages and liens' },
+  { group: 'tax', heading: 'Transfer tax' },
+  { group: 'fee', heading: 'Closing fees' },
+  { group: 'proration', heading: 'Property tax prorations' },
+  { group: 'other', heading: 'Other costs and credits' },
+];
+
+/** A YYYY-MM-DD date in words, read as a calendar day (no time zone can move it). */
+export const longDate = (iso: string): string =>
+  new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** The sale price as it is; a cost taken from the proceeds with a minus; any other credit with a plus. */
+function Amount({ line }: { line: SheetLineAnswer }) {
+  if (line.group === 'sale') return <>{formatMoney(-line.amount)}</>;
+  if (line.amount > 0) return <>−{formatMoney(line.amount)}</>;
+  return (
+    <>
+      +{formatMoney(-line.amount)} <span className="sheet-credit">credit</span>
+    </>
+  );
+}
+
+/** A detailed net sheet (POST /api/estimates with details, GET /api/estimates/{uuid}/sheet): every line with its why. */
+export function DetailedSheet({ sheet }: { sheet: SheetAnswer }) {
+  const disclaimer = sheet.notes.find((note) => note.key === 'disclaimer');
+  return (
+    <div className="detailed-sheet">
+      <p className="sheet-closing">
+        Estimated closing: <strong>{longDate(sheet.closing_date)}</strong>
+      </p>
+      <table className="net-sheet">
+        <caption className="visually-hidden">Estimated net proceeds, line by line</caption>
+        {GROUPS.map(({ group, heading }) => {
+          const lines = sheet.lines.filter((line) => line.group === group);
+          if (lines.length === 0) return null;
+          return (
+            <tbody key={group}>
+              {heading ? (
+                <tr className="sheet-group">
+                  <th colSpan={2} scope="rowgroup">
+                    {heading}
+                  </th>
+                </tr>
+              ) : null}
+              {lines.map((line) => (
+                <tr key={line.key} className={line.amount > 0 ? 'deduction' : undefined} data-line={line.key}>
+                  <th scope="row">
+                    {line.label}
+                    <span className="sheet-why">{line.why}</span>
+                  </th>
+                  <td>
+                    <Amount line={line} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          );
+        })}
+      </table>
+      <NetTotal net={sheet.net_to_seller} />
+      <ul className="sheet-notes">
+        {sheet.notes
+          .filter((note) => note !== disclaimer)
+          .map((note) => (
+            <li key={note.key}>{note.text}</li>
+          ))}
+      </ul>
+      {disclaimer ? <p className="note sheet-disclaimer">{disclaimer.text}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,551 @@
+import { useEffect, useId, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
+import { callApi } from '../../ui/api-client.ts';
+import { CheckboxField } from '../../ui/CheckboxField.tsx';
+import { Field } from '../../ui/Field.tsx';
+import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
+import { Notice } from '../../ui/Notice.tsx';
+import type { Estimate } from '../estimate/estimate-request.ts';
+import { longDate } from './DetailedSheet.tsx';
+import { countyFor, TOWN_NAMES } from './county.ts';
+import { netSheetDetailsSchema } from './details.ts';
+import {
+  detailsFrom,
+  draftFrom,
+  emptyLien,
+  formFieldKey,
+  MAX_LIENS,
+  MAX_OTHER_LINES,
+  type HalvesDraft,
+  type RefineDraft,
+  type Switch,
+} from './refine-form.ts';
+import { detailedEstimateAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from './sheet-answer.ts';
+import './detailed-sheet.css';
+
+export interface RefineFormProps {
+  estimate: Estimate;
+  /** The estimate's details as stored (null for a quick estimate) and what an empty field means. */
+  details: Record<string, unknown> | null;
+  defaults: SheetDefaultsAnswer;
+  /** The new estimate, stored with its sheet under a new uuid. */
+  onRefined: (refined: { estimate: Estimate; sheet: SheetAnswer }) => void;
+  onCancel: () => void;
+}
+
+type Section = 'commission' | 'liens' | 'closing' | 'fees' | 'taxes' | 'other';
+
+/** The section holding a field, by the first part of its path, to open it when the field is wrong. */
+const SECTION_OF: Record<string, Section> = {
+  listing_commission_percent: 'commission',
+  buyer_agent_percent: 'commission',
+  seller_concessions: 'commission',
+  liens: 'liens',
+  closing_date: 'closing',
+  county: 'closing',
+  town: 'closing',
+  suffolk_lots: 'closing',
+  title_closer_pickup: 'fees',
+  payoff_bank_attorney: 'fees',
+  seller_pays_rp5217: 'fees',
+  property_taxes: 'taxes',
+  other_lines: 'other',
+};
+
+const MONTHS = Array.from({ length: 12 }, (_, index) =>
+  new Date(Date.UTC(2026, index, 1)).toLocaleDateString('en-US', { month: 'long', timeZone: 'UTC' }),
+);
+const CHECK_FIELDS = 'Please check the fields marked below.';
+const onOff = (on: boolean) => (on ? 'on' : 'off');
+
+/** A labelled select with its hint and error, as Field does for inputs. */
+function SelectField(props: {
+  label: string;
+  value: string;
+  hint: ReactNode;
+  error: string | undefined;
+  onChange: (value: string) => void;
+  children: ReactNode;
+}) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{props.label}</label>
+      <select
+        id={id}
+        value={props.value}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={`${id}-hint ${id}-error`}
+        onChange={(event) => props.onChange(event.target.value)}
+      >
+        {props.children}
+      </select>
+      <span id={`${id}-hint`} className="field-hint">
+        {props.hint}
+      </span>
+      <span id={`${id}-error`} className="field-error" role="alert">
+        {props.error ?? ''}
+      </span>
+    </div>
+  );
+}
+
+/**
+ * "Refine this estimate": every detail of netSheetDetailsSchema, each optional with a one-line why and
+ * the agent's default, in sections the seller opens one at a time. Sends a new estimate with the
+ * details (POST /api/estimates); the shared link of the old one keeps its own sheet.
+ */
+export function RefineForm({ estimate, details, defaults, onRefined, onCancel }: RefineFormProps) {
+  const [draft, setDraft] = useState<RefineDraft>(() => draftFrom(estimate, details, defaults));
+  const [open, setOpen] = useState<ReadonlySet<Section>>(() => new Set(['liens']));
+  const [fields, setFields] = useState<FieldErrors>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const townListId = useId();
+
+  // Opened by a button that then goes away: the focus (and a phone's view) moves to the form.
+  useEffect(() => headingRef.current?.focus(), []);
+
+  // After a refused submit, the first wrong field takes the focus (its section was opened for it).
+  useEffect(() => {
+    if (Object.keys(fields).length > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [fields]);
+
+  const update = (change: Partial<RefineDraft>) => setDraft((current) => ({ ...current, ...change }));
+  const refuse = (errors: FieldErrors, message: string) => {
+    setFields(errors);
+    setFailure(message);
+    setOpen(
+      (current) =>
+        new Set([
+          ...current,
+          ...Object.keys(errors).flatMap((key) => {
+            const section = SECTION_OF[key.split('.')[0] ?? ''];
+            return section ? [section] : [];
+          }),
+        ]),
+    );
+  };
+
+  const submit = async (event: SubmitEvent) => {
+    event.preventDefault();
+    const sent = detailsFrom(draft, defaults);
+    const parsed = netSheetDetailsSchema.safeParse(sent);
+    if (!parsed.success) {
+      refuse(fieldErrorsOf(parsed.error), CHECK_FIELDS);
+      return;
+    }
+    setFields({});
+    setFailure(null);
+    setSending(true);
+    try {
+      const result = await callApi('/api/estimates', detailedEstimateAnswerSchema, {
+        body: {
+          agent_slug: estimate.agent_slug,
+          sale_price: estimate.sale_price,
+          mortgage_payoff: estimate.mortgage_payoff,
+          recipient_name: estimate.recipient_name,
+          details: sent,
+        },
+      });
+      if (result.ok) {
+        onRefined({ estimate: result.data.estimate, sheet: result.data.sheet });
+        return;
+      }
+      const errors = Object.fromEntries(Object.entries(result.fields).map(([key, text]) => [formFieldKey(key), text]));
+      refuse(errors, Object.keys(errors).length > 0 ? CHECK_FIELDS : result.error);
+    } catch (error) {
+      console.warn('Refining the estimate failed', error);
+      setFailure('We could not refine your estimate just now. Please try again in a moment.');
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const section = (id: Section, title: string, children: ReactNode) => (
+    <details
+      className="refine-section"
+      open={open.has(id)}
+      onToggle={(event) => {
+        const isOpen = event.currentTarget.open;
+        setOpen((current) => {
+          if (isOpen === current.has(id)) return current;
+          const next = new Set(current);
+          if (isOpen) next.add(id);
+          else next.delete(id);
+          return next;
+        });
+      }}
+    >
+      <summary>{title}</summary>
+      <div className="refine-section-body">{children}</div>
+    </details>
+  );
+
+  const money = (
+    label: string,
+    path: string,
+    value: string,
+    onValue: (value: string) => void,
+    hint: ReactNode,
+    placeholder = '',
+  ) => (
+    <Field
+      label={label}
+      name={path}
+      inputMode="decimal"
+      autoComplete="off"
+      placeholder={placeholder}
+      hint={hint}
+      value={value}
+      error={fields[path]}
+      onChange={(event) => onValue(event.target.value)}
+    />
+  );
+
+  const halves = (key: 'nassau_school' | 'nassau_general' | 'suffolk', legend: string, why: string) => {
+    const bill = draft[key];
+    const set = (change: Partial<HalvesDraft>) => update({ [key]: { ...bill, ...change } });
+    const path = `property_taxes.${key}`;
+    return (
+      <fieldset className="refine-group">
+        <legend>{legend}</legend>
+        {money('Annual amount ($)', `${path}.annual`, bill.annual, (annual) => set({ annual }), why)}
+        <div className="refine-checks">
+          <CheckboxField
+            name={`${path}.first_half_paid`}
+            checked={bill.first_half_paid}
+            onChange={(first_half_paid) => set({ first_half_paid })}
+          >
+            1st half paid
+          </CheckboxField>
+          <CheckboxField
+            name={`${path}.second_half_paid`}
+            checked={bill.second_half_paid}
+            onChange={(second_half_paid) => set({ second_half_paid })}
+          >
+            2nd half paid
+          </CheckboxField>
+        </div>
+      </fieldset>
+    );
+  };
+
+  const toggle = (key: Switch, label: string, why: string) => (
+    <CheckboxField
+      name={key}
+      checked={draft.switches[key]}
+      error={fields[key]}
+      hint={`${why} Your agent’s default: ${onOff(defaults[key])}.`}
+      onChange={(checked) => update({ switches: { ...draft.switches, [key]: checked } })}
+    >
+      {label}
+    </CheckboxField>
+  );
+
+  return (
+    <form ref={formRef} className="form refine-form" noValidate onSubmit={(event) => void submit(event)}>
+      <h2 ref={headingRef} tabIndex={-1}>
+        Refine this estimate
+      </h2>
+      <p className="field-hint">
+        Every field is optional: leave one empty and the sheet uses your agent’s default. Open a section to add what you
+        know.
+      </p>
+
+      {section(
+        'commission',
+        'Commission and concessions',
+        <>
+          <div className="form-row">
+            <Field
+              label="Listing side (%)"
+              name="listing_commission_percent"
+              inputMode="decimal"
+              placeholder={String(defaults.listing_commission_percent)}
+              hint={`The listing brokerage’s share. Empty: ${defaults.listing_commission_percent}%.`}
+              value={draft.listing_commission_percent}
+              error={fields.listing_commission_percent}
+              onChange={(event) => update({ listing_commission_percent: event.target.value })}
+            />
+            <Field
+              label="Buyer’s agent (%)"
+              name="buyer_agent_percent"
+              inputMode="decimal"
+              placeholder={String(defaults.buyer_agent_percent)}
+              hint={`Negotiated on its own since 2024. Empty: ${defaults.buyer_agent_percent}%.`}
+              value={draft.buyer_agent_percent}
+              error={fields.buyer_agent_percent}
+              onChange={(event) => update({ buyer_agent_percent: event.target.value })}
+            />
+          </div>
+          {money(
+            'Seller concessions ($)',
+            'seller_concessions',
+            draft.seller_concessions,
+            (seller_concessions) => update({ seller_concessions }),
+            'Credits you give the buyer at closing, such as for repairs. Empty: none.',
+            '0',
+          )}
+        </>,
+      )}
+
+      {section(
+        'liens',
+        'Mortgages and liens',
+        <>
+          <p className="field-hint">
+            Each mortgage or home equity line paid off at closing, from the lender’s payoff letter.
+          </p>
+          {draft.liens.map((lien, index) => {
+            const path = `liens.${index}`;
+            const set = (change: Partial<typeof lien>) =>
+              update({ liens: draft.liens.map((each, at) => (at === index ? { ...each, ...change } : each)) });
+            return (
+              <fieldset className="refine-group" key={index}>
+                <legend>Lien {index + 1}</legend>
+                <div className="form-row">
+                  <Field
+                    label="Name"
+                    name={`${path}.label`}
+                    placeholder="Mortgage"
+                    value={lien.label}
+                    error={fields[`${path}.label`]}
+                    onChange={(event) => set({ label: event.target.value })}
+                  />
+                  {money(
+                    'Payoff ($)',
+                    `${path}.payoff`,
+                    lien.payoff,
+                    (payoff) => set({ payoff }),
+                    'The amount on the payoff letter.',
+                  )}
+                </div>
+                <div className="form-row">
+                  {money(
+                    'Per-diem interest ($ a day)',
+                    `${path}.per_diem_interest`,
+                    lien.per_diem_interest,
+                    (per_diem_interest) => set({ per_diem_interest }),
+                    'Interest for each day after the payoff date. Empty: none.',
+                  )}
+                  <Field
+                    label="Payoff good through"
+                    name={`${path}.payoff_date`}
+                    type="date"
+                    hint="The date of the payoff figure. Empty: today."
+                    value={lien.payoff_date}
+                    error={fields[`${path}.payoff_date`]}
+                    onChange={(event) => set({ payoff_date: event.target.value })}
+                  />
+                </div>
+                <button
+                  type="button"
+                  className="button button-secondary button-small"
+                  onClick={() => update({ liens: draft.liens.filter((_, at) => at !== index) })}
+                >
+                  Remove lien {index + 1}
+                </button>
+              </fieldset>
+            );
+          })}
+          <span className="field-error" role="alert">
+            {fields.liens ?? ''}
+          </span>
+          {draft.liens.length < MAX_LIENS ? (
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => update({ liens: [...draft.liens, emptyLien()] })}
+            >
+              Add a lien
+            </button>
+          ) : (
+            <p className="field-hint">At most {MAX_LIENS} liens.</p>
+          )}
+        </>,
+      )}
+
+      {section(
+        'closing',
+        'Closing date and place',
+        <>
+          <Field
+            label="Closing date"
+            name="closing_date"
+            type="date"
+            hint={`Interest and taxes run to this day. Empty: ${longDate(defaults.closing_date)}.`}
+            value={draft.closing_date}
+            error={fields.closing_date}
+            onChange={(event) => update({ closing_date: event.target.value })}
+          />
+          <Field
+            label="Town"
+            name="town"
+            list={townListId}
+            autoComplete="off"
+            hint="Picking a town fills in its county; East End towns get a note on the buyer’s tax."
+            value={draft.town}
+            error={fields.town}
+            onChange={(event) => {
+              const town = event.target.value;
+              const county = countyFor({ town });
+              update(county ? { town, county } : { town });
+            }}
+          />
+          <datalist id={townListId}>
+            {TOWN_NAMES.map((name) => (
+              <option key={name} value={name} />
+            ))}
+          </datalist>
+          <SelectField
+            label="County"
+            value={draft.county}
+            hint="Sets the county clerk’s fees per lien and the tax calendar. Empty: one recording fee estimate."
+            error={fields.county}
+            onChange={(county) => update({ county: county === 'Nassau' || county === 'Suffolk' ? county : '' })}
+          >
+            <option value="">Not given</option>
+            <option value="Nassau">Nassau</option>
+            <option value="Suffolk">Suffolk</option>
+          </SelectField>
+          {draft.county === 'Suffolk' ? (
+            <Field
+              label="Tax lots"
+              name="suffolk_lots"
+              inputMode="numeric"
+              placeholder="1"
+              hint="Suffolk verifies each lien against every lot of the property. Empty: 1."
+              value={draft.suffolk_lots}
+              error={fields.suffolk_lots}
+              onChange={(event) => update({ suffolk_lots: event.target.value })}
+            />
+          ) : null}
+        </>,
+      )}
+
+      {section(
+        'fees',
+        'Closing fees',
+        <>
+          {toggle('title_closer_pickup', 'Title closer pick-up fee', 'Charged per lien paid off at closing.')}
+          {toggle('payoff_bank_attorney', 'Payoff bank attorney fee', 'Charged by some lenders for each payoff.')}
+          {toggle(
+            'seller_pays_rp5217',
+            'RP-5217 filing paid by me',
+            'By custom the buyer files it, unless the contract says otherwise.',
+          )}
+        </>,
+      )}
+
+      {section(
+        'taxes',
+        'Property taxes',
+        <>
+          <p className="field-hint">
+            Prorated to the closing date: a paid half credits you the buyer’s days, an unpaid one charges you your own.
+          </p>
+          {draft.county === 'Nassau' ? (
+            <>
+              {halves('nassau_school', 'School tax', 'Billed July to June, in two halves.')}
+              {halves('nassau_general', 'General tax', 'Billed January to December, in two halves.')}
+            </>
+          ) : draft.county === 'Suffolk' ? (
+            halves('suffolk', 'Property tax', 'One bill, December to November, paid in two halves.')
+          ) : (
+            <p className="note">Choose the county (under Closing date and place) to prorate its taxes.</p>
+          )}
+          <fieldset className="refine-group">
+            <legend>Village tax</legend>
+            {money(
+              'Annual amount ($)',
+              'property_taxes.village.annual',
+              draft.village.annual,
+              (annual) => update({ village: { ...draft.village, annual } }),
+              'Only if your home is in an incorporated village. Empty: none.',
+            )}
+            <SelectField
+              label="Village tax year starts in"
+              value={draft.village.fiscal_year_start_month}
+              hint="Most New York villages start theirs on June 1."
+              error={fields['property_taxes.village.fiscal_year_start_month']}
+              onChange={(month) => update({ village: { ...draft.village, fiscal_year_start_month: month } })}
+            >
+              {MONTHS.map((name, index) => (
+                <option key={name} value={String(index + 1)}>
+                  {name}
+                </option>
+              ))}
+            </SelectField>
+            <CheckboxField
+              name="property_taxes.village.paid"
+              checked={draft.village.paid}
+              onChange={(paid) => update({ village: { ...draft.village, paid } })}
+            >
+              This year’s village tax is paid
+            </CheckboxField>
+          </fieldset>
+        </>,
+      )}
+
+      {section(
+        'other',
+        'Other costs',
+        <>
+          <p className="field-hint">Repairs, a permit or certificate of occupancy cure, the final water bill…</p>
+          {draft.other_lines.map((line, index) => {
+            const path = `other_lines.${index}`;
+            const set = (change: Partial<typeof line>) =>
+              update({
+                other_lines: draft.other_lines.map((each, at) => (at === index ? { ...each, ...change } : each)),
+              });
+            return (
+              <fieldset className="refine-group" key={index}>
+                <legend>Cost {index + 1}</legend>
+                <div className="form-row">
+                  <Field
+                    label="What it is"
+                    name={`${path}.name`}
+                    value={line.name}
+                    error={fields[`${path}.name`]}
+                    onChange={(event) => set({ name: event.target.value })}
+                  />
+                  {money('Amount ($)', `${path}.amount`, line.amount, (amount) => set({ amount }), null)}
+                </div>
+                <button
+                  type="button"
+                  className="button button-secondary button-small"
+                  onClick={() => update({ other_lines: draft.other_lines.filter((_, at) => at !== index) })}
+                >
+                  Remove cost {index + 1}
+                </button>
+              </fieldset>
+            );
+          })}
+          {draft.other_lines.length < MAX_OTHER_LINES ? (
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => update({ other_lines: [...draft.other_lines, { name: '', amount: '' }] })}
+            >
+              Add a cost
+            </button>
+          ) : (
+            <p className="field-hint">At most {MAX_OTHER_LINES} costs.</p>
+          )}
+        </>,
+      )}
+
+      <Notice tone="error" message={failure} />
+      <div className="modal-actions">
+        <button type="submit" className="button button-primary" disabled={sending}>
+          {sending ? 'Refining…' : 'Show my detailed sheet'}
+        </button>
+        <button type="button" className="button button-secondary" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { fieldErrorsOf } from '../../ui/field-errors.ts';
+import { netSheetDetailsSchema } from './details.ts';
+import { detailsFrom, dollarsText, draftFrom, emptyLien, formFieldKey } from './refine-form.ts';
+
+const defaults = {
+  listing_commission_percent: 3,
+  buyer_agent_percent: 3,
+  closing_date: '2027-01-07',
+  title_closer_pickup: true,
+  payoff_bank_attorney: false,
+  seller_pays_rp5217: false,
+};
+const estimate = { mortgage_payoff: 450_000 };
+
+describe('the refine form of a quick estimate', () => {
+  it('starts with the estimate’s payoff as the first lien and the agent’s switches, and sends only that', () => {
+    const draft = draftFrom(estimate, null, defaults);
+    expect(draft.liens).toEqual([{ label: 'Mortgage', payoff: '450,000', per_diem_interest: '', payoff_date: '' }]);
+    expect(draft.switches).toEqual({
+      title_closer_pickup: true,
+      payoff_bank_attorney: false,
+      seller_pays_rp5217: false,
+    });
+    expect(draft.listing_commission_percent).toBe('');
+    expect(detailsFrom(draft, defaults)).toEqual({ liens: [{ label: 'Mortgage', payoff: '450,000' }] });
+  });
+
+  it('starts with no lien when the estimate has no payoff, and then sends nothing', () => {
+    const draft = draftFrom({ mortgage_payoff: 0 }, null, defaults);
+    expect(draft.liens).toEqual([]);
+    expect(detailsFrom(draft, defaults)).toEqual({});
+  });
+});
+
+describe('the details the form sends', () => {
+  it('leave out blank rows, unchanged switches and the other county’s taxes', () => {
+    const draft = draftFrom(estimate, null, defaults);
+    draft.liens.push(emptyLien());
+    draft.other_lines.push({ name: '', amount: ' ' }, { name: 'Roof repair', amount: '2,500' });
+    draft.county = 'Nassau';
+    draft.suffolk.annual = '9,000';
+    draft.suffolk_lots = '2';
+    draft.nassau_school = { annual: '10,000', first_half_paid: true, second_half_paid: false };
+    draft.switches.payoff_bank_attorney = true;
+    draft.listing_commission_percent = '2.5';
+    expect(detailsFrom(draft, defaults)).toEqual({
+      listing_commission_percent: 2.5,
+      liens: [{ label: 'Mortgage', payoff: '450,000' }],
+      county: 'Nassau',
+      payoff_bank_attorney: true,
+      property_taxes: { nassau_school: { annual: '10,000', first_half_paid: true, second_half_paid: false } },
+      other_lines: [{ name: 'Roof repair', amount: '2,500' }],
+    });
+  });
+
+  it('come back as the same form from the stored details', () => {
+    const sent = {
+      listing_commission_percent: 2.75,
+      buyer_agent_percent: 2.25,
+      seller_concessions: '5,000',
+      liens: [
+        { label: 'First mortgage', payoff: '312,456.78', per_diem_interest: '41.10', payoff_date: '2026-12-01' },
+        { label: 'Home equity line', payoff: '40,000' },
+      ],
+      closing_date: '2027-02-15',
+      county: 'Suffolk',
+      town: 'Southampton',
+      suffolk_lots: 2,
+      seller_pays_rp5217: true,
+      title_closer_pickup: false,
+      property_taxes: {
+        suffolk: { annual: '12,001', first_half_paid: true, second_half_paid: false },
+        village: { annual: '3,000', fiscal_year_start_month: 3, paid: true },
+      },
+      other_lines: [{ name: 'Final water bill', amount: '180.50' }],
+    };
+    const draft = draftFrom(estimate, sent, defaults);
+    expect(draft.liens[0]).toEqual({
+      label: 'First mortgage',
+      payoff: '312,456.78',
+      per_diem_interest: '41.10',
+      payoff_date: '2026-12-01',
+    });
+    expect(draft.switches).toEqual({
+      title_closer_pickup: false,
+      payoff_bank_attorney: false,
+      seller_pays_rp5217: true,
+    });
+    expect(netSheetDetailsSchema.parse(detailsFrom(draft, defaults))).toEqual(netSheetDetailsSchema.parse(sent));
+  });
+
+  it('name each wrong field by the path the form shows its error under', () => {
+    const draft = draftFrom(estimate, null, defaults);
+    draft.liens.push({ label: 'HELOC', payoff: 'lots', per_diem_interest: '', payoff_date: '' });
+    draft.listing_commission_percent = 'three';
+    draft.other_lines.push({ name: '', amount: '900' });
+    const parsed = netSheetDetailsSchema.safeParse(detailsFrom(draft, defaults));
+    expect(parsed.success).toBe(false);
+    expect(parsed.error && fieldErrorsOf(parsed.error)).toEqual({
+      listing_commission_percent: 'Listing commission must be a number',
+      'liens.1.payoff': 'Payoff must be a dollar amount, like 450,000',
+      'other_lines.0.name': 'Line name is required',
+    });
+    expect(formFieldKey('details.liens.1.payoff')).toBe('liens.1.payoff');
+  });
+});
+
+describe('dollarsText', () => {
+  it('shows whole dollars without cents and cents with two digits', () => {
+    expect(dollarsText(450_000_00)).toBe('450,000');
+    expect(dollarsText(1_234_50)).toBe('1,234.50');
+    expect(dollarsText(7)).toBe('0.07');
+  });
+});

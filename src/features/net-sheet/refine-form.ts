@@ -1,0 +1,197 @@
+/**
+ * The refine form's state and the details it sends, both ways: what the inputs hold (text, as the
+ * seller types it) from the estimate's stored details, and the details object the API receives from
+ * the inputs. netSheetDetailsSchema (details.ts) stays the one judge of the values: this module only
+ * leaves out what the seller left empty, so an empty field means the agent's default.
+ */
+import type { Estimate } from '../estimate/estimate-request.ts';
+import { netSheetDetailsSchema, type NetSheetDetails } from './details.ts';
+import type { SheetDefaultsAnswer } from './sheet-answer.ts';
+
+export const MAX_LIENS = 4;
+export const MAX_OTHER_LINES = 20;
+
+export interface LienDraft {
+  label: string;
+  payoff: string;
+  per_diem_interest: string;
+  payoff_date: string;
+}
+
+export interface HalvesDraft {
+  annual: string;
+  first_half_paid: boolean;
+  second_half_paid: boolean;
+}
+
+export type Switch = 'title_closer_pickup' | 'payoff_bank_attorney' | 'seller_pays_rp5217';
+
+export interface RefineDraft {
+  listing_commission_percent: string;
+  buyer_agent_percent: string;
+  seller_concessions: string;
+  liens: LienDraft[];
+  closing_date: string;
+  county: '' | 'Nassau' | 'Suffolk';
+  town: string;
+  suffolk_lots: string;
+  switches: Record<Switch, boolean>;
+  nassau_school: HalvesDraft;
+  nassau_general: HalvesDraft;
+  suffolk: HalvesDraft;
+  village: { annual: string; fiscal_year_start_month: string; paid: boolean };
+  other_lines: { name: string; amount: string }[];
+}
+
+/** New York villages start their fiscal year on June 1 unless they chose otherwise. */
+export const VILLAGE_FISCAL_START_MONTH = 6;
+
+export const emptyLien = (): LienDraft => ({ label: '', payoff: '', per_diem_interest: '', payoff_date: '' });
+const emptyHalves = (): HalvesDraft => ({ annual: '', first_half_paid: false, second_half_paid: false });
+
+/** Cents as a seller would type them: "450,000" or "1,234.50". */
+export function dollarsText(cents: number): string {
+  const fraction = cents % 100 === 0 ? 0 : 2;
+  return (cents / 100).toLocaleString('en-US', { minimumFractionDigits: fraction, maximumFractionDigits: fraction });
+}
+
+const optionalDollars = (cents: number | undefined) => (cents === undefined ? '' : dollarsText(cents));
+const optionalNumber = (value: number | undefined) => (value === undefined ? '' : String(value));
+
+const halvesDraft = (halves: { annual: number; first_half_paid: boolean; second_half_paid: boolean } | undefined) =>
+  halves
+    ? {
+        annual: dollarsText(halves.annual),
+        first_half_paid: halves.first_half_paid,
+        second_half_paid: halves.second_half_paid,
+      }
+    : emptyHalves();
+
+/**
+ * The form for an estimate: its stored details when it has them (as the API gave them back), else
+ * the estimate's mortgage payoff as the first lien, so the seller adds to what the sheet shows.
+ */
+export function draftFrom(
+  estimate: Pick<Estimate, 'mortgage_payoff'>,
+  storedDetails: Record<string, unknown> | null,
+  defaults: SheetDefaultsAnswer,
+): RefineDraft {
+  const parsed = storedDetails ? netSheetDetailsSchema.safeParse(storedDetails) : undefined;
+  const details: Partial<NetSheetDetails> = parsed?.success ? parsed.data : {};
+  const taxes = details.property_taxes;
+  const quickLien =
+    estimate.mortgage_payoff > 0
+      ? [{ ...emptyLien(), label: 'Mortgage', payoff: dollarsText(Math.round(estimate.mortgage_payoff * 100)) }]
+      : [];
+  return {
+    listing_commission_percent: optionalNumber(details.listing_commission_percent),
+    buyer_agent_percent: optionalNumber(details.buyer_agent_percent),
+    seller_concessions: optionalDollars(details.seller_concessions),
+    liens: details.liens?.length
+      ? details.liens.map((lien) => ({
+          label: lien.label,
+          payoff: dollarsText(lien.payoff),
+          per_diem_interest: optionalDollars(lien.per_diem_interest),
+          payoff_date: lien.payoff_date ?? '',
+        }))
+      : quickLien,
+    closing_date: details.closing_date ?? '',
+    county: details.county ?? '',
+    town: details.town ?? '',
+    // The schema fills in 1 lot when none was sent: shown as the hint, not as a typed value.
+    suffolk_lots: details.suffolk_lots && details.suffolk_lots > 1 ? String(details.suffolk_lots) : '',
+    switches: {
+      title_closer_pickup: details.title_closer_pickup ?? defaults.title_closer_pickup,
+      payoff_bank_attorney: details.payoff_bank_attorney ?? defaults.payoff_bank_attorney,
+      seller_pays_rp5217: details.seller_pays_rp5217 ?? defaults.seller_pays_rp5217,
+    },
+    nassau_school: halvesDraft(taxes?.nassau_school),
+    nassau_general: halvesDraft(taxes?.nassau_general),
+    suffolk: halvesDraft(taxes?.suffolk),
+    village: taxes?.village
+      ? {
+          annual: dollarsText(taxes.village.annual),
+          fiscal_year_start_month: String(taxes.village.fiscal_year_start_month),
+          paid: taxes.village.paid,
+        }
+      : { annual: '', fiscal_year_start_month: String(VILLAGE_FISCAL_START_MONTH), paid: false },
+    other_lines: details.other_lines?.map((line) => ({ name: line.name, amount: dollarsText(line.amount) })) ?? [],
+  };
+}
+
+/** A typed number as a number, anything else as typed (the schema names what is wrong with it). */
+function numberOrText(text: string): number | string {
+  const trimmed = text.trim();
+  return /^-?\d+(\.\d+)?$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+/** The fields the seller filled in, in the request's shape (undefined when empty: left out of the JSON). */
+const filled = (text: string) => (text.trim() === '' ? undefined : text.trim());
+const filledNumber = (text: string) => (text.trim() === '' ? undefined : numberOrText(text));
+const isBlank = (row: Record<string, string>) => Object.values(row).every((value) => value.trim() === '');
+
+const halvesDetails = (halves: HalvesDraft) =>
+  filled(halves.annual) === undefined
+    ? undefined
+    : {
+        annual: halves.annual.trim(),
+        first_half_paid: halves.first_half_paid,
+        second_half_paid: halves.second_half_paid,
+      };
+
+/**
+ * The `details` of POST /api/estimates from the form: empty fields and blank rows left out, the
+ * switches sent only where they differ from the agent's default, each county's taxes only for that
+ * county (the others would not count).
+ */
+export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): Record<string, unknown> {
+  const liens = draft.liens
+    .filter((lien) => !isBlank({ ...lien }))
+    .map((lien) => ({
+      label: lien.label.trim(),
+      payoff: lien.payoff.trim(),
+      per_diem_interest: filled(lien.per_diem_interest),
+      payoff_date: filled(lien.payoff_date),
+    }));
+  const otherLines = draft.other_lines
+    .filter((line) => !isBlank(line))
+    .map((line) => ({ name: line.name.trim(), amount: line.amount.trim() }));
+  const county = draft.county === '' ? undefined : draft.county;
+  const taxes = {
+    nassau_school: county === 'Nassau' ? halvesDetails(draft.nassau_school) : undefined,
+    nassau_general: county === 'Nassau' ? halvesDetails(draft.nassau_general) : undefined,
+    suffolk: county === 'Suffolk' ? halvesDetails(draft.suffolk) : undefined,
+    village:
+      filled(draft.village.annual) === undefined
+        ? undefined
+        : {
+            annual: draft.village.annual.trim(),
+            fiscal_year_start_month: numberOrText(draft.village.fiscal_year_start_month),
+            paid: draft.village.paid,
+          },
+  };
+  const changed = (key: Switch) => (draft.switches[key] === defaults[key] ? undefined : draft.switches[key]);
+  return withoutUndefined({
+    listing_commission_percent: filledNumber(draft.listing_commission_percent),
+    buyer_agent_percent: filledNumber(draft.buyer_agent_percent),
+    seller_concessions: filled(draft.seller_concessions),
+    liens: liens.length > 0 ? liens.map(withoutUndefined) : undefined,
+    closing_date: filled(draft.closing_date),
+    county,
+    town: filled(draft.town),
+    suffolk_lots: county === 'Suffolk' ? filledNumber(draft.suffolk_lots) : undefined,
+    title_closer_pickup: changed('title_closer_pickup'),
+    payoff_bank_attorney: changed('payoff_bank_attorney'),
+    seller_pays_rp5217: changed('seller_pays_rp5217'),
+    property_taxes: Object.values(taxes).some(Boolean) ? withoutUndefined(taxes) : undefined,
+    other_lines: otherLines.length > 0 ? otherLines : undefined,
+  });
+}
+
+/** The object without its undefined entries: the strict schema and the stored details see only what was given. */
+function withoutUndefined<T extends Record<string, unknown>>(object: T): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined));
+}
+
+/** An error key of the API's answer ("details.liens.0.payoff") as the form's field key ("liens.0.payoff"). */
+export const formFieldKey = (apiKey: string): string => apiKey.replace(/^details\./, '');
