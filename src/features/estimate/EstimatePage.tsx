@@ -7,6 +7,7 @@ import { estimateSchema, UUID_PATTERN, type Estimate } from './estimate-request.
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
 import { publicAgentSchema } from '../agents/public-agent.ts';
 import { NetSheet } from './NetSheet.tsx';
+import { RangePanel } from '../net-sheet/RangePanel.tsx';
 import { SendEstimateModal } from './SendEstimateModal.tsx';
 
 const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
@@ -107,6 +108,7 @@ export default function EstimatePage() {
           Run another estimate
         </a>
       </div>
+      <RangePanel uuid={estimate.uuid} salePrice={estimate.sale_price} />
       <SendEstimateModal
         estimate={estimate}
         open={sending}
