@@ -32,6 +32,7 @@ import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
 import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';
 import { siteContentRoutes } from '../features/content/site-content.server.ts';
 import { feeTableRoutes } from '../features/net-sheet/fee-table.server.ts';
+import { netSheetRoutes } from '../features/net-sheet/net-sheet.server.ts';
 import { leadRoutes } from '../features/leads/leads.server.ts';
 import { dataAdminRoutes } from '../features/market/data-admin.server.ts';
 import { marketRoutes } from '../features/market/market.server.ts';
@@ -173,6 +174,8 @@ export function createApi({
   // Before imageRoutes: its /images/:file would take /images/list and the other showcase image paths.
   api.route('/', showcaseRoutes(db));
   api.route('/', imageRoutes(db));
+  // Before the estimate routes: their `/estimates/:uuid` would take `/estimates/reverse` (405).
+  api.route('/', netSheetRoutes(db));
   api.route('/', estimateRoutes(db));
   api.route(
     '/',

@@ -1,11 +1,11 @@
 import type { Context, Handler, Hono } from 'hono';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { fieldErrorsOf, type FieldErrors } from '../ui/field-errors.ts';
 
 /** Thrown by handlers; the app's one error handler turns it into the API's error shape. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 429 | 500 | 502,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502,
     message: string,
     readonly fields: FieldErrors = {},
   ) {
@@ -84,6 +84,9 @@ export async function readBody(c: Context, limit: BodyLimit): Promise<Buffer> {
   }
   return Buffer.concat(chunks);
 }
+
+/** Any JSON object: for a route that looks at the body's keys (or keeps a part as sent) before parsing it. */
+export const jsonObject = z.record(z.string(), z.unknown());
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { toEstimate } from '../estimate/estimate.server.ts';
+import { toEstimate } from '../estimate/estimate-row.server.ts';
 import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { CLAIM_SECONDS, claimedJobSchema, sendInTurn, type CrmContext } from './crm-sync.server.ts';

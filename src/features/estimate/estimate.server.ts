@@ -3,27 +3,11 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
 import { createBatcher } from '../../server/batcher.ts';
-import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
-import { centsToDollars } from '../../ui/money.ts';
-import { computeEstimate, storedEstimateInputs, SYSTEM_DEFAULTS } from './estimate.ts';
-import { estimateRequestSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
-
-export interface EstimateRow {
-  uuid: string;
-  agent_id: number;
-  agent_slug: string;
-  sale_price_cents: number;
-  mortgage_payoff_cents: number;
-  commission_percent: number;
-  transfer_tax_rate_per_1000: number;
-  attorney_fee_cents: number;
-  recording_fee_cents: number;
-  recipient_name: string | null;
-  created_at: Date;
-}
-
-export const ESTIMATE_COLUMNS = `uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
-  transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name, created_at`;
+import { HttpError, jsonObject, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { SYSTEM_DEFAULTS } from './estimate.ts';
+import { estimateRequestSchema } from './estimate-request.ts';
+import { postDetailedEstimate } from '../net-sheet/net-sheet.server.ts';
+import { ESTIMATE_COLUMNS, estimateParams, findEstimate, toEstimate, type EstimateRow } from './estimate-row.server.ts';
 
 type NewEstimate = z.output<typeof estimateRequestSchema>;
 
@@ -67,47 +51,16 @@ async function insertEstimates(db: Db, requests: NewEstimate[]): Promise<(Estima
   });
 }
 
-export async function findEstimate(db: Db, uuid: string): Promise<EstimateRow | undefined> {
-  const [row] = await db.query<EstimateRow>(
-    `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug
-       FROM estimates e JOIN agents a ON a.id = e.agent_id
-      WHERE e.uuid = $1`,
-    [uuid],
-  );
-  return row;
-}
-
-export function toEstimate(row: EstimateRow): Estimate {
-  const lines = computeEstimate(storedEstimateInputs(row));
-  return {
-    uuid: row.uuid,
-    agent_id: row.agent_id,
-    agent_slug: row.agent_slug,
-    sale_price: centsToDollars(lines.salePriceCents),
-    mortgage_payoff: centsToDollars(lines.mortgagePayoffCents),
-    commission: centsToDollars(lines.commissionCents),
-    commission_percent: lines.commissionPercent,
-    transfer_tax: centsToDollars(lines.transferTaxCents),
-    transfer_tax_rate_per_1000: row.transfer_tax_rate_per_1000,
-    lawyer_fee: centsToDollars(lines.attorneyFeeCents),
-    recording_fee: centsToDollars(lines.recordingFeeCents),
-    net_to_seller: centsToDollars(lines.netToSellerCents),
-    recipient_name: row.recipient_name,
-    created_at: row.created_at.toISOString(),
-  };
-}
-
-export const estimateParams = z.object({
-  uuid: z.string().regex(UUID_PATTERN, 'Estimate id is not valid'),
-});
-
 export function estimateRoutes(db: Db): Hono {
   const app = new Hono();
   // Concurrent estimates share one INSERT (see docs/decisions/0005-batched-estimate-inserts.md).
   const insertEstimate = createBatcher((requests: NewEstimate[]) => insertEstimates(db, requests));
   route(app, '/estimates', {
     POST: async (c) => {
-      const request = await readJson(c, estimateRequestSchema);
+      const body = await readJson(c, jsonObject);
+      // With the seller's details: a detailed sheet, stored with the estimate (issue 12).
+      if (body.details !== undefined) return postDetailedEstimate(c, db, body);
+      const request = parseOrThrow(estimateRequestSchema, body);
       const row = await insertEstimate(request);
       if (!row) throw new HttpError(404, 'Agent not found', { agent_slug: 'Agent not found' });
       return c.json({ success: true, estimate: toEstimate(row) }, 201);

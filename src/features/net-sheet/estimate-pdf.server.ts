@@ -6,7 +6,7 @@
 import { Hono } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { HttpError, route } from '../../server/http.ts';
-import { ESTIMATE_COLUMNS, estimateParams, toEstimate, type EstimateRow } from '../estimate/estimate.server.ts';
+import { ESTIMATE_COLUMNS, estimateParams, toEstimate, type EstimateRow } from '../estimate/estimate-row.server.ts';
 import { netSheetLines } from '../estimate/net-sheet.ts';
 import { siteContentSchema } from '../content/site-content-schema.ts';
 import type { DeliverOptions } from '../email/email.server.ts';

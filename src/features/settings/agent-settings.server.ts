@@ -4,9 +4,8 @@ import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
 import type { Db } from '../../server/db.ts';
 import { saveSiteLogoSettings } from '../site/site-images.server.ts';
-import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { HttpError, jsonObject, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import { z } from 'zod';
 import {
   agentDefaultsSchema,
   calculatorSettingsSchema,
@@ -19,7 +18,7 @@ import {
   type CalculatorSettings,
 } from './agent-settings.ts';
 
-interface SettingsRow {
+export interface SettingsRow {
   default_attorney_fee_cents: number | null;
   default_recording_fee_cents: number | null;
   transfer_tax_rate_per_1000: number | null;
@@ -32,7 +31,7 @@ interface SettingsRow {
   default_rp5217_on_seller: boolean | null;
 }
 
-const SETTINGS_COLUMNS = [
+export const SETTINGS_COLUMNS = [
   'default_attorney_fee_cents',
   'default_recording_fee_cents',
   'transfer_tax_rate_per_1000',
@@ -48,7 +47,7 @@ const SETTINGS_COLUMNS = [
   .join(', ');
 
 /** The agent's values, the system defaults where they have none (as new estimates use them). */
-const toSettings = (row: SettingsRow): AgentSettings => {
+export const toSettings = (row: SettingsRow): AgentSettings => {
   const commission = row.default_commission_percent ?? SYSTEM_DEFAULTS.commissionPercent;
   const split = splitCommission(commission);
   return {
@@ -69,9 +68,6 @@ const toSettings = (row: SettingsRow): AgentSettings => {
 const cents = (dollars: number) => Math.round(dollars * 100);
 const percentSum = (a: number, b: number) => (Math.round(a * 100) + Math.round(b * 100)) / 100;
 
-/** Any JSON object; the shape is decided by its keys before it is parsed. */
-const anyObject = z.record(z.string(), z.unknown());
-
 export function agentSettingsRoutes(db: Db): Hono {
   const app = new Hono();
   route(app, '/agents/me/settings', {
@@ -87,7 +83,7 @@ export function agentSettingsRoutes(db: Db): Hono {
     },
     PATCH: async (c) => {
       const claims = sessionOf(c);
-      const body = await readJson(c, anyObject);
+      const body = await readJson(c, jsonObject);
       // Shapes 2 and 3 (the website and town-page logos) change what every visitor sees: admins only.
       if (SITE_WIDE_KEYS.some((key) => key in body)) return saveSiteLogoSettings(c, db, body);
       // Shape 4 (the settings screen): the split names the listing side; shape 1 (four fields) does not.

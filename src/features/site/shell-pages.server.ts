@@ -13,7 +13,7 @@ import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { agentParams, findPublicAgent } from '../agents/agents.server.ts';
 import { escapeHtml } from '../email/templates.ts';
-import { estimateParams, findEstimate } from '../estimate/estimate.server.ts';
+import { estimateParams, findEstimate } from '../estimate/estimate-row.server.ts';
 
 /**
  * The paths these pages answer. netlify/functions/api.mts repeats them as literals (Netlify reads

@@ -1,0 +1,69 @@
+/**
+ * A stored estimate as the database holds it and the API answers it: shared by the estimate routes,
+ * the net sheet, the PDF, the e-mails, the CRM sync and the shell pages.
+ */
+import { z } from 'zod';
+import type { Db } from '../../server/db.ts';
+import { centsToDollars } from '../../ui/money.ts';
+import { computeEstimate, storedEstimateInputs } from './estimate.ts';
+import { UUID_PATTERN, type Estimate } from './estimate-request.ts';
+
+/** The quick estimate's columns (all an estimate's figures in the API need). */
+export interface EstimateFields {
+  uuid: string;
+  agent_id: number;
+  agent_slug: string;
+  sale_price_cents: number;
+  mortgage_payoff_cents: number;
+  commission_percent: number;
+  transfer_tax_rate_per_1000: number;
+  attorney_fee_cents: number;
+  recording_fee_cents: number;
+  recipient_name: string | null;
+  created_at: Date;
+}
+
+export interface EstimateRow extends EstimateFields {
+  /** The detailed sheet's columns (migration 0020), NULL for a quick estimate; read by stored-sheet.ts. */
+  details: unknown;
+  sheet: unknown;
+  sheet_basis: unknown;
+}
+
+export const ESTIMATE_COLUMNS = `uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+  transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name, created_at,
+  details, sheet, sheet_basis`;
+
+export async function findEstimate(db: Db, uuid: string): Promise<EstimateRow | undefined> {
+  const [row] = await db.query<EstimateRow>(
+    `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug
+       FROM estimates e JOIN agents a ON a.id = e.agent_id
+      WHERE e.uuid = $1`,
+    [uuid],
+  );
+  return row;
+}
+
+export function toEstimate(row: EstimateFields): Estimate {
+  const lines = computeEstimate(storedEstimateInputs(row));
+  return {
+    uuid: row.uuid,
+    agent_id: row.agent_id,
+    agent_slug: row.agent_slug,
+    sale_price: centsToDollars(lines.salePriceCents),
+    mortgage_payoff: centsToDollars(lines.mortgagePayoffCents),
+    commission: centsToDollars(lines.commissionCents),
+    commission_percent: lines.commissionPercent,
+    transfer_tax: centsToDollars(lines.transferTaxCents),
+    transfer_tax_rate_per_1000: row.transfer_tax_rate_per_1000,
+    lawyer_fee: centsToDollars(lines.attorneyFeeCents),
+    recording_fee: centsToDollars(lines.recordingFeeCents),
+    net_to_seller: centsToDollars(lines.netToSellerCents),
+    recipient_name: row.recipient_name,
+    created_at: row.created_at.toISOString(),
+  };
+}
+
+export const estimateParams = z.object({
+  uuid: z.string().regex(UUID_PATTERN, 'Estimate id is not valid'),
+});

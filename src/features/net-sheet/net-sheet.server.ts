@@ -1,0 +1,304 @@
+/**
+ * The detailed net sheet's routes: a detailed estimate (POST /api/estimates with `details`, called
+ * from the estimate routes), the reverse solve, an estimate's sheet and its price range, and offers
+ * side by side. Every sheet is computed here, on the server, with the agent's defaults and the site's
+ * fee table of the moment, and stored with what it was computed with (migration 0020).
+ */
+import { randomUUID } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import { z } from 'zod';
+import type { Db } from '../../server/db.ts';
+import { HttpError, jsonObject, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { centsToDollars } from '../../ui/money.ts';
+import { MIN_SALE_PRICE_DOLLARS } from '../estimate/amount.ts';
+import {
+  ESTIMATE_COLUMNS,
+  estimateParams,
+  findEstimate,
+  toEstimate,
+  type EstimateRow,
+} from '../estimate/estimate-row.server.ts';
+import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from '../settings/agent-settings.server.ts';
+import type { AgentSettings } from '../settings/agent-settings.ts';
+import { addDays, commissionSplit, computeDetailedSheet, type SheetDefaults } from './detailed-sheet.ts';
+import type { NetSheetDetails } from './details.ts';
+import { feeTableOf } from './fee-table.ts';
+import { compareOffers } from './offers.ts';
+import { netRange, rangePrices } from './range.ts';
+import {
+  detailedEstimateRequestSchema,
+  offersRequestSchema,
+  rangeQuerySchema,
+  reverseRequestSchema,
+} from './requests.ts';
+import { solveReverse, UnreachableTargetError, type QuickWithoutPrice } from './reverse.ts';
+import { toSheetAnswer } from './sheet-answer.ts';
+import { longIslandDate, sheetTermsOf, storedSheetSchema, type SheetBasis } from './stored-sheet.ts';
+
+const agentNotFound = () => new HttpError(404, 'Agent not found', { agent_slug: 'Agent not found' });
+const estimateNotFound = (field?: string) =>
+  new HttpError(404, 'Estimate not found', field ? { [field]: 'Estimate not found' } : {});
+
+const cents = (dollars: number) => Math.round(dollars * 100);
+
+export const sheetDefaultsOf = (settings: AgentSettings): SheetDefaults => ({
+  listing_commission_percent: settings.default_listing_percent,
+  buyer_agent_percent: settings.default_buyer_agent_percent,
+  days_to_closing: settings.default_days_to_closing,
+  title_closer_pickup: settings.default_title_closer_pickup,
+  payoff_bank_attorney: settings.default_payoff_bank_attorney,
+  seller_pays_rp5217: settings.default_rp5217_on_seller,
+});
+
+/** An active agent's rates and the terms a new sheet is computed on. */
+interface AgentTerms {
+  agentId: number;
+  rates: Omit<QuickWithoutPrice, 'mortgagePayoffCents'>;
+  basis: SheetBasis;
+}
+
+/** One round trip: an active agent's settings (the system's where unset) and the fee table in force. */
+async function agentTermsFor(db: Db, slug: string, now: Date): Promise<AgentTerms> {
+  const [row] = await db.query<SettingsRow & { id: number; overrides: unknown }>(
+    `SELECT a.id, ${SETTINGS_COLUMNS}, f.overrides
+       FROM agents a
+       LEFT JOIN agent_settings s ON s.agent_id = a.id
+       LEFT JOIN net_sheet_fees f ON f.id = 1
+      WHERE a.slug = $1 AND a.status = 'active'`,
+    [slug],
+  );
+  if (!row) throw agentNotFound();
+  const settings = toSettings(row);
+  return {
+    agentId: row.id,
+    rates: {
+      commissionPercent: settings.default_commission_percent,
+      transferTaxRatePer1000: settings.transfer_tax_rate_per_1000,
+      attorneyFeeCents: cents(settings.default_attorney_fee),
+      recordingFeeCents: cents(settings.default_recording_fee),
+    },
+    basis: { today: longIslandDate(now), defaults: sheetDefaultsOf(settings), fees: feeTableOf(row.overrides) },
+  };
+}
+
+interface NewSheetEstimate {
+  agent_slug: string;
+  sale_price: number;
+  mortgage_payoff: number;
+  recipient_name: string | null;
+  /** The details as parsed and as sent; absent for a quick estimate (the reverse solve without details). */
+  details?: { parsed: NetSheetDetails; sent: unknown };
+}
+
+/**
+ * Stores an estimate with its sheet and answers both. The liens, when the seller lists them, are the
+ * payoff: the estimate's mortgage payoff becomes their sum, so its quick figures agree with the sheet.
+ */
+async function createSheetEstimate(db: Db, terms: AgentTerms, request: NewSheetEstimate) {
+  const liens = request.details?.parsed.liens;
+  const payoff = liens?.length ? liens.reduce((sum, lien) => sum + lien.payoff, 0) : request.mortgage_payoff;
+  const quick = { ...terms.rates, mortgagePayoffCents: payoff, salePriceCents: request.sale_price };
+  const options = { today: terms.basis.today, defaults: terms.basis.defaults };
+  const sheet = computeDetailedSheet(quick, request.details?.parsed, terms.basis.fees, options);
+  const stored = request.details
+    ? [JSON.stringify(request.details.sent), JSON.stringify(sheet), JSON.stringify(terms.basis)]
+    : [null, null, null];
+  // The agent is checked again in the statement: one deactivated since the read gets no estimate.
+  const [row] = await db.query<Omit<EstimateRow, 'agent_slug'>>(
+    `INSERT INTO estimates (uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+                            transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name,
+                            details, sheet, sheet_basis)
+     SELECT $1, a.id, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12::jsonb
+       FROM agents a WHERE a.id = $2 AND a.status = 'active'
+     RETURNING ${ESTIMATE_COLUMNS}`,
+    [
+      randomUUID(),
+      terms.agentId,
+      quick.salePriceCents,
+      quick.mortgagePayoffCents,
+      quick.commissionPercent,
+      quick.transferTaxRatePer1000,
+      quick.attorneyFeeCents,
+      quick.recordingFeeCents,
+      request.recipient_name,
+      ...stored,
+    ],
+  );
+  if (!row) throw agentNotFound();
+  return { estimate: toEstimate({ ...row, agent_slug: request.agent_slug }), sheet: toSheetAnswer(sheet) };
+}
+
+/**
+ * POST /api/estimates with `details` (the estimate routes hand the raw body over): a new estimate
+ * with its detailed sheet.
+ */
+export async function postDetailedEstimate(c: Context, db: Db, body: Record<string, unknown>): Promise<Response> {
+  const request = parseOrThrow(detailedEstimateRequestSchema, body);
+  const terms = await agentTermsFor(db, request.agent_slug, new Date());
+  const details = request.details ? { parsed: request.details, sent: body.details } : undefined;
+  const created = await createSheetEstimate(db, terms, { ...request, details });
+  return c.json({ success: true, ...created }, 201);
+}
+
+/** The estimate named in the path with its sheet's terms, or 404. */
+async function estimateTerms(db: Db, uuid: string) {
+  const row = await findEstimate(db, uuid.toLowerCase());
+  if (!row) throw estimateNotFound();
+  return { row, terms: sheetTermsOf(row) };
+}
+
+/** A compared offer as stored: cents, and the sheet as the engine made it. */
+const storedOfferSchema = z.object({
+  price_cents: z.number().int(),
+  concessions_cents: z.number().int(),
+  buyer_agent_percent: z.number(),
+  closing_date: z.string(),
+  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other']),
+  net_cents: z.number().int(),
+  behind_best_cents: z.number().int(),
+  best: z.boolean(),
+  sheet: storedSheetSchema,
+});
+type StoredOffer = z.infer<typeof storedOfferSchema>;
+
+const toOfferAnswer = ({ sheet, ...offer }: StoredOffer) => ({
+  price: centsToDollars(offer.price_cents),
+  concessions: centsToDollars(offer.concessions_cents),
+  buyer_agent_percent: offer.buyer_agent_percent,
+  closing_date: offer.closing_date,
+  financing: offer.financing,
+  net_to_seller: centsToDollars(offer.net_cents),
+  behind_best: centsToDollars(offer.behind_best_cents),
+  best: offer.best,
+  sheet: toSheetAnswer(sheet),
+});
+
+interface ComparisonRow {
+  uuid: string;
+  estimate_uuid: string;
+  agent_slug: string;
+  comparison: unknown;
+  created_at: Date;
+}
+
+const toComparisonAnswer = (row: ComparisonRow) => ({
+  uuid: row.uuid,
+  estimate_uuid: row.estimate_uuid,
+  agent_slug: row.agent_slug,
+  created_at: row.created_at.toISOString(),
+  offers: z.array(storedOfferSchema).parse(row.comparison).map(toOfferAnswer),
+});
+
+export const comparisonParams = z.object({
+  uuid: estimateParams.shape.uuid.transform((uuid) => uuid.toLowerCase()),
+});
+
+/**
+ * Mounted before the estimate routes: `/estimates/reverse` must not be taken for an estimate's uuid
+ * (whose route answers 405 to a POST).
+ */
+export function netSheetRoutes(db: Db): Hono {
+  const app = new Hono();
+  route(app, '/estimates/reverse', {
+    POST: async (c) => {
+      const body = await readJson(c, jsonObject);
+      const request = parseOrThrow(reverseRequestSchema, body);
+      const terms = await agentTermsFor(db, request.agent_slug, new Date());
+      const quick = { ...terms.rates, mortgagePayoffCents: request.mortgage_payoff };
+      const options = { today: terms.basis.today, defaults: terms.basis.defaults };
+      let price: number;
+      try {
+        ({ price_cents: price } = solveReverse(request.target_net, quick, request.details, terms.basis.fees, options));
+      } catch (error) {
+        if (!(error instanceof UnreachableTargetError)) throw error;
+        throw new HttpError(422, error.message, { target_net: error.message });
+      }
+      // Below the smallest price the calculator takes, that smallest price (it nets more than the target).
+      const salePrice = Math.max(price, MIN_SALE_PRICE_DOLLARS * 100);
+      const details = request.details ? { parsed: request.details, sent: body.details } : undefined;
+      const created = await createSheetEstimate(db, terms, { ...request, sale_price: salePrice, details });
+      return c.json({ success: true, sale_price: centsToDollars(salePrice), ...created }, 201);
+    },
+  });
+  route(app, '/estimates/:uuid/sheet', {
+    /** One round trip: the estimate, and its agent's settings for what the form's empty fields mean. */
+    GET: async (c) => {
+      const { uuid } = parseOrThrow(estimateParams, c.req.param());
+      const [row] = await db.query<EstimateRow & SettingsRow>(
+        `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug, ${SETTINGS_COLUMNS}
+           FROM estimates e JOIN agents a ON a.id = e.agent_id LEFT JOIN agent_settings s ON s.agent_id = a.id
+          WHERE e.uuid = $1`,
+        [uuid.toLowerCase()],
+      );
+      if (!row) throw estimateNotFound();
+      const { sheet } = sheetTermsOf(row);
+      const defaults = sheetDefaultsOf(toSettings(row));
+      const { days_to_closing, ...rest } = defaults;
+      return c.json({
+        success: true,
+        sheet: toSheetAnswer(sheet),
+        details: jsonObject.nullable().parse(row.details),
+        defaults: { ...rest, closing_date: addDays(longIslandDate(new Date()), days_to_closing) },
+      });
+    },
+  });
+  route(app, '/estimates/:uuid/range', {
+    GET: async (c) => {
+      const { uuid } = parseOrThrow(estimateParams, c.req.param());
+      const { percent, points } = parseOrThrow(rangeQuerySchema, c.req.query());
+      const { row, terms } = await estimateTerms(db, uuid);
+      const prices = rangePrices(row.sale_price_cents, percent, points);
+      return c.json({
+        success: true,
+        points: netRange(prices, terms.quick, terms.details, terms.fees, terms.options).map((point) => ({
+          sale_price: centsToDollars(point.price_cents),
+          net_to_seller: centsToDollars(point.net_cents),
+        })),
+      });
+    },
+  });
+  route(app, '/offers', {
+    POST: async (c) => {
+      const request = await readJson(c, offersRequestSchema);
+      const row = await findEstimate(db, request.estimate_uuid);
+      if (!row) throw estimateNotFound('estimate_uuid');
+      const terms = sheetTermsOf(row);
+      const { buyerPercent } = commissionSplit(terms.quick, terms.details, terms.options);
+      const compared = compareOffers(request.offers, terms.quick, terms.details, terms.fees, terms.options);
+      const stored: StoredOffer[] = compared.map(({ offer, sheet, net_cents, behind_best_cents, best }) => ({
+        price_cents: offer.price,
+        concessions_cents: offer.concessions,
+        buyer_agent_percent: offer.buyer_agent_percent ?? buyerPercent,
+        closing_date: offer.closing_date,
+        financing: offer.financing,
+        net_cents,
+        behind_best_cents,
+        best,
+        sheet,
+      }));
+      const [saved] = await db.query<ComparisonRow>(
+        // An estimate deleted since the read (its agent removed) stores nothing: 404, not a broken key.
+        `INSERT INTO offer_comparisons (uuid, estimate_uuid, offers, comparison)
+         SELECT $1, e.uuid, $3::jsonb, $4::jsonb FROM estimates e WHERE e.uuid = $2
+         RETURNING uuid, estimate_uuid, $5::text AS agent_slug, comparison, created_at`,
+        [randomUUID(), row.uuid, JSON.stringify(request.offers), JSON.stringify(stored), row.agent_slug],
+      );
+      if (!saved) throw estimateNotFound('estimate_uuid');
+      return c.json({ success: true, comparison: toComparisonAnswer(saved) }, 201);
+    },
+  });
+  route(app, '/offers/:uuid', {
+    GET: async (c) => {
+      const { uuid } = parseOrThrow(comparisonParams, c.req.param());
+      const [row] = await db.query<ComparisonRow>(
+        `SELECT o.uuid, o.estimate_uuid, a.slug AS agent_slug, o.comparison, o.created_at
+           FROM offer_comparisons o JOIN estimates e ON e.uuid = o.estimate_uuid JOIN agents a ON a.id = e.agent_id
+          WHERE o.uuid = $1`,
+        [uuid],
+      );
+      if (!row) throw new HttpError(404, 'Offers not found');
+      return c.json({ success: true, comparison: toComparisonAnswer(row) });
+    },
+  });
+  return app;
+}
