@@ -26,8 +26,12 @@ function expectLowestPriceFor(price: number, targetDollars: number, payoffDollar
   expect(netCents(price - 1, payoffDollars)).toBeLessThan(targetDollars * 100);
 }
 
+/** A screenshot for review: of the screen for a modal, of the whole page otherwise. */
 const shot = (page: Page, info: TestInfo, name: string) =>
-  page.screenshot({ path: `/work/shots/reverse/${name}-${info.project.name}.png`, fullPage: true });
+  page.screenshot({
+    path: `/work/shots/reverse/${name}-${info.project.name}.png`,
+    fullPage: !name.startsWith('modal'),
+  });
 
 // The brief's screenshots are at 390 px on a phone (Pixel 7's 412 px is the project's default).
 test.beforeEach(async ({ page }, info) => {

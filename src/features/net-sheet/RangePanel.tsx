@@ -33,6 +33,7 @@ export function RangePanel({ uuid, salePrice }: { uuid: string; salePrice: numbe
   const [showAll, setShowAll] = useState(false);
   const headingId = useId();
   const tableId = useId();
+  const captionId = useId();
 
   useEffect(() => {
     // A later pick wins: an answer for a range the seller already left is dropped.
@@ -82,9 +83,10 @@ export function RangePanel({ uuid, salePrice }: { uuid: string; salePrice: numbe
       {points.length > 0 ? (
         <div className="range-body" aria-busy={busy}>
           <RangeChart points={points} current={current} />
-          <div className="table-scroll">
+          {/* Scrolls sideways if a screen is narrower still: focusable, so keys scroll it too. */}
+          <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
             <table id={tableId} className={`range-table${showAll ? ' is-expanded' : ''}`}>
-              <caption className="visually-hidden">
+              <caption id={captionId} className="visually-hidden">
                 Your net proceeds at prices from {formatPrice(points[0]?.sale_price ?? 0)} to{' '}
                 {formatPrice(points.at(-1)?.sale_price ?? 0)}
               </caption>
