@@ -49,6 +49,7 @@ test.describe('what must I sell for, in the home page calculator', () => {
     await expect(priceTab).toHaveAttribute('aria-selected', 'true');
     await calculator.getByLabel('First name').fill('Pat');
     await calculator.getByLabel('Mortgage balance').pressSequentially('450000');
+    await shot(page, info, 'modal-price-tab');
 
     // The keyboard moves between the tabs; the name and the balance stay as typed.
     await priceTab.focus();
@@ -137,6 +138,7 @@ test.describe('what must I sell for, on an agent page', () => {
   }, info) => {
     await page.goto('/r/alexmorgan');
     await waitForIslands(page);
+    await shot(page, info, 'agent-price-tab');
     await page.getByRole('tab', { name: 'What must I sell for?' }).click();
     await page.getByLabel('Target net').pressSequentially('250000');
     await page.getByLabel('Mortgage Payoff').pressSequentially('200000');
@@ -145,6 +147,7 @@ test.describe('what must I sell for, on an agent page', () => {
 
     await expect(page.getByRole('heading', { name: 'Your estimate is ready' })).toBeVisible();
     await expect(page.getByTestId('sale-price-answer')).toHaveCount(0);
+    await shot(page, info, 'agent-reverse-locked');
     await page.getByRole('button', { name: 'Unlock Your Estimate' }).click();
     const unlock = page.getByRole('dialog', { name: 'Unlock Your Estimate' });
     await unlock.getByLabel('First name').fill('Robin');
