@@ -51,7 +51,7 @@ test.describe('a seller on the home page', () => {
 
     await page.goto(link);
     await expect(page.getByRole('heading', { name: 'Net Sheet for Pat' })).toBeVisible();
-    await expect(page.getByRole('row')).toHaveText([
+    await expect(page.getByRole('table', { name: 'Estimated net proceeds' }).getByRole('row')).toHaveText([
       'Sale Price$780,200.00',
       'Mortgage Payoff−$450,000.00',
       'Compensation (6.0%)−$46,812.00',

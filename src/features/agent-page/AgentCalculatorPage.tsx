@@ -5,6 +5,7 @@ import { Field } from '../../ui/Field.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { Notice } from '../../ui/Notice.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimate/estimate-request.ts';
@@ -12,6 +13,7 @@ import { NetSheet } from '../estimate/NetSheet.tsx';
 import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
 import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
 import { sheetAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from '../net-sheet/sheet-answer.ts';
+import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/ReverseForm.tsx';
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
 import { copyLink } from '../site/clipboard.ts';
 import { UnlockModal } from './UnlockModal.tsx';
@@ -54,7 +56,10 @@ export default function AgentCalculatorPage() {
   const [form, setForm] = useState({ salePrice: '', mortgage: '' });
   const [errors, setErrors] = useState<{ salePrice?: string | undefined; mortgage?: string | undefined }>({});
   const [calculating, setCalculating] = useState(false);
+  const [tab, setTab] = useState<CalculatorTab>('price');
   const [estimate, setEstimate] = useState<Estimate | null>(null);
+  /** Set when the estimate answers "what must I sell for?": the price it found. */
+  const [answeredPrice, setAnsweredPrice] = useState<number | null>(null);
   const [unlocking, setUnlocking] = useState(false);
   const [unlockedFor, setUnlockedFor] = useState<string | null>(null);
   const [copyMessage, setCopyMessage] = useState<string | null>(null);
@@ -145,8 +150,10 @@ export default function AgentCalculatorPage() {
           mortgage_payoff: form.mortgage.replace(/,/g, ''),
         },
       });
-      if (result.ok) setEstimate(result.data.estimate);
-      else console.warn('Estimate failed', result.error);
+      if (result.ok) {
+        setAnsweredPrice(null);
+        setEstimate(result.data.estimate);
+      } else console.warn('Estimate failed', result.error);
     } catch (error) {
       console.warn('Estimate failed', error);
     } finally {
@@ -159,6 +166,7 @@ export default function AgentCalculatorPage() {
     setRefine({ kind: 'closed' });
     setRefined(null);
     setRefineError(null);
+    setAnsweredPrice(null);
     setUnlockedFor(null);
     setForm({ salePrice: '', mortgage: '' });
     setErrors({});
@@ -214,6 +222,7 @@ export default function AgentCalculatorPage() {
       {estimate && unlockedFor ? (
         <section aria-labelledby="your-estimate" className="unlocked">
           <h2 id="your-estimate">Your estimate</h2>
+          {answeredPrice === null ? null : <SalePriceAnswer salePrice={answeredPrice} />}
           {refined ? (
             <>
               <DetailedSheet sheet={refined.sheet} />
@@ -302,27 +311,47 @@ export default function AgentCalculatorPage() {
           </button>
         </section>
       ) : (
-        <form className="form" noValidate onSubmit={(event) => void calculate(event)}>
-          <Field
-            label="Sale Price"
-            name="salePrice"
-            placeholder="$450,000"
-            required
-            error={errors.salePrice}
-            {...price('salePrice')}
-          />
-          <Field
-            label="Mortgage Payoff"
-            name="mortgage"
-            placeholder="$200,000"
-            required
-            error={errors.mortgage}
-            {...price('mortgage')}
-          />
-          <button type="submit" className="button button-primary button-block" disabled={calculating}>
-            {calculating ? 'Calculating...' : 'Calculate'}
-          </button>
-        </form>
+        <Tabs label="Calculator" tabs={CALCULATOR_TABS} selected={tab} onSelect={setTab}>
+          {tab === 'price' ? (
+            <form className="form" noValidate onSubmit={(event) => void calculate(event)}>
+              <Field
+                label="Sale Price"
+                name="salePrice"
+                placeholder="$450,000"
+                required
+                error={errors.salePrice}
+                {...price('salePrice')}
+              />
+              <Field
+                label="Mortgage Payoff"
+                name="mortgage"
+                placeholder="$200,000"
+                required
+                error={errors.mortgage}
+                {...price('mortgage')}
+              />
+              <button type="submit" className="button button-primary button-block" disabled={calculating}>
+                {calculating ? 'Calculating...' : 'Calculate'}
+              </button>
+            </form>
+          ) : (
+            <ReverseForm
+              agentSlug={agent.slug}
+              payoff={{
+                value: form.mortgage,
+                onChange: (mortgage) => setForm({ ...form, mortgage }),
+                label: 'Mortgage Payoff',
+                name: 'Mortgage payoff',
+                required: true,
+                placeholder: '$200,000',
+              }}
+              onEstimate={(answer) => {
+                setAnsweredPrice(answer.sale_price);
+                setEstimate(answer.estimate);
+              }}
+            />
+          )}
+        </Tabs>
       )}
 
       {estimate ? (

@@ -6,6 +6,8 @@ import { Field } from '../../ui/Field.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
+import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/ReverseForm.tsx';
 import { $openModal, closeModal, openContactAbout } from '../site/page-modals.ts';
 import { sourcePage, track } from '../site/analytics.ts';
 import { copyLink } from '../site/clipboard.ts';
@@ -30,7 +32,10 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
   const [form, setForm] = useState(emptyForm);
   const [errors, setErrors] = useState<FormErrors>({});
   const [loading, setLoading] = useState(false);
+  const [tab, setTab] = useState<CalculatorTab>('price');
   const [estimate, setEstimate] = useState<Estimate | null>(null);
+  /** Set when the estimate answers "what must I sell for?": the price it found. */
+  const [answeredPrice, setAnsweredPrice] = useState<number | null>(null);
   const [greetingName, setGreetingName] = useState('');
   const [failed, setFailed] = useState(false);
   const [copyMessage, setCopyMessage] = useState<string | null>(null);
@@ -39,6 +44,7 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
     setForm(emptyForm);
     setErrors({});
     setEstimate(null);
+    setAnsweredPrice(null);
     setFailed(false);
     setCopyMessage(null);
   };
@@ -86,6 +92,7 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
         return;
       }
       setGreetingName(form.firstName.trim());
+      setAnsweredPrice(null);
       setEstimate(result.data.estimate);
       track({ event: 'estimate_calculated', source_page: sourcePage() });
     } catch {
@@ -105,10 +112,13 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
   const price = (key: 'salePrice' | 'mortgage') =>
     priceInputProps(form[key], (grouped) => setForm({ ...form, [key]: grouped }));
 
+  const mortgageLabel = mortgageRequired ? 'Mortgage balance' : 'Mortgage balance (optional)';
+
   return (
     <Modal open={open} title={estimate ? 'Your Estimate' : 'What Will You Net?'} onClose={closeModal}>
       {estimate ? (
         <div className="form">
+          {answeredPrice === null ? null : <SalePriceAnswer salePrice={answeredPrice} />}
           <p>Hello {greetingName}! Here&apos;s your estimated net proceeds:</p>
           <NetSheet estimate={estimate} />
           <Notice tone="success" message={copyMessage} />
@@ -132,41 +142,64 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
           </div>
         </div>
       ) : (
-        <form className="form" noValidate onSubmit={(event) => void submit(event)}>
-          <Field
-            label="First name"
-            name="firstName"
-            autoComplete="given-name"
-            required
-            value={form.firstName}
-            error={errors.firstName}
-            onChange={(event) => setForm({ ...form, firstName: event.target.value })}
-          />
-          <Field
-            label="Expected sale price"
-            name="salePrice"
-            placeholder="780,000"
-            required
-            error={errors.salePrice}
-            {...price('salePrice')}
-          />
-          <Field
-            label={mortgageRequired ? 'Mortgage balance' : 'Mortgage balance (optional)'}
-            name="mortgage"
-            placeholder="450,000"
-            required={mortgageRequired}
-            error={errors.mortgage}
-            {...price('mortgage')}
-          />
-          <p className="note">
-            Your estimate includes the attorney fee, recording fee, New York State transfer tax and a typical
-            commission.
-          </p>
-          <Notice tone="error" message={failed ? ESTIMATE_FAILED : null} />
-          <button type="submit" className="button button-primary button-block" disabled={loading}>
-            {loading ? 'Calculating...' : 'Calculate My Net Proceeds'}
-          </button>
-        </form>
+        <Tabs label="Calculator" tabs={CALCULATOR_TABS} selected={tab} onSelect={setTab}>
+          {tab === 'price' ? (
+            <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+              <Field
+                label="First name"
+                name="firstName"
+                autoComplete="given-name"
+                required
+                value={form.firstName}
+                error={errors.firstName}
+                onChange={(event) => setForm({ ...form, firstName: event.target.value })}
+              />
+              <Field
+                label="Expected sale price"
+                name="salePrice"
+                placeholder="780,000"
+                required
+                error={errors.salePrice}
+                {...price('salePrice')}
+              />
+              <Field
+                label={mortgageLabel}
+                name="mortgage"
+                placeholder="450,000"
+                required={mortgageRequired}
+                error={errors.mortgage}
+                {...price('mortgage')}
+              />
+              <p className="note">
+                Your estimate includes the attorney fee, recording fee, New York State transfer tax and a typical
+                commission.
+              </p>
+              <Notice tone="error" message={failed ? ESTIMATE_FAILED : null} />
+              <button type="submit" className="button button-primary button-block" disabled={loading}>
+                {loading ? 'Calculating...' : 'Calculate My Net Proceeds'}
+              </button>
+            </form>
+          ) : (
+            <ReverseForm
+              agentSlug={agentSlug}
+              firstName={{ value: form.firstName, onChange: (firstName) => setForm({ ...form, firstName }) }}
+              payoff={{
+                value: form.mortgage,
+                onChange: (mortgage) => setForm({ ...form, mortgage }),
+                label: mortgageLabel,
+                name: 'Mortgage balance',
+                required: mortgageRequired,
+                placeholder: '450,000',
+              }}
+              onEstimate={(answer) => {
+                setGreetingName(form.firstName.trim());
+                setAnsweredPrice(answer.sale_price);
+                setEstimate(answer.estimate);
+                track({ event: 'estimate_calculated', source_page: sourcePage() });
+              }}
+            />
+          )}
+        </Tabs>
       )}
     </Modal>
   );

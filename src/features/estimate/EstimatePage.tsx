@@ -8,6 +8,7 @@ import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
 import { publicAgentSchema } from '../agents/public-agent.ts';
 import { NetSheet } from './NetSheet.tsx';
 import { OffersPanel } from '../net-sheet/OffersPanel.tsx';
+import { RangePanel } from '../net-sheet/RangePanel.tsx';
 import { SendEstimateModal } from './SendEstimateModal.tsx';
 import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
 import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
@@ -147,6 +148,7 @@ export default function EstimatePage() {
           onRefined={(made) => window.location.assign(`/estimate/${made.estimate.uuid}`)}
         />
       ) : null}
+      <RangePanel uuid={estimate.uuid} salePrice={estimate.sale_price} />
       <OffersPanel estimateUuid={estimate.uuid} />
       <SendEstimateModal
         estimate={estimate}
