@@ -7,10 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
+import { createBatcher } from '../../server/batcher.ts';
 import type { Db } from '../../server/db.ts';
 import { HttpError, jsonObject, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { MIN_SALE_PRICE_DOLLARS } from '../estimate/amount.ts';
+import type { EstimateInputs } from '../estimate/estimate.ts';
 import {
   ESTIMATE_COLUMNS,
   estimateParams,
@@ -90,6 +92,68 @@ interface NewSheetEstimate {
   details?: { parsed: NetSheetDetails; sent: unknown };
 }
 
+/** One estimate to store with its sheet: the row's values, computed before the statement. */
+interface SheetEstimateRow {
+  uuid: string;
+  agentId: number;
+  quick: EstimateInputs;
+  recipientName: string | null;
+  /** details, sheet and sheet_basis as JSON; all null for a quick estimate. */
+  stored: [string, string, string] | [null, null, null];
+}
+
+/**
+ * One INSERT for any number of estimates with their sheets (as the quick ones are, decision 0005):
+ * concurrent requests share a statement, a commit and the agent's daily-count rows. The agent is
+ * checked again in the statement: one deactivated since the read gets no estimate (null).
+ */
+async function insertSheetEstimates(
+  db: Db,
+  rows: SheetEstimateRow[],
+): Promise<(Omit<EstimateRow, 'agent_slug'> | null)[]> {
+  const column = <T>(pick: (row: SheetEstimateRow) => T) => rows.map(pick);
+  const inserted = await db.query<Omit<EstimateRow, 'agent_slug'>>(
+    `INSERT INTO estimates (uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+                            transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name,
+                            details, sheet, sheet_basis)
+     SELECT r.uuid, a.id, r.sale, r.payoff, r.commission, r.tax_rate, r.attorney, r.recording, r.recipient,
+            r.details, r.sheet, r.basis
+       FROM unnest($1::uuid[], $2::int[], $3::bigint[], $4::bigint[], $5::numeric[], $6::numeric[], $7::bigint[],
+                   $8::bigint[], $9::text[], $10::jsonb[], $11::jsonb[], $12::jsonb[])
+              AS r (uuid, agent_id, sale, payoff, commission, tax_rate, attorney, recording, recipient, details,
+                    sheet, basis)
+       JOIN agents a ON a.id = r.agent_id AND a.status = 'active'
+     RETURNING ${ESTIMATE_COLUMNS}`,
+    [
+      column((row) => row.uuid),
+      column((row) => row.agentId),
+      column((row) => row.quick.salePriceCents),
+      column((row) => row.quick.mortgagePayoffCents),
+      column((row) => row.quick.commissionPercent),
+      column((row) => row.quick.transferTaxRatePer1000),
+      column((row) => row.quick.attorneyFeeCents),
+      column((row) => row.quick.recordingFeeCents),
+      column((row) => row.recipientName),
+      column((row) => row.stored[0]),
+      column((row) => row.stored[1]),
+      column((row) => row.stored[2]),
+    ],
+  );
+  const byUuid = new Map(inserted.map((row) => [row.uuid, row]));
+  return rows.map((row) => byUuid.get(row.uuid) ?? null);
+}
+
+/** One batcher per database, shared by the estimate routes (detailed POST) and the reverse solve. */
+const writers = new WeakMap<Db, (row: SheetEstimateRow) => Promise<Omit<EstimateRow, 'agent_slug'> | null>>();
+const writerFor = (db: Db) => {
+  let writer = writers.get(db);
+  if (!writer) {
+    writer = createBatcher((rows: SheetEstimateRow[]) => insertSheetEstimates(db, rows));
+    writers.set(db, writer);
+  }
+  return writer;
+};
+
 /**
  * Stores an estimate with its sheet and answers both. The liens, when the seller lists them, are the
  * payoff: the estimate's mortgage payoff becomes their sum, so its quick figures agree with the sheet.
@@ -100,30 +164,15 @@ async function createSheetEstimate(db: Db, terms: AgentTerms, request: NewSheetE
   const quick = { ...terms.rates, mortgagePayoffCents: payoff, salePriceCents: request.sale_price };
   const options = { today: terms.basis.today, defaults: terms.basis.defaults };
   const sheet = computeDetailedSheet(quick, request.details?.parsed, terms.basis.fees, options);
-  const stored = request.details
-    ? [JSON.stringify(request.details.sent), JSON.stringify(sheet), JSON.stringify(terms.basis)]
-    : [null, null, null];
-  // The agent is checked again in the statement: one deactivated since the read gets no estimate.
-  const [row] = await db.query<Omit<EstimateRow, 'agent_slug'>>(
-    `INSERT INTO estimates (uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
-                            transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name,
-                            details, sheet, sheet_basis)
-     SELECT $1, a.id, $3, $4, $5, $6, $7, $8, $9, $10::jsonb, $11::jsonb, $12::jsonb
-       FROM agents a WHERE a.id = $2 AND a.status = 'active'
-     RETURNING ${ESTIMATE_COLUMNS}`,
-    [
-      randomUUID(),
-      terms.agentId,
-      quick.salePriceCents,
-      quick.mortgagePayoffCents,
-      quick.commissionPercent,
-      quick.transferTaxRatePer1000,
-      quick.attorneyFeeCents,
-      quick.recordingFeeCents,
-      request.recipient_name,
-      ...stored,
-    ],
-  );
+  const row = await writerFor(db)({
+    uuid: randomUUID(),
+    agentId: terms.agentId,
+    quick,
+    recipientName: request.recipient_name,
+    stored: request.details
+      ? [JSON.stringify(request.details.sent), JSON.stringify(sheet), JSON.stringify(terms.basis)]
+      : [null, null, null],
+  });
   if (!row) throw agentNotFound();
   return { estimate: toEstimate({ ...row, agent_slug: request.agent_slug }), sheet: toSheetAnswer(sheet) };
 }
