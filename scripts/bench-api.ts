@@ -58,8 +58,9 @@ const TARGETS: Target[] = [
     body: estimateBody,
     budget: { trips: 1, p99Ms: 50, ratio: 0.1 },
   },
-  // Issue 12: the reverse solve on a detailed Nassau sheet, then the estimate stored with its sheet
-  // (one read of the agent's settings and the fee table, one INSERT: not batched as the quick ones are).
+  // Issue 12: the reverse solve on a detailed Nassau sheet, then the estimate stored with its sheet:
+  // one read of the agent's settings and the fee table, then an INSERT shared by concurrent requests
+  // (as the quick ones); about 0.1 ms of arithmetic, the rest is the two statements.
   {
     name: 'POST /api/estimates/reverse (detailed sheet)',
     path: '/api/estimates/reverse',
@@ -77,7 +78,7 @@ const TARGETS: Target[] = [
         property_taxes: { nassau_school: { annual: 9000, first_half_paid: true } },
       },
     }),
-    budget: { trips: 2, p99Ms: 50 },
+    budget: { trips: 2, p99Ms: 100 },
   },
   { name: `GET /api/agents/public/${agent.slug}`, path: `/api/agents/public/${agent.slug}`, budget: { trips: 1 } },
   dashboardGet('GET /api/leads (10k leads, page 1)', '/api/leads'),
