@@ -368,6 +368,36 @@ describe.each(BACKENDS)('Follow Up Boss on %s', (backend) => {
       expect(fake.events).toHaveLength(2);
     });
 
+    it("tell a detailed estimate's own figures", async () => {
+      const { agent, client } = await agentWithClient();
+      const made = await suite.api.postJson('/api/estimates', {
+        agent_slug: agent.slug,
+        sale_price: '780,200',
+        mortgage_payoff: 450000,
+        details: { seller_concessions: 10000, title_closer_pickup: false },
+      });
+      const { uuid } = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await made.json()).estimate;
+      const lead = await expectJson(
+        await suite.client().post('/api/leads', {
+          agent_id: agent.id,
+          first_name: 'Dana',
+          last_name: 'Lopez',
+          email: `dana.${uuid.slice(0, 8)}@example.com`,
+          phone: '(631) 555-0142',
+          consent_marketing: true,
+          estimate_uuid: uuid,
+        }),
+        201,
+        leadAnswer,
+      );
+      await expectJson(await connect(client), 200, savedAnswer);
+      await expectJson(await syncLeads(client, { lead_ids: [lead.lead.id] }), 200, leadSyncAnswerSchema);
+      const message = z.object({ message: z.string() }).parse(fake.events[0]?.body).message;
+      // The quick net $279,341 less the $10,000 credited to the buyer.
+      expect(message).toContain('Seller concessions: -$10,000.00');
+      expect(message).toContain('Your Net Proceeds: $269,341.00');
+    });
+
     it('answer 404 for another agent’s lead and send nothing', async () => {
       const { client } = await agentWithClient();
       await expectJson(await connect(client), 200, savedAnswer);

@@ -39,6 +39,8 @@ const leadRowSchema = z.object({
   recording_fee_cents: z.number().nullable(),
   recipient_name: z.string().nullable(),
   estimate_created_at: z.date().nullable(),
+  /** A detailed estimate's stored sheet (its figures are the sheet's). */
+  sheet: z.unknown(),
 });
 type LeadRow = z.infer<typeof leadRowSchema>;
 
@@ -68,6 +70,7 @@ function eventOf(row: LeadRow & { id: number; created_at: Date }, siteUrl: strin
           recording_fee_cents: row.recording_fee_cents,
           recipient_name: row.recipient_name,
           created_at: row.estimate_created_at,
+          sheet: row.sheet,
         })
       : null;
   return fubEventFor({
@@ -106,7 +109,7 @@ export function leadSyncRoutes(db: Db, crm: CrmContext, siteUrl: (request: Reque
                   l.id, l.first_name, l.last_name, l.email, l.phone, l.address, l.message, l.source, l.page_path,
                   l.created_at, s.status AS sync_status, e.uuid, e.sale_price_cents, e.mortgage_payoff_cents,
                   e.commission_percent, e.transfer_tax_rate_per_1000, e.attorney_fee_cents, e.recording_fee_cents,
-                  e.recipient_name, e.created_at AS estimate_created_at
+                  e.recipient_name, e.created_at AS estimate_created_at, e.sheet
              FROM me JOIN agents a ON a.id = me.id
              LEFT JOIN fub_integrations i ON i.agent_id = me.id
              LEFT JOIN leads l ON l.agent_id = me.id AND l.id = ANY($3::int[])
