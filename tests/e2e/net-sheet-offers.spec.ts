@@ -202,7 +202,7 @@ test.describe('a seller with three offers', () => {
     await panel.getByRole('button', { name: 'Compare offers' }).click();
 
     await expect(first.getByLabel('Closing date')).toHaveAttribute('aria-invalid', 'true');
-    await expect(first.getByText('Closing date must be a date (YYYY-MM-DD)')).toBeVisible();
+    await expect(first.getByText('Closing date is required')).toBeVisible();
     await expect(first.getByLabel('Price', { exact: true })).not.toHaveAttribute('aria-invalid');
     await expect(second.getByLabel('Price', { exact: true })).toHaveAttribute('aria-invalid', 'true');
     await expect(second.getByText('Offer price is required')).toBeVisible();

@@ -532,6 +532,12 @@ describe.each(BACKENDS)('the detailed net sheet on %s', (backend) => {
         'offers.0.closing_date',
         'Closing date must be a date (YYYY-MM-DD)',
       ],
+      [
+        'a missing closing date',
+        (uuid: string) => ({ estimate_uuid: uuid, offers: [offer(1, { closing_date: '' }), offer(2)] }),
+        'offers.0.closing_date',
+        'Closing date is required',
+      ],
       ['an unknown key', (uuid: string) => ({ estimate_uuid: uuid, offers: [offer(1), offer(2)], agent: 'x' }), '', ''],
     ])('answers 400 for %s, and stores nothing', async (_label, bodyFor, field, message) => {
       const { estimate } = await detailed({ agent_slug: 'alexmorgan', sale_price: 500000, details: {} });

@@ -10,7 +10,13 @@ export const offerSchema = z.strictObject({
   price: dollarAmount('Offer price', { minimumDollars: 0 }),
   concessions: dollarAmount('Concessions', { minimumDollars: 0 }),
   buyer_agent_percent: netSheetDetailsSchema.shape.buyer_agent_percent,
-  closing_date: z.iso.date({ error: 'Closing date must be a date (YYYY-MM-DD)' }),
+  closing_date: z.iso.date({
+    // The form's date picker sends '' when nothing is picked.
+    error: (issue) =>
+      issue.input === '' || issue.input === undefined
+        ? 'Closing date is required'
+        : 'Closing date must be a date (YYYY-MM-DD)',
+  }),
   financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other'], { error: 'Choose a financing type' }),
 });
 export const offersSchema = z.array(offerSchema).min(2, 'Compare at least 2 offers').max(4, 'Compare at most 4 offers');
