@@ -6,7 +6,7 @@ import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { longDate } from './DetailedSheet.tsx';
-import { countyFor, TOWN_NAMES } from './county.ts';
+import { placeFor, TOWN_NAMES } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import {
   detailsFrom,
@@ -381,17 +381,16 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
             onChange={(event) => update({ closing_date: event.target.value })}
           />
           <Field
-            label="Town"
+            label="Town or ZIP code"
             name="town"
             list={townListId}
             autoComplete="off"
-            hint="Picking a town fills in its county; East End towns get a note on the buyer’s tax."
+            hint="A town or its ZIP code fills in the county; East End towns get a note on the buyer’s tax."
             value={draft.town}
             error={fields.town}
             onChange={(event) => {
-              const town = event.target.value;
-              const county = countyFor({ town });
-              update(county ? { town, county } : { town });
+              const typed = event.target.value;
+              update(placeFor(typed) ?? { town: typed });
             }}
           />
           <datalist id={townListId}>

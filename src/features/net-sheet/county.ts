@@ -7,11 +7,13 @@ import { TOWNS, type County } from '../towns/town-data.ts';
 /** The town names the refine form offers, sorted. */
 export const TOWN_NAMES = [...new Set(TOWNS.map((town) => town.name))].sort();
 
-/** The county of a town (by name) or a ZIP code, from the town list; undefined when neither is known. */
-export function countyFor({ town, zip }: { town?: string; zip?: string }): County | undefined {
-  const name = town?.trim().toLowerCase();
-  const match = TOWNS.find(
-    (candidate) => (name && candidate.name.toLowerCase() === name) || (zip && candidate.zipCodes.includes(zip)),
+/** The town a seller typed, by name or by one of its ZIP codes (a ZIP becomes the town's name). */
+export function placeFor(typed: string): { town: string; county: County } | undefined {
+  const text = typed.trim();
+  const zip = /^\d{5}$/.test(text) ? text : undefined;
+  const name = text.toLowerCase();
+  const match = TOWNS.find((candidate) =>
+    zip ? candidate.zipCodes.includes(zip) : candidate.name.toLowerCase() === name,
   );
-  return match?.county;
+  return match ? { town: zip ? match.name : typed, county: match.county } : undefined;
 }

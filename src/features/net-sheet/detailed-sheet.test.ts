@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { computeEstimate, type EstimateInputs } from '../estimate/estimate.ts';
 import { computeDetailedSheet } from './detailed-sheet.ts';
-import { countyFor } from './county.ts';
+import { placeFor } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { defaultFeeTable } from './li-fees.ts';
 import { compareOffers } from './offers.ts';
@@ -107,8 +107,12 @@ describe('computeDetailedSheet, worked examples', () => {
     expect(east.notes.map((note) => note.key)).toContain('east_end');
     expect(west.notes.map((note) => note.key)).not.toContain('east_end');
     expect(east.lines).toEqual(west.lines);
-    expect(countyFor({ town: 'Baldwin' })).toBe('Nassau');
-    expect(countyFor({ zip: '11510' })).toBe('Nassau');
+    expect(placeFor('Baldwin')).toEqual({ town: 'Baldwin', county: 'Nassau' });
+    expect(placeFor(' baldwin ')).toEqual({ town: ' baldwin ', county: 'Nassau' });
+    expect(placeFor('11510')).toEqual({ town: 'Baldwin', county: 'Nassau' });
+    expect(placeFor('11968')).toEqual({ town: 'Southampton', county: 'Suffolk' });
+    expect(placeFor('Atlantis')).toBeUndefined();
+    expect(placeFor('99999')).toBeUndefined();
   });
 
   it('puts the mansion-tax cliff between $999,999 and $1,000,000, and steps the transfer tax per started $500', () => {
