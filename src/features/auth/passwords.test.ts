@@ -56,7 +56,8 @@ describe('passwords', () => {
     ]) {
       expect(await verifyPassword('anything', stored)).toBe(false);
     }
-  });
+    // Eight full scrypt hashes: about a second alone, many more when CI shares the machine.
+  }, 30_000);
 
   it('refuses passwords over the limit without hashing them', async () => {
     const stored = await hashPassword('p'.repeat(MAX_PASSWORD_LENGTH));
