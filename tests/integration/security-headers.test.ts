@@ -3,14 +3,18 @@
  * a 429, a signed-in read) carries HSTS, nosniff, a Referrer-Policy, a Permissions-Policy, no
  * framing and no caching, over real HTTP on both backends; and public/_headers, which Netlify and
  * the local site server apply to pages, gives the same to every kind of page (public, dashboard,
- * admin, and the dynamic shells). The session cookie's flags are checked in auth-security.test.ts.
+ * admin, and the dynamic shells); and the app as production configures it (APP_ENV=production)
+ * sets the session cookie HttpOnly, Secure, SameSite=Lax, Path=/ and without a Domain.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../../src/features/auth/rate-limit.server.ts';
+import { appDepsFrom } from '../../src/server/compose.ts';
+import { parseEnv } from '../../src/server/env.ts';
 import { headersFor, parseHeaders } from '../../src/server/netlify-rules.ts';
 import { createAccount, loggedIn, useAuthSuite } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
+import { startApi } from '../support/http.ts';
 
 const HSTS = /^max-age=(\d+); includeSubDomains$/;
 const PERMISSIONS = 'camera=(), microphone=(), geolocation=()';
@@ -63,6 +67,34 @@ describe.each(BACKENDS)('API security headers on %s', (backend) => {
     await response.body?.cancel();
     expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
     expectSecurityHeaders((name) => response.headers.get(name));
+  });
+});
+
+describe.each(BACKENDS)('the production configuration on %s', (backend) => {
+  const suite = useAuthSuite(backend, 'production-cookies');
+
+  it('sets the session cookie HttpOnly, Secure, SameSite=Lax, for the whole site and this host only', async () => {
+    const env = parseEnv({
+      APP_ENV: 'production',
+      DATABASE_URL: 'postgres://unused.example.com/db',
+      SESSION_SECRET: 'production-test-session-secret-0123456789abcdef',
+      ENCRYPTION_KEY: 'production-test-encryption-key-0123456789abcdef',
+      URL: 'https://homes.example.com',
+    });
+    const api = await startApi(appDepsFrom(env, suite.db));
+    try {
+      const account = await createAccount(suite);
+      const login = await api.postJson('/api/auth/login', { email: account.email, password: account.password });
+      expect(login.status, await login.clone().text()).toBe(200);
+      expectSecurityHeaders((name) => login.headers.get(name));
+      const [cookie = '', ...others] = login.headers.getSetCookie();
+      expect(others).toEqual([]);
+      const [pair = '', ...attributes] = cookie.split(';').map((part) => part.trim());
+      expect(pair).toMatch(/^nts_session=[\w-]+\.[\w-]+\.[\w-]+$/);
+      expect(attributes.sort()).toEqual(['HttpOnly', 'Max-Age=604800', 'Path=/', 'SameSite=Lax', 'Secure']);
+    } finally {
+      await api.close();
+    }
   });
 });
 
