@@ -60,6 +60,9 @@ const API_HEADERS = [
   ['Referrer-Policy', 'strict-origin-when-cross-origin'],
   ['Cross-Origin-Resource-Policy', 'same-origin'],
   ['Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'"],
+  // public/_headers gives these to pages only: Netlify applies it to static files, not to functions.
+  ['Strict-Transport-Security', 'max-age=63072000; includeSubDomains'],
+  ['Permissions-Policy', 'camera=(), microphone=(), geolocation=()'],
 ] as const;
 
 export interface AppDeps {
@@ -175,8 +178,8 @@ export function createApi({
   api.route('/', showcaseRoutes(db));
   api.route('/', imageRoutes(db));
   // Before the estimate routes: their `/estimates/:uuid` would take `/estimates/reverse` (405).
-  api.route('/', netSheetRoutes(db));
-  api.route('/', estimateRoutes(db));
+  api.route('/', netSheetRoutes(db, clientAddress));
+  api.route('/', estimateRoutes(db, clientAddress));
   api.route(
     '/',
     estimatePdfRoutes(db, (request) => mail.siteUrl(request)),
@@ -199,7 +202,7 @@ export function createApi({
   api.route('/', leadExportRoutes(db));
   api.route('/', adminLeadRoutes(db));
   api.route('/', emailRoutes(db, mail, clientAddress));
-  api.route('/', unsubscribeRoutes(db, signer));
+  api.route('/', unsubscribeRoutes(db, signer, clientAddress));
   // The Mailgun key is encrypted with ENCRYPTION_KEY, the secret the CRM keys use too.
   api.route(
     '/',

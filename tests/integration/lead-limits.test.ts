@@ -9,7 +9,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BACKENDS } from '../support/backends.ts';
-import { expectError, expectJson } from '../support/api-suite.ts';
+import { expectError, expectJson, expectTooMany } from '../support/api-suite.ts';
 import { IP_HEADER, randomIp } from '../support/auth-suite.ts';
 import { countDeliveries, useEmailSuite } from '../support/email-suite.ts';
 import { countRows, createAgent, leadById } from '../support/fixtures.ts';
@@ -116,17 +116,6 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
         [leadId],
       )
     ).map((row) => row.text);
-
-  /** A 429 with Retry-After within the window, and the API's error shape. */
-  async function expectTooMany(response: Response, windowSeconds: number) {
-    const text = await response.clone().text();
-    expect(response.status, text).toBe(429);
-    const retryAfter = Number(response.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThan(0);
-    expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
-    const body = await expectError(response, 429);
-    expect(body.error).toMatch(/^Too many attempts\. Please try again in \d+ minutes?\.$/);
-  }
 
   describe('send-estimate only to a visitor who just left their details for the estimate', () => {
     it('refuses (403) an address with no lead for the estimate, and queues nothing', async () => {

@@ -81,6 +81,23 @@ export async function expectError(response: Response, status: number, error?: st
   return body;
 }
 
+/**
+ * A rate limit's answer: 429, Retry-After in seconds within the window, and the API's error shape
+ * telling the same wait in minutes. Returns the body.
+ */
+export async function expectTooMany(response: Response, windowSeconds: number): Promise<ApiError> {
+  expect(response.status, await response.clone().text()).toBe(429);
+  const retryAfter = Number(response.headers.get('retry-after'));
+  expect(retryAfter).toBeGreaterThan(0);
+  expect(retryAfter).toBeLessThanOrEqual(windowSeconds);
+  const minutes = Math.ceil(retryAfter / 60);
+  return expectError(
+    response,
+    429,
+    `Too many attempts. Please try again in ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}.`,
+  );
+}
+
 /** A 400 about one field: `error` is the field's message and `fields` names only that field. */
 export async function expectFieldError(response: Response, field: string, message: string): Promise<void> {
   const body = await expectError(response, 400, message);

@@ -186,10 +186,14 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
     },
   });
 
-  /** One round trip: the token used up and the agent verified (and activated if pending) together. */
+  /**
+   * One round trip: the token used up and the agent verified (and activated if pending) together;
+   * one more first for the per-IP limit when the client has an address of its own.
+   */
   route(app, '/auth/verify-email', {
     POST: async (c) => {
       const { token } = await readJson(c, tokenSchema);
+      await enforceRateLimits(db, perIp(c, LIMITS.verifyPerIp, 'verify'));
       const consume = consumeTokenSql('$1', "'verify_email'");
       const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(
         `WITH ${consume.cte},
@@ -295,11 +299,13 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
   /**
    * Round trips: 1 to check the token (so a dead link costs no scrypt), then 1 statement that uses
    * it up, sets the new hash and raises session_version (every older session ends). Following the
-   * e-mailed link also proves the address: a pending agent is verified and activated.
+   * e-mailed link also proves the address: a pending agent is verified and activated. One more
+   * first for the per-IP limit when the client has an address of its own.
    */
   route(app, '/auth/reset-password', {
     POST: async (c) => {
       const { token, password } = await readJson(c, resetPasswordSchema);
+      await enforceRateLimits(db, perIp(c, LIMITS.resetPerIp, 'reset'));
       await checkToken(db, token, 'reset_password');
       const passwordHash = await hashPassword(password);
       const consume = consumeTokenSql('$1', "'reset_password'");

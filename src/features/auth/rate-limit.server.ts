@@ -26,6 +26,13 @@ export const LIMITS = {
   forgotPerEmail: { limit: 5, windowSeconds: HOUR },
   resendPerIp: { limit: 10, windowSeconds: HOUR },
   resendPerEmail: { limit: 5, windowSeconds: HOUR },
+  /**
+   * The e-mailed links' routes: their tokens are 256-bit random (not guessable), so these only stop a
+   * script hammering the database. 30 an hour lets a whole office behind one address verify its
+   * accounts and reset passwords on the same morning.
+   */
+  verifyPerIp: { limit: 30, windowSeconds: HOUR },
+  resetPerIp: { limit: 30, windowSeconds: HOUR },
 } as const satisfies Record<string, RateLimit>;
 
 /** One counter: what is counted (e.g. `login:email:pat@example.com`) and its limit. */
@@ -43,6 +50,10 @@ export class TooManyAttempts extends HttpError {
   }
 }
 
+/** Seconds until the window of a counter `elapsed` seconds old ends: a 429's Retry-After. */
+export const secondsLeft = (limit: RateLimit, elapsed: number): number =>
+  Math.max(1, Math.ceil(limit.windowSeconds - elapsed));
+
 /** Share of calls that also delete old windows. */
 const CLEANUP_PROBABILITY = 0.01;
 
@@ -54,24 +65,38 @@ interface CounterRow {
 }
 
 /**
- * An `INSERT INTO rate_limits … RETURNING key, hits, elapsed` that counts one hit on each of
- * `checks` (one counter per key), with its parameters numbered from `$firstParam`, to run alone or
- * as a CTE of a larger statement. With `onlyIf` (an SQL condition, e.g. on an earlier CTE) nothing
- * is counted unless it holds.
+ * An `INSERT INTO rate_limits … RETURNING key, hits, elapsed` that counts one hit for each of
+ * `checks` (a key given n times counts n hits: a batch of requests from one client), with its
+ * parameters numbered from `$firstParam`, to run alone or as a CTE of a larger statement. With
+ * `onlyIf` (an SQL condition, e.g. on an earlier CTE) nothing is counted unless it holds.
  */
 export function countHitsStatement(
   checks: readonly RateCheck[],
   { firstParam = 1, onlyIf }: { firstParam?: number; onlyIf?: string } = {},
 ): { sql: string; params: unknown[] } {
-  // ON CONFLICT may touch a row only once per statement: one counter per key.
-  const unique = [...new Map(checks.map((check) => [check.key, check])).values()];
+  // ON CONFLICT may touch a row only once per statement: one row per key, with its number of hits.
+  const counters = new Map<string, { check: RateCheck; hits: number }>();
+  for (const check of checks) {
+    const counter = counters.get(check.key);
+    if (counter) counter.hits += 1;
+    else counters.set(check.key, { check, hits: 1 });
+  }
+  const unique = [...counters.values()];
   const sql = `INSERT INTO rate_limits AS r (key, window_start, hits)
-     SELECT c.key, to_timestamp(floor(extract(epoch FROM now())::float8 / c.seconds) * c.seconds), 1
-       FROM unnest($${firstParam}::text[], $${firstParam + 1}::integer[]) AS c (key, seconds)
+     SELECT c.key, to_timestamp(floor(extract(epoch FROM now())::float8 / c.seconds) * c.seconds), c.hits
+       FROM unnest($${firstParam}::text[], $${firstParam + 1}::integer[], $${firstParam + 2}::integer[])
+              AS c (key, seconds, hits)
       ${onlyIf ? `WHERE ${onlyIf}` : ''}
-     ON CONFLICT (key, window_start) DO UPDATE SET hits = r.hits + 1
+     ON CONFLICT (key, window_start) DO UPDATE SET hits = r.hits + excluded.hits
      RETURNING r.key, r.hits, extract(epoch FROM now() - r.window_start)::float8 AS elapsed`;
-  return { sql, params: [unique.map((check) => check.key), unique.map((check) => check.windowSeconds)] };
+  return {
+    sql,
+    params: [
+      unique.map(({ check }) => check.key),
+      unique.map(({ check }) => check.windowSeconds),
+      unique.map(({ hits }) => hits),
+    ],
+  };
 }
 
 /**
@@ -93,7 +118,7 @@ export async function enforceRateLimits(
   for (const row of rows) {
     const check = checks.find((candidate) => candidate.key === row.key);
     if (!check || row.hits <= check.limit) continue;
-    wait = Math.max(wait, Math.ceil(check.windowSeconds - row.elapsed));
+    wait = Math.max(wait, secondsLeft(check, row.elapsed));
   }
-  if (wait > 0) throw new TooManyAttempts(Math.max(1, wait));
+  if (wait > 0) throw new TooManyAttempts(wait);
 }

@@ -11,6 +11,8 @@ describe('rate limits', () => {
       forgotPerEmail: { limit: 5, windowSeconds: 3600 },
       resendPerIp: { limit: 10, windowSeconds: 3600 },
       resendPerEmail: { limit: 5, windowSeconds: 3600 },
+      verifyPerIp: { limit: 30, windowSeconds: 3600 },
+      resetPerIp: { limit: 30, windowSeconds: 3600 },
     });
   });
 

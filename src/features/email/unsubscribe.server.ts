@@ -10,6 +10,9 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Queryable } from '../../server/db.ts';
 import { HttpError, MAX_JSON_BYTES, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { perIpCheck } from '../auth/auth-routes.server.ts';
+import { enforceRateLimits } from '../auth/rate-limit.server.ts';
+import { LEAD_LIMITS } from '../leads/lead-limits.server.ts';
 import type { UnsubscribeLinks } from './email.server.ts';
 import {
   INVALID_UNSUBSCRIBE_LINK,
@@ -83,8 +86,11 @@ async function readUnsubscribe(c: Context): Promise<{ token: string; method: 'pa
   return { token, method: 'one_click' };
 }
 
-export function unsubscribeRoutes(db: Queryable, signer: UnsubscribeSigner): Hono {
+export function unsubscribeRoutes(db: Queryable, signer: UnsubscribeSigner, clientIp: (c: Context) => string): Hono {
   const app = new Hono();
+  /** POST and DELETE share one per-IP counter (a round trip more for a client with an address of its own). */
+  const perIp = (c: Context) =>
+    enforceRateLimits(db, perIpCheck(clientIp(c), LEAD_LIMITS.unsubscribePerIp, 'unsubscribe'));
   const emailOrThrow = (token: string): string => {
     const email = signer.emailOf(token);
     if (email === null) throw new HttpError(400, INVALID_UNSUBSCRIBE_LINK, { token: INVALID_UNSUBSCRIBE_LINK });
@@ -104,6 +110,7 @@ export function unsubscribeRoutes(db: Queryable, signer: UnsubscribeSigner): Hon
     POST: async (c) => {
       const { token, method } = await readUnsubscribe(c);
       const email = emailOrThrow(token);
+      await perIp(c);
       await db.query(`INSERT INTO email_suppressions (email, method) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING`, [
         email,
         method,
@@ -113,6 +120,7 @@ export function unsubscribeRoutes(db: Queryable, signer: UnsubscribeSigner): Hon
     DELETE: async (c) => {
       const { token } = await readJson(c, unsubscribeRequestSchema);
       const email = emailOrThrow(token);
+      await perIp(c);
       await db.query('DELETE FROM email_suppressions WHERE email = $1', [email]);
       return c.json({ success: true, email, subscribed: true });
     },

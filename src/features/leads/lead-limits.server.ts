@@ -1,8 +1,8 @@
 /**
- * The abuse limits of the public lead and e-mail routes (POST /api/leads and
- * POST /api/email/send-estimate), counted in the rate_limits table like the account limits. Per-IP
- * limits apply only to clients that have an address of their own (see isLocalClient); the
- * per-e-mail and per-recipient limits hold from any network position.
+ * The abuse limits of the public lead and e-mail routes (POST /api/leads, POST
+ * /api/email/send-estimate and the unsubscribe routes), counted in the rate_limits table like the
+ * account limits. Per-IP limits apply only to clients that have an address of their own (see
+ * isLocalClient); the per-e-mail and per-recipient limits hold from any network position.
  */
 import { rateCheck, type RateCheck, type RateLimit } from '../auth/rate-limit.server.ts';
 
@@ -21,6 +21,12 @@ export const LEAD_LIMITS = {
    * is LEAD_NOTICES_PER_HOUR (default 20, see src/server/env.ts).
    */
   noticesPerAgentAddress: { limit: 20, windowSeconds: HOUR },
+  /**
+   * Unsubscribe and its Undo together. Mail providers send RFC 8058 one-click posts from a few
+   * shared addresses of their own, so this is far above what one person clicks: it only stops a
+   * script. The tokens cannot be forged, so a flood could only repeat real ones.
+   */
+  unsubscribePerIp: { limit: 120, windowSeconds: HOUR },
 } as const satisfies Record<string, RateLimit>;
 
 /** A repeat of a lead (same e-mail, same agent) this soon after it is the same lead. */

@@ -11,7 +11,10 @@ import { createBatcher } from '../../server/batcher.ts';
 import type { Db } from '../../server/db.ts';
 import { HttpError, jsonObject, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
+import { perIpCheck } from '../auth/auth-routes.server.ts';
+import { enforceRateLimits, type RateCheck } from '../auth/rate-limit.server.ts';
 import { MIN_SALE_PRICE_DOLLARS } from '../estimate/amount.ts';
+import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
 import type { EstimateInputs } from '../estimate/estimate.ts';
 import {
   ESTIMATE_COLUMNS,
@@ -178,11 +181,17 @@ async function createSheetEstimate(db: Db, terms: AgentTerms, request: NewSheetE
 }
 
 /**
- * POST /api/estimates with `details` (the estimate routes hand the raw body over): a new estimate
- * with its detailed sheet.
+ * POST /api/estimates with `details` (the estimate routes hand the raw body over, with the client's
+ * per-IP counter, shared with the quick estimates): a new estimate with its detailed sheet.
  */
-export async function postDetailedEstimate(c: Context, db: Db, body: Record<string, unknown>): Promise<Response> {
+export async function postDetailedEstimate(
+  c: Context,
+  db: Db,
+  body: Record<string, unknown>,
+  ipCheck: RateCheck | undefined,
+): Promise<Response> {
   const request = parseOrThrow(detailedEstimateRequestSchema, body);
+  await enforceRateLimits(db, ipCheck ? [ipCheck] : []);
   const terms = await agentTermsFor(db, request.agent_slug, new Date());
   const details = request.details ? { parsed: request.details, sent: body.details } : undefined;
   const created = await createSheetEstimate(db, terms, { ...request, details });
@@ -255,14 +264,16 @@ export const comparisonParams = z.object({
 
 /**
  * Mounted before the estimate routes: `/estimates/reverse` must not be taken for an estimate's uuid
- * (whose route answers 405 to a POST).
+ * (whose route answers 405 to a POST). The writes count per IP (a round trip more for a client with
+ * an address of its own): the reverse solve stores an estimate, so it shares their counter.
  */
-export function netSheetRoutes(db: Db): Hono {
+export function netSheetRoutes(db: Db, clientIp: (c: Context) => string): Hono {
   const app = new Hono();
   route(app, '/estimates/reverse', {
     POST: async (c) => {
       const body = await readJson(c, jsonObject);
       const request = parseOrThrow(reverseRequestSchema, body);
+      await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.estimatesPerIp, 'estimate'));
       const terms = await agentTermsFor(db, request.agent_slug, new Date());
       const quick = { ...terms.rates, mortgagePayoffCents: request.mortgage_payoff };
       const options = { today: terms.basis.today, defaults: terms.basis.defaults };
@@ -320,6 +331,7 @@ export function netSheetRoutes(db: Db): Hono {
   route(app, '/offers', {
     POST: async (c) => {
       const request = await readJson(c, offersRequestSchema);
+      await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.offersPerIp, 'offers'));
       const row = await findEstimate(db, request.estimate_uuid);
       if (!row) throw estimateNotFound('estimate_uuid');
       const terms = sheetTermsOf(row);
