@@ -45,7 +45,10 @@ export const MARKET_TTL: EdgeTtl = { seconds: 3600, staleSeconds: 300 };
  */
 export function cacheAtEdge(c: Context, tags: readonly string[], ttl: EdgeTtl, query: readonly string[] = []): void {
   // `durable`: one shared cache for every edge node, so a purge or a miss costs one function call.
-  c.header('Netlify-CDN-Cache-Control', `public, durable, s-maxage=${ttl.seconds}, stale-while-revalidate=${ttl.staleSeconds}`);
+  c.header(
+    'Netlify-CDN-Cache-Control',
+    `public, durable, s-maxage=${ttl.seconds}, stale-while-revalidate=${ttl.staleSeconds}`,
+  );
   c.header('Netlify-Cache-Tag', tags.join(','));
   if (query.length > 0) c.header('Netlify-Vary', `query=${query.join('|')}`);
   // The browser asks again every time (the CDN answers it); it never keeps a copy of its own.
@@ -61,8 +64,9 @@ export type EdgePurger = (tags: readonly string[]) => Promise<void>;
  * test has no CDN in front of it.
  */
 export function defaultEdgePurger(env: NodeJS.ProcessEnv = process.env): EdgePurger {
-  if (!env.NETLIFY_PURGE_API_TOKEN) return () => Promise.resolve();
-  return (tags) => purgeCache({ tags: [...tags] });
+  const token = env.NETLIFY_PURGE_API_TOKEN;
+  if (!token) return () => Promise.resolve();
+  return (tags) => purgeCache({ tags: [...tags], token, ...(env.SITE_ID ? { siteID: env.SITE_ID } : {}) });
 }
 
 /**

@@ -18,7 +18,9 @@ export function recordingPurger(): RecordingPurger {
     failing: false,
     purge(tags) {
       self.calls.push([...tags]);
-      return self.failing ? Promise.reject(new Error('Cache purge API call returned an unexpected status code: 503')) : Promise.resolve();
+      return self.failing
+        ? Promise.reject(new Error('Cache purge API call returned an unexpected status code: 503'))
+        : Promise.resolve();
     },
     reset() {
       self.calls.length = 0;

@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { TOWNS } from '../../src/features/towns/town-data.ts';
 import { recordingPurger } from '../fakes/edge-purger.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
+import { matching } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
@@ -88,7 +89,11 @@ describe.each(BACKENDS)('public reads at the edge on %s', (backend) => {
         expect(response.status, path).toBe(status);
         expectNotCached(response);
       }
-      const estimate = await visitor.post('/api/estimates', { agent_slug: 'alexmorgan', sale_price: 650000, mortgage_payoff: 200000 });
+      const estimate = await visitor.post('/api/estimates', {
+        agent_slug: 'alexmorgan',
+        sale_price: 650000,
+        mortgage_payoff: 200000,
+      });
       expect(estimate.status).toBe(201);
       expectNotCached(estimate);
     });
@@ -131,7 +136,7 @@ describe.each(BACKENDS)('public reads at the edge on %s', (backend) => {
       });
       expect(uploaded.status).toBe(200);
       expect(await json(await publicAgent(account.slug))).toMatchObject({
-        agent: { profile_photo: expect.stringMatching(/^\/api\/images\/[0-9a-f]{64}\.jpg$/) },
+        agent: { profile_photo: matching(/^\/api\/images\/[0-9a-f]{64}\.jpg$/) },
       });
       expect((await agent.send('DELETE', '/api/upload/profile-photo')).status).toBe(200);
       expect(purger.calls).toEqual([[`agent:${account.id}`], [`agent:${account.id}`]]);
