@@ -17,7 +17,10 @@ export default async (): Promise<void> => {
     for (const run of runs) console.info(`[refresh] ${run.source}: ${run.status} ${run.error ?? ''}`);
     const tags = marketTagsOf(runs);
     // The data is saved either way; a failed purge leaves the CDN's copies to their TTL (decision 0020).
-    if (tags.length > 0) await defaultEdgePurger()(tags).catch((error: unknown) => console.error('[refresh] purge:', error));
+    // No tags is nothing changed: an empty purge would empty the whole site's cache.
+    if (tags.length > 0) {
+      await defaultEdgePurger()(tags).catch((error: unknown) => console.error('[refresh] purge failed:', error));
+    }
   } finally {
     await db.close();
   }
