@@ -15,12 +15,10 @@ export default async (): Promise<void> => {
   try {
     const { runs } = await refreshMarketData(db, planFromEnv(env));
     for (const run of runs) console.info(`[refresh] ${run.source}: ${run.status} ${run.error ?? ''}`);
-    const tags = marketTagsOf(runs);
     // The data is saved either way; a failed purge leaves the CDN's copies to their TTL (decision 0020).
-    // No tags is nothing changed: an empty purge would empty the whole site's cache.
-    if (tags.length > 0) {
-      await defaultEdgePurger()(tags).catch((error: unknown) => console.error('[refresh] purge failed:', error));
-    }
+    await defaultEdgePurger()(marketTagsOf(runs)).catch((error: unknown) =>
+      console.error('[refresh] purge failed:', error),
+    );
   } finally {
     await db.close();
   }

@@ -28,6 +28,12 @@ describe('defaultEdgePurger', () => {
     ]);
   });
 
+  it('sends no purge without tags (that would purge the whole site)', async () => {
+    const requests = purgeApi();
+    await defaultEdgePurger({ NETLIFY_PURGE_API_TOKEN: 'purge-token', SITE_ID: 'site-123' })([]);
+    expect(requests).toEqual([]);
+  });
+
   it('elsewhere (no purge token) purges nothing', async () => {
     const requests = purgeApi();
     await defaultEdgePurger({})(['settings']);

@@ -66,7 +66,11 @@ export type EdgePurger = (tags: readonly string[]) => Promise<void>;
 export function defaultEdgePurger(env: NodeJS.ProcessEnv = process.env): EdgePurger {
   const token = env.NETLIFY_PURGE_API_TOKEN;
   if (!token) return () => Promise.resolve();
-  return (tags) => purgeCache({ tags: [...tags], token, ...(env.SITE_ID ? { siteID: env.SITE_ID } : {}) });
+  // No tags is nothing changed, never a call: purgeCache without tags purges the whole site.
+  return (tags) =>
+    tags.length === 0
+      ? Promise.resolve()
+      : purgeCache({ tags: [...tags], token, ...(env.SITE_ID ? { siteID: env.SITE_ID } : {}) });
 }
 
 /**
