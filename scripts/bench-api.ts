@@ -210,9 +210,10 @@ try {
     });
   }
 
+  const width = Math.max(...rows.map((row) => row.name.length));
   console.log(
     [
-      'target'.padEnd(46),
+      'target'.padEnd(width),
       'req/s'.padStart(9),
       'p99 ms'.padStart(8),
       'ratio'.padStart(7),
@@ -224,7 +225,7 @@ try {
   for (const row of rows) {
     console.log(
       [
-        row.name.padEnd(46),
+        row.name.padEnd(width),
         row.requestsPerSecond.toFixed(0).padStart(9),
         String(row.p99Ms).padStart(8),
         (row.requestsPerSecond / baseline.requestsPerSecond).toFixed(3).padStart(7),
