@@ -45,12 +45,13 @@ import { siteImageRoutes } from '../features/site/site-images.server.ts';
 import { siteBuildRoutes, type SiteBuilds } from '../features/site-build/site-build.server.ts';
 import type { Db } from './db.ts';
 import { DEFAULT_FUB_API_URL, parseEnv } from './env.ts';
+import { defaultEdgePurger, purgeAfterWrite, type EdgePurger } from './edge-cache.ts';
 import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
 import { errorResponse, HttpError } from './http.ts';
 import { ROUTE_ACCESS } from './route-access.ts';
 
 /**
- * On every API answer: JSON that is never cached, sniffed, framed or read cross-origin. A route
+ * On every API answer: JSON that is never cached (but the public reads cacheAtEdge marks), sniffed, framed or read cross-origin. A route
  * that sets one of these itself keeps its own (images are cached for a year).
  */
 const API_HEADERS = [
@@ -120,6 +121,11 @@ export interface AppDeps {
   siteBuilds?: SiteBuilds;
   /** The market-data feeds /admin/data's Refresh now reads (default: planFromEnv of the environment). */
   marketFeeds?: () => RefreshPlan;
+  /**
+   * Purges the CDN's cached public answers by tag after a write changed them (src/server/edge-cache.ts).
+   * Default: Netlify's purgeCache when running on Netlify, else nothing.
+   */
+  purgeCache?: EdgePurger;
 }
 
 /** The whole API: every /api/* route, served by the Netlify Function and by the local server. */
@@ -138,7 +144,9 @@ export function createApi({
   featuredAgent = featuredAgentFrom(parseEnv({})),
   siteBuilds,
   marketFeeds = () => planFromEnv(parseEnv()),
+  purgeCache = defaultEdgePurger(),
 }: AppDeps): Hono {
+  const purge = purgeAfterWrite(purgeCache, logError);
   // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
   const signer = unsubscribeSigner(auth.sessionKey);
   const mail: MailContext = {
@@ -172,10 +180,10 @@ export function createApi({
   api.route('/', agentRoutes(db));
   api.route('/', overviewRoutes(db));
   api.route('/', adminOverviewRoutes(db));
-  api.route('/', agentSettingsRoutes(db));
-  api.route('/', profileRoutes(db));
+  api.route('/', agentSettingsRoutes(db, purge));
+  api.route('/', profileRoutes(db, purge));
   // Before imageRoutes: its /images/:file would take /images/list and the other showcase image paths.
-  api.route('/', showcaseRoutes(db));
+  api.route('/', showcaseRoutes(db, purge));
   api.route('/', imageRoutes(db));
   // Before the estimate routes: their `/estimates/:uuid` would take `/estimates/reverse` (405).
   api.route('/', netSheetRoutes(db, clientAddress));
@@ -213,13 +221,13 @@ export function createApi({
     }),
   );
   api.route('/', seoSettingsRoutes(db));
-  api.route('/', siteImageRoutes(db));
+  api.route('/', siteImageRoutes(db, purge));
   api.route('/', siteContentRoutes(db));
   api.route('/', feeTableRoutes(db));
   api.route('/', marketRoutes(db));
-  api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent }));
+  api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent, purge }));
   api.route('/', siteBuildRoutes({ db, builds: siteBuilds, runAfterResponse }));
-  api.route('/', dataAdminRoutes({ db, feeds: marketFeeds, runInBackground: runAfterResponse }));
+  api.route('/', dataAdminRoutes({ db, feeds: marketFeeds, runInBackground: runAfterResponse, purge }));
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
     if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));

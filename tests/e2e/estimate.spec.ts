@@ -215,9 +215,14 @@ test('pages and API answers carry the security headers', async ({ page, request 
     'content',
     /script-src 'self' 'sha256-/,
   );
+  // A public read the CDN keeps (decision 0020): the browser always asks again.
   const api = await request.get('/api/global/settings');
   expect(api.headers()['x-content-type-options']).toBe('nosniff');
-  expect(api.headers()['cache-control']).toBe('no-store');
+  expect(api.headers()['cache-control']).toBe('public, max-age=0, must-revalidate');
+  expect(api.headers()['netlify-cache-tag']).toBe('settings');
+  const session = await request.get('/api/auth/me');
+  expect(session.headers()['x-content-type-options']).toBe('nosniff');
+  expect(session.headers()['cache-control']).toBe('no-store');
 });
 
 test('a name with markup is shown as the text it is', async ({ page, request }) => {

@@ -42,7 +42,8 @@ describe.each(BACKENDS)('API on %s', (backend) => {
           show_town_page_logo: false,
         },
       });
-      expect(response.headers.get('cache-control')).toBe('no-store');
+      // Kept by the CDN, never by the browser (decision 0020; tests/integration/edge-cache.test.ts).
+      expect(response.headers.get('cache-control')).toBe('public, max-age=0, must-revalidate');
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     });
   });

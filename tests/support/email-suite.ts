@@ -55,7 +55,7 @@ export function useEmailSuite(
   label: string,
   extra: Pick<
     AppDeps,
-    'auth' | 'clientIp' | 'leadNoticesPerHour' | 'crm' | 'crmWaitMs' | 'siteBuilds' | 'marketFeeds'
+    'auth' | 'clientIp' | 'leadNoticesPerHour' | 'crm' | 'crmWaitMs' | 'siteBuilds' | 'marketFeeds' | 'purgeCache'
   > = {},
 ): EmailSuite {
   let test: TestDatabase | undefined;

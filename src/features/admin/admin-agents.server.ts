@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { Db } from '../../server/db.ts';
+import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import type { FeaturedAgent } from '../../server/featured-agent.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
@@ -64,9 +65,11 @@ export interface AdminAgentRoutesDeps {
   mail: MailContext;
   /** The site's featured agent (FEATURED_AGENT_SLUG / _EMAIL): the public pages need them. */
   featured: Pick<FeaturedAgent, 'slug' | 'email'>;
+  /** A status change or a deletion changes the agent's public answer (an added agent has none yet). */
+  purge: PurgeAfterWrite;
 }
 
-export function adminAgentRoutes({ db, mail, featured }: AdminAgentRoutesDeps): Hono {
+export function adminAgentRoutes({ db, mail, featured, purge }: AdminAgentRoutesDeps): Hono {
   const app = new Hono();
 
   route(app, '/admin/agents', {
@@ -186,6 +189,7 @@ export function adminAgentRoutes({ db, mail, featured }: AdminAgentRoutesDeps): 
       requireAdmin(row?.me_admin);
       if (row?.me_id === id) throw new HttpError(409, ADMIN_AGENT_MESSAGES.statusSelf);
       if (row?.updated === null || row?.updated === undefined) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
+      await purge(c.req.raw, [CACHE_TAGS.agent(id)]);
       return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.statusChanged });
     },
 
@@ -231,6 +235,7 @@ export function adminAgentRoutes({ db, mail, featured }: AdminAgentRoutesDeps): 
       if (row.refusal === 'last_admin') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteLastAdmin);
       if (row.refusal === 'featured') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteFeatured);
       if (!row.deleted) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
+      await purge(c.req.raw, [CACHE_TAGS.agent(id)]);
       return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.deleted });
     },
   });

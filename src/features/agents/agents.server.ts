@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
 import type { Db } from '../../server/db.ts';
+import { CACHE_TAGS, cacheAtEdge, EDITED_TTL } from '../../server/edge-cache.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { z } from 'zod';
@@ -74,6 +75,7 @@ export function agentRoutes(db: Db): Hono {
         },
         profile_complete: isProfileComplete(agent),
       };
+      cacheAtEdge(c, [CACHE_TAGS.agent(agent.id)], EDITED_TTL);
       return c.json(body);
     },
   });

@@ -6,6 +6,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
+import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import { HttpError, parseOrThrow, readBody, readJson, route, type BodyLimit } from '../../server/http.ts';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
@@ -192,7 +193,7 @@ const UPLOADS: UploadKind[] = [
   },
 ];
 
-export function profileRoutes(db: Db): Hono {
+export function profileRoutes(db: Db, purge: PurgeAfterWrite): Hono {
   const app = new Hono();
 
   /** Runs `sql` (an UPDATE … FROM me … RETURNING, or a SELECT) and answers the profile, or 401. */
@@ -200,6 +201,13 @@ export function profileRoutes(db: Db): Hono {
     const [profile] = await db.query<Profile>(sql, params);
     if (!profile) throw pleaseLogIn();
     return c.json({ success: true, profile });
+  }
+
+  /** Answers a saved profile, once the public agent answer cached before the save is purged. */
+  async function answerSaved(c: Context, sql: string, params: unknown[]) {
+    const response = await answerProfile(c, sql, params);
+    await purge(c.req.raw, [CACHE_TAGS.agent(sessionOf(c).agentId)]);
+    return response;
   }
 
   route(app, '/agents/profile', {
@@ -217,7 +225,9 @@ export function profileRoutes(db: Db): Hono {
       const logoBytes = await formFile(form.get('logo'), PROFILE_MESSAGES.logoTooLarge);
       const photo = photoBytes ? await processImage(photoBytes, PHOTO_RULES) : undefined;
       const logo = logoBytes ? await processImage(logoBytes, LOGO_RULES) : undefined;
-      return c.json({ success: true, profile: await saveProfile(db, c, fields, { photo, logo }) });
+      const profile = await saveProfile(db, c, fields, { photo, logo });
+      await purge(c.req.raw, [CACHE_TAGS.agent(sessionOf(c).agentId)]);
+      return c.json({ success: true, profile });
     },
   });
 
@@ -227,7 +237,7 @@ export function profileRoutes(db: Db): Hono {
         const { imageData, show } = await kind.read(c, uploadLimit(kind.tooLarge));
         const bytes = base64ImageBytes(imageData, { bytes: MAX_UPLOAD_BYTES, message: kind.tooLarge }, 'data-url');
         const image = await processImage(bytes, kind.rules);
-        return answerProfile(
+        return answerSaved(
           c,
           `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me)')}
            UPDATE agents SET ${kind.column} = $8, ${kind.toggle} = COALESCE($9::boolean, agents.${kind.toggle}),
@@ -238,7 +248,7 @@ export function profileRoutes(db: Db): Hono {
         );
       },
       DELETE: (c) =>
-        answerProfile(
+        answerSaved(
           c,
           `WITH ${sessionAgentCte(1)}
            UPDATE agents SET ${kind.column} = NULL, ${kind.toggle} = false, updated_at = now()

@@ -14,6 +14,7 @@ import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { Db } from '../../server/db.ts';
+import { marketTagsOf, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import {
   DATA_MESSAGES,
@@ -111,19 +112,23 @@ export function dataAdminRoutes({
   db,
   feeds,
   runInBackground,
+  purge,
 }: {
   db: Db;
   /** The configured feeds (planFromEnv), read at each Refresh now. */
   feeds: () => RefreshPlan;
   runInBackground: (task: Promise<unknown>) => void;
+  /** Called once the import committed, with the tags of the answers it changed. */
+  purge: PurgeAfterWrite;
 }): Hono {
   const app = new Hono();
 
   /** Records the plan's runs (409 while another runs) and imports in the background; answers their ids. */
-  const start = async (plan: RefreshPlan, after: () => Promise<void> = () => Promise.resolve()) => {
+  const start = async (c: Context, plan: RefreshPlan, after: () => Promise<void> = () => Promise.resolve()) => {
     const runIds = await startRunsUnlessRunning(db, plannedRuns(plan));
     if (!runIds) throw new HttpError(409, DATA_MESSAGES.running);
-    runInBackground(refreshMarketData(db, plan, { runIds, progress: true }).finally(after));
+    const imported = refreshMarketData(db, plan, { runIds, progress: true });
+    runInBackground(imported.then(({ runs }) => purge(c.req.raw, marketTagsOf(runs))).finally(after));
     return [...runIds.values()];
   };
 
@@ -137,7 +142,7 @@ export function dataAdminRoutes({
   route(app, '/admin/data/refresh', {
     POST: async (c) => {
       await readRuns(db, c);
-      return c.json({ success: true, run_ids: await start(feeds()) }, 202);
+      return c.json({ success: true, run_ids: await start(c, feeds()) }, 202);
     },
   });
 
@@ -154,7 +159,7 @@ export function dataAdminRoutes({
         const file = join(dir, kind === 'zhvi' ? 'zhvi.csv' : 'sold.json');
         await saveBody(c, kind, file);
         const plan = await uploadPlan(kind, file, name ?? `${kind}.${kind === 'zhvi' ? 'csv' : 'json'}`);
-        return c.json({ success: true, run_ids: await start(plan, removeDir) }, 202);
+        return c.json({ success: true, run_ids: await start(c, plan, removeDir) }, 202);
       } catch (error) {
         await removeDir();
         throw error;

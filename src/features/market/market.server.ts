@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
+import { CACHE_TAGS, cacheAtEdge, MARKET_TTL } from '../../server/edge-cache.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { nearestTowns, townSlug } from '../towns/town-data.ts';
 import { zhviPointSchema } from '../towns/town-page.ts';
@@ -150,10 +151,18 @@ const townFromPath = (c: Context) => parseOrThrow(townParamsSchema, c.req.param(
 /** Towns, their market data and their recent sales, as the public pages and old clients read them. */
 export function marketRoutes(db: Db): Hono {
   const app = new Hono();
-  route(app, '/towns/:slug', { GET: async (c) => c.json(await townWithNeighbours(db, townFromPath(c))) });
-  route(app, '/towns/:slug/sold', { GET: async (c) => c.json(await soldHomesOf(db, townFromPath(c))) });
-  route(app, '/zillow/market', { GET: async (c) => c.json(await marketOf(db, townFromQuery(c))) });
+  /** The answer, kept at the edge under `tag` once it is known to be one (an error is not kept). */
+  const cached = async (c: Context, tag: string, answer: Promise<object>, query: readonly string[] = []) => {
+    const body = await answer;
+    cacheAtEdge(c, [tag], MARKET_TTL, query);
+    return c.json(body);
+  };
+  route(app, '/towns/:slug', { GET: (c) => cached(c, CACHE_TAGS.towns, townWithNeighbours(db, townFromPath(c))) });
+  route(app, '/towns/:slug/sold', { GET: (c) => cached(c, CACHE_TAGS.sold, soldHomesOf(db, townFromPath(c))) });
+  route(app, '/zillow/market', {
+    GET: (c) => cached(c, CACHE_TAGS.market, marketOf(db, townFromQuery(c)), ['town']),
+  });
   // The old product's /sold-api.php?town= is rewritten here (see createApi).
-  route(app, '/sold', { GET: async (c) => c.json(await soldHomesOf(db, townFromQuery(c))) });
+  route(app, '/sold', { GET: (c) => cached(c, CACHE_TAGS.sold, soldHomesOf(db, townFromQuery(c)), ['town']) });
   return app;
 }

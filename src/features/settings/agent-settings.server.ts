@@ -3,6 +3,7 @@ import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
 import type { Db } from '../../server/db.ts';
+import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import { saveSiteLogoSettings } from '../site/site-images.server.ts';
 import { HttpError, jsonObject, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
@@ -68,7 +69,7 @@ export const toSettings = (row: SettingsRow): AgentSettings => {
 const cents = (dollars: number) => Math.round(dollars * 100);
 const percentSum = (a: number, b: number) => (Math.round(a * 100) + Math.round(b * 100)) / 100;
 
-export function agentSettingsRoutes(db: Db): Hono {
+export function agentSettingsRoutes(db: Db, purge: PurgeAfterWrite): Hono {
   const app = new Hono();
   route(app, '/agents/me/settings', {
     /** One round trip: the session check and the agent's settings. */
@@ -85,13 +86,15 @@ export function agentSettingsRoutes(db: Db): Hono {
       const claims = sessionOf(c);
       const body = await readJson(c, jsonObject);
       // Shapes 2 and 3 (the website and town-page logos) change what every visitor sees: admins only.
-      if (SITE_WIDE_KEYS.some((key) => key in body)) return saveSiteLogoSettings(c, db, body);
+      if (SITE_WIDE_KEYS.some((key) => key in body)) return saveSiteLogoSettings(c, db, purge, body);
       // Shape 4 (the settings screen): the split names the listing side; shape 1 (four fields) does not.
       const row =
         'default_listing_percent' in body
           ? await saveDefaults(db, claims, parseOrThrow(agentDefaultsSchema, body))
           : await saveCalculator(db, claims, parseOrThrow(calculatorSettingsSchema, body));
       if (!row) throw new HttpError(401, PLEASE_LOG_IN);
+      // The public agent answer carries the calculator's defaults.
+      await purge(c.req.raw, [CACHE_TAGS.agent(claims.agentId)]);
       return c.json({ success: true, message: SETTINGS_MESSAGES.saved, settings: toSettings(row) });
     },
   });

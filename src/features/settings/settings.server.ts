@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { Db } from '../../server/db.ts';
+import { CACHE_TAGS, cacheAtEdge, EDITED_TTL } from '../../server/edge-cache.ts';
 import { HttpError, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import type { SiteLogos } from '../site/site-images.ts';
@@ -41,6 +42,7 @@ export function settingsRoutes(db: Db): Hono {
         town_page_logo_type: row.town_page_logo_type,
         show_town_page_logo: row.show_town_page_logo,
       };
+      cacheAtEdge(c, [CACHE_TAGS.settings], EDITED_TTL);
       return c.json({ success: true, settings });
     },
   });
@@ -50,6 +52,7 @@ export function settingsRoutes(db: Db): Hono {
         db,
         'showcase_property_price_cents, showcase_property_address, showcase_property_beds, showcase_property_baths, showcase_property_sqft, showcase_images',
       );
+      cacheAtEdge(c, [CACHE_TAGS.showcase], EDITED_TTL);
       return c.json({
         success: true,
         settings: {

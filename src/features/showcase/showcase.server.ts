@@ -7,6 +7,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
+import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import { HttpError, readBody, route, type BodyLimit } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import {
@@ -89,14 +90,16 @@ async function uploadedImage(c: Context): Promise<ProcessedImage> {
   return processImage(Buffer.from(await file.arrayBuffer()), SHOWCASE_RULES);
 }
 
-export function showcaseRoutes(db: Db): Hono {
+export function showcaseRoutes(db: Db, purge: PurgeAfterWrite): Hono {
   const app = new Hono();
 
   /** Runs a statement answering `is_admin` and `images` (the list it wrote, or null). */
   async function writeList(c: Context, sql: string, params: unknown[]): Promise<string[] | null> {
     const [row] = await db.query<ListRow>(sql, [...sessionParams(sessionOf(c)), ...params]);
     assertAdmin(row);
-    return row?.images === null || row?.images === undefined ? null : showcaseImages(row.images);
+    if (row?.images === null || row?.images === undefined) return null;
+    await purge(c.req.raw, [CACHE_TAGS.showcase]);
+    return showcaseImages(row.images);
   }
 
   route(app, '/agents/me/showcase', {
@@ -126,6 +129,7 @@ export function showcaseRoutes(db: Db): Hono {
       if (!row || row.showcase_property_price_cents === null) {
         throw new HttpError(500, 'Site settings are missing; run npm run db:seed');
       }
+      await purge(c.req.raw, [CACHE_TAGS.showcase]);
       const settings: ShowcaseFields = {
         showcase_property_price: centsToDollars(row.showcase_property_price_cents),
         showcase_property_address: row.showcase_property_address ?? '',
@@ -188,6 +192,7 @@ export function showcaseRoutes(db: Db): Hono {
           showcaseImages(row?.before ?? '').includes(image.url) ? SHOWCASE_MESSAGES.alreadyShown : full,
         );
       }
+      await purge(c.req.raw, [CACHE_TAGS.showcase]);
       return c.json({ success: true, filename: image.url, images: showcaseImages(row.images) });
     },
   });

@@ -7,6 +7,7 @@
  */
 import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
+import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import { HttpError, parseOrThrow, readJson, route, type BodyLimit } from '../../server/http.ts';
 import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import {
@@ -31,6 +32,8 @@ interface SiteImageKind {
   typeColumn: 'og_image_type' | 'website_logo_type' | 'town_page_logo_type';
   /** website_logo_type is NOT NULL (its default 'png'): a deleted logo leaves it as it is. */
   clearType: boolean;
+  /** The cached answers showing the image (the OG image is in the built pages only). */
+  purges: readonly string[];
   rules: ImageRules;
   limit: BodyLimit;
   uploaded: string;
@@ -47,6 +50,7 @@ const KINDS: SiteImageKind[] = [
     column: 'og_image_data',
     typeColumn: 'og_image_type',
     clearType: true,
+    purges: [],
     // Link previews show a photo; 1200 px wide is the largest size they use.
     rules: { accepts: ['jpeg', 'png', 'webp'], output: 'jpeg', maxSide: 1200 },
     limit: { bytes: SITE_IMAGE_LIMITS.ogImageBytes, message: SITE_IMAGE_MESSAGES.ogTooLarge },
@@ -59,6 +63,7 @@ const KINDS: SiteImageKind[] = [
     column: 'website_logo',
     typeColumn: 'website_logo_type',
     clearType: false,
+    purges: [CACHE_TAGS.settings],
     rules: { accepts: LOGO_FORMATS, output: 'png', maxSide: 1200 },
     limit: { bytes: SITE_IMAGE_LIMITS.logoBytes, message: SITE_IMAGE_MESSAGES.logoTooLarge },
     uploaded: SITE_IMAGE_MESSAGES.logoUploaded,
@@ -70,6 +75,7 @@ const KINDS: SiteImageKind[] = [
     column: 'town_page_logo',
     typeColumn: 'town_page_logo_type',
     clearType: true,
+    purges: [CACHE_TAGS.settings],
     rules: {
       accepts: LOGO_FORMATS,
       output: 'png',
@@ -94,7 +100,7 @@ const jsonLimit = (limit: BodyLimit): BodyLimit => ({
 const LOGO_COLUMNS =
   'website_logo, website_logo_type, website_logo_scale, town_page_logo, town_page_logo_type, show_town_page_logo';
 
-export function siteImageRoutes(db: Db): Hono {
+export function siteImageRoutes(db: Db, purge: PurgeAfterWrite): Hono {
   const app = new Hono();
   for (const kind of KINDS) {
     route(app, kind.path, {
@@ -114,6 +120,7 @@ export function siteImageRoutes(db: Db): Hono {
         );
         assertAdmin(row);
         if (!row?.image_data) throw settingsMissing();
+        await purge(c.req.raw, kind.purges);
         return c.json({
           success: true,
           message: kind.uploaded,
@@ -132,6 +139,7 @@ export function siteImageRoutes(db: Db): Hono {
         );
         assertAdmin(row);
         if (!row?.saved) throw settingsMissing();
+        await purge(c.req.raw, kind.purges);
         return c.json({ success: true, message: kind.deleted });
       },
     });
@@ -143,7 +151,12 @@ export function siteImageRoutes(db: Db): Hono {
  * Shapes 2 and 3 of PATCH /api/agents/me/settings, for a body naming a site-wide key: one statement
  * that checks the admin and changes the scale and/or the toggle.
  */
-export async function saveSiteLogoSettings(c: Context, db: Db, body: Record<string, unknown>): Promise<Response> {
+export async function saveSiteLogoSettings(
+  c: Context,
+  db: Db,
+  purge: PurgeAfterWrite,
+  body: Record<string, unknown>,
+): Promise<Response> {
   const settings = await adminFirst(c, db, () => parseOrThrow(siteLogoSettingsSchema, body));
   const [row] = await db.query<{ is_admin: boolean } & { [Key in keyof SiteLogos]: SiteLogos[Key] | null }>(
     `WITH ${sessionAgentCte(1)},
@@ -159,6 +172,7 @@ export async function saveSiteLogoSettings(c: Context, db: Db, body: Record<stri
   if (!row || row.website_logo_type === null || row.website_logo_scale === null || row.show_town_page_logo === null) {
     throw settingsMissing();
   }
+  await purge(c.req.raw, [CACHE_TAGS.settings]);
   const saved: SiteLogos = {
     website_logo: row.website_logo,
     website_logo_type: row.website_logo_type,
