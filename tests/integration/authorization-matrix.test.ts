@@ -8,6 +8,7 @@
  * every agent's leads carries A's private data.
  */
 import { readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { hashPassword } from '../../src/features/auth/passwords.server.ts';
@@ -44,10 +45,11 @@ import {
 const fub = await startFakeFub();
 const crm = { client: fubClient(fub.url), secret: 'matrix-test-encryption-secret-0123456789' };
 const SAMPLE_ZHVI = readFileSync('data/sample/zhvi.csv', 'utf8');
-// eslint-disable-next-line @typescript-eslint/require-await -- an async stream like a download's
-const zhviFeed = { origin: 'https://feeds.example/zhvi.csv', open: async () => (async function* () {
-  yield SAMPLE_ZHVI;
-})() };
+/** Refresh now reads the sample ZHVI file as if downloaded. */
+const zhviFeed = {
+  origin: 'https://feeds.example/zhvi.csv',
+  open: () => Promise.resolve(Readable.from([SAMPLE_ZHVI])),
+};
 afterAll(() => fub.close());
 
 /** Every METHOD PATH the app registers under /api (not the 405 catch-alls route() adds). */
@@ -79,7 +81,8 @@ describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
   // The app is made before the hook exists: its builds go to the hook through this.
   const current: SiteBuilds = {
     mode: 'hook',
-    request: (trigger, requestedBy) => (builds ? builds.request(trigger, requestedBy) : Promise.reject(new Error('no builds'))),
+    request: (trigger, requestedBy) =>
+      builds ? builds.request(trigger, requestedBy) : Promise.reject(new Error('no builds')),
     idle: () => builds?.idle() ?? Promise.resolve(),
   };
   const suite = useAuthSuite(backend, 'matrix', {
@@ -119,7 +122,9 @@ describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
       expect(response.status, path).toBe(200);
       return z.record(z.string(), z.unknown()).parse(await response.json());
     };
-    const mailgun = z.record(z.string(), z.unknown()).parse((await read('/api/agents/me/integrations/mailgun')).settings);
+    const mailgun = z
+      .record(z.string(), z.unknown())
+      .parse((await read('/api/agents/me/integrations/mailgun')).settings);
     return {
       a,
       b,
@@ -241,7 +246,11 @@ describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
     for (const session of [forged, expired]) {
       const client = suite.client();
       client.session = session;
-      await expectError(await send(client, method, method === 'GET' ? { path } : { path, json: {} }), 401, 'Please log in');
+      await expectError(
+        await send(client, method, method === 'GET' ? { path } : { path, json: {} }),
+        401,
+        'Please log in',
+      );
     }
   });
 });

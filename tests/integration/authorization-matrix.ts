@@ -32,8 +32,8 @@ export interface Party {
   leadId: number;
   estimateUuid: string;
   offersUuid: string;
-  /** Their profile as GET /api/agents/profile answers it, to save back unchanged. */
-  profile: Record<string, unknown>;
+  /** Their profile as GET /api/agents/profile answers it, as the profile form sends it back unchanged. */
+  profile: Record<string, string>;
   /** Their settings as GET /api/agents/me/settings answers it. */
   settings: Record<string, unknown>;
 }
@@ -134,7 +134,10 @@ export const MATRIX: Record<string, MatrixRow> = {
     expect: everyone(200, (w) => [w.a.first_name]),
   },
   'POST /api/estimates': {
-    request: (w) => ({ path: '/api/estimates', json: { agent_slug: w.a.slug, sale_price: 650000, mortgage_payoff: 200000 } }),
+    request: (w) => ({
+      path: '/api/estimates',
+      json: { agent_slug: w.a.slug, sale_price: 650000, mortgage_payoff: 200000 },
+    }),
     expect: everyone(201),
   },
   'GET /api/estimates/:uuid': {
@@ -200,7 +203,10 @@ export const MATRIX: Record<string, MatrixRow> = {
          SELECT uuid::text AS uuid FROM e`,
         [w.a.id, email],
       );
-      return { path: '/api/email/send-estimate', json: { estimate_uuid: row?.uuid, recipient_email: email, recipient_name: 'Robin Seller' } };
+      return {
+        path: '/api/email/send-estimate',
+        json: { estimate_uuid: row?.uuid, recipient_email: email, recipient_name: 'Robin Seller' },
+      };
     },
     expect: everyone(202),
   },
@@ -274,11 +280,7 @@ export const MATRIX: Record<string, MatrixRow> = {
   'PUT /api/agents/profile': {
     request: (w, caller) => ({
       path: '/api/agents/profile',
-      form: formOf(
-        Object.fromEntries(
-          Object.entries(partyOf(w, caller).profile).map(([key, value]) => [key, value === null ? '' : String(value)]),
-        ),
-      ),
+      form: formOf(partyOf(w, caller).profile),
     }),
     expect: signedIn(200),
   },
@@ -407,7 +409,7 @@ export const MATRIX: Record<string, MatrixRow> = {
     expect: adminOnly(),
   },
   'DELETE /api/images/delete': {
-    request: async (w, _caller, suite) => {
+    request: async (_w, _caller, suite) => {
       // Its own image in the list, so the admin's delete takes nothing another cell reads.
       const path = `/images/matrix-${randomBytes(6).toString('hex')}.jpg`;
       await suite.db.query(
@@ -420,7 +422,9 @@ export const MATRIX: Record<string, MatrixRow> = {
   },
   'PUT /api/images/order': {
     request: async (_w, _caller, suite) => {
-      const [row] = await suite.db.query<{ images: string }>('SELECT showcase_images AS images FROM site_settings WHERE id = 1');
+      const [row] = await suite.db.query<{ images: string }>(
+        'SELECT showcase_images AS images FROM site_settings WHERE id = 1',
+      );
       return { path: '/api/images/order', json: { images: (row?.images ?? '').split(',').filter(Boolean) } };
     },
     expect: adminOnly(),
@@ -436,7 +440,10 @@ export const MATRIX: Record<string, MatrixRow> = {
     expect: adminOnly(),
   },
   'GET /api/admin/site-build': { request: () => ({ path: '/api/admin/site-build' }), expect: adminOnly() },
-  'POST /api/admin/site-build': { request: () => ({ path: '/api/admin/site-build', json: {} }), expect: adminOnly(202) },
+  'POST /api/admin/site-build': {
+    request: () => ({ path: '/api/admin/site-build', json: {} }),
+    expect: adminOnly(202),
+  },
   'GET /api/admin/data/runs': { request: () => ({ path: '/api/admin/data/runs' }), expect: adminOnly() },
   'POST /api/admin/data/refresh': {
     request: () => ({ path: '/api/admin/data/refresh', text: { body: '', type: 'text/csv' } }),
@@ -454,7 +461,10 @@ export const MATRIX: Record<string, MatrixRow> = {
 /** The password of every party (agent A logs in with it). */
 export const PASSWORD = 'matrix-password-0123';
 
-const profileAnswer = z.object({ success: z.literal(true), profile: z.record(z.string(), z.unknown()) });
+const profileAnswer = z.object({
+  success: z.literal(true),
+  profile: z.record(z.string(), z.union([z.string(), z.boolean(), z.number(), z.null()])),
+});
 const settingsAnswer = z.object({ success: z.literal(true), settings: z.record(z.string(), z.unknown()) });
 
 /** The editable fields of a profile answer (what PUT /api/agents/profile takes). */
@@ -490,13 +500,18 @@ export async function makeParty(
   const agent = await createAgent(suite.db, { is_admin: admin, password_hash: passwordHash });
   const estimate = (
     await expectJson(
-      await suite.api.postJson('/api/estimates', { agent_slug: agent.slug, sale_price: 780200, mortgage_payoff: 450000 }),
+      await suite.api.postJson('/api/estimates', {
+        agent_slug: agent.slug,
+        sale_price: 780200,
+        mortgage_payoff: 450000,
+      }),
       201,
       estimateResponse,
     )
   ).estimate;
   const offers = await suite.api.postJson('/api/offers', { estimate_uuid: estimate.uuid, offers: twoOffers });
-  const offersUuid = z.object({ comparison: z.object({ uuid: z.string() }) }).parse(await offers.json()).comparison.uuid;
+  const offersUuid = z.object({ comparison: z.object({ uuid: z.string() }) }).parse(await offers.json())
+    .comparison.uuid;
   const [lead] = await suite.db.query<{ id: number }>(
     `INSERT INTO leads (agent_id, first_name, last_name, email, phone, source, consent_marketing, estimate_uuid)
      VALUES ($1, 'Lead', $2, $2 || '@example.com', '6315550177', 'calculator', true, $3::uuid) RETURNING id`,
@@ -516,7 +531,8 @@ export async function makeParty(
     leadId: lead?.id ?? 0,
     estimateUuid: estimate.uuid,
     offersUuid,
-    profile: Object.fromEntries(PROFILE_FIELDS.map((field) => [field, profile[field]])),
+    // A form sends text: true and false for the toggles, nothing for an empty field.
+    profile: Object.fromEntries(PROFILE_FIELDS.map((field) => [field, String(profile[field] ?? '')])),
     settings,
   };
 }
