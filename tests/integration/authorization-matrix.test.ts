@@ -236,6 +236,11 @@ describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
     }
     if (before && expected.status >= 400) expect(await digest(), 'a refused write changed a table').toEqual(before);
     if (rowsOfA !== undefined) expect(await rowsOf(w.a.id), 'agent A’s rows changed').toBe(rowsOfA);
+    // A public read answers a signed-in caller exactly what it answers anyone.
+    if (ROUTE_ACCESS[key] === 'public' && method === 'GET' && caller !== 'signed out') {
+      const anyone = await send(suite.client(), method, request);
+      expect(await anyone.text(), 'the answer signed out').toBe(text);
+    }
   });
 
   it.each(guarded)('%s answers 401 with a forged session and with an expired one', async (key) => {
