@@ -79,9 +79,6 @@ export const partyOf = (world: World, caller: Caller): Party =>
   caller === 'agent B' ? world.b : caller === 'admin' ? world.admin : world.a;
 
 const ok = (status = 200, shows?: Expect['shows']): Expect => ({ status, ...(shows ? { shows } : {}) });
-const secretOf =
-  (who: 'a' | 'b' | 'admin') =>
-  (world: World): string[] => [world[who].secret];
 
 /** A public route: the same answer for everyone. */
 const everyone = (status: number, shows?: Expect['shows']): MatrixRow['expect'] => ({
@@ -91,21 +88,25 @@ const everyone = (status: number, shows?: Expect['shows']): MatrixRow['expect'] 
   admin: ok(status, shows),
 });
 
-/** An agent route: 401 signed out; each signed-in caller gets their own (A's answer shows A's secret when `own`). */
-const signedIn = (status: number, own = false): MatrixRow['expect'] => ({
+/** An agent route: 401 signed out; each signed-in caller gets their own answer, carrying `own` of theirs. */
+const signedIn = (status: number, own?: (party: Party) => string): MatrixRow['expect'] => ({
   'signed out': { status: 401 },
-  'agent A': ok(status, own ? secretOf('a') : undefined),
-  'agent B': ok(status, own ? secretOf('b') : undefined),
-  admin: ok(status, own ? secretOf('admin') : undefined),
+  'agent A': ok(status, own && ((w) => [own(w.a)])),
+  'agent B': ok(status, own && ((w) => [own(w.b)])),
+  admin: ok(status, own && ((w) => [own(w.admin)])),
 });
+const secret = (party: Party) => party.secret;
+const email = (party: Party) => party.email;
 
-/** An admin route: 401 signed out, 403 to agents, `status` to the admin (showing A's secret when `ofA`). */
-const adminOnly = (status = 200, ofA = false): MatrixRow['expect'] => ({
+/** An admin route: 401 signed out, 403 to agents, `status` to the admin (whose answer `shows`). */
+const adminOnly = (status = 200, shows?: Expect['shows']): MatrixRow['expect'] => ({
   'signed out': { status: 401 },
   'agent A': { status: 403 },
   'agent B': { status: 403 },
-  admin: ok(status, ofA ? secretOf('a') : undefined),
+  admin: ok(status, shows),
 });
+/** An admin's answer about agent A's leads carries A's secret. */
+const leadsOfA: Expect['shows'] = (w) => [w.a.secret];
 
 const SAMPLE_ZHVI = readFileSync('data/sample/zhvi.csv', 'utf8');
 const twoOffers = [
@@ -245,7 +246,7 @@ export const MATRIX: Record<string, MatrixRow> = {
   },
   'POST /api/auth/login': {
     request: (w) => ({ path: '/api/auth/login', json: { email: w.a.email, password: PASSWORD } }),
-    expect: everyone(200),
+    expect: everyone(200, (w) => [w.a.email]),
   },
   'POST /api/auth/resend-verification': {
     request: (w) => ({ path: '/api/auth/resend-verification', json: { email: w.a.email } }),
@@ -263,7 +264,7 @@ export const MATRIX: Record<string, MatrixRow> = {
     expect: everyone(200),
   },
   'POST /api/auth/logout': { request: () => ({ path: '/api/auth/logout', json: {} }), expect: everyone(200) },
-  'GET /api/auth/me': { request: () => ({ path: '/api/auth/me' }), expect: signedIn(200) },
+  'GET /api/auth/me': { request: () => ({ path: '/api/auth/me' }), expect: signedIn(200, email) },
   'POST /api/auth/logout-everywhere': {
     request: () => ({ path: '/api/auth/logout-everywhere', json: {} }),
     expect: signedIn(200),
@@ -276,33 +277,36 @@ export const MATRIX: Record<string, MatrixRow> = {
     request: (w, caller) => ({ path: '/api/agents/me/settings', json: partyOf(w, caller).settings }),
     expect: signedIn(200),
   },
-  'GET /api/agents/profile': { request: () => ({ path: '/api/agents/profile' }), expect: signedIn(200) },
+  'GET /api/agents/profile': { request: () => ({ path: '/api/agents/profile' }), expect: signedIn(200, email) },
   'PUT /api/agents/profile': {
     request: (w, caller) => ({
       path: '/api/agents/profile',
       form: formOf(partyOf(w, caller).profile),
     }),
-    expect: signedIn(200),
+    expect: signedIn(200, email),
   },
   'POST /api/upload/profile-photo': {
     request: async () => ({ path: '/api/upload/profile-photo', json: { imageData: dataUrl(await png(80, 80)) } }),
-    expect: signedIn(200),
+    expect: signedIn(200, email),
   },
-  'DELETE /api/upload/profile-photo': { request: () => ({ path: '/api/upload/profile-photo' }), expect: signedIn(200) },
+  'DELETE /api/upload/profile-photo': {
+    request: () => ({ path: '/api/upload/profile-photo' }),
+    expect: signedIn(200, email),
+  },
   'POST /api/upload/logo': {
     request: async () => ({ path: '/api/upload/logo', json: { imageData: dataUrl(await png(240, 60)) } }),
-    expect: signedIn(200),
+    expect: signedIn(200, email),
   },
-  'DELETE /api/upload/logo': { request: () => ({ path: '/api/upload/logo' }), expect: signedIn(200) },
+  'DELETE /api/upload/logo': { request: () => ({ path: '/api/upload/logo' }), expect: signedIn(200, email) },
   'GET /api/images/:file': {
     request: (w) => ({ path: `/api/images/${w.imageFile}` }),
     expect: everyone(200),
   },
 
   // The agent's leads: A's lead is A's alone (an admin reads it on the admin's screens).
-  'GET /api/leads': { request: () => ({ path: '/api/leads' }), expect: signedIn(200, true) },
+  'GET /api/leads': { request: () => ({ path: '/api/leads' }), expect: signedIn(200, secret) },
   'DELETE /api/leads': { fresh: true, request: () => ({ path: '/api/leads' }), expect: signedIn(200) },
-  'GET /api/leads/export.csv': { request: () => ({ path: '/api/leads/export.csv' }), expect: signedIn(200, true) },
+  'GET /api/leads/export.csv': { request: () => ({ path: '/api/leads/export.csv' }), expect: signedIn(200, secret) },
   'POST /api/leads/sync-fub': {
     request: (w) => ({ path: '/api/leads/sync-fub', json: { lead_ids: [w.a.leadId] } }),
     expect: { 'signed out': { status: 401 }, 'agent A': ok(200), 'agent B': { status: 404 }, admin: { status: 404 } },
@@ -313,11 +317,11 @@ export const MATRIX: Record<string, MatrixRow> = {
   },
   'GET /api/agents/me/integrations/fub': {
     request: () => ({ path: '/api/agents/me/integrations/fub' }),
-    expect: signedIn(200, true),
+    expect: signedIn(200, secret),
   },
   'PATCH /api/agents/me/integrations/fub': {
     request: () => ({ path: '/api/agents/me/integrations/fub', json: { active: true } }),
-    expect: signedIn(200, true),
+    expect: signedIn(200, secret),
   },
   'DELETE /api/agents/me/integrations/fub': {
     fresh: true,
@@ -358,17 +362,20 @@ export const MATRIX: Record<string, MatrixRow> = {
   // Every agent's leads and accounts: the admin acts on A's.
   'GET /api/admin/leads': {
     request: (w) => ({ path: `/api/admin/leads?agent=${w.a.id}` }),
-    expect: adminOnly(200, true),
+    expect: adminOnly(200, leadsOfA),
   },
   'GET /api/admin/leads/export.csv': {
     request: (w) => ({ path: `/api/admin/leads/export.csv?agent=${w.a.id}` }),
-    expect: adminOnly(200, true),
+    expect: adminOnly(200, leadsOfA),
   },
   'GET /api/admin/leads/:id/timeline': {
     request: (w) => ({ path: `/api/admin/leads/${w.a.leadId}/timeline` }),
-    expect: adminOnly(200, true),
+    expect: adminOnly(200, leadsOfA),
   },
-  'GET /api/admin/agents': { request: () => ({ path: '/api/admin/agents' }), expect: adminOnly() },
+  'GET /api/admin/agents': {
+    request: () => ({ path: '/api/admin/agents' }),
+    expect: adminOnly(200, (w) => [w.a.email]),
+  },
   'POST /api/admin/agents': {
     request: () => {
       const { first_name, last_name, email, slug, brokerage, phone } = signupBody({ phone: '6315550142' });
@@ -497,7 +504,11 @@ export async function makeParty(
   admin = false,
 ): Promise<Party> {
   const secret = `zq${randomBytes(6).toString('hex')}`;
-  const agent = await createAgent(suite.db, { is_admin: admin, password_hash: passwordHash });
+  // A first name of their own (letters only, as the profile form takes), for the public page to show.
+  const first_name = `Jamie${randomBytes(4)
+    .toString('hex')
+    .replace(/\d/g, (digit) => 'ghijklmnop'.charAt(Number(digit)))}`;
+  const agent = await createAgent(suite.db, { first_name, is_admin: admin, password_hash: passwordHash });
   const estimate = (
     await expectJson(
       await suite.api.postJson('/api/estimates', {
