@@ -2,10 +2,14 @@
  * The authorization matrix: every route of the access table (src/server/route-access.ts) × the four
  * callers, with the answer each one gets. Every request is valid apart from who sends it, and its
  * path names agent A's own resources (A's slug, estimate, offers, lead, image), so a cell shows what
- * a caller can do with A's things: signed out is 401 on agent and admin routes, agent B and an admin
- * get their own data on the agent routes and never A's, agent A gets theirs, an admin gets the admin
- * routes, and a public route answers everybody alike. authorization-matrix.test.ts runs every cell
- * on both backends; a refused write must leave the database as it was.
+ * a caller can do with A's things. What the product does:
+ * - signed out: 401 "Please log in" on every agent and admin route, before any handler runs;
+ * - agent B (and an admin) on A's lead through the agent routes: 404 "Lead not found", as for a lead
+ *   that does not exist; on the agent routes without an id each caller gets their own data, never A's;
+ * - agents on admin routes: 403; an admin reads and acts on A's leads and account there;
+ * - public routes: the same answer for everyone (A's estimate, offers and page are public by their
+ *   unguessable uuid or slug).
+ * authorization-matrix.test.ts runs every cell on both backends.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
