@@ -2,8 +2,8 @@ import type { RouteAccess } from '../features/auth/access.server.ts';
 
 /**
  * Who may call each API route: ONE table, enforced by accessControl before any handler runs, and
- * walked by tests/integration/route-access.test.ts, which fails for a route missing here and calls
- * every agent and admin route signed out (401), as another agent and as an admin.
+ * walked by the authorization matrix (tests/integration/authorization-matrix.ts), which fails for a
+ * route missing here or there and calls every route signed out, as agent A, as agent B and as an admin.
  */
 export const ROUTE_ACCESS: RouteAccess = {
   // The public site.
