@@ -47,6 +47,7 @@ import type { Db } from './db.ts';
 import { DEFAULT_FUB_API_URL, parseEnv } from './env.ts';
 import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
 import { errorResponse, HttpError } from './http.ts';
+import { openApiRoutes } from './openapi.server.ts';
 import { ROUTE_ACCESS } from './route-access.ts';
 
 /**
@@ -217,6 +218,7 @@ export function createApi({
   api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent }));
   api.route('/', siteBuildRoutes({ db, builds: siteBuilds, runAfterResponse }));
   api.route('/', dataAdminRoutes({ db, feeds: marketFeeds, runInBackground: runAfterResponse }));
+  api.route('/', openApiRoutes());
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
     if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));

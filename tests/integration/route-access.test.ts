@@ -5,21 +5,11 @@
  * Each feature's own tests check another agent's data and admins route by route.
  */
 import { describe, expect, it } from 'vitest';
-import { createApi } from '../../src/server/app.ts';
-import type { Db } from '../../src/server/db.ts';
 import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
 import { expectError } from '../support/api-suite.ts';
 import { clientAs, forgeSession, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { createAgent } from '../support/fixtures.ts';
-
-/** Every METHOD PATH the app registers under /api (not the 405 catch-alls route() adds). */
-function registeredRoutes(db: Db): string[] {
-  const app = createApi({ db });
-  const keys = app.routes
-    .filter((route) => route.method !== 'ALL' && route.path.startsWith('/api/'))
-    .map((route) => `${route.method} ${route.path}`);
-  return [...new Set(keys)].sort();
-}
+import { registeredRoutes } from '../support/registered-routes.ts';
 
 /** A concrete path for a pattern: each :param becomes `1`. */
 const concrete = (pattern: string) => pattern.replace(/:\w+/g, '1');
