@@ -844,9 +844,10 @@ type JsonSchema = Record<string, unknown>;
 
 /** A request's schema as a client must send it (input), or an answer's as the server gives it (output). */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-  // Refinements and transforms have no JSON Schema: the document gives what they start from.
-  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
-  return rest;
+  // Refinements and transforms have no JSON Schema: the document gives what they start from. The
+  // dialect ($schema) is the document's own (OpenAPI 3.1 is JSON Schema 2020-12), not repeated.
+  const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  return Object.fromEntries(Object.entries(converted).filter(([key]) => key !== '$schema'));
 }
 
 /** OpenAPI parameters from a params or query object schema, one per property. */

@@ -72,10 +72,10 @@ const document: OpenApi = documentSchema.parse(openApiDocument());
 /** Every operation as `METHOD /api/path/:param`, the way Hono and ROUTE_ACCESS name routes. */
 function operations(doc: OpenApi): [string, OperationObject][] {
   return Object.entries(doc.paths).flatMap(([path, item]) =>
-    METHODS.flatMap((method) => {
+    METHODS.flatMap((method): [string, OperationObject][] => {
       const operation = item[method];
       const route = path.replace(/\{(\w+)\}/g, ':$1');
-      return operation ? [[`${method.toUpperCase()} ${route}`, operation] as [string, OperationObject]] : [];
+      return operation ? [[`${method.toUpperCase()} ${route}`, operation]] : [];
     }),
   );
 }

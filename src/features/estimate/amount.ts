@@ -19,6 +19,10 @@ export function dollarAmount(label: string, options: { minimumDollars: number })
           ? `${label} is required`
           : `${label} must be a dollar amount, like 450,000`,
     })
+    // What the transform below accepts, for the OpenAPI document (a transform has no JSON Schema).
+    .meta({
+      description: `Dollars, as a number or text like "450,000.50": $${options.minimumDollars.toLocaleString('en-US')} to $100,000,000`,
+    })
     .transform((value, ctx): number => {
       const text = typeof value === 'number' ? String(value) : value.trim().replace(/[$,]/g, '');
       if (text === '') {
