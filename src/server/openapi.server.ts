@@ -30,7 +30,11 @@ import {
   signupSchema,
   tokenSchema,
 } from '../features/auth/auth-schemas.ts';
-import { siteContentAnswerSchema, siteContentSavedSchema, siteContentSchema } from '../features/content/site-content-schema.ts';
+import {
+  siteContentAnswerSchema,
+  siteContentSavedSchema,
+  siteContentSchema,
+} from '../features/content/site-content-schema.ts';
 import { fubSaveSchema } from '../features/crm/fub-integration.ts';
 import { fubAnswerSchema } from '../features/crm/fub-query.ts';
 import { leadSyncAnswerSchema, leadSyncRequestSchema } from '../features/crm/lead-sync.ts';
@@ -233,7 +237,8 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'POST',
     path: '/api/leads',
-    summary: "A seller's request to be contacted: the contact form, the agent page's unlock or the estimate page's form",
+    summary:
+      "A seller's request to be contacted: the contact form, the agent page's unlock or the estimate page's form",
     tag: 'Leads',
     body: json(contactLeadSchema, agentPageLeadSchema, estimatePageLeadSchema),
     success: created('The lead was recorded (the same answer when it joins a recent one)'),
@@ -872,7 +877,11 @@ function requestContent({ schemas = [], files = [], description }: RequestConten
   if (alternatives.length > 1) schema = { anyOf: alternatives };
   else if (alternatives[0]) schema = alternatives[0];
   else schema = files.length > 0 ? { type: 'object' } : { type: 'string', format: 'binary' };
-  if (files.length > 0) schema = { ...schema, properties: { ...z.record(z.string(), z.unknown()).parse(schema.properties ?? {}), ...fileProperties } };
+  if (files.length > 0)
+    schema = {
+      ...schema,
+      properties: { ...z.record(z.string(), z.unknown()).parse(schema.properties ?? {}), ...fileProperties },
+    };
   return { schema, ...(description ? { description } : {}) };
 }
 

@@ -8,9 +8,9 @@ test.describe('the API reference for developers', () => {
     await expect(page).toHaveURL(/\/developers\/api$/);
     await expect(page.getByRole('heading', { level: 1, name: 'API reference' })).toBeVisible();
 
-    const listed = await page.locator('[data-operation]').evaluateAll((sections) =>
-      sections.map((section) => section.getAttribute('data-operation') ?? ''),
-    );
+    const listed = await page
+      .locator('[data-operation]')
+      .evaluateAll((sections) => sections.map((section) => section.getAttribute('data-operation') ?? ''));
     const documented = OPERATIONS.map((operation) =>
       operationKey({ method: operation.method, path: operation.path.replace(/:(\w+)/g, '{$1}') }),
     );

@@ -40,9 +40,7 @@ const operationSchema = z.strictObject({
   'x-access': z.enum(['public', 'agent', 'admin']),
   security: z.array(z.never()).optional(),
   parameters: z.array(parameterSchema),
-  requestBody: z
-    .strictObject({ required: z.literal(true), content: z.record(z.string(), mediaSchema) })
-    .optional(),
+  requestBody: z.strictObject({ required: z.literal(true), content: z.record(z.string(), mediaSchema) }).optional(),
   responses: z.record(z.string().regex(/^[1-5]\d\d$/), responseSchema),
 });
 const documentSchema = z.strictObject({
@@ -50,10 +48,7 @@ const documentSchema = z.strictObject({
   info: z.strictObject({ title: z.string().min(1), version: z.string().min(1), description: z.string() }),
   servers: z.array(z.strictObject({ url: z.string() })),
   tags: z.array(z.strictObject({ name: z.string() })),
-  paths: z.record(
-    z.string().regex(/^\/[\w./{}-]*$/),
-    z.partialRecord(z.enum(METHODS), operationSchema),
-  ),
+  paths: z.record(z.string().regex(/^\/[\w./{}-]*$/), z.partialRecord(z.enum(METHODS), operationSchema)),
   components: z.strictObject({
     schemas: z.record(z.string(), jsonSchema),
     securitySchemes: z.record(
@@ -120,7 +115,10 @@ describe('the OpenAPI document', () => {
     expect(ajvError({ success: true })).toBe(false);
     for (const [key, operation] of operations(document)) {
       const statuses = Object.keys(operation.responses).map(Number);
-      expect(statuses.filter((status) => status < 400), key).toHaveLength(1);
+      expect(
+        statuses.filter((status) => status < 400),
+        key,
+      ).toHaveLength(1);
       for (const status of statuses.filter((code) => code >= 400)) {
         expect(operation.responses[status]?.content?.['application/json']?.schema, `${key} ${status}`).toEqual({
           $ref: '#/components/schemas/Error',

@@ -72,7 +72,8 @@ function limitsOf(schema: JsonSchema): string[] {
   const maxItems = number('maxItems');
   if (minItems !== undefined) limits.push(`at least ${count(minItems, 'item')}`);
   if (maxItems !== undefined) limits.push(`at most ${count(maxItems, 'item')}`);
-  if (Array.isArray(schema.enum)) limits.push(`one of: ${schema.enum.map((value) => JSON.stringify(value)).join(', ')}`);
+  if (Array.isArray(schema.enum))
+    limits.push(`one of: ${schema.enum.map((value) => JSON.stringify(value)).join(', ')}`);
   if (schema.const !== undefined) limits.push(`exactly ${JSON.stringify(schema.const)}`);
   if (typeof schema.format === 'string' && schema.format !== 'binary') limits.push(`format: ${schema.format}`);
   else if (typeof schema.pattern === 'string' && schema.pattern.length <= PATTERN_SHOWN) {
@@ -95,7 +96,9 @@ function typeOf(schema: JsonSchema): string {
   if (schema.format === 'binary') return 'file';
   const types = Array.isArray(schema.type) ? schema.type : [schema.type ?? 'any'];
   return types
-    .map((type) => (type === 'array' ? `array of ${typeOf(jsonSchema.safeParse(schema.items).data ?? {})}` : String(type)))
+    .map((type) =>
+      type === 'array' ? `array of ${typeOf(jsonSchema.safeParse(schema.items).data ?? {})}` : String(type),
+    )
     .join(' or ');
 }
 
