@@ -167,16 +167,19 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'A new estimate: the quick one, or with `details` a detailed net sheet',
     tag: 'Estimates',
     body: json(detailedEstimateRequestSchema),
-    success: created('The stored estimate (and its sheet when details were sent)', detailedEstimateAnswerSchema),
+    success: created(
+      'The stored estimate, and its sheet when details were sent',
+      detailedEstimateAnswerSchema.partial({ sheet: true }),
+    ),
     errors: [404],
   },
   {
     method: 'GET',
     path: '/api/estimates/:uuid',
-    summary: 'A stored estimate',
+    summary: 'A stored estimate (a detailed one with its sheet)',
     tag: 'Estimates',
     params: estimateParams,
-    success: ok('The estimate'),
+    success: ok('The estimate', detailedEstimateAnswerSchema.omit({ sheet: true })),
     errors: [404],
   },
   {
