@@ -112,7 +112,7 @@ interface RequestContent {
   description?: string;
 }
 
-export interface Operation {
+interface Operation {
   method: Method;
   /** As the route registers it: `/api/estimates/:uuid`. */
   path: string;
@@ -834,7 +834,7 @@ const ERROR_MEANINGS: Readonly<Record<number, string>> = {
 };
 
 /** The error statuses an operation can answer: from its access, inputs and body, and its own. */
-export function errorStatuses(operation: Operation, access: Access): number[] {
+function errorStatuses(operation: Operation, access: Access): number[] {
   const statuses = new Set(operation.errors);
   if (access !== 'public') statuses.add(401);
   // Admins only; and the CSRF check refuses a cross-site write that carries the session cookie.

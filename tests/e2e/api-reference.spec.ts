@@ -36,6 +36,8 @@ test.describe('the API reference for developers', () => {
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await page.screenshot({ path: testInfo.outputPath(`api-reference-${width}.png`) });
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.screenshot({ path: testInfo.outputPath(`api-reference-top-${width}.png`) });
     });
   }
 });
