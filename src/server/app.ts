@@ -48,6 +48,7 @@ import { DEFAULT_FUB_API_URL, parseEnv } from './env.ts';
 import { defaultEdgePurger, purgeAfterWrite, type EdgePurger } from './edge-cache.ts';
 import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
 import { errorResponse, HttpError } from './http.ts';
+import { openApiRoutes } from './openapi.server.ts';
 import { ROUTE_ACCESS } from './route-access.ts';
 
 /**
@@ -228,6 +229,7 @@ export function createApi({
   api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent, purge }));
   api.route('/', siteBuildRoutes({ db, builds: siteBuilds, runAfterResponse }));
   api.route('/', dataAdminRoutes({ db, feeds: marketFeeds, runInBackground: runAfterResponse, purge }));
+  api.route('/', openApiRoutes());
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
     if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));

@@ -28,6 +28,8 @@ export const ROUTE_ACCESS: RouteAccess = {
   'GET /api/towns/:slug/sold': 'public',
   'GET /api/zillow/market': 'public',
   'GET /api/sold': 'public',
+  // The API's OpenAPI document (src/server/openapi.server.ts).
+  'GET /api/openapi.json': 'public',
   // Accounts.
   'POST /api/auth/signup': 'public',
   'POST /api/auth/verify-email': 'public',

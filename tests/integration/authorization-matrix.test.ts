@@ -9,13 +9,12 @@
  */
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
+import { registeredRoutes } from '../support/registered-routes.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { hashPassword } from '../../src/features/auth/passwords.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { hookBuilder, siteBuilds, type SiteBuilds } from '../../src/features/site-build/site-build.server.ts';
-import { createApi } from '../../src/server/app.ts';
-import type { Db } from '../../src/server/db.ts';
 import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
 import { startFakeBuildHook, type FakeBuildHook } from '../fakes/build-hook.ts';
 import { startFakeFub } from '../fakes/fub.ts';
@@ -51,14 +50,6 @@ const zhviFeed = {
   open: () => Promise.resolve(Readable.from([SAMPLE_ZHVI])),
 };
 afterAll(() => fub.close());
-
-/** Every METHOD PATH the app registers under /api (not the 405 catch-alls route() adds). */
-function registeredRoutes(db: Db): string[] {
-  const keys = createApi({ db })
-    .routes.filter((route) => route.method !== 'ALL' && route.path.startsWith('/api/'))
-    .map((route) => `${route.method} ${route.path}`);
-  return [...new Set(keys)].sort();
-}
 
 const splitKey = (key: string): [string, string] => {
   const [method = 'GET', path = ''] = key.split(' ');

@@ -133,6 +133,10 @@ async function tokenFor(suite: AuthSuite, purpose: 'verify_email' | 'reset_passw
 export const MATRIX: Record<string, MatrixRow> = {
   // The public site: A's page, A's estimate and its sheets, A's offers, and forms that go to A.
   'GET /api/global/settings': { request: () => ({ path: '/api/global/settings' }), expect: everyone(200) },
+  'GET /api/openapi.json': {
+    request: () => ({ path: '/api/openapi.json' }),
+    expect: everyone(200, () => ['"openapi":"3.1']),
+  },
   'GET /api/showcase/settings': { request: () => ({ path: '/api/showcase/settings' }), expect: everyone(200) },
   'GET /api/agents/public/:slug': {
     request: (w) => ({ path: `/api/agents/public/${w.a.slug}` }),

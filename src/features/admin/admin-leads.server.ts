@@ -12,7 +12,8 @@ import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { ADMINS_ONLY, adminLeadExportHandler, adminLeadListHandler } from '../leads/lead-list.server.ts';
 import { timelineEventSchema } from './lead-timeline.ts';
 
-const leadIdSchema = z.object({
+/** The lead of /api/admin/leads/{id}/timeline (also in the OpenAPI document). */
+export const leadIdSchema = z.object({
   id: z.coerce
     .number({ error: 'Lead id must be a whole number' })
     .int('Lead id must be a whole number')

@@ -45,6 +45,9 @@ const leadRowSchema = z.object({
 type LeadRow = z.infer<typeof leadRowSchema>;
 
 const signedOut = () => new HttpError(401, PLEASE_LOG_IN);
+/** The lead of /api/leads/{id}/crm (also in the OpenAPI document). */
+export const leadCrmParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+
 const leadNotFound = () => new HttpError(404, 'Lead not found');
 
 /** The event of a lead read by the sync query. */
@@ -176,7 +179,7 @@ export function leadSyncRoutes(db: Db, crm: CrmContext, siteUrl: (request: Reque
   route(app, '/leads/:id/crm', {
     /** One round trip: the caller's lead, its job and every attempt, newest first. */
     GET: async (c) => {
-      const { id } = parseOrThrow(z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) }), c.req.param());
+      const { id } = parseOrThrow(leadCrmParams, c.req.param());
       const [row] = await db.query<{ me_id: number; lead_id: number | null; sync: unknown }>(
         `WITH ${sessionAgentCte(1)}
          SELECT me.id AS me_id, l.id AS lead_id,

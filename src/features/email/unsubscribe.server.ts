@@ -62,7 +62,7 @@ export function unsubscribeLinks(siteUrl: string, signer: UnsubscribeSigner): Un
 }
 
 /** RFC 8058: a mail client's one-click unsubscribe POSTs exactly this form field. */
-const oneClickBodySchema = z.object({
+export const oneClickBodySchema = z.object({
   'List-Unsubscribe': z.literal('One-Click', { error: 'Send List-Unsubscribe=One-Click as the form body' }),
 });
 

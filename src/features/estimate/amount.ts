@@ -12,6 +12,8 @@ export const MIN_SALE_PRICE_DOLLARS = 10_000;
  * ("Sale price").
  */
 export function dollarAmount(label: string, options: { minimumDollars: number }) {
+  // What the transform accepts, for the OpenAPI document (a transform has no JSON Schema).
+  const description = `Dollars, as a number or text like "450,000.50": $${options.minimumDollars.toLocaleString('en-US')} to $100,000,000`;
   return z
     .union([z.number(), z.string()], {
       error: (issue) =>
@@ -19,6 +21,7 @@ export function dollarAmount(label: string, options: { minimumDollars: number })
           ? `${label} is required`
           : `${label} must be a dollar amount, like 450,000`,
     })
+    .meta({ description })
     .transform((value, ctx): number => {
       const text = typeof value === 'number' ? String(value) : value.trim().replace(/[$,]/g, '');
       if (text === '') {

@@ -150,7 +150,7 @@ export const imageParams = (image: ProcessedImage): [string, string, Buffer, num
   image.height,
 ];
 
-const imageFile = z.object({ file: z.string().regex(/^[0-9a-f]{64}\.(jpg|png)$/) });
+export const imageFile = z.object({ file: z.string().regex(/^[0-9a-f]{64}\.(jpg|png)$/) });
 
 /** A stored image is an image and nothing else, wherever it is opened. */
 const IMAGE_HEADERS = {

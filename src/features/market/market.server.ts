@@ -30,7 +30,7 @@ interface TownRow {
 }
 
 /** `town` as the spec's query names it: a slug ("bay-shore") or a name ("Bay Shore"). */
-const townQuerySchema = z.object({
+export const townQuerySchema = z.object({
   town: z
     .string({ error: 'Add ?town= with a town name or slug' })
     .trim()
@@ -39,7 +39,7 @@ const townQuerySchema = z.object({
     .transform(townSlug)
     .refine((slug) => slug !== '', 'Town is not valid'),
 });
-const townParamsSchema = z.object({
+export const townParamsSchema = z.object({
   slug: z
     .string()
     .max(100, 'Town is not valid')

@@ -89,7 +89,9 @@ export const siteLogoSettingsSchema = z
   .refine(
     (body) => body.website_logo_scale !== undefined || body.show_town_page_logo !== undefined,
     SITE_IMAGE_MESSAGES.noChange,
-  );
+  )
+  // The refinement in JSON Schema terms, for the OpenAPI document (src/server/openapi.server.ts).
+  .meta({ minProperties: 1 });
 export type SiteLogoSettingsInput = z.input<typeof siteLogoSettingsSchema>;
 
 /** GET /api/global/settings (public) and the answer of a logo settings PATCH. */

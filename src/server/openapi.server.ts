@@ -1,0 +1,982 @@
+/**
+ * The API's OpenAPI 3.1 document (decision 0018), served at GET /api/openapi.json and rendered for
+ * integrators on /developers/api. One entry per operation, holding the very zod schemas its handler
+ * parses with, so the document cannot drift from what the routes accept; who may call each one
+ * comes from ROUTE_ACCESS. tests/integration/openapi.test.ts fails when an operation here has no
+ * route, or a route has no operation here.
+ */
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { leadIdSchema } from '../features/admin/admin-leads.server.ts';
+import { adminActivityResponseSchema, adminOverviewResponseSchema } from '../features/admin/admin-overview.ts';
+import {
+  addAgentSchema,
+  adminAgentAddedSchema,
+  adminAgentChangedSchema,
+  adminAgentListSchema,
+  agentIdParams,
+  agentStatusSchema,
+} from '../features/admin/admin-agents.ts';
+import { leadTimelineResponseSchema } from '../features/admin/lead-timeline.ts';
+import { agentParams } from '../features/agents/agents.server.ts';
+import { logoUploadSchema, photoUploadSchema, profileAnswerSchema, profileSchema } from '../features/agents/profile.ts';
+import { publicAgentSchema } from '../features/agents/public-agent.ts';
+import type { Access } from '../features/auth/access.server.ts';
+import { SESSION_COOKIE } from '../features/auth/sessions.server.ts';
+import {
+  emailOnlySchema,
+  loginSchema,
+  resetPasswordSchema,
+  signupSchema,
+  tokenSchema,
+} from '../features/auth/auth-schemas.ts';
+import {
+  siteContentAnswerSchema,
+  siteContentSavedSchema,
+  siteContentSchema,
+} from '../features/content/site-content-schema.ts';
+import { fubSaveSchema } from '../features/crm/fub-integration.ts';
+import { fubAnswerSchema } from '../features/crm/fub-query.ts';
+import { leadSyncAnswerSchema, leadSyncRequestSchema } from '../features/crm/lead-sync.ts';
+import { leadCrmParams } from '../features/crm/lead-sync.server.ts';
+import { overviewResponseSchema } from '../features/dashboard/overview.ts';
+import { mailgunSaveSchema, testEmailAnswerSchema } from '../features/email/email-settings.ts';
+import { templatesRequestSchema } from '../features/email/follow-up-templates.ts';
+import { sendEstimateRequestSchema, sendEstimateResponseSchema } from '../features/email/send-estimate.ts';
+import { unsubscribeRequestSchema, unsubscribeResultSchema } from '../features/email/unsubscribe.ts';
+import { oneClickBodySchema } from '../features/email/unsubscribe.server.ts';
+import { estimateParams } from '../features/estimate/estimate-row.server.ts';
+import { comparisonParams } from '../features/net-sheet/net-sheet.server.ts';
+import { imageFile } from '../features/images/images.server.ts';
+import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema } from '../features/leads/lead.ts';
+import {
+  adminLeadFilterSchema,
+  adminLeadListQuerySchema,
+  adminLeadListResponseSchema,
+  clearLeadsResponseSchema,
+  leadFilterSchema,
+  leadListQuerySchema,
+  leadListResponseSchema,
+} from '../features/leads/lead-list.ts';
+import { dataRunsResponseSchema, dataStartedSchema, uploadQuerySchema } from '../features/market/data-admin.ts';
+import { townParamsSchema, townQuerySchema } from '../features/market/market.server.ts';
+import { feeTableAnswerSchema } from '../features/net-sheet/fee-table.ts';
+import { feeTableSchema } from '../features/net-sheet/li-fees.ts';
+import {
+  detailedEstimateRequestSchema,
+  offersRequestSchema,
+  rangeQuerySchema,
+  reverseRequestSchema,
+} from '../features/net-sheet/requests.ts';
+import {
+  comparisonAnswerSchema,
+  detailedEstimateAnswerSchema,
+  rangeAnswerSchema,
+  reverseAnswerSchema,
+  sheetAnswerSchema,
+} from '../features/net-sheet/sheet-answer.ts';
+import { seoAnswerSchema, seoSavedSchema, seoSettingsSchema } from '../features/seo/seo-settings.ts';
+import {
+  agentDefaultsSchema,
+  agentSettingsResponseSchema,
+  agentSettingsSavedSchema,
+  calculatorSettingsSchema,
+} from '../features/settings/agent-settings.ts';
+import {
+  deleteImageSchema,
+  imageListSchema,
+  imageOrderSchema,
+  imagesChangedSchema,
+  imageUploadedSchema,
+  showcaseFieldsSchema,
+  showcasePublicSchema,
+} from '../features/showcase/showcase-settings.ts';
+import {
+  siteImageAnswerSchema,
+  siteImageDeletedSchema,
+  siteImageUploadSchema,
+  siteLogosAnswerSchema,
+  siteLogosSavedSchema,
+  siteLogoSettingsSchema,
+} from '../features/site/site-images.ts';
+import { siteBuildResponseSchema, siteBuildStartedSchema } from '../features/site-build/site-build.ts';
+import { route } from './http.ts';
+import { ROUTE_ACCESS } from './route-access.ts';
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** What one media type of a request body holds: one of `schemas`, and files as form parts. */
+interface RequestContent {
+  schemas?: readonly z.ZodType[];
+  files?: readonly string[];
+  description?: string;
+}
+
+interface Operation {
+  method: Method;
+  /** As the route registers it: `/api/estimates/:uuid`. */
+  path: string;
+  summary: string;
+  tag: string;
+  params?: z.ZodType;
+  query?: z.ZodType;
+  /** By media type. Without `checksType: false`, any other Content-Type answers 415. */
+  body?: Readonly<Record<string, RequestContent>>;
+  checksType?: false;
+  success: { status: 200 | 201 | 202 | 303; description: string; schema?: z.ZodType; media?: string };
+  /** Statuses besides the ones the access, the inputs and the body imply (see errorStatuses). */
+  errors?: readonly number[];
+}
+
+const json = (...schemas: z.ZodType[]): Record<string, RequestContent> => ({ 'application/json': { schemas } });
+const ok = (description: string, schema?: z.ZodType) => ({ status: 200, description, schema }) as const;
+const created = (description: string, schema?: z.ZodType) => ({ status: 201, description, schema }) as const;
+const accepted = (description: string, schema?: z.ZodType) => ({ status: 202, description, schema }) as const;
+
+const PROFILE_FILES = ['profile_photo', 'logo'] as const;
+
+/** Every API operation. Order: as a reader meets them (the public site, accounts, agents, admins). */
+export const OPERATIONS: readonly Operation[] = [
+  // The public site.
+  {
+    method: 'GET',
+    path: '/api/global/settings',
+    summary: "The website's logos and the town-page logo switch",
+    tag: 'Site settings',
+    success: ok('The logos', siteLogosAnswerSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/showcase/settings',
+    summary: "The home page's showcase card: figures and images",
+    tag: 'Showcase',
+    success: ok('The showcase', showcasePublicSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/agents/public/:slug',
+    summary: "An active agent's public profile and calculator defaults",
+    tag: 'Agents',
+    params: agentParams,
+    success: ok('The agent', publicAgentSchema),
+    errors: [404, 410],
+  },
+  {
+    method: 'POST',
+    path: '/api/estimates',
+    summary: 'A new estimate: the quick one, or with `details` a detailed net sheet',
+    tag: 'Estimates',
+    body: json(detailedEstimateRequestSchema),
+    success: created(
+      'The stored estimate, and its sheet when details were sent',
+      detailedEstimateAnswerSchema.partial({ sheet: true }),
+    ),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/estimates/:uuid',
+    summary: 'A stored estimate (a detailed one with its sheet)',
+    tag: 'Estimates',
+    params: estimateParams,
+    success: ok('The estimate', detailedEstimateAnswerSchema.omit({ sheet: true })),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/estimates/:uuid/pdf',
+    summary: "The estimate's one-page net sheet as a PDF",
+    tag: 'Estimates',
+    params: estimateParams,
+    success: { status: 200, description: 'The PDF', media: 'application/pdf' },
+    errors: [404],
+  },
+  {
+    method: 'POST',
+    path: '/api/estimates/reverse',
+    summary: 'The lowest whole-dollar price that nets the seller `target_net`, stored as an estimate',
+    tag: 'Net sheet',
+    body: json(reverseRequestSchema),
+    success: created('The price and the stored estimate with its sheet', reverseAnswerSchema),
+    errors: [404, 422],
+  },
+  {
+    method: 'GET',
+    path: '/api/estimates/:uuid/sheet',
+    summary: "An estimate's net sheet, the details it was computed from and the form's defaults",
+    tag: 'Net sheet',
+    params: estimateParams,
+    success: ok('The sheet', sheetAnswerSchema),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/estimates/:uuid/range',
+    summary: "The net to seller at prices from `percent` below to `percent` above the estimate's",
+    tag: 'Net sheet',
+    params: estimateParams,
+    query: rangeQuerySchema,
+    success: ok('The points', rangeAnswerSchema),
+    errors: [404],
+  },
+  {
+    method: 'POST',
+    path: '/api/offers',
+    summary: "Two to four offers weighed on an estimate's terms, stored as one link",
+    tag: 'Net sheet',
+    body: json(offersRequestSchema),
+    success: created('The comparison', comparisonAnswerSchema),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/offers/:uuid',
+    summary: 'A stored offer comparison',
+    tag: 'Net sheet',
+    params: comparisonParams,
+    success: ok('The comparison', comparisonAnswerSchema),
+    errors: [404],
+  },
+  {
+    method: 'POST',
+    path: '/api/leads',
+    summary:
+      "A seller's request to be contacted: the contact form, the agent page's unlock or the estimate page's form",
+    tag: 'Leads',
+    body: json(contactLeadSchema, agentPageLeadSchema, estimatePageLeadSchema),
+    success: created('The lead was recorded (the same answer when it joins a recent one)'),
+    errors: [404, 429],
+  },
+  {
+    method: 'POST',
+    path: '/api/email/send-estimate',
+    summary: 'E-mails an estimate to the visitor whose lead recorded it in the last 30 minutes',
+    tag: 'E-mail',
+    body: json(sendEstimateRequestSchema),
+    success: accepted('The e-mail is queued', sendEstimateResponseSchema),
+    errors: [404, 429],
+  },
+  {
+    method: 'POST',
+    path: '/api/templates',
+    summary: "Follow-up e-mail texts for an estimate's agent to send",
+    tag: 'E-mail',
+    body: json(templatesRequestSchema),
+    success: ok('The templates'),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/email/unsubscribe',
+    summary: 'Leads to the unsubscribe page (`?token=`); never unsubscribes (link scanners open it)',
+    tag: 'E-mail',
+    success: { status: 303, description: 'A redirect to /unsubscribe?token=…' },
+  },
+  {
+    method: 'POST',
+    path: '/api/email/unsubscribe',
+    summary: "Unsubscribes the token's address from lead notices (RFC 8058 one-click, or the page's JSON)",
+    tag: 'E-mail',
+    body: {
+      'application/json': { schemas: [unsubscribeRequestSchema] },
+      'application/x-www-form-urlencoded': {
+        schemas: [oneClickBodySchema],
+        description: "A mail client's one-click post: the token in the URL's `?token=`",
+      },
+    },
+    checksType: false,
+    success: ok('Unsubscribed', unsubscribeResultSchema),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/email/unsubscribe',
+    summary: 'Undoes an unsubscribe',
+    tag: 'E-mail',
+    body: json(unsubscribeRequestSchema),
+    success: ok('Subscribed again', unsubscribeResultSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/towns/:slug',
+    summary: "A town's market figures and its neighbours",
+    tag: 'Market data',
+    params: townParamsSchema,
+    success: ok('The town'),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/towns/:slug/sold',
+    summary: "A town's recently sold homes",
+    tag: 'Market data',
+    params: townParamsSchema,
+    success: ok('The sold homes'),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/zillow/market',
+    summary: "A town's market figures, by name or slug",
+    tag: 'Market data',
+    query: townQuerySchema,
+    success: ok('The market'),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/sold',
+    summary: "A town's recently sold homes, by name or slug (also /sold-api.php)",
+    tag: 'Market data',
+    query: townQuerySchema,
+    success: ok('The sold homes'),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/images/:file',
+    summary: 'An uploaded image by its content hash (cached for a year)',
+    tag: 'Images',
+    params: imageFile,
+    success: { status: 200, description: 'The image', media: 'image/*' },
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/openapi.json',
+    summary: 'This document',
+    tag: 'Documentation',
+    success: ok('The OpenAPI 3.1 document'),
+  },
+  // Accounts.
+  {
+    method: 'POST',
+    path: '/api/auth/signup',
+    summary: "An agent's new account; a verification e-mail follows",
+    tag: 'Accounts',
+    body: json(signupSchema),
+    success: created('Signed up'),
+    errors: [409, 429],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/verify-email',
+    summary: "Confirms an agent's address with the e-mailed token",
+    tag: 'Accounts',
+    body: json(tokenSchema),
+    success: ok('Verified'),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/login',
+    summary: 'Signs in: sets the session cookie',
+    tag: 'Accounts',
+    body: json(loginSchema),
+    success: ok('Signed in'),
+    errors: [401, 429],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/resend-verification',
+    summary: 'Sends the verification e-mail again',
+    tag: 'Accounts',
+    body: json(emailOnlySchema),
+    success: ok('Sent, if the address has an unverified account'),
+    errors: [429],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/forgot-password',
+    summary: 'E-mails a password-reset link',
+    tag: 'Accounts',
+    body: json(emailOnlySchema),
+    success: ok('Sent, if the address has an account'),
+    errors: [429],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/reset-password',
+    summary: 'Sets a new password with the e-mailed token; every session ends',
+    tag: 'Accounts',
+    body: json(resetPasswordSchema),
+    success: ok('Password changed'),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout',
+    summary: "Ends this browser's session",
+    tag: 'Accounts',
+    success: ok('Signed out'),
+  },
+  {
+    method: 'GET',
+    path: '/api/auth/me',
+    summary: 'The signed-in agent',
+    tag: 'Accounts',
+    success: ok('The agent'),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/logout-everywhere',
+    summary: "Ends every session of the agent's",
+    tag: 'Accounts',
+    success: ok('Signed out everywhere'),
+  },
+  // The agent's dashboard.
+  {
+    method: 'GET',
+    path: '/api/agents/me/overview',
+    summary: "The agent's dashboard figures, chart and recent activity",
+    tag: 'Dashboard',
+    success: ok('The overview', overviewResponseSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/agents/me/settings',
+    summary: "The agent's calculator defaults and net-sheet settings",
+    tag: 'Dashboard',
+    success: ok('The settings', agentSettingsResponseSchema),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/agents/me/settings',
+    summary: "Saves the agent's calculator defaults or net-sheet settings (the site's logo fields: admins only)",
+    tag: 'Dashboard',
+    body: json(calculatorSettingsSchema, agentDefaultsSchema, siteLogoSettingsSchema),
+    success: ok('Saved', agentSettingsSavedSchema.or(siteLogosSavedSchema)),
+    errors: [403],
+  },
+  {
+    method: 'GET',
+    path: '/api/agents/profile',
+    summary: "The agent's profile",
+    tag: 'Profile',
+    success: ok('The profile', profileAnswerSchema),
+  },
+  {
+    method: 'PUT',
+    path: '/api/agents/profile',
+    summary: "Saves the agent's profile, with a new photo or logo as file parts",
+    tag: 'Profile',
+    body: {
+      'multipart/form-data': { schemas: [profileSchema], files: PROFILE_FILES },
+      'application/x-www-form-urlencoded': { schemas: [profileSchema] },
+    },
+    success: ok('Saved', profileAnswerSchema),
+    errors: [409],
+  },
+  {
+    method: 'POST',
+    path: '/api/upload/profile-photo',
+    summary: "Sets the agent's photo (a data URL, square-cropped)",
+    tag: 'Profile',
+    body: json(photoUploadSchema),
+    success: ok('Saved', profileAnswerSchema),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/upload/profile-photo',
+    summary: "Removes the agent's photo",
+    tag: 'Profile',
+    success: ok('Removed', profileAnswerSchema),
+  },
+  {
+    method: 'POST',
+    path: '/api/upload/logo',
+    summary: "Sets the agent's logo (a data URL)",
+    tag: 'Profile',
+    body: json(logoUploadSchema),
+    success: ok('Saved', profileAnswerSchema),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/upload/logo',
+    summary: "Removes the agent's logo",
+    tag: 'Profile',
+    success: ok('Removed', profileAnswerSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/leads',
+    summary: "A page of the agent's leads, filtered",
+    tag: 'Leads',
+    query: leadListQuerySchema,
+    success: ok('The page', leadListResponseSchema),
+  },
+  {
+    method: 'DELETE',
+    path: '/api/leads',
+    summary: "Deletes all of the agent's leads (Clear All)",
+    tag: 'Leads',
+    success: ok('Deleted', clearLeadsResponseSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/leads/export.csv',
+    summary: "The agent's leads as CSV, filtered (streamed)",
+    tag: 'Leads',
+    query: leadFilterSchema,
+    success: { status: 200, description: 'The CSV file', media: 'text/csv' },
+  },
+  {
+    method: 'POST',
+    path: '/api/leads/sync-fub',
+    summary: 'Sends the chosen leads to Follow Up Boss now',
+    tag: 'Follow Up Boss',
+    body: json(leadSyncRequestSchema),
+    success: ok('What each lead did', leadSyncAnswerSchema),
+    errors: [409],
+  },
+  {
+    method: 'GET',
+    path: '/api/leads/:id/crm',
+    summary: "A lead's Follow Up Boss sync history",
+    tag: 'Follow Up Boss',
+    params: leadCrmParams,
+    success: ok('The sync'),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/agents/me/integrations/fub',
+    summary: "The agent's Follow Up Boss connection (the key masked)",
+    tag: 'Follow Up Boss',
+    success: ok('The connection', fubAnswerSchema),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/agents/me/integrations/fub',
+    summary: 'Connects or changes Follow Up Boss (the key is checked with Follow Up Boss)',
+    tag: 'Follow Up Boss',
+    body: json(fubSaveSchema),
+    success: ok('Saved', fubAnswerSchema),
+    errors: [502],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/agents/me/integrations/fub',
+    summary: 'Disconnects Follow Up Boss',
+    tag: 'Follow Up Boss',
+    success: ok('Disconnected', fubAnswerSchema),
+  },
+  // Admins.
+  {
+    method: 'GET',
+    path: '/api/agents/me/integrations/mailgun',
+    summary: "The site's Mailgun settings (the key masked)",
+    tag: 'Admin settings',
+    success: ok('The settings'),
+  },
+  {
+    method: 'PATCH',
+    path: '/api/agents/me/integrations/mailgun',
+    summary: "Saves the site's Mailgun settings (the key is write-only)",
+    tag: 'Admin settings',
+    body: json(mailgunSaveSchema),
+    success: ok('Saved'),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/email/test',
+    summary: "Sends a test e-mail to the admin's own address",
+    tag: 'Admin settings',
+    success: ok('Sent', testEmailAnswerSchema),
+    errors: [502],
+  },
+  {
+    method: 'GET',
+    path: '/api/seo/settings',
+    summary: "The site's SEO defaults",
+    tag: 'Admin settings',
+    success: ok('The settings', seoAnswerSchema),
+  },
+  {
+    method: 'PUT',
+    path: '/api/seo/settings',
+    summary: "Saves the site's SEO defaults (used at the next build)",
+    tag: 'Admin settings',
+    body: json(seoSettingsSchema),
+    success: ok('Saved', seoSavedSchema),
+  },
+  ...(
+    [
+      ['og-image', 'the Open Graph image'],
+      ['website-logo', "the website's logo"],
+      ['town-logo', 'the town-page logo (also /town-logo-api.php)'],
+    ] as const
+  ).flatMap(([file, what]): Operation[] => [
+    {
+      method: 'POST',
+      path: `/api/upload/${file}`,
+      summary: `Sets ${what} (a data URL)`,
+      tag: 'Admin settings',
+      body: json(siteImageUploadSchema),
+      success: ok('Saved', siteImageAnswerSchema),
+    },
+    {
+      method: 'DELETE',
+      path: `/api/upload/${file}`,
+      summary: `Removes ${what}`,
+      tag: 'Admin settings',
+      success: ok('Removed', siteImageDeletedSchema),
+    },
+  ]),
+  {
+    method: 'GET',
+    path: '/api/admin/overview',
+    summary: "The site's figures: every agent's leads and estimates, a 12-week chart",
+    tag: 'Admin',
+    success: ok('The overview', adminOverviewResponseSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/activity',
+    summary: 'Recent activity across agents',
+    tag: 'Admin',
+    success: ok('The activity', adminActivityResponseSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/leads',
+    summary: "A page of every agent's leads, filtered",
+    tag: 'Admin',
+    query: adminLeadListQuerySchema,
+    success: ok('The page', adminLeadListResponseSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/leads/export.csv',
+    summary: "Every agent's leads as CSV, filtered (streamed)",
+    tag: 'Admin',
+    query: adminLeadFilterSchema,
+    success: { status: 200, description: 'The CSV file', media: 'text/csv' },
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/leads/:id/timeline',
+    summary: "A lead's timeline: e-mails, CRM syncs",
+    tag: 'Admin',
+    params: leadIdSchema,
+    success: ok('The timeline', leadTimelineResponseSchema),
+    errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/agents',
+    summary: 'Every agent',
+    tag: 'Admin',
+    success: ok('The agents', adminAgentListSchema),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/agents',
+    summary: 'Adds an agent; an e-mailed link sets their password',
+    tag: 'Admin',
+    body: json(addAgentSchema),
+    success: created('Added', adminAgentAddedSchema),
+    errors: [409],
+  },
+  {
+    method: 'PATCH',
+    path: '/api/admin/agents/:id',
+    summary: 'Activates or deactivates an agent',
+    tag: 'Admin',
+    params: agentIdParams,
+    body: json(agentStatusSchema),
+    success: ok('Changed', adminAgentChangedSchema),
+    errors: [404, 409],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/admin/agents/:id',
+    summary: 'Deletes an agent (not oneself, the last admin or the featured agent)',
+    tag: 'Admin',
+    params: agentIdParams,
+    success: ok('Deleted', adminAgentChangedSchema),
+    errors: [404, 409],
+  },
+  {
+    method: 'PATCH',
+    path: '/api/agents/me/showcase',
+    summary: "Saves the home page's showcase figures",
+    tag: 'Showcase',
+    body: json(showcaseFieldsSchema),
+    success: ok('Saved'),
+  },
+  {
+    method: 'GET',
+    path: '/api/images/list',
+    summary: 'The showcase images in order',
+    tag: 'Showcase',
+    success: ok('The images', imageListSchema),
+  },
+  {
+    method: 'POST',
+    path: '/api/images/upload',
+    summary: 'Adds a showcase image (form part `image`)',
+    tag: 'Showcase',
+    body: { 'multipart/form-data': { files: ['image'] } },
+    success: ok('Added', imageUploadedSchema),
+    errors: [409],
+  },
+  {
+    method: 'DELETE',
+    path: '/api/images/delete',
+    summary: 'Removes a showcase image',
+    tag: 'Showcase',
+    body: json(deleteImageSchema),
+    success: ok('Removed', imagesChangedSchema),
+    errors: [404],
+  },
+  {
+    method: 'PUT',
+    path: '/api/images/order',
+    summary: 'Reorders the showcase images (every image, in the new order)',
+    tag: 'Showcase',
+    body: json(imageOrderSchema),
+    success: ok('Reordered', imagesChangedSchema),
+    errors: [409],
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/site-content',
+    summary: "The public pages' marketing content",
+    tag: 'Admin',
+    success: ok('The content', siteContentAnswerSchema),
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/site-content',
+    summary: "Saves the public pages' marketing content (used at the next build)",
+    tag: 'Admin',
+    body: json(siteContentSchema),
+    success: ok('Saved', siteContentSavedSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/net-sheet-fees',
+    summary: 'The Long Island closing-fee table',
+    tag: 'Admin',
+    success: ok('The table', feeTableAnswerSchema),
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/net-sheet-fees',
+    summary: 'Saves the Long Island closing-fee table',
+    tag: 'Admin',
+    body: json(feeTableSchema),
+    success: ok('Saved', feeTableAnswerSchema),
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/site-build',
+    summary: "The static site's build state",
+    tag: 'Admin',
+    success: ok('The state', siteBuildResponseSchema),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/site-build',
+    summary: 'Rebuilds the static site now',
+    tag: 'Admin',
+    success: accepted('Queued', siteBuildStartedSchema),
+    errors: [409],
+  },
+  {
+    method: 'GET',
+    path: '/api/admin/data/runs',
+    summary: 'The market-data runs',
+    tag: 'Market data',
+    success: ok('The runs', dataRunsResponseSchema),
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/data/refresh',
+    summary: 'Refreshes market data from the feeds, in the background',
+    tag: 'Market data',
+    success: accepted('Started', dataStartedSchema),
+    errors: [409],
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/data/upload',
+    summary: 'Imports an uploaded ZHVI CSV (`source=zhvi`) or RESO JSON (`source=sold`) file, streamed',
+    tag: 'Market data',
+    query: uploadQuerySchema,
+    body: {
+      'text/csv': { description: 'A Zillow ZHVI file (`source=zhvi`), sent as it is' },
+      'application/json': { description: 'A RESO JSON file of sold homes (`source=sold`), sent as it is' },
+    },
+    checksType: false,
+    success: accepted('Started', dataStartedSchema),
+    errors: [409],
+  },
+];
+
+/** The API's one error shape (errorResponse in http.ts). */
+const errorSchema = z.object({
+  success: z.literal(false),
+  error: z.string().describe('What went wrong, for a person'),
+  fields: z.record(z.string(), z.string()).describe('Per-field messages, by field name'),
+});
+
+const ERROR_MEANINGS: Readonly<Record<number, string>> = {
+  400: 'The request is not valid (fields says which field and why)',
+  401: 'Not signed in, or the session ended',
+  403: 'Not allowed: an admin route, or a cross-site request carrying the session cookie',
+  404: 'Not found',
+  409: 'Conflicts with the current state',
+  410: 'Gone',
+  413: 'The request body is too large',
+  415: 'The request body is not of a media type this route reads',
+  422: 'Valid, but cannot be met',
+  429: 'Too many requests: try again after Retry-After seconds',
+  502: 'An outside service did not answer',
+};
+
+/** The error statuses an operation can answer: from its access, inputs and body, and its own. */
+function errorStatuses(operation: Operation, access: Access): number[] {
+  const statuses = new Set(operation.errors);
+  if (access !== 'public') statuses.add(401);
+  // Admins only; and the CSRF check refuses a cross-site write that carries the session cookie.
+  if (access === 'admin' || operation.method !== 'GET') statuses.add(403);
+  if (operation.params || operation.query || operation.body) statuses.add(400);
+  if (operation.body) statuses.add(413);
+  if (operation.body && operation.checksType !== false) statuses.add(415);
+  return [...statuses].sort((a, b) => a - b);
+}
+
+/** `METHOD /api/path/:param`, as ROUTE_ACCESS and Hono's routes name an operation. */
+export const operationKey = (operation: Pick<Operation, 'method' | 'path'>) => `${operation.method} ${operation.path}`;
+
+type JsonSchema = Record<string, unknown>;
+
+/** A request's schema as a client must send it (input), or an answer's as the server gives it (output). */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  // Refinements and transforms have no JSON Schema: the document gives what they start from. The
+  // dialect ($schema) is the document's own (OpenAPI 3.1 is JSON Schema 2020-12), not repeated.
+  const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
+  return Object.fromEntries(Object.entries(converted).filter(([key]) => key !== '$schema'));
+}
+
+/** OpenAPI parameters from a params or query object schema, one per property. */
+function parameters(schema: z.ZodType, where: 'path' | 'query'): JsonSchema[] {
+  const object = jsonSchema(schema, 'input');
+  const properties = z.record(z.string(), z.record(z.string(), z.unknown())).parse(object.properties ?? {});
+  const required = new Set(z.array(z.string()).parse(object.required ?? []));
+  return Object.entries(properties).map(([name, property]) => ({
+    name,
+    in: where,
+    required: where === 'path' || required.has(name),
+    ...(typeof property.description === 'string' ? { description: property.description } : {}),
+    schema: property,
+  }));
+}
+
+/** One media type of a request body: its schema (or `oneOf` several), file parts as binary strings. */
+function requestContent({ schemas = [], files = [], description }: RequestContent): JsonSchema {
+  const alternatives = schemas.map((schema) => jsonSchema(schema, 'input'));
+  const fileProperties = Object.fromEntries(files.map((name) => [name, { type: 'string', format: 'binary' }]));
+  let schema: JsonSchema;
+  if (alternatives.length > 1) schema = { anyOf: alternatives };
+  else if (alternatives[0]) schema = alternatives[0];
+  else schema = files.length > 0 ? { type: 'object' } : { type: 'string', format: 'binary' };
+  if (files.length > 0)
+    schema = {
+      ...schema,
+      properties: { ...z.record(z.string(), z.unknown()).parse(schema.properties ?? {}), ...fileProperties },
+    };
+  return { schema, ...(description ? { description } : {}) };
+}
+
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
+const operationId = (operation: Operation) =>
+  `${operation.method.toLowerCase()}${operation.path
+    .slice('/api'.length)
+    .replace(/[^A-Za-z0-9]+(\w)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`;
+
+const ACCESS_MEANINGS: Readonly<Record<Access, string>> = {
+  public: 'Anyone',
+  agent: 'A signed-in agent (admins too)',
+  admin: 'A signed-in admin',
+};
+
+/** The whole document. Every operation's access is the table's: an operation missing there throws. */
+export function openApiDocument(): JsonSchema {
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const operation of OPERATIONS) {
+    const access = ROUTE_ACCESS[operationKey(operation)];
+    if (!access) throw new Error(`${operationKey(operation)} is not in ROUTE_ACCESS`);
+    const { success } = operation;
+    const responses: Record<string, JsonSchema> = {
+      [success.status]: {
+        description: success.description,
+        ...(success.schema || success.media
+          ? {
+              content: {
+                [success.media ?? 'application/json']: {
+                  schema: success.schema ? jsonSchema(success.schema, 'output') : { type: 'string', format: 'binary' },
+                },
+              },
+            }
+          : {}),
+      },
+    };
+    for (const status of errorStatuses(operation, access)) {
+      responses[status] = {
+        description: ERROR_MEANINGS[status] ?? 'Error',
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+      };
+    }
+    const pathItem = (paths[openApiPath(operation.path)] ??= {});
+    pathItem[operation.method.toLowerCase()] = {
+      operationId: operationId(operation),
+      summary: operation.summary,
+      tags: [operation.tag],
+      'x-access': access,
+      description: `Who may call it: ${ACCESS_MEANINGS[access]}.`,
+      ...(access === 'public' ? { security: [] } : {}),
+      parameters: [
+        ...(operation.params ? parameters(operation.params, 'path') : []),
+        ...(operation.query ? parameters(operation.query, 'query') : []),
+      ],
+      ...(operation.body
+        ? {
+            requestBody: {
+              required: true,
+              content: Object.fromEntries(
+                Object.entries(operation.body).map(([media, content]) => [media, requestContent(content)]),
+              ),
+            },
+          }
+        : {}),
+      responses,
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Long Island net-to-seller calculator API',
+      version: '1',
+      description:
+        'Every route of the API. Errors always answer `{ "success": false, "error", "fields" }`. ' +
+        'Agent and admin routes need the session cookie that POST /api/auth/login sets; writes that carry ' +
+        'it must come from the site itself (same Origin).',
+    },
+    servers: [{ url: '/' }],
+    tags: [...new Set(OPERATIONS.map((operation) => operation.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      schemas: { Error: jsonSchema(errorSchema, 'output') },
+      securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },
+    },
+    security: [{ session: [] }],
+  };
+}
+
+/** GET /api/openapi.json, built once: the schemas do not change while the process runs. */
+export function openApiRoutes(): Hono {
+  const app = new Hono();
+  let document: JsonSchema | undefined;
+  route(app, '/openapi.json', { GET: (c) => c.json((document ??= openApiDocument())) });
+  return app;
+}
