@@ -11,6 +11,7 @@
  *   unguessable uuid or slug).
  * authorization-matrix.test.ts runs every cell on both backends.
  */
+import { profileSchema } from '../../src/features/agents/profile.ts';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { hashToken } from '../../src/features/auth/tokens.server.ts';
@@ -482,23 +483,8 @@ const profileAnswer = z.object({
 });
 const settingsAnswer = z.object({ success: z.literal(true), settings: z.record(z.string(), z.unknown()) });
 
-/** The editable fields of a profile answer (what PUT /api/agents/profile takes). */
-const PROFILE_FIELDS = [
-  'first_name',
-  'last_name',
-  'email',
-  'phone',
-  'brokerage',
-  'license_number',
-  'website',
-  'professional_title',
-  'brokerage_street',
-  'brokerage_city',
-  'brokerage_state',
-  'brokerage_zip',
-  'show_profile_photo',
-  'show_logo',
-] as const;
+/** The editable fields of a profile answer: what PUT /api/agents/profile takes. */
+const PROFILE_FIELDS = profileSchema.keyof().options;
 
 /**
  * A party: an agent (an admin when `admin`) with a password, a lead carrying their secret, an

@@ -9,7 +9,7 @@ import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import type { FeaturedAgent } from '../../server/featured-agent.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
-import { readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { ADMINS_ONLY, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { invitationEmail, INVITATION_HOURS } from '../auth/auth-emails.ts';
 import { duplicateError, duplicateFromInsert } from '../auth/auth-routes.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
@@ -25,12 +25,11 @@ import {
 } from './admin-agents.ts';
 
 /** Admins only; the access table already answered 401 to a request without a session. */
-export const ADMIN_ONLY = 'Admins only';
 
 /** `me_admin` of a statement: null when the session is no longer current, false for an agent. */
 function requireAdmin(meAdmin: boolean | null | undefined): void {
   if (meAdmin === null || meAdmin === undefined) throw new HttpError(401, PLEASE_LOG_IN);
-  if (!meAdmin) throw new HttpError(403, ADMIN_ONLY);
+  if (!meAdmin) throw new HttpError(403, ADMINS_ONLY);
 }
 
 const AGENT_COLUMNS = `a.id, a.first_name, a.last_name, a.email, a.slug, a.brokerage, a.status, a.is_admin, a.created_at`;

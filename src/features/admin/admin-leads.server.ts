@@ -7,9 +7,9 @@ import { Hono } from 'hono';
 import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
-import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { ADMINS_ONLY, adminLeadExportHandler, adminLeadListHandler } from '../leads/lead-list.server.ts';
+import { adminLeadExportHandler, adminLeadListHandler } from '../leads/lead-list.server.ts';
 import { timelineEventSchema } from './lead-timeline.ts';
 
 /** The lead of /api/admin/leads/{id}/timeline (also in the OpenAPI document). */

@@ -71,6 +71,9 @@ export function sessionOf(c: Context): SessionClaims {
  * active, with its two parameters at `$first` and `$first + 1` (sessionParams). A query that finds
  * no `me` row answers 401, as GET /api/auth/me does.
  */
+/** A signed-in agent asked for an admin's screen or list. */
+export const ADMINS_ONLY = 'Admins only';
+
 export const sessionAgentCte = (first: number): string =>
   `me AS (SELECT id, is_admin FROM agents
            WHERE id = $${first} AND session_version = $${first + 1} AND status = 'active')`;

@@ -8,7 +8,7 @@
 import { Hono, type Context, type Handler } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
-import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import {
   ADMIN_LEAD_CSV_COLUMNS,
@@ -244,7 +244,6 @@ const pageOf = (query: { page: number; per_page: number }) => ({
 const isLead = <Row extends Partial<DbListedLead>>(row: Row): row is Row & DbListedLead => typeof row.id === 'number';
 
 /** An agent who is not an admin, on an admin route. */
-export const ADMINS_ONLY = 'Admins only';
 
 /** GET /api/admin/leads: every agent's leads, one round trip (403 to an agent who is not an admin). */
 export const adminLeadListHandler =
