@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { expect, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
+import { expect, signInAsNewAgent, test, waitForIslands, unlockEstimate } from './fixtures.ts';
 
 // The straight path an agent takes, through the real screens: a new account completes its profile,
 // sets its commission, a seller uses the calculator page, and the lead shows up everywhere it should.
@@ -28,15 +28,13 @@ test('sign up to a working calculator page, a seller’s lead in the table, the 
   await seller.getByLabel('Sale Price').fill('700000');
   await seller.getByLabel('Mortgage Payoff').fill('300000');
   await seller.getByRole('button', { name: 'Calculate' }).click();
-  await seller.getByRole('button', { name: 'Unlock Your Estimate' }).click();
-  const unlock = seller.getByRole('dialog', { name: 'Unlock Your Estimate' });
-  await unlock.getByLabel('First name').fill('Morgan');
-  await unlock.getByLabel('Last name').fill('Lee');
-  await unlock.getByRole('textbox', { name: 'Phone' }).fill('6315550123');
   const email = `morgan.${agent.slug}@example.com`;
-  await unlock.getByRole('textbox', { name: 'Email' }).fill(email);
-  await unlock.getByRole('checkbox').check();
-  await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
+  await unlockEstimate(seller, {
+    firstName: 'Morgan',
+    lastName: 'Lee',
+    phone: '6315550123',
+    email,
+  });
   // The new commission is the one the seller's estimate used.
   await expect(seller.getByText('Compensation (5.0%)')).toBeVisible();
   await seller.close();

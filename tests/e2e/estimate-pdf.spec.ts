@@ -1,5 +1,5 @@
 import { readPdf } from '../support/pdf.ts';
-import { expect, makeEstimate, test, waitForIslands } from './fixtures.ts';
+import { expect, makeEstimate, test, waitForIslands, unlockEstimate } from './fixtures.ts';
 
 test.describe('the printable net sheet', () => {
   test('Download PDF answers the estimate as a PDF, and the printed page is the sheet alone', async ({
@@ -60,14 +60,12 @@ test.describe('the printable net sheet', () => {
     await page.getByLabel('Sale Price').pressSequentially('780200');
     await page.getByLabel('Mortgage Payoff').fill('450000');
     await page.getByRole('button', { name: 'Calculate' }).click();
-    await page.getByRole('button', { name: 'Unlock Your Estimate' }).click();
-    const unlock = page.getByRole('dialog', { name: 'Unlock Your Estimate' });
-    await unlock.getByLabel('First name').fill('Robin');
-    await unlock.getByLabel('Last name').fill('Park');
-    await unlock.getByRole('textbox', { name: 'Phone' }).pressSequentially('6315550199');
-    await unlock.getByRole('textbox', { name: 'Email' }).fill(`robin+${testInfo.project.name}@example.com`);
-    await unlock.getByRole('checkbox').check();
-    await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
+    await unlockEstimate(page, {
+      firstName: 'Robin',
+      lastName: 'Park',
+      phone: '6315550199',
+      email: `robin+${testInfo.project.name}@example.com`,
+    });
     await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
 
     const href = await page.getByRole('link', { name: 'Download PDF' }).getAttribute('href');

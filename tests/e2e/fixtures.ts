@@ -137,6 +137,21 @@ export async function calculate(page: Page, seller: { firstName: string; price: 
   await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
 }
 
+/** On /r/{slug} with an estimate made: opens Unlock, leaves the seller's details with consent, submits. */
+export async function unlockEstimate(
+  page: Page,
+  seller: { firstName: string; lastName: string; phone: string; email: string },
+) {
+  await page.getByRole('button', { name: 'Unlock Your Estimate' }).click();
+  const unlock = page.getByRole('dialog', { name: 'Unlock Your Estimate' });
+  await unlock.getByLabel('First name').fill(seller.firstName);
+  await unlock.getByLabel('Last name').fill(seller.lastName);
+  await unlock.getByRole('textbox', { name: 'Phone' }).pressSequentially(seller.phone);
+  await unlock.getByRole('textbox', { name: 'Email' }).fill(seller.email);
+  await unlock.getByRole('checkbox').check();
+  await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
+}
+
 /** Fills every field of the contact form, ticks consent and submits. */
 export async function submitContact(
   page: Page,

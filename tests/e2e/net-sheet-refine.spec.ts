@@ -1,6 +1,14 @@
 import type { Page } from '@playwright/test';
 import { LI_FEE_DEFAULTS } from '../../src/features/net-sheet/li-fees.ts';
-import { expect, expectNoAxeViolations, makeEstimate, recordApiCalls, test, waitForIslands } from './fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  makeEstimate,
+  recordApiCalls,
+  test,
+  waitForIslands,
+  unlockEstimate,
+} from './fixtures.ts';
 
 /**
  * The seller's refinement of the worked example ($780,200, $450,000 owed) on the demo agent Alex
@@ -235,14 +243,12 @@ test.describe('a seller on an agent’s calculator page', () => {
     await page.getByLabel('Sale Price').pressSequentially('780200');
     await page.getByLabel('Mortgage Payoff').fill('450000');
     await page.getByRole('button', { name: 'Calculate' }).click();
-    await page.getByRole('button', { name: 'Unlock Your Estimate' }).click();
-    const unlock = page.getByRole('dialog', { name: 'Unlock Your Estimate' });
-    await unlock.getByLabel('First name').fill('Robin');
-    await unlock.getByLabel('Last name').fill('Refiner');
-    await unlock.getByRole('textbox', { name: 'Phone' }).pressSequentially('6315550123');
-    await unlock.getByRole('textbox', { name: 'Email' }).fill('robin.refiner@example.com');
-    await unlock.getByRole('checkbox').check();
-    await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
+    await unlockEstimate(page, {
+      firstName: 'Robin',
+      lastName: 'Refiner',
+      phone: '6315550123',
+      email: 'robin.refiner@example.com',
+    });
     await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
     const quickPdf = await page.getByRole('link', { name: 'Download PDF' }).getAttribute('href');
 

@@ -1,5 +1,13 @@
 import type { Locator, Page, TestInfo } from '@playwright/test';
-import { clickNav, expect, expectNoAxeViolations, recordApiCalls, test, waitForIslands } from './fixtures.ts';
+import {
+  clickNav,
+  expect,
+  expectNoAxeViolations,
+  recordApiCalls,
+  test,
+  waitForIslands,
+  unlockEstimate,
+} from './fixtures.ts';
 
 /**
  * The demo agent's net at a whole-dollar price, in cents, from the rules the site states (README):
@@ -148,14 +156,12 @@ test.describe('what must I sell for, on an agent page', () => {
     await expect(page.getByRole('heading', { name: 'Your estimate is ready' })).toBeVisible();
     await expect(page.getByTestId('sale-price-answer')).toHaveCount(0);
     await shot(page, info, 'agent-reverse-locked');
-    await page.getByRole('button', { name: 'Unlock Your Estimate' }).click();
-    const unlock = page.getByRole('dialog', { name: 'Unlock Your Estimate' });
-    await unlock.getByLabel('First name').fill('Robin');
-    await unlock.getByLabel('Last name').fill('Park');
-    await unlock.getByRole('textbox', { name: 'Phone' }).pressSequentially('6315550199');
-    await unlock.getByRole('textbox', { name: 'Email' }).fill(`robin.reverse+${info.project.name}@example.com`);
-    await unlock.getByRole('checkbox').check();
-    await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
+    await unlockEstimate(page, {
+      firstName: 'Robin',
+      lastName: 'Park',
+      phone: '6315550199',
+      email: `robin.reverse+${info.project.name}@example.com`,
+    });
 
     const price = await answeredPrice(page);
     expectLowestPriceFor(price, 250_000, 200_000);
