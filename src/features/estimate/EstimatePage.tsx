@@ -1,3 +1,4 @@
+import { idInPath, LinkLoading, LinkMissing } from '../site/LinkStates.tsx';
 import { useEffect, useState } from 'react';
 import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
@@ -47,7 +48,7 @@ export default function EstimatePage() {
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
-    const uuid = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
+    const uuid = idInPath();
     const valid = UUID_PATTERN.test(uuid);
     const lookup = valid
       ? callApi(`/api/estimates/${uuid}`, foundSchema)
@@ -70,27 +71,18 @@ export default function EstimatePage() {
   }, []);
 
   if (state.kind === 'loading') {
-    return (
-      <section className="estimate-sheet" aria-busy="true">
-        <h1>Your Net Sheet</h1>
-        <p className="field-hint">Loading your estimate…</p>
-        <div className="skeleton-sheet" aria-hidden="true" />
-      </section>
-    );
+    return <LinkLoading className="estimate-sheet" title="Your Net Sheet" message="Loading your estimate…" />;
   }
   if (state.kind === 'not-found' || state.kind === 'failed') {
     return (
-      <section className="estimate-missing">
-        <h1>{state.kind === 'not-found' ? 'Estimate Not Found' : 'Failed to load estimate'}</h1>
-        <p>
-          {state.kind === 'not-found'
-            ? 'Estimate not found. The link may be mistyped, or the estimate may have been removed.'
-            : 'We could not load this estimate just now. Please try again in a moment.'}
-        </p>
-        <a className="button button-primary" href="/">
-          Run another estimate
-        </a>
-      </section>
+      <LinkMissing
+        kind={state.kind}
+        titles={{ 'not-found': 'Estimate Not Found', failed: 'Failed to load estimate' }}
+        messages={{
+          'not-found': 'Estimate not found. The link may be mistyped, or the estimate may have been removed.',
+          failed: 'We could not load this estimate just now. Please try again in a moment.',
+        }}
+      />
     );
   }
   const { estimate, sheet } = state;

@@ -1,3 +1,4 @@
+import { idInPath, LinkLoading, LinkMissing } from '../site/LinkStates.tsx';
 import { useEffect, useState } from 'react';
 import { callApi } from '../../ui/api-client.ts';
 import { formatMoney } from '../../ui/money.ts';
@@ -72,7 +73,7 @@ export default function OffersPage() {
   const [copyMessage, setCopyMessage] = useState<string | null>(null);
 
   useEffect(() => {
-    const uuid = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
+    const uuid = idInPath();
     const lookup = UUID_PATTERN.test(uuid)
       ? callApi(`/api/offers/${uuid}`, comparisonAnswerSchema)
       : Promise.resolve({ ok: false, status: 404 } as const);
@@ -88,27 +89,18 @@ export default function OffersPage() {
   }, []);
 
   if (state.kind === 'loading') {
-    return (
-      <section className="offers-compare" aria-busy="true">
-        <h1>Offers Side by Side</h1>
-        <p className="field-hint">Loading the offers…</p>
-        <div className="skeleton-sheet" aria-hidden="true" />
-      </section>
-    );
+    return <LinkLoading className="offers-compare" title="Offers Side by Side" message="Loading the offers…" />;
   }
   if (state.kind === 'not-found' || state.kind === 'failed') {
     return (
-      <section className="estimate-missing">
-        <h1>{state.kind === 'not-found' ? 'Offers Not Found' : 'Failed to load the offers'}</h1>
-        <p>
-          {state.kind === 'not-found'
-            ? 'Offers not found. The link may be mistyped, or the comparison may have been removed.'
-            : 'We could not load these offers just now. Please try again in a moment.'}
-        </p>
-        <a className="button button-primary" href="/">
-          Run another estimate
-        </a>
-      </section>
+      <LinkMissing
+        kind={state.kind}
+        titles={{ 'not-found': 'Offers Not Found', failed: 'Failed to load the offers' }}
+        messages={{
+          'not-found': 'Offers not found. The link may be mistyped, or the comparison may have been removed.',
+          failed: 'We could not load these offers just now. Please try again in a moment.',
+        }}
+      />
     );
   }
   const { comparison } = state;
