@@ -137,7 +137,7 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
   const estimateCreated = z.object({ estimate: z.object({ uuid: z.string() }) });
 
   /** A shell built with privateLink, answered with the headers public/_headers gives its path. */
-  const expectPrivate = (headers: Headers, html: string, title = 'Your Net Sheet') => {
+  const expectPrivate = (headers: Headers, html: string, title: string) => {
     expect(headers.get('x-robots-tag')).toBe('noindex, nofollow');
     expect(headers.get('referrer-policy')).toBe('no-referrer');
     expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
@@ -148,20 +148,43 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
     expect(metas(html, 'og:url')).toEqual([]);
   };
 
-  describe('/estimate/{uuid}', () => {
-    it('answers a known estimate with 200, never to be indexed or sent as a referrer', async () => {
-      const created = await site.postJson('/api/estimates', {
-        agent_slug: 'alexmorgan',
-        sale_price: 650000,
-        mortgage_payoff: 300000,
-        recipient_name: 'Jordan Private',
-      });
-      expect(created.status).toBe(201);
-      const { uuid } = estimateCreated.parse(await created.json()).estimate;
-      for (const path of [`/estimate/${uuid}`, `/estimate/${uuid.toUpperCase()}/`]) {
+  /** A stored estimate of a seller whose name no private page may show. */
+  const privateEstimate = async () => {
+    const created = await site.postJson('/api/estimates', {
+      agent_slug: 'alexmorgan',
+      sale_price: 650000,
+      mortgage_payoff: 300000,
+      recipient_name: 'Jordan Private',
+    });
+    expect(created.status).toBe(201);
+    return estimateCreated.parse(await created.json()).estimate.uuid;
+  };
+
+  describe.each([
+    { page: '/estimate', title: 'Your Net Sheet', make: privateEstimate },
+    {
+      page: '/offers',
+      title: 'Offers Side by Side',
+      make: async () => {
+        const offer = { concessions: 0, closing_date: '2027-03-01', financing: 'cash' };
+        const compared = await site.postJson('/api/offers', {
+          estimate_uuid: await privateEstimate(),
+          offers: [
+            { ...offer, price: 640000 },
+            { ...offer, price: 655000 },
+          ],
+        });
+        expect(compared.status).toBe(201);
+        return z.object({ comparison: z.object({ uuid: z.string() }) }).parse(await compared.json()).comparison.uuid;
+      },
+    },
+  ])('$page/{uuid}', ({ page, title, make }) => {
+    it('answers a known one with 200, never to be indexed or sent as a referrer, naming no seller', async () => {
+      const uuid = await make();
+      for (const path of [`${page}/${uuid}`, `${page}/${uuid.toUpperCase()}/`]) {
         const { status, headers, html } = await get(path);
         expect(status, path).toBe(200);
-        expectPrivate(headers, html);
+        expectPrivate(headers, html, title);
         expect(html).not.toContain('Jordan');
         expect(html).not.toContain(uuid);
       }
@@ -171,50 +194,9 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       ['an unknown uuid', randomUUID()],
       ['a malformed id', 'not-a-uuid'],
     ])('answers %s with the shell and 404', async (_label, id) => {
-      const { status, headers, html } = await get(`/estimate/${id}`);
+      const { status, headers, html } = await get(`${page}/${id}`);
       expect(status).toBe(404);
-      expectPrivate(headers, html);
-    });
-  });
-
-  describe('/offers/{uuid}', () => {
-    const TITLE = 'Offers Side by Side';
-
-    it('answers known offers with 200, never to be indexed, naming no seller', async () => {
-      const created = await site.postJson('/api/estimates', {
-        agent_slug: 'alexmorgan',
-        sale_price: 650000,
-        mortgage_payoff: 300000,
-        recipient_name: 'Jordan Private',
-      });
-      expect(created.status).toBe(201);
-      const estimateUuid = estimateCreated.parse(await created.json()).estimate.uuid;
-      const offer = { concessions: 0, closing_date: '2027-03-01', financing: 'cash' };
-      const compared = await site.postJson('/api/offers', {
-        estimate_uuid: estimateUuid,
-        offers: [
-          { ...offer, price: 640000 },
-          { ...offer, price: 655000 },
-        ],
-      });
-      expect(compared.status).toBe(201);
-      const { uuid } = z.object({ comparison: z.object({ uuid: z.string() }) }).parse(await compared.json()).comparison;
-      for (const path of [`/offers/${uuid}`, `/offers/${uuid.toUpperCase()}/`]) {
-        const { status, headers, html } = await get(path);
-        expect(status, path).toBe(200);
-        expectPrivate(headers, html, TITLE);
-        expect(html).not.toContain('Jordan');
-        expect(html).not.toContain(uuid);
-      }
-    });
-
-    it.each([
-      ['an unknown uuid', randomUUID()],
-      ['a malformed id', 'not-a-uuid'],
-    ])('answers %s with the shell and 404', async (_label, id) => {
-      const { status, headers, html } = await get(`/offers/${id}`);
-      expect(status).toBe(404);
-      expectPrivate(headers, html, TITLE);
+      expectPrivate(headers, html, title);
     });
   });
 });
