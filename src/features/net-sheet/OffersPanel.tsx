@@ -5,7 +5,7 @@ import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
-import { useFieldError } from '../../ui/use-field-error.ts';
+import { SelectField } from '../../ui/SelectField.tsx';
 import { FINANCING_LABELS } from './financing.ts';
 import { offerSchema } from './offers.ts';
 import { offersRequestSchema } from './requests.ts';
@@ -49,46 +49,6 @@ function requestOf(estimateUuid: string, offers: OfferForm[]) {
       financing: offer.financing,
     })),
   };
-}
-
-/** Financing as a labelled select whose error is tied to it and hidden once edited, as Field does for inputs. */
-function FinancingSelect({
-  value,
-  error,
-  onChange,
-}: {
-  value: string;
-  error: string | undefined;
-  onChange: (value: string) => void;
-}) {
-  const id = useId();
-  const { ref, shownError, markEdited } = useFieldError<HTMLSelectElement>(error);
-  return (
-    <div className="field">
-      <label htmlFor={id}>Financing</label>
-      <select
-        ref={ref}
-        id={id}
-        value={value}
-        aria-invalid={shownError ? true : undefined}
-        aria-describedby={shownError ? `${id}-error` : undefined}
-        onChange={(event) => {
-          markEdited();
-          onChange(event.target.value);
-        }}
-      >
-        <option value="">Choose financing</option>
-        {offerSchema.shape.financing.options.map((financing) => (
-          <option key={financing} value={financing}>
-            {FINANCING_LABELS[financing]}
-          </option>
-        ))}
-      </select>
-      <span id={`${id}-error`} className="field-error" role="alert">
-        {shownError ?? ''}
-      </span>
-    </div>
-  );
 }
 
 /**
@@ -170,11 +130,19 @@ export function OffersPanel({ estimateUuid }: { estimateUuid: string }) {
                   onChange={(event) => update(offer.id, { closingDate: event.target.value })}
                 />
               </div>
-              <FinancingSelect
+              <SelectField
+                label="Financing"
                 value={offer.financing}
                 error={error('financing')}
                 onChange={(financing) => update(offer.id, { financing })}
-              />
+              >
+                <option value="">Choose financing</option>
+                {offerSchema.shape.financing.options.map((financing) => (
+                  <option key={financing} value={financing}>
+                    {FINANCING_LABELS[financing]}
+                  </option>
+                ))}
+              </SelectField>
               {offers.length > MIN_OFFERS ? (
                 <button
                   type="button"

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState, type ReactNode, type SubmitEvent } 
 import { callApi } from '../../ui/api-client.ts';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
+import { SelectField } from '../../ui/SelectField.tsx';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Estimate } from '../estimate/estimate-request.ts';
@@ -56,38 +57,6 @@ const MONTHS = Array.from({ length: 12 }, (_, index) =>
 );
 const CHECK_FIELDS = 'Please check the fields marked below.';
 const onOff = (on: boolean) => (on ? 'on' : 'off');
-
-/** A labelled select with its hint and error, as Field does for inputs. */
-function SelectField(props: {
-  label: string;
-  value: string;
-  hint: ReactNode;
-  error: string | undefined;
-  onChange: (value: string) => void;
-  children: ReactNode;
-}) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{props.label}</label>
-      <select
-        id={id}
-        value={props.value}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={`${id}-hint ${id}-error`}
-        onChange={(event) => props.onChange(event.target.value)}
-      >
-        {props.children}
-      </select>
-      <span id={`${id}-hint`} className="field-hint">
-        {props.hint}
-      </span>
-      <span id={`${id}-error`} className="field-error" role="alert">
-        {props.error ?? ''}
-      </span>
-    </div>
-  );
-}
 
 /**
  * "Refine this estimate": every detail of netSheetDetailsSchema, each optional with a one-line why and
