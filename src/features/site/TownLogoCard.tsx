@@ -25,7 +25,10 @@ function TownLogo({ settings }: { settings: SiteLogos }) {
   const [toggleOutcome, setToggleOutcome] = useState<Outcome>(null);
   const changed = useLogosChanged();
   const save = useSaveLogoSettings(SITE_IMAGE_MESSAGES.townLogoSaveFailed, setToggleOutcome);
-  const shown = save.isPending ? (save.variables.show_town_page_logo ?? false) : settings.show_town_page_logo;
+  // The box shows the seller's click at once, until the save settles: the mutation's own pending
+  // state arrives a render later, and a controlled box would flick back in between.
+  const [asked, setAsked] = useState<boolean | null>(null);
+  const shown = asked ?? settings.show_town_page_logo;
   return (
     <div className="admin-settings-form">
       <SiteImageUpload
@@ -55,7 +58,9 @@ function TownLogo({ settings }: { settings: SiteLogos }) {
         hint={settings.town_page_logo ? undefined : 'Upload a logo first; until then town pages show none.'}
         onChange={(checked) => {
           setToggleOutcome(null);
-          save.mutate({ show_town_page_logo: checked });
+          setAsked(checked);
+          // On success the saved settings are already in place (the hook's onSuccess runs first).
+          save.mutate({ show_town_page_logo: checked }, { onSettled: () => setAsked(null) });
         }}
       >
         Show the logo on town pages
