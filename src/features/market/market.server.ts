@@ -53,23 +53,34 @@ function townJson(row: TownRow) {
   return { ...town, median_home_price: median_home_price_cents === null ? null : median_home_price_cents / 100 };
 }
 
-/** One round trip: every town (about 120 small rows), so the neighbours come from the same read. */
+/** Where every town is: enough to find a town's neighbours, without every town's page text. */
+const placesSchema = z.array(
+  z.object({ slug: z.string(), name: z.string(), county: z.string(), latitude: z.number(), longitude: z.number() }),
+);
+
+/**
+ * One round trip: the town's row, and where every town is (about 120 small objects) so the
+ * neighbours come from the same read. Reading every town's whole row instead (descriptions, facts,
+ * landmarks) made this the slowest public read on a CDN miss.
+ */
 async function townWithNeighbours(db: Db, slug: string) {
-  const towns = await db.query<TownRow>(
+  const [row] = await db.query<TownRow & { places: unknown }>(
     `SELECT slug, name, county, region, zip_codes, latitude, longitude, meta_title, meta_description, h1_title,
-            description, unique_facts, landmarks, median_home_price_cents, population, featured_image
-       FROM towns`,
+            description, unique_facts, landmarks, median_home_price_cents, population, featured_image,
+            (SELECT json_agg(json_build_object('slug', p.slug, 'name', p.name, 'county', p.county,
+                                               'latitude', p.latitude, 'longitude', p.longitude))
+               FROM towns p) AS places
+       FROM towns WHERE slug = $1`,
+    [slug],
   );
-  const town = towns.find((candidate) => candidate.slug === slug);
-  if (!town) throw townNotFound();
+  if (!row) throw townNotFound();
+  const { places, ...town } = row;
   return {
     success: true,
     town: townJson(town),
-    nearby_towns: nearestTowns(town, towns, NEARBY_COUNT).map(({ slug: nearSlug, name, county }) => ({
-      slug: nearSlug,
-      name,
-      county,
-    })),
+    nearby_towns: nearestTowns(town, placesSchema.parse(places), NEARBY_COUNT).map(
+      ({ slug: nearSlug, name, county }) => ({ slug: nearSlug, name, county }),
+    ),
   };
 }
 
