@@ -47,9 +47,14 @@ test.describe('the admin’s leads', () => {
     await waitForIslands(page);
     await expect(page.getByRole('heading', { level: 1, name: 'Leads' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Leads', exact: true })).toHaveAttribute('aria-current', 'page');
+    // This test's two leads are the newest of all, so the unfiltered list already starts with them —
+    // and on a fresh database they are all there is, so even its total reads "1–2 of 2". Wait for the
+    // search's own answer: until it comes the list is dimmed (and axe would rightly fail its contrast).
+    const searched = page.waitForResponse(
+      (response) => response.url().includes('/api/admin/leads?') && response.url().includes(`search=${agent.slug}`),
+    );
     await page.getByRole('searchbox', { name: 'Search' }).fill(agent.slug);
-    // This test's two leads are the newest of all, so the unfiltered list (kept, dimmed, while the
-    // search loads) already starts with them: wait for the search's own answer, its total.
+    await searched;
     await expect(page.getByText('Showing 1–2 of 2')).toBeVisible();
     await expect(table(page)).not.toHaveAttribute('aria-busy', 'true');
     await expect(names(page)).toHaveText(['Morgan Visitortwo', 'Morgan Visitorone']);
