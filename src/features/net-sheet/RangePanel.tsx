@@ -13,7 +13,6 @@ import {
 } from './range-view.ts';
 import { rangeQuerySchema } from './requests.ts';
 import { rangeAnswerSchema } from './sheet-answer.ts';
-import './range-panel.css';
 
 type Loaded = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; percent: RangePercent; points: RangePoint[] };
 
