@@ -8,5 +8,8 @@ export const hydrate: IslandModule['hydrate'] = (container, data, onCommitted) =
   hydrateIsland(
     container,
     <AgentCalculatorPage agent={data === undefined ? undefined : publicAgentSchema.parse(data)} />,
-    onCommitted,
+    {
+      rendered: data !== undefined,
+      onCommitted,
+    },
   );

@@ -40,7 +40,13 @@ export const estimatePageDataSchema = z.object({
 export type EstimatePageData = z.infer<typeof estimatePageDataSchema>;
 
 /** "Name · Brokerage · phone · e-mail" of the estimate's agent. */
-export const preparedByLineOf = ({ first_name, last_name, brokerage, phone, email }: PublicAgentResponse['agent']): string =>
+export const preparedByLineOf = ({
+  first_name,
+  last_name,
+  brokerage,
+  phone,
+  email,
+}: PublicAgentResponse['agent']): string =>
   [`${first_name} ${last_name}`, brokerage, phone ? formatPhone(phone) : null, email].filter(Boolean).join(' · ');
 
 /** The prepared-by line of the agent of `slug`, or null when they cannot be read. */
@@ -108,7 +114,8 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
     <section className="estimate-sheet">
       <h1>{estimate.recipient_name ? `Net Sheet for ${estimate.recipient_name}` : 'Your Net Sheet'}</h1>
       <p className="field-hint">
-        Estimated on {new Date(estimate.created_at).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: LONG_ISLAND })}
+        Estimated on{' '}
+        {new Date(estimate.created_at).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: LONG_ISLAND })}
       </p>
       {preparedBy ? <p className="print-only">Prepared by {preparedBy}</p> : null}
       {refined ? (

@@ -7,5 +7,8 @@ export const hydrate: IslandModule['hydrate'] = (container, data, onCommitted) =
   hydrateIsland(
     container,
     <EstimatePage data={data === undefined ? undefined : estimatePageDataSchema.parse(data)} />,
-    onCommitted,
+    {
+      rendered: data !== undefined,
+      onCommitted,
+    },
   );

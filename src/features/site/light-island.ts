@@ -9,8 +9,8 @@
 /** A page's island module, loaded on intent. */
 export interface IslandModule {
   /**
-   * Hydrates `container` from `data` (what the server rendered it with; undefined: the shell as built),
-   * calling `onCommitted` once React has hydrated it and its effects have run.
+   * Hydrates `container` from `data`, what the server rendered it with (undefined: the shell as built,
+   * rendered afresh), calling `onCommitted` as soon as React has hydrated it.
    */
   hydrate: (container: HTMLElement, data: unknown, onCommitted: () => void) => void;
 }
@@ -57,8 +57,7 @@ export function hydrateOnIntent(island: LightIsland, load: () => Promise<IslandM
   const committed = () => {
     container.removeEventListener('click', hold, true);
     container.removeEventListener('submit', hold, true);
-    handOverFields(container);
-    for (const action of pending.splice(0)) action();
+    void handOver(container, pending.splice(0));
   };
 
   let started = false;
@@ -81,28 +80,45 @@ export function hydrateOnIntent(island: LightIsland, load: () => Promise<IslandM
   for (const type of INTENT) container.addEventListener(type, start, { passive: true });
 }
 
+/** The next task: React has rendered what the last event changed (it renders in a microtask). */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+
 /**
- * Gives React what the visitor typed, ticked or chose before it hydrated. React reads a field's
+ * Gives React what the visitor typed, ticked or chose before it hydrated, then presses again what
+ * they pressed. One at a time: each handler sees the state the one before left (a form's handlers
+ * build the next state from the one they were rendered with).
+ */
+async function handOver(container: HTMLElement, pressed: (() => void)[]): Promise<void> {
+  for (const field of container.querySelectorAll('input, textarea, select')) {
+    if (handOverField(field)) await nextTask();
+  }
+  for (const press of pressed) {
+    await nextTask();
+    press();
+  }
+}
+
+/**
+ * Hands one field's value over to React, if the visitor changed it (true). React reads a field's
  * value as it finds it when hydrating and calls onChange only when the value differs from the one
  * it last saw: so it is first shown the server's value, then the visitor's comes back with an event.
  */
-function handOverFields(container: HTMLElement): void {
-  for (const field of container.querySelectorAll('input, textarea, select')) {
-    if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
-      if (field.checked === field.defaultChecked) continue;
-      field.checked = field.defaultChecked;
-      field.click();
-    } else if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) {
-      if (field.value === field.defaultValue) continue;
-      const typed = field.value;
-      // Through React's own setter: it now knows the field's value as the server rendered it.
-      field.value = field.defaultValue;
-      const prototype = field instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
-      Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, typed);
-      field.dispatchEvent(new Event('input', { bubbles: true }));
-    } else if (field instanceof HTMLSelectElement) {
-      if ([...field.options].every((option) => option.selected === option.defaultSelected)) continue;
-      field.dispatchEvent(new Event('change', { bubbles: true }));
-    }
-  }
+function handOverField(field: Element): boolean {
+  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
+    if (field.checked === field.defaultChecked) return false;
+    field.checked = field.defaultChecked;
+    field.click();
+  } else if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) {
+    if (field.value === field.defaultValue) return false;
+    const typed = field.value;
+    // Through React's own setter: it now knows the field's value as the server rendered it.
+    field.value = field.defaultValue;
+    const prototype = field instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+    Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, typed);
+    field.dispatchEvent(new Event('input', { bubbles: true }));
+  } else if (field instanceof HTMLSelectElement) {
+    if ([...field.options].every((option) => option.selected === option.defaultSelected)) return false;
+    field.dispatchEvent(new Event('change', { bubbles: true }));
+  } else return false;
+  return true;
 }
