@@ -134,7 +134,7 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       expect(body).toContain('>Mortgage Payoff</label>');
       expect(body).toContain('>Calculate</button>');
       // In place of the loading state the build left in the container; what follows it is kept.
-      expect(body).not.toContain('aria-busy');
+      expect(body).not.toContain('aria-busy="true"');
       expect(body).toContain('<p>After the island.</p>');
       const answer: unknown = await (await site.fetch('/api/agents/public/alexmorgan')).json();
       expect(islandData(html, LIGHT_ISLANDS.agentPage)).toEqual(answer);
@@ -216,16 +216,18 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       .object({ estimate: estimateSchema })
       .parse(await (await site.fetch(`/api/estimates/${uuid}`)).json()).estimate;
     const sheet: unknown = await (await site.fetch(`/api/estimates/${uuid}/sheet`)).json();
+    const range: unknown = await (await site.fetch(`/api/estimates/${uuid}/range?percent=10`)).json();
     const body = html.slice(html.indexOf('<body>'));
     expect(body).toContain('Net Sheet for Jordan Private');
     expect(body).toContain(formatMoney(650000));
     expect(body).toContain(formatMoney(estimate.commission));
     expect(body).toContain(formatMoney(estimate.net_to_seller));
     expect(body).toContain('>Prepared by <!-- -->Alex Morgan · ');
-    expect(body).not.toContain('aria-busy');
+    expect(body).not.toContain('aria-busy="true"');
     expect(islandData(html, LIGHT_ISLANDS.estimatePage)).toEqual({
       estimate,
       sheet,
+      range,
       prepared_by: expect.stringMatching(/^Alex Morgan · .* · alex\.morgan@example\.com$/),
     });
     const missing = await get(`/estimate/${randomUUID()}`);

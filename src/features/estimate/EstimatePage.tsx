@@ -13,7 +13,7 @@ import { RangePanel } from '../net-sheet/RangePanel.tsx';
 import { SendEstimateModal } from './SendEstimateModal.tsx';
 import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
 import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
-import { sheetAnswerSchema } from '../net-sheet/sheet-answer.ts';
+import { rangeAnswerSchema, sheetAnswerSchema } from '../net-sheet/sheet-answer.ts';
 
 const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 
@@ -34,6 +34,8 @@ type State =
 export const estimatePageDataSchema = z.object({
   estimate: estimateSchema,
   sheet: sheetAnswerSchema.nullable(),
+  /** The net at prices around the estimate's, in the range the page shows first. */
+  range: rangeAnswerSchema,
   /** The estimate's agent, for the printed page (the screen shows the site's featured agent around it). */
   prepared_by: z.string().nullable(),
 });
@@ -164,7 +166,7 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
           onRefined={(made) => window.location.assign(`/estimate/${made.estimate.uuid}`)}
         />
       ) : null}
-      <RangePanel uuid={estimate.uuid} salePrice={estimate.sale_price} />
+      <RangePanel uuid={estimate.uuid} salePrice={estimate.sale_price} firstPoints={data?.range.points} />
       <OffersPanel estimateUuid={estimate.uuid} />
       <SendEstimateModal
         estimate={estimate}

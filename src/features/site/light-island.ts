@@ -80,17 +80,17 @@ export function hydrateOnIntent(island: LightIsland, load: () => Promise<IslandM
   for (const type of INTENT) container.addEventListener(type, start, { passive: true });
 }
 
-/** The next task: React has rendered what the last event changed (it renders in a microtask). */
-const nextTask = () => new Promise((resolve) => setTimeout(resolve));
-
 /**
  * Gives React what the visitor typed, ticked or chose before it hydrated, then presses again what
- * they pressed. One at a time: each handler sees the state the one before left (a form's handlers
- * build the next state from the one they were rendered with).
+ * they pressed. One field at a time, each in a task of its own: a form's handlers build the next
+ * state from the one they were rendered with. What each field holds is read first, as React's
+ * first render after a change sets every field of the form to the value React holds for it.
  */
 async function handOver(container: HTMLElement, pressed: (() => void)[]): Promise<void> {
-  for (const field of container.querySelectorAll('input, textarea, select')) {
-    if (handOverField(field)) await nextTask();
+  const changes = [...container.querySelectorAll('input, textarea, select')].flatMap(changeOf);
+  for (const change of changes) {
+    change();
+    await nextTask();
   }
   for (const press of pressed) {
     await nextTask();
@@ -98,27 +98,58 @@ async function handOver(container: HTMLElement, pressed: (() => void)[]): Promis
   }
 }
 
+/** The next task: React has rendered what the last event changed (it renders in a microtask). */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve));
+
 /**
- * Hands one field's value over to React, if the visitor changed it (true). React reads a field's
- * value as it finds it when hydrating and calls onChange only when the value differs from the one
- * it last saw: so it is first shown the server's value, then the visitor's comes back with an event.
+ * What the visitor changed in one field, to be told to React: none if nothing. React reads a
+ * field's value as it finds it when hydrating and calls onChange only when the value differs from
+ * the one it last saw: so it is first shown the server's value, then the visitor's comes back with
+ * an event.
  */
-function handOverField(field: Element): boolean {
-  if (field instanceof HTMLInputElement && (field.type === 'checkbox' || field.type === 'radio')) {
-    if (field.checked === field.defaultChecked) return false;
-    field.checked = field.defaultChecked;
-    field.click();
-  } else if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) {
-    if (field.value === field.defaultValue) return false;
+function changeOf(field: Element): (() => void)[] {
+  if (field instanceof HTMLInputElement && field.type === 'checkbox') {
+    const checked = field.checked;
+    if (checked === field.defaultChecked) return [];
+    return [
+      () => {
+        field.checked = !checked;
+        field.click();
+      },
+    ];
+  }
+  if (field instanceof HTMLInputElement && field.type === 'radio') {
+    // The one the visitor chose; the others of its group follow.
+    if (!field.checked || field.defaultChecked) return [];
+    return [
+      () => {
+        field.checked = false;
+        field.click();
+      },
+    ];
+  }
+  if (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) {
     const typed = field.value;
-    // Through React's own setter: it now knows the field's value as the server rendered it.
-    field.value = field.defaultValue;
+    if (typed === field.defaultValue) return [];
     const prototype = field instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
-    Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, typed);
-    field.dispatchEvent(new Event('input', { bubbles: true }));
-  } else if (field instanceof HTMLSelectElement) {
-    if ([...field.options].every((option) => option.selected === option.defaultSelected)) return false;
-    field.dispatchEvent(new Event('change', { bubbles: true }));
-  } else return false;
-  return true;
+    return [
+      () => {
+        // Through React's own setter: it now knows the field's value as the server rendered it.
+        field.value = field.defaultValue;
+        Object.getOwnPropertyDescriptor(prototype, 'value')?.set?.call(field, typed);
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      },
+    ];
+  }
+  if (field instanceof HTMLSelectElement) {
+    const chosen = field.value;
+    if ([...field.options].every((option) => option.selected === option.defaultSelected)) return [];
+    return [
+      () => {
+        field.value = chosen;
+        field.dispatchEvent(new Event('change', { bubbles: true }));
+      },
+    ];
+  }
+  return [];
 }

@@ -214,6 +214,7 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
           const data: EstimatePageData = {
             estimate: found.estimate,
             sheet: found.sheet,
+            range: found.range,
             prepared_by: agent ? preparedByLineOf(agent) : null,
           };
           return {
