@@ -3,6 +3,8 @@
  * Function claims these paths, see netlify/functions/api.mts). A rewrite to a static file could only
  * ever answer 200 with one head for every agent: here an unknown id gets a real 404, and an agent's
  * page carries the agent's name in its head, for the link previewers that run no JavaScript.
+ * /r/{slug} and /estimate/{uuid} also come with their island rendered from the data looked up, and
+ * that data beside it for the browser, which loads React only on the visitor's intent (decision 0025).
  *
  * The shell is asked of the site itself (`/r/`, `/estimate/`, `/offers/`: files, served as files thanks to
  * preferStatic), so it comes with the headers the CDN gives that path from `_headers` (Netlify
@@ -202,7 +204,8 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
   });
 
   // The shell is private as built (PageHead's privateLink, and `_headers` for /estimate/*): the
-  // head names no seller and no URL and is noindex already, whatever the estimate.
+  // head names no seller and no URL and is noindex already, whatever the estimate. The body shows the
+  // estimate, so no cache keeps the answer.
   app.get('/estimate/*', (c, next) => {
     const uuid = idAfter('/estimate/', c.req.path);
     if (!uuid) return next();
