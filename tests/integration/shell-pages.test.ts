@@ -126,7 +126,7 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
     });
 
     it('renders the calculator with the agent, and gives the browser the data it rendered it with', async () => {
-      const { status, html } = await get('/r/alexmorgan');
+      const { status, headers, html } = await get('/r/alexmorgan');
       expect(status).toBe(200);
       const body = html.slice(html.indexOf('<body>'));
       expect(body).toContain('Alex Morgan');
@@ -136,8 +136,14 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       // In place of the loading state the build left in the container; what follows it is kept.
       expect(body).not.toContain('aria-busy="true"');
       expect(body).toContain('<p>After the island.</p>');
-      const answer: unknown = await (await site.fetch('/api/agents/public/alexmorgan')).json();
+      const api = await site.fetch('/api/agents/public/alexmorgan');
+      const answer: unknown = await api.json();
       expect(islandData(html, LIGHT_ISLANDS.agentPage)).toEqual(answer);
+      // Kept at the edge as the API's answer it shows is, under the same tag (purged when the agent changes).
+      for (const name of ['netlify-cdn-cache-control', 'netlify-cache-tag', 'cache-control']) {
+        expect(headers.get(name), name).toBe(api.headers.get(name));
+      }
+      expect(headers.get('netlify-cache-tag')).toMatch(/^agent:\d+$/);
     });
 
     it("keeps the agent's own words text, in the page and in its data", async () => {
@@ -173,6 +179,7 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       expect(canonicals(html)).toEqual([]);
       expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(islandData(html, LIGHT_ISLANDS.agentPage)).toBeUndefined();
+      expect(headers.get('netlify-cdn-cache-control')).toBeNull();
     });
 
     it('serves the shell itself as a file (preferStatic)', async () => {

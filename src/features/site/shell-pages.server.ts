@@ -15,6 +15,7 @@ import { Hono, type Context } from 'hono';
 import { createElement, type ReactElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import type { Db } from '../../server/db.ts';
+import { CACHE_TAGS, EDITED_TTL, edgeCacheHeaders } from '../../server/edge-cache.ts';
 import AgentCalculatorPage from '../agent-page/AgentCalculatorPage.tsx';
 import { agentParams, findPublicAgent, publicAgentAnswer } from '../agents/agents.server.ts';
 import { escapeHtml } from '../email/templates.ts';
@@ -75,8 +76,11 @@ interface RenderedIsland {
   data: unknown;
 }
 
-/** What a page's lookup found: the head to give it and the island to render, or nothing (404). */
-type Lookup = { found: true; head: HeadChanges; island?: RenderedIsland } | { found: false };
+/**
+ * What a page's lookup found: the head to give it, the island to render and, for a page the same for
+ * every visitor, the cache tags it is kept at the edge under; or nothing (404, never kept).
+ */
+type Lookup = { found: true; head: HeadChanges; island?: RenderedIsland; edgeTags?: string[] } | { found: false };
 
 /** The id after the route's prefix: `/r/alexmorgan/` → `alexmorgan`. */
 const idAfter = (prefix: string, path: string) => path.slice(prefix.length).replace(/\/$/, '');
@@ -129,6 +133,8 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
         headers.set('X-Robots-Tag', mergeNoindex(headers.get('X-Robots-Tag')));
         return new Response(withHead(html, notFoundHead), { status: 404, headers });
       }
+      if (found.edgeTags)
+        for (const [name, value] of edgeCacheHeaders(found.edgeTags, EDITED_TTL)) headers.set(name, value);
       const page = withHead(html, found.head);
       return new Response(found.island ? withIsland(page, found.island, c.req.raw) : page, { status: 200, headers });
     } catch (error) {
@@ -192,6 +198,8 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
               },
               add: [`<link rel="canonical" href="${url}">`, `<meta property="og:url" content="${url}">`],
             },
+            // Purged with GET /api/agents/public/{slug}, whose data it shows; a deploy (new shells) empties the CDN.
+            edgeTags: [CACHE_TAGS.agent(agent.id)],
             island: {
               island: LIGHT_ISLANDS.agentPage,
               page: createElement(AgentCalculatorPage, { agent: data }),
