@@ -44,15 +44,26 @@ export const MARKET_TTL: EdgeTtl = { seconds: 3600, staleSeconds: 300 };
  * tracking parameters (utm_*, fbclid) do not each make a cache entry of their own.
  */
 export function cacheAtEdge(c: Context, tags: readonly string[], ttl: EdgeTtl, query: readonly string[] = []): void {
-  // `durable`: one shared cache for every edge node, so a purge or a miss costs one function call.
-  c.header(
-    'Netlify-CDN-Cache-Control',
-    `public, durable, s-maxage=${ttl.seconds}, stale-while-revalidate=${ttl.staleSeconds}`,
-  );
-  c.header('Netlify-Cache-Tag', tags.join(','));
-  if (query.length > 0) c.header('Netlify-Vary', `query=${query.join('|')}`);
-  // The browser asks again every time (the CDN answers it); it never keeps a copy of its own.
-  c.header('Cache-Control', 'public, max-age=0, must-revalidate');
+  for (const [name, value] of edgeCacheHeaders(tags, ttl, query)) c.header(name, value);
+}
+
+/** The headers of an answer cacheable at the edge (see cacheAtEdge), for an answer built by hand. */
+export function edgeCacheHeaders(
+  tags: readonly string[],
+  ttl: EdgeTtl,
+  query: readonly string[] = [],
+): [string, string][] {
+  return [
+    // `durable`: one shared cache for every edge node, so a purge or a miss costs one function call.
+    [
+      'Netlify-CDN-Cache-Control',
+      `public, durable, s-maxage=${ttl.seconds}, stale-while-revalidate=${ttl.staleSeconds}`,
+    ],
+    ['Netlify-Cache-Tag', tags.join(',')],
+    ...(query.length > 0 ? [['Netlify-Vary', `query=${query.join('|')}`] satisfies [string, string]] : []),
+    // The browser asks again every time (the CDN answers it); it never keeps a copy of its own.
+    ['Cache-Control', 'public, max-age=0, must-revalidate'],
+  ];
 }
 
 /** Purges the CDN's answers carrying any of `tags`. */

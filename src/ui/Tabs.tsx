@@ -1,6 +1,5 @@
 import { useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { tabAfterKey } from './tabs.ts';
-import './tabs.css';
 
 interface TabsProps<Id extends string> {
   /** Names the tablist for screen readers ("Calculator"). */

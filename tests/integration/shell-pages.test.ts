@@ -12,9 +12,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
+import { ISLAND_END, islandDataId, LIGHT_ISLANDS, type LightIsland } from '../../src/features/site/light-island.ts';
 import { startApi, type RunningApi } from '../support/http.ts';
+import { estimateSchema } from '../../src/features/estimate/estimate-request.ts';
+import { formatMoney } from '../../src/ui/money.ts';
 
-const shell = (title: string, description: string, { privateLink = false } = {}) =>
+/** An island's container as the pages write it, with the loading state the build renders in it. */
+const islandOf = (island: LightIsland) =>
+  `<div class="island-frame" id="${island}">\n  <div aria-busy="true"><div class="skeleton"></div></div>\n</div>\n${ISLAND_END}`;
+
+const shell = (title: string, description: string, { privateLink = false, island = '' } = {}) =>
   [
     '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">',
     `<title>${title}</title><meta name="description" content="${description}">`,
@@ -22,8 +29,16 @@ const shell = (title: string, description: string, { privateLink = false } = {})
     `<meta property="og:type" content="website"><meta property="og:title" content="${title}">`,
     `<meta property="og:description" content="${description}">`,
     `<meta name="twitter:title" content="${title}"><meta name="twitter:description" content="${description}">`,
-    `</head><body><main><h1>${title}</h1></main></body></html>`,
+    `</head><body><main><h1>${title}</h1>${island}<p>After the island.</p></main></body></html>`,
   ].join('');
+
+/** The data an island was rendered with (the JSON beside it), or undefined without one. */
+const islandData = (html: string, island: LightIsland): unknown => {
+  const json = new RegExp(`<script type="application/json" id="${islandDataId(island)}">([^<]*)</script>`).exec(html);
+  return json?.[1] === undefined ? undefined : JSON.parse(json[1]);
+};
+/** The HTML of the page's <head>, the part link previewers and search engines read. */
+const headOf = (html: string) => html.slice(0, html.indexOf('</head>'));
 
 /** The content of the meta tags named `key` (name= or property=), in order. */
 const metas = (html: string, key: string) =>
@@ -43,10 +58,16 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
     await mkdir(join(dist, 'estimate'));
     await mkdir(join(dist, 'offers'));
     await writeFile(join(dist, '_headers'), await readFile('public/_headers', 'utf8'));
-    await writeFile(join(dist, 'r/index.html'), shell('Net to Seller Calculator', 'Your agent.'));
+    await writeFile(
+      join(dist, 'r/index.html'),
+      shell('Net to Seller Calculator', 'Your agent.', { island: islandOf(LIGHT_ISLANDS.agentPage) }),
+    );
     await writeFile(
       join(dist, 'estimate/index.html'),
-      shell('Your Net Sheet', 'A shared estimate.', { privateLink: true }),
+      shell('Your Net Sheet', 'A shared estimate.', {
+        privateLink: true,
+        island: islandOf(LIGHT_ISLANDS.estimatePage),
+      }),
     );
     await writeFile(
       join(dist, 'offers/index.html'),
@@ -104,6 +125,38 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       expect(headers.get('x-content-type-options')).toBe('nosniff');
     });
 
+    it('renders the calculator with the agent, and gives the browser the data it rendered it with', async () => {
+      const { status, headers, html } = await get('/r/alexmorgan');
+      expect(status).toBe(200);
+      const body = html.slice(html.indexOf('<body>'));
+      expect(body).toContain('Alex Morgan');
+      expect(body).toContain('>Sale Price</label>');
+      expect(body).toContain('>Mortgage Payoff</label>');
+      expect(body).toContain('>Calculate</button>');
+      // In place of the loading state the build left in the container; what follows it is kept.
+      expect(body).not.toContain('aria-busy="true"');
+      expect(body).toContain('<p>After the island.</p>');
+      const api = await site.fetch('/api/agents/public/alexmorgan');
+      const answer: unknown = await api.json();
+      expect(islandData(html, LIGHT_ISLANDS.agentPage)).toEqual(answer);
+      // Kept at the edge as the API's answer it shows is, under the same tag (purged when the agent changes).
+      for (const name of ['netlify-cdn-cache-control', 'netlify-cache-tag', 'cache-control']) {
+        expect(headers.get(name), name).toBe(api.headers.get(name));
+      }
+      expect(headers.get('netlify-cache-tag')).toMatch(/^agent:\d+$/);
+    });
+
+    it("keeps the agent's own words text, in the page and in its data", async () => {
+      const agent = await createAgent(test.db, { first_name: 'Dana</script><script>alert(1)', last_name: 'Reyes' });
+      const { status, html } = await get(`/r/${agent.slug}`);
+      expect(status).toBe(200);
+      expect(html).not.toContain('<script>alert(1)');
+      expect(html.slice(html.indexOf('<body>'))).toContain('Dana&lt;/script&gt;&lt;script&gt;alert(1)');
+      expect(islandData(html, LIGHT_ISLANDS.agentPage)).toMatchObject({
+        agent: { first_name: 'Dana</script><script>alert(1)' },
+      });
+    });
+
     it('leaves out the brokerage when the agent has none', async () => {
       const agent = await createAgent(test.db, { first_name: 'Sam', last_name: 'Lee', brokerage: null });
       const { html } = await get(`/r/${agent.slug}/`);
@@ -125,6 +178,8 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       expect(titleOf(html)).toBe('Net to Seller Calculator');
       expect(canonicals(html)).toEqual([]);
       expect(headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(islandData(html, LIGHT_ISLANDS.agentPage)).toBeUndefined();
+      expect(headers.get('netlify-cdn-cache-control')).toBeNull();
     });
 
     it('serves the shell itself as a file (preferStatic)', async () => {
@@ -160,6 +215,33 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
     return estimateCreated.parse(await created.json()).estimate.uuid;
   };
 
+  it('renders /estimate/{uuid} with its figures, its net and its agent, and the data it rendered it with', async () => {
+    const uuid = await privateEstimate();
+    const { status, html } = await get(`/estimate/${uuid}`);
+    expect(status).toBe(200);
+    const estimate = z
+      .object({ estimate: estimateSchema })
+      .parse(await (await site.fetch(`/api/estimates/${uuid}`)).json()).estimate;
+    const sheet: unknown = await (await site.fetch(`/api/estimates/${uuid}/sheet`)).json();
+    const range: unknown = await (await site.fetch(`/api/estimates/${uuid}/range?percent=10`)).json();
+    const body = html.slice(html.indexOf('<body>'));
+    expect(body).toContain('Net Sheet for Jordan Private');
+    expect(body).toContain(formatMoney(650000));
+    expect(body).toContain(formatMoney(estimate.commission));
+    expect(body).toContain(formatMoney(estimate.net_to_seller));
+    expect(body).toContain('>Prepared by <!-- -->Alex Morgan · ');
+    expect(body).not.toContain('aria-busy="true"');
+    expect(islandData(html, LIGHT_ISLANDS.estimatePage)).toEqual({
+      estimate,
+      sheet,
+      range,
+      prepared_by: 'Alex Morgan · Harbor Point Realty (demo) · (631) 555-0142 · alex.morgan@example.com',
+    });
+    const missing = await get(`/estimate/${randomUUID()}`);
+    expect(missing.status).toBe(404);
+    expect(islandData(missing.html, LIGHT_ISLANDS.estimatePage)).toBeUndefined();
+  });
+
   describe.each([
     { page: '/estimate', title: 'Your Net Sheet', make: privateEstimate },
     {
@@ -185,8 +267,10 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
         const { status, headers, html } = await get(path);
         expect(status, path).toBe(200);
         expectPrivate(headers, html, title);
-        expect(html).not.toContain('Jordan');
-        expect(html).not.toContain(uuid);
+        expect(headers.get('cache-control')).toBe('no-store');
+        // The head, which link previewers read: the page itself shows the seller their own sheet.
+        expect(headOf(html)).not.toContain('Jordan');
+        expect(headOf(html)).not.toContain(uuid);
       }
     });
 
@@ -228,5 +312,37 @@ describe('a site without its shells', () => {
     expect(logged.map(({ path }) => path)).toEqual(['/r/alexmorgan']);
     expect(String(logged[0]?.error)).toMatch(/\/r\/ answered 404/);
     expect((await site.fetch('/api/agents/public/alexmorgan')).status).toBe(200);
+  });
+});
+
+// A shell whose island the server cannot render into (here: a build without the island's container):
+// the page is served as built, and its island renders itself in the browser (light-island.ts).
+describe('a shell the server cannot render into', () => {
+  let test: TestDatabase;
+  let site: RunningApi;
+  let dist: string;
+  const logged: unknown[] = [];
+
+  beforeAll(async () => {
+    dist = await mkdtemp(join(tmpdir(), 'shell-pages-bare-'));
+    await mkdir(join(dist, 'r'));
+    await writeFile(join(dist, 'r/index.html'), shell('Net to Seller Calculator', 'Your agent.'));
+    test = await openTestDatabase('pglite', 'shell-pages-bare');
+    site = await startApi({ db: test.db, logError: (error) => logged.push(error) }, { siteDir: dist });
+  });
+  afterAll(async () => {
+    await site.close();
+    await test.close();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  it("answers the agent's page as built, with its head, and logs why", async () => {
+    const response = await site.fetch('/r/alexmorgan');
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(titleOf(html)).toBe('Alex Morgan&#39;s Net to Seller Calculator · Long Island');
+    expect(html).toContain('<h1>Net to Seller Calculator</h1>');
+    expect(islandData(html, LIGHT_ISLANDS.agentPage)).toBeUndefined();
+    expect(logged.map(String)).toEqual([expect.stringMatching(/the shell has no island agent-page/)]);
   });
 });

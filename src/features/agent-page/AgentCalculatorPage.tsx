@@ -50,9 +50,13 @@ type Refine =
   | { kind: 'open'; details: Record<string, unknown> | null; defaults: SheetDefaultsAnswer };
 const SAMPLE = { price: 450000, commission: 27000, tax: 1800, fees: 925, net: 220275 };
 
-/** /r/{slug}: an agent's branded calculator; the breakdown unlocks once the visitor leaves details. */
-export default function AgentCalculatorPage() {
-  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
+/**
+ * /r/{slug}: an agent's branded calculator; the breakdown unlocks once the visitor leaves details.
+ * `agent`: the agent as GET /api/agents/public/{slug} answers, when the page was rendered with it
+ * (src/features/site/shell-pages.server.ts); without it the page loads the agent named in the URL.
+ */
+export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAgentResponse | undefined }) {
+  const [loaded, setLoaded] = useState<Loaded>(given ? { kind: 'ready', data: given } : { kind: 'loading' });
   const [form, setForm] = useState({ salePrice: '', mortgage: '' });
   const [errors, setErrors] = useState<{ salePrice?: string | undefined; mortgage?: string | undefined }>({});
   const [calculating, setCalculating] = useState(false);
@@ -70,6 +74,7 @@ export default function AgentCalculatorPage() {
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
+    if (given) return;
     const slug = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
     callApi(`/api/agents/public/${encodeURIComponent(slug)}`, publicAgentSchema)
       .then((result) => {
@@ -81,7 +86,7 @@ export default function AgentCalculatorPage() {
         console.warn('Could not load the agent', error);
         setLoaded({ kind: 'failed' });
       });
-  }, []);
+  }, [given]);
 
   if (loaded.kind === 'loading') {
     // The static HTML: the heading and the form's outline, so nothing jumps when the agent loads.

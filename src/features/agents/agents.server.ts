@@ -42,8 +42,31 @@ async function agentBySlug(db: Db, slug: string): Promise<(PublicAgentRow & { st
  * logo are given only while their toggles are on.
  */
 export async function findPublicAgent(db: Db, slug: string): Promise<PublicAgentRow | undefined> {
-  const row = await agentBySlug(db, slug);
-  return row?.status === 'active' ? row : undefined;
+  const found = await agentBySlug(db, slug);
+  if (!found) return undefined;
+  const { status, ...agent } = found;
+  return status === 'active' ? agent : undefined;
+}
+
+/** The answer of GET /api/agents/public/{slug} for a found agent (also what their page is rendered with). */
+export function publicAgentAnswer({
+  default_attorney_fee_cents,
+  default_recording_fee_cents,
+  transfer_tax_rate_per_1000,
+  default_commission_percent,
+  ...agent
+}: PublicAgentRow): PublicAgentResponse {
+  return {
+    success: true,
+    agent,
+    settings: {
+      default_attorney_fee: centsToDollars(default_attorney_fee_cents ?? SYSTEM_DEFAULTS.attorneyFeeCents),
+      default_recording_fee: centsToDollars(default_recording_fee_cents ?? SYSTEM_DEFAULTS.recordingFeeCents),
+      transfer_tax_rate_per_1000: transfer_tax_rate_per_1000 ?? SYSTEM_DEFAULTS.transferTaxRatePer1000,
+      default_commission_percent: default_commission_percent ?? SYSTEM_DEFAULTS.commissionPercent,
+    },
+    profile_complete: isProfileComplete(agent),
+  };
 }
 
 export function agentRoutes(db: Db): Hono {
@@ -53,30 +76,12 @@ export function agentRoutes(db: Db): Hono {
       const { slug } = parseOrThrow(agentParams, c.req.param());
       const found = await agentBySlug(db, slug);
       if (!found) throw new HttpError(404, 'Agent not found');
-      const {
-        status,
-        default_attorney_fee_cents,
-        default_recording_fee_cents,
-        transfer_tax_rate_per_1000,
-        default_commission_percent,
-        ...agent
-      } = found;
+      const { status, ...agent } = found;
       // 410 for an inactive agent, so their page says the calculator is off rather than "not found".
       if (status === 'inactive') throw new HttpError(410, CALCULATOR_NOT_AVAILABLE);
       if (status !== 'active') throw new HttpError(404, 'Agent not found');
-      const body: PublicAgentResponse = {
-        success: true,
-        agent,
-        settings: {
-          default_attorney_fee: centsToDollars(default_attorney_fee_cents ?? SYSTEM_DEFAULTS.attorneyFeeCents),
-          default_recording_fee: centsToDollars(default_recording_fee_cents ?? SYSTEM_DEFAULTS.recordingFeeCents),
-          transfer_tax_rate_per_1000: transfer_tax_rate_per_1000 ?? SYSTEM_DEFAULTS.transferTaxRatePer1000,
-          default_commission_percent: default_commission_percent ?? SYSTEM_DEFAULTS.commissionPercent,
-        },
-        profile_complete: isProfileComplete(agent),
-      };
       cacheAtEdge(c, [CACHE_TAGS.agent(agent.id)], EDITED_TTL);
-      return c.json(body);
+      return c.json(publicAgentAnswer(agent));
     },
   });
   return app;

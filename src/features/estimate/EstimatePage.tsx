@@ -6,16 +6,19 @@ import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone } from '../../ui/phone.ts';
 import { estimateSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
-import { publicAgentSchema } from '../agents/public-agent.ts';
+import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
 import { NetSheet } from './NetSheet.tsx';
 import { OffersPanel } from '../net-sheet/OffersPanel.tsx';
 import { RangePanel } from '../net-sheet/RangePanel.tsx';
 import { SendEstimateModal } from './SendEstimateModal.tsx';
 import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
 import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
-import { sheetAnswerSchema } from '../net-sheet/sheet-answer.ts';
+import { rangeAnswerSchema, sheetAnswerSchema } from '../net-sheet/sheet-answer.ts';
 
 const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
+
+/** The day is Long Island's, on the server that renders the page and in every visitor's browser alike. */
+const LONG_ISLAND = 'America/New_York';
 
 const SENT = 'Your estimate has been sent to your email!';
 
@@ -27,27 +30,49 @@ type State =
   | { kind: 'not-found' }
   | { kind: 'failed' };
 
-/** "Name · Brokerage · phone · e-mail" of the estimate's agent, or null when they cannot be read. */
+/** What the page shows of a found estimate; the server renders the page with it (shell-pages.server.ts). */
+export const estimatePageDataSchema = z.object({
+  estimate: estimateSchema,
+  sheet: sheetAnswerSchema.nullable(),
+  /** The net at prices around the estimate's, in the range the page shows first. */
+  range: rangeAnswerSchema,
+  /** The estimate's agent, for the printed page (the screen shows the site's featured agent around it). */
+  prepared_by: z.string().nullable(),
+});
+export type EstimatePageData = z.infer<typeof estimatePageDataSchema>;
+
+/** "Name · Brokerage · phone · e-mail" of the estimate's agent. */
+export const preparedByLineOf = ({
+  first_name,
+  last_name,
+  brokerage,
+  phone,
+  email,
+}: PublicAgentResponse['agent']): string =>
+  [`${first_name} ${last_name}`, brokerage, phone ? formatPhone(phone) : null, email].filter(Boolean).join(' · ');
+
+/** The prepared-by line of the agent of `slug`, or null when they cannot be read. */
 async function preparedByLine(slug: string): Promise<string | null> {
   const found = await callApi(`/api/agents/public/${encodeURIComponent(slug)}`, publicAgentSchema);
-  if (!found.ok) return null;
-  const { first_name, last_name, brokerage, phone, email } = found.data.agent;
-  return [`${first_name} ${last_name}`, brokerage, phone ? formatPhone(phone) : null, email]
-    .filter(Boolean)
-    .join(' · ');
+  return found.ok ? preparedByLineOf(found.data.agent) : null;
 }
 
-/** /estimate/{uuid}: a static shell that loads the shared estimate named in the URL. */
-export default function EstimatePage() {
-  const [state, setState] = useState<State>({ kind: 'loading' });
+/**
+ * /estimate/{uuid}: the shared estimate named in the URL. `data`: the estimate, when the page was
+ * rendered with it; without it the page loads the estimate itself.
+ */
+export default function EstimatePage({ data }: { data?: EstimatePageData | undefined }) {
+  const [state, setState] = useState<State>(
+    data ? { kind: 'found', estimate: data.estimate, sheet: data.sheet } : { kind: 'loading' },
+  );
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
   const [refining, setRefining] = useState(false);
-  // The estimate's agent, for the printed page (the screen shows the site's featured agent around it).
-  const [preparedBy, setPreparedBy] = useState<string | null>(null);
+  const [preparedBy, setPreparedBy] = useState<string | null>(data?.prepared_by ?? null);
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
+    if (data) return;
     const uuid = idInPath();
     const valid = UUID_PATTERN.test(uuid);
     const lookup = valid
@@ -68,7 +93,7 @@ export default function EstimatePage() {
           .catch(() => undefined);
       })
       .catch(() => setState({ kind: 'failed' }));
-  }, []);
+  }, [data]);
 
   if (state.kind === 'loading') {
     return <LinkLoading className="estimate-sheet" title="Your Net Sheet" message="Loading your estimate…" />;
@@ -91,7 +116,8 @@ export default function EstimatePage() {
     <section className="estimate-sheet">
       <h1>{estimate.recipient_name ? `Net Sheet for ${estimate.recipient_name}` : 'Your Net Sheet'}</h1>
       <p className="field-hint">
-        Estimated on {new Date(estimate.created_at).toLocaleDateString('en-US', { dateStyle: 'long' })}
+        Estimated on{' '}
+        {new Date(estimate.created_at).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: LONG_ISLAND })}
       </p>
       {preparedBy ? <p className="print-only">Prepared by {preparedBy}</p> : null}
       {refined ? (
@@ -140,7 +166,7 @@ export default function EstimatePage() {
           onRefined={(made) => window.location.assign(`/estimate/${made.estimate.uuid}`)}
         />
       ) : null}
-      <RangePanel uuid={estimate.uuid} salePrice={estimate.sale_price} />
+      <RangePanel uuid={estimate.uuid} salePrice={estimate.sale_price} firstPoints={data?.range.points} />
       <OffersPanel estimateUuid={estimate.uuid} />
       <SendEstimateModal
         estimate={estimate}

@@ -1,7 +1,6 @@
 import { formatMoney } from '../../ui/money.ts';
 import { NetTotal } from '../estimate/NetSheet.tsx';
 import type { SheetAnswer, SheetLineAnswer } from './sheet-answer.ts';
-import './detailed-sheet.css';
 
 /** The groups in the order a closing statement reads, each under its heading (the sale price needs none). */
 const GROUPS: { group: SheetLineAnswer['group']; heading: string | null }[] = [

@@ -8,6 +8,7 @@ import { copyLink } from '../site/clipboard.ts';
 import { FINANCING_LABELS } from './financing.ts';
 import { DetailedSheet, longDate } from './DetailedSheet.tsx';
 import { comparisonAnswerSchema, type ComparisonAnswer } from './sheet-answer.ts';
+import './detailed-sheet.css';
 import './offers.css';
 
 type State =

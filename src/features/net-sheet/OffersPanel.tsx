@@ -10,7 +10,6 @@ import { FINANCING_LABELS } from './financing.ts';
 import { offerSchema } from './offers.ts';
 import { offersRequestSchema } from './requests.ts';
 import { comparisonAnswerSchema } from './sheet-answer.ts';
-import './offers.css';
 
 const MIN_OFFERS = 2;
 const MAX_OFFERS = 4;

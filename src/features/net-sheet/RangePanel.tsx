@@ -6,6 +6,7 @@ import {
   CHART,
   chartGeometry,
   currentPointIndex,
+  FIRST_RANGE_PERCENT,
   phoneRowIndexes,
   RANGE_PERCENTS,
   type RangePercent,
@@ -13,7 +14,6 @@ import {
 } from './range-view.ts';
 import { rangeQuerySchema } from './requests.ts';
 import { rangeAnswerSchema } from './sheet-answer.ts';
-import './range-panel.css';
 
 type Loaded = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; percent: RangePercent; points: RangePoint[] };
 
@@ -27,15 +27,27 @@ const difference = (dollars: number) =>
  * /estimate/{uuid}: the net at prices around the estimate's (GET /api/estimates/{uuid}/range, on the
  * estimate's stored sheet), as a small chart and, the accessible data, a table.
  */
-export function RangePanel({ uuid, salePrice }: { uuid: string; salePrice: number }) {
-  const [percent, setPercent] = useState<RangePercent>(10);
-  const [loaded, setLoaded] = useState<Loaded>({ kind: 'loading' });
+export function RangePanel({
+  uuid,
+  salePrice,
+  firstPoints,
+}: {
+  uuid: string;
+  salePrice: number;
+  /** The first range's points, when the page was rendered with them: not asked for again. */
+  firstPoints?: RangePoint[] | undefined;
+}) {
+  const [percent, setPercent] = useState<RangePercent>(FIRST_RANGE_PERCENT);
+  const [fetched, setLoaded] = useState<Loaded>({ kind: 'loading' });
+  const loaded: Loaded =
+    firstPoints && percent === FIRST_RANGE_PERCENT ? { kind: 'ready', percent, points: firstPoints } : fetched;
   const [showAll, setShowAll] = useState(false);
   const headingId = useId();
   const tableId = useId();
   const captionId = useId();
 
   useEffect(() => {
+    if (firstPoints && percent === FIRST_RANGE_PERCENT) return;
     // A later pick wins: an answer for a range the seller already left is dropped.
     let current = true;
     const query = rangeQuerySchema.parse({ percent });
@@ -53,7 +65,7 @@ export function RangePanel({ uuid, salePrice }: { uuid: string; salePrice: numbe
     return () => {
       current = false;
     };
-  }, [uuid, percent]);
+  }, [uuid, percent, firstPoints]);
 
   const points = loaded.kind === 'ready' ? loaded.points : [];
   const busy = loaded.kind === 'loading' || (loaded.kind === 'ready' && loaded.percent !== percent);

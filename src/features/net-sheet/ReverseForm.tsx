@@ -7,7 +7,6 @@ import { Notice } from '../../ui/Notice.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
 import { reverseRequestSchema } from './requests.ts';
 import { reverseAnswerSchema } from './sheet-answer.ts';
-import './reverse.css';
 
 export type ReverseAnswer = z.infer<typeof reverseAnswerSchema>;
 

@@ -15,6 +15,7 @@ import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { enforceRateLimits, type RateCheck } from '../auth/rate-limit.server.ts';
 import { MIN_SALE_PRICE_DOLLARS } from '../estimate/amount.ts';
 import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
+import type { Estimate } from '../estimate/estimate-request.ts';
 import type { EstimateInputs } from '../estimate/estimate.ts';
 import {
   ESTIMATE_COLUMNS,
@@ -37,7 +38,8 @@ import {
   reverseRequestSchema,
 } from './requests.ts';
 import { solveReverse, UnreachableTargetError, type QuickWithoutPrice } from './reverse.ts';
-import { toSheetAnswer } from './sheet-answer.ts';
+import { toSheetAnswer, type rangeAnswerSchema, type sheetAnswerSchema } from './sheet-answer.ts';
+import { FIRST_RANGE_PERCENT } from './range-view.ts';
 import { longIslandDate, sheetTermsOf, storedSheetSchema, type SheetBasis } from './stored-sheet.ts';
 
 const agentNotFound = () => new HttpError(404, 'Agent not found', { agent_slug: 'Agent not found' });
@@ -258,6 +260,54 @@ export async function findComparison(db: Db, uuid: string): Promise<ComparisonRo
   return row;
 }
 
+/** The net at `points` prices within `percent` of the estimate's price (GET /api/estimates/{uuid}/range). */
+function rangeAnswerOf(
+  row: EstimateRow,
+  terms: ReturnType<typeof sheetTermsOf>,
+  { percent, points }: z.output<typeof rangeQuerySchema>,
+): z.infer<typeof rangeAnswerSchema> {
+  const prices = rangePrices(row.sale_price_cents, percent, points);
+  return {
+    success: true,
+    points: netRange(prices, terms.quick, terms.details, terms.fees, terms.options).map((point) => ({
+      sale_price: centsToDollars(point.price_cents),
+      net_to_seller: centsToDollars(point.net_cents),
+    })),
+  };
+}
+
+/**
+ * One round trip: the estimate as GET /api/estimates/{uuid} answers it, its sheet as GET
+ * /api/estimates/{uuid}/sheet does (with the agent's settings for what the form's empty fields mean)
+ * and the first range the page shows as GET /api/estimates/{uuid}/range does.
+ */
+export async function findEstimateSheet(
+  db: Db,
+  uuid: string,
+): Promise<
+  { estimate: Estimate; sheet: z.infer<typeof sheetAnswerSchema>; range: z.infer<typeof rangeAnswerSchema> } | undefined
+> {
+  const [row] = await db.query<EstimateRow & SettingsRow>(
+    `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug, ${SETTINGS_COLUMNS}
+       FROM estimates e JOIN agents a ON a.id = e.agent_id LEFT JOIN agent_settings s ON s.agent_id = a.id
+      WHERE e.uuid = $1`,
+    [uuid.toLowerCase()],
+  );
+  if (!row) return undefined;
+  const terms = sheetTermsOf(row);
+  const { days_to_closing, ...rest } = sheetDefaultsOf(toSettings(row));
+  return {
+    estimate: toEstimate(row),
+    range: rangeAnswerOf(row, terms, rangeQuerySchema.parse({ percent: FIRST_RANGE_PERCENT })),
+    sheet: {
+      success: true,
+      sheet: toSheetAnswer(terms.sheet),
+      details: jsonObject.nullable().parse(row.details),
+      defaults: { ...rest, closing_date: addDays(longIslandDate(new Date()), days_to_closing) },
+    },
+  };
+}
+
 export const comparisonParams = z.object({
   uuid: estimateParams.shape.uuid.transform((uuid) => uuid.toLowerCase()),
 });
@@ -292,25 +342,11 @@ export function netSheetRoutes(db: Db, clientIp: (c: Context) => string): Hono {
     },
   });
   route(app, '/estimates/:uuid/sheet', {
-    /** One round trip: the estimate, and its agent's settings for what the form's empty fields mean. */
     GET: async (c) => {
       const { uuid } = parseOrThrow(estimateParams, c.req.param());
-      const [row] = await db.query<EstimateRow & SettingsRow>(
-        `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug, ${SETTINGS_COLUMNS}
-           FROM estimates e JOIN agents a ON a.id = e.agent_id LEFT JOIN agent_settings s ON s.agent_id = a.id
-          WHERE e.uuid = $1`,
-        [uuid.toLowerCase()],
-      );
-      if (!row) throw estimateNotFound();
-      const { sheet } = sheetTermsOf(row);
-      const defaults = sheetDefaultsOf(toSettings(row));
-      const { days_to_closing, ...rest } = defaults;
-      return c.json({
-        success: true,
-        sheet: toSheetAnswer(sheet),
-        details: jsonObject.nullable().parse(row.details),
-        defaults: { ...rest, closing_date: addDays(longIslandDate(new Date()), days_to_closing) },
-      });
+      const found = await findEstimateSheet(db, uuid);
+      if (!found) throw estimateNotFound();
+      return c.json(found.sheet);
     },
   });
   route(app, '/estimates/:uuid/range', {
@@ -318,14 +354,7 @@ export function netSheetRoutes(db: Db, clientIp: (c: Context) => string): Hono {
       const { uuid } = parseOrThrow(estimateParams, c.req.param());
       const { percent, points } = parseOrThrow(rangeQuerySchema, c.req.query());
       const { row, terms } = await estimateTerms(db, uuid);
-      const prices = rangePrices(row.sale_price_cents, percent, points);
-      return c.json({
-        success: true,
-        points: netRange(prices, terms.quick, terms.details, terms.fees, terms.options).map((point) => ({
-          sale_price: centsToDollars(point.price_cents),
-          net_to_seller: centsToDollars(point.net_cents),
-        })),
-      });
+      return c.json(rangeAnswerOf(row, terms, { percent, points }));
     },
   });
   route(app, '/offers', {

@@ -8,6 +8,8 @@ export interface RangePoint {
 /** The ranges a seller may pick, in percent either side of their price. */
 export const RANGE_PERCENTS = [5, 10, 20] as const;
 export type RangePercent = (typeof RANGE_PERCENTS)[number];
+/** The range the panel shows first (and the page is rendered with). */
+export const FIRST_RANGE_PERCENT: RangePercent = 10;
 
 /** The point nearest the estimate's price (the range is centred on it, in whole dollars). */
 export function currentPointIndex(points: readonly RangePoint[], salePrice: number): number {

@@ -3,6 +3,8 @@
  * Function claims these paths, see netlify/functions/api.mts). A rewrite to a static file could only
  * ever answer 200 with one head for every agent: here an unknown id gets a real 404, and an agent's
  * page carries the agent's name in its head, for the link previewers that run no JavaScript.
+ * /r/{slug} and /estimate/{uuid} also come with their island rendered from the data looked up, and
+ * that data beside it for the browser, which loads React only on the visitor's intent (decision 0025).
  *
  * The shell is asked of the site itself (`/r/`, `/estimate/`, `/offers/`: files, served as files thanks to
  * preferStatic), so it comes with the headers the CDN gives that path from `_headers` (Netlify
@@ -10,11 +12,17 @@
  * needs no copy of the build beside its code.
  */
 import { Hono, type Context } from 'hono';
+import { createElement, type ReactElement } from 'react';
+import { renderToString } from 'react-dom/server';
 import type { Db } from '../../server/db.ts';
-import { agentParams, findPublicAgent } from '../agents/agents.server.ts';
+import { CACHE_TAGS, EDITED_TTL, edgeCacheHeaders } from '../../server/edge-cache.ts';
+import AgentCalculatorPage from '../agent-page/AgentCalculatorPage.tsx';
+import { agentParams, findPublicAgent, publicAgentAnswer } from '../agents/agents.server.ts';
 import { escapeHtml } from '../email/templates.ts';
-import { estimateParams, findEstimate } from '../estimate/estimate-row.server.ts';
-import { comparisonParams, findComparison } from '../net-sheet/net-sheet.server.ts';
+import EstimatePage, { preparedByLineOf, type EstimatePageData } from '../estimate/EstimatePage.tsx';
+import { estimateParams } from '../estimate/estimate-row.server.ts';
+import { comparisonParams, findComparison, findEstimateSheet } from '../net-sheet/net-sheet.server.ts';
+import { ISLAND_END, islandDataId, LIGHT_ISLANDS, type LightIsland } from './light-island.ts';
 
 /**
  * The paths these pages answer. netlify/functions/api.mts repeats them as literals (Netlify reads
@@ -58,6 +66,22 @@ interface HeadChanges {
   add?: string[];
 }
 
+/**
+ * A page's island rendered on the server with its data (decision 0025): `page` is the island's
+ * component with `data` as its props, the same element the browser hydrates (light-island.ts).
+ */
+interface RenderedIsland {
+  island: LightIsland;
+  page: ReactElement;
+  data: unknown;
+}
+
+/**
+ * What a page's lookup found: the head to give it, the island to render and, for a page the same for
+ * every visitor, the cache tags it is kept at the edge under; or nothing (404, never kept).
+ */
+type Lookup = { found: true; head: HeadChanges; island?: RenderedIsland; edgeTags?: string[] } | { found: false };
+
 /** The id after the route's prefix: `/r/alexmorgan/` → `alexmorgan`. */
 const idAfter = (prefix: string, path: string) => path.slice(prefix.length).replace(/\/$/, '');
 
@@ -90,28 +114,58 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
   };
 
   /**
-   * The shell with the head of what `lookup` found (200), or with `notFoundHead` (404), and the
-   * headers the site serves the shell with.
+   * The shell with the head and the island of what `lookup` found (200), or with `notFoundHead`
+   * (404), and the headers the site serves the shell with. A `private` page holds a seller's figures:
+   * no cache keeps it.
    */
   const answer = async (
     c: Context,
     shell: string,
-    lookup: Promise<{ found: boolean; head: HeadChanges }>,
-    notFoundHead: HeadChanges,
-  ): Promise<Response> => {
+    lookup: Promise<Lookup>,
+    { notFoundHead = {}, private: isPrivate = false }: { notFoundHead?: HeadChanges; private?: boolean } = {},
+  ) => {
     try {
-      const [{ html, headers: shellHeaders }, { found, head }] = await Promise.all([
-        shellFor(c.req.raw, shell),
-        lookup,
-      ]);
+      const [{ html, headers: shellHeaders }, found] = await Promise.all([shellFor(c.req.raw, shell), lookup]);
       const headers = new Headers({ 'Content-Type': 'text/html; charset=utf-8' });
       for (const [name, value] of shellHeaders) headers.append(name, value);
-      if (!found) headers.set('X-Robots-Tag', mergeNoindex(headers.get('X-Robots-Tag')));
-      return new Response(withHead(html, found ? head : notFoundHead), { status: found ? 200 : 404, headers });
+      if (isPrivate) headers.set('Cache-Control', 'no-store');
+      if (!found.found) {
+        headers.set('X-Robots-Tag', mergeNoindex(headers.get('X-Robots-Tag')));
+        return new Response(withHead(html, notFoundHead), { status: 404, headers });
+      }
+      if (found.edgeTags)
+        for (const [name, value] of edgeCacheHeaders(found.edgeTags, EDITED_TTL)) headers.set(name, value);
+      const page = withHead(html, found.head);
+      return new Response(found.island ? withIsland(page, found.island, c.req.raw) : page, { status: 200, headers });
     } catch (error) {
       // A shell the site cannot serve (a build without it).
       logError(error, c.req.raw);
       return c.text('This page could not be loaded just now. Please try again in a moment.', 500);
+    }
+  };
+
+  /**
+   * The page with its island rendered in the shell's container and its data beside it. Should the
+   * rendering fail, the shell as built: its island then renders itself in the browser at once.
+   */
+  const withIsland = (html: string, { island, page, data }: RenderedIsland, request: Request): string => {
+    try {
+      const start = new RegExp(`<div [^>]*id="${island}"[^>]*>`).exec(html);
+      const end = start ? html.indexOf(ISLAND_END, start.index) : -1;
+      const close = start ? html.lastIndexOf('</div>', end) : -1;
+      if (!start || end < 0 || close < start.index) throw new Error(`shell page: the shell has no island ${island}`);
+      // `<` escaped: nothing in the data can end the script element; JSON.parse reads it back as is.
+      const json = JSON.stringify(data).replace(/</g, '\\u003c');
+      return [
+        html.slice(0, start.index + start[0].length),
+        renderToString(page),
+        html.slice(close, end + ISLAND_END.length),
+        `<script type="application/json" id="${islandDataId(island)}">${json}</script>`,
+        html.slice(end + ISLAND_END.length),
+      ].join('');
+    } catch (error) {
+      logError(error, request);
+      return html;
     }
   };
 
@@ -121,15 +175,16 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
     const slug = idAfter('/r/', c.req.path);
     if (!slug) return next();
     const params = agentParams.safeParse({ slug });
-    const lookup = params.success
-      ? findPublicAgent(db, params.data.slug).then((agent) => {
-          if (!agent) return { found: false, head: {} };
+    const lookup: Promise<Lookup> = params.success
+      ? findPublicAgent(db, params.data.slug).then((agent): Lookup => {
+          if (!agent) return { found: false };
           const name = `${agent.first_name} ${agent.last_name}`;
           const title = `${name}'s Net to Seller Calculator · Long Island`;
           const description =
             `Estimate what you would walk away with from a Long Island home sale with ${name}` +
             `${agent.brokerage ? ` of ${agent.brokerage}` : ''}: commission, New York State transfer tax and fees.`;
           const url = escapeHtml(`${siteUrl(c.req.raw)}/r/${agent.slug}`);
+          const data = publicAgentAnswer(agent);
           return {
             found: true,
             head: {
@@ -143,22 +198,44 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
               },
               add: [`<link rel="canonical" href="${url}">`, `<meta property="og:url" content="${url}">`],
             },
+            // Purged with GET /api/agents/public/{slug}, whose data it shows; a deploy (new shells) empties the CDN.
+            edgeTags: [CACHE_TAGS.agent(agent.id)],
+            island: {
+              island: LIGHT_ISLANDS.agentPage,
+              page: createElement(AgentCalculatorPage, { agent: data }),
+              data,
+            },
           };
         })
-      : Promise.resolve({ found: false, head: {} });
-    return answer(c, '/r/', lookup, { add: [`<meta name="robots" content="noindex">`] });
+      : Promise.resolve({ found: false });
+    return answer(c, '/r/', lookup, { notFoundHead: { add: [`<meta name="robots" content="noindex">`] } });
   });
 
   // The shell is private as built (PageHead's privateLink, and `_headers` for /estimate/*): the
-  // head names no seller and no URL and is noindex already, whatever the estimate.
+  // head names no seller and no URL and is noindex already, whatever the estimate. The body shows the
+  // estimate, so no cache keeps the answer.
   app.get('/estimate/*', (c, next) => {
     const uuid = idAfter('/estimate/', c.req.path);
     if (!uuid) return next();
     const params = estimateParams.safeParse({ uuid });
-    const lookup = params.success
-      ? findEstimate(db, params.data.uuid.toLowerCase()).then((row) => ({ found: row !== undefined, head: {} }))
-      : Promise.resolve({ found: false, head: {} });
-    return answer(c, '/estimate/', lookup, {});
+    const lookup: Promise<Lookup> = params.success
+      ? findEstimateSheet(db, params.data.uuid).then(async (found): Promise<Lookup> => {
+          if (!found) return { found: false };
+          const agent = await findPublicAgent(db, found.estimate.agent_slug);
+          const data: EstimatePageData = {
+            estimate: found.estimate,
+            sheet: found.sheet,
+            range: found.range,
+            prepared_by: agent ? preparedByLineOf(agent) : null,
+          };
+          return {
+            found: true,
+            head: {},
+            island: { island: LIGHT_ISLANDS.estimatePage, page: createElement(EstimatePage, { data }), data },
+          };
+        })
+      : Promise.resolve({ found: false });
+    return answer(c, '/estimate/', lookup, { private: true });
   });
 
   // Offers compared on an estimate: private like it (privateLink, `_headers` for /offers/*).
@@ -166,10 +243,10 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
     const uuid = idAfter('/offers/', c.req.path);
     if (!uuid) return next();
     const params = comparisonParams.safeParse({ uuid });
-    const lookup = params.success
-      ? findComparison(db, params.data.uuid).then((row) => ({ found: row !== undefined, head: {} }))
-      : Promise.resolve({ found: false, head: {} });
-    return answer(c, '/offers/', lookup, {});
+    const lookup: Promise<Lookup> = params.success
+      ? findComparison(db, params.data.uuid).then((row): Lookup => (row ? { found: true, head: {} } : { found: false }))
+      : Promise.resolve({ found: false });
+    return answer(c, '/offers/', lookup, { private: true });
   });
 
   return app;

@@ -1,0 +1,130 @@
+// /r/{slug} and /estimate/{uuid} without React until the visitor shows intent (decision 0025): the
+// function renders the calculator and the sheet with their data; React loads on pointer, focus,
+// touch or key, and what the visitor typed or pressed before it arrived is kept.
+import { gzipSync } from 'node:zlib';
+import type { Page, Response } from '@playwright/test';
+import { z } from 'zod';
+import { expect, makeEstimate, recordApiCalls, test } from './fixtures.ts';
+
+/** Gzipped JavaScript before interaction, at most (scripts/bench-web.ts budgets the same). */
+const BUDGET_BYTES = 15 * 1024;
+
+/** Every script response of `page` from now on. */
+function recordScripts(page: Page): Response[] {
+  const scripts: Response[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(response);
+  });
+  return scripts;
+}
+
+/** Whether any of `scripts` is React DOM's client (the code that hydrates). */
+async function reactLoaded(scripts: Response[]): Promise<boolean> {
+  const bodies = await Promise.all(scripts.map((response) => response.body()));
+  return bodies.some((body) => body.toString().includes('hydrateRoot'));
+}
+
+async function gzipBytes(scripts: Response[]): Promise<number> {
+  const bodies = await Promise.all(scripts.map((response) => response.body()));
+  return bodies.reduce((sum, body) => sum + gzipSync(body).length, 0);
+}
+
+/**
+ * Holds the site's scripts that `page` asks for from now on until `release` is called: the
+ * visitor acts while React is still on its way.
+ */
+async function holdScripts(page: Page): Promise<() => void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_astro/*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+const createdSchema = z.object({ estimate: z.object({ net_to_seller: z.number() }) });
+
+test.describe('the light dynamic pages', () => {
+  for (const kind of ['agent', 'estimate'] as const) {
+    test(`the ${kind} page loads no React before the visitor shows intent, then hydrates on it`, async ({
+      page,
+      request,
+    }) => {
+      const path = kind === 'agent' ? '/r/alexmorgan' : `/estimate/${(await makeEstimate(request, 'alexmorgan')).uuid}`;
+      const scripts = recordScripts(page);
+      await page.goto(path, { waitUntil: 'networkidle' });
+      if (kind === 'agent') {
+        await expect(page.getByText('Alex Morgan')).toBeVisible();
+        await expect(page.getByLabel('Sale Price')).toBeVisible();
+      } else {
+        await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
+      }
+      expect(await reactLoaded(scripts), 'React loaded before any interaction').toBe(false);
+      expect(await gzipBytes(scripts)).toBeLessThanOrEqual(BUDGET_BYTES);
+
+      const target =
+        kind === 'agent' ? page.getByLabel('Sale Price') : page.getByRole('button', { name: 'Send this to my email' });
+      await target.hover();
+      await expect.poll(() => reactLoaded(scripts), { message: 'React loads on intent' }).toBe(true);
+    });
+  }
+
+  test('without JavaScript, the calculator and the sheet are there', async ({ browser, request }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/r/alexmorgan');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Net to Seller Calculator');
+    await expect(page.getByText('Alex Morgan · ')).toBeVisible();
+    await expect(page.getByLabel('Sale Price')).toBeVisible();
+    await expect(page.getByLabel('Mortgage Payoff')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Calculate' })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Contact Alex' })).toContainText('License #10401234567');
+
+    const { uuid } = await makeEstimate(request, 'alexmorgan');
+    await page.goto(`/estimate/${uuid}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Your Net Sheet');
+    await expect(page.getByRole('row', { name: /Sale Price/ })).toContainText('$780,200.00');
+    await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
+    await expect(page.getByRole('link', { name: 'Download PDF' })).toHaveAttribute(
+      'href',
+      `/api/estimates/${uuid}/pdf`,
+    );
+    await context.close();
+  });
+
+  test('what the visitor types and presses before React arrives gives the right estimate', async ({ page }) => {
+    const estimates = recordApiCalls(page, '/api/estimates');
+    await page.goto('/r/alexmorgan', { waitUntil: 'networkidle' });
+    const release = await holdScripts(page);
+    await page.getByLabel('Sale Price').pressSequentially('780200');
+    await page.getByLabel('Mortgage Payoff').pressSequentially('450000');
+    await page.getByRole('button', { name: 'Calculate' }).click();
+    // Still the page as the server sent it: no React to group the digits or take the press.
+    await expect(page.getByLabel('Sale Price')).toHaveValue('780200');
+    expect(page.url()).toMatch(/\/r\/alexmorgan$/);
+    expect(estimates).toEqual([]);
+
+    const created = page.waitForResponse(
+      (response) => response.url().endsWith('/api/estimates') && response.request().method() === 'POST',
+    );
+    release();
+    const answer = await created;
+    expect(answer.status()).toBe(201);
+    expect(createdSchema.parse(await answer.json()).estimate.net_to_seller).toBe(279341);
+    expect(estimates).toEqual([
+      { method: 'POST', body: { agent_slug: 'alexmorgan', sale_price: '780200', mortgage_payoff: '450000' } },
+    ]);
+    await expect(page.getByRole('heading', { name: 'Your estimate is ready' })).toBeVisible();
+  });
+
+  test('a button pressed on the sheet before React arrives does what it says', async ({ page, request }) => {
+    const { uuid } = await makeEstimate(request, 'alexmorgan');
+    await page.goto(`/estimate/${uuid}`, { waitUntil: 'networkidle' });
+    const release = await holdScripts(page);
+    await page.getByRole('button', { name: 'Send this to my email' }).click();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
+    release();
+    await expect(page.getByRole('dialog', { name: /send/i })).toBeVisible();
+  });
+});
