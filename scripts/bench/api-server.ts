@@ -1,4 +1,4 @@
-// Child process of bench-api: the API alone on DATABASE_URL, printing its URL when listening and
+// Child process of bench-api and bench-load: the API alone on DATABASE_URL, printing its URL when listening and
 // answering its parent's "round-trips" message with the database round trips made so far.
 import { createApi } from '../../src/server/app.ts';
 import { appDepsFrom } from '../../src/server/compose.ts';
