@@ -257,7 +257,7 @@ try {
   const answered = answeredIds.length + answeredWithoutId;
   console.log(
     `\nleads answered 201: ${answered}; leads stored: ${stored.leads} (lost ${stored.lost}` +
-      `${stored.leads > answered ? `; ${stored.leads - answered} more were in flight when the clock stopped` : ''})`,
+      `${stored.leads > answered ? `; ${stored.leads - answered} more were in flight when the warm-up's or the load's clock stopped` : ''})`,
   );
   console.log(
     `e-mails queued for them: ${stored.queued} (${stored.sent} sent): new-lead notices to one agent address are ` +
