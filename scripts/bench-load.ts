@@ -160,8 +160,11 @@ try {
   await autocannon({ url: bare.url, connections: CONNECTIONS, duration: 2 });
   const baseline = figuresOf(await autocannon({ url: bare.url, connections: CONNECTIONS, duration: BARE_DURATION_S }));
   const warmUp = await runMix(WARM_UP_S);
+  const apiProcess = z.object({ cpuShare: z.number(), delayP99Ms: z.number(), delayMaxMs: z.number() });
+  await askChild(api.child, 'process', apiProcess);
   await askChild(refresher, 'start', z.object({ started: z.literal(true) }));
   const measured = await runMix(DURATION_S);
+  const apiDuringLoad = await askChild(api.child, 'process', apiProcess);
   const refreshes = await askChild(
     refresher,
     'stop',
@@ -188,6 +191,10 @@ try {
   console.log(`Bare node:http server: ${CONNECTIONS} connections for ${BARE_DURATION_S} s in the same run.`);
   console.log(
     `Signed-in reads: an agent with ${LEADS_OF_AGENT.toLocaleString('en-US')} leads, growing with this run's.`,
+  );
+  console.log(
+    `API process during the load: ${(apiDuringLoad.cpuShare * 100).toFixed(0)} % of a core, event loop delay ` +
+      `p99 ${apiDuringLoad.delayP99Ms.toFixed(0)} ms, max ${apiDuringLoad.delayMaxMs.toFixed(0)} ms.`,
   );
   console.log(`Machine: ${after} after the load.\n`);
   const header = [
