@@ -15,8 +15,9 @@ import { askChild } from './bench/children.ts';
 import { NASSAU_DETAILS, quickEstimateBody } from './bench/estimate-bodies.ts';
 import { startPostgresBench } from './bench/postgres-bench.ts';
 
-const DURATION_S = Number(process.env.BENCH_LOAD_DURATION ?? 60);
-const CONNECTIONS = Number(process.env.BENCH_LOAD_CONNECTIONS ?? 200);
+const DURATION_S = z.coerce.number().int().min(1).default(60).parse(process.env.BENCH_LOAD_DURATION);
+/** At least one per route of the mix. */
+const CONNECTIONS = z.coerce.number().int().min(7).default(200).parse(process.env.BENCH_LOAD_CONNECTIONS);
 /** The bare server's run: its figures settle in seconds. */
 const BARE_DURATION_S = Math.min(10, DURATION_S);
 /** Unmeasured (but checked) load first: the API child's JIT and its pool's connections warm up. */
@@ -101,9 +102,11 @@ try {
     },
     onResponse: (status, body) => {
       if (status !== 201) return;
-      const parsed = leadAnswer.safeParse(JSON.parse(body));
-      if (parsed.success) answeredIds.push(parsed.data.lead.id);
-      else answeredWithoutId += 1;
+      try {
+        answeredIds.push(leadAnswer.parse(JSON.parse(body)).lead.id);
+      } catch {
+        answeredWithoutId += 1;
+      }
     },
   };
   const json = { 'content-type': 'application/json' };
