@@ -21,7 +21,7 @@ const CONNECTIONS = z.coerce.number().int().min(7).default(200).parse(process.en
 /** The bare server's run: its figures settle in seconds. */
 const BARE_DURATION_S = Math.min(10, DURATION_S);
 /** Unmeasured (but checked) load first: the API child's JIT and its pool's connections warm up. */
-const WARM_UP_S = 3;
+const WARM_UP_S = 5;
 const LEADS_OF_AGENT = 10_000;
 /** This run's visitors' e-mail domain: their leads are counted by it afterwards. */
 const RUN_DOMAIN = `load-${randomBytes(4).toString('hex')}.example.com`;
@@ -163,6 +163,7 @@ try {
   await autocannon({ url: bare.url, connections: CONNECTIONS, duration: 2 });
   const baseline = figuresOf(await autocannon({ url: bare.url, connections: CONNECTIONS, duration: BARE_DURATION_S }));
   const warmUp = await runMix(WARM_UP_S);
+  const leadsOfWarmUp = answeredIds.length + answeredWithoutId;
   const apiProcess = z.object({ cpuShare: z.number(), delayP99Ms: z.number(), delayMaxMs: z.number() });
   await askChild(api.child, 'process', apiProcess);
   await askChild(refresher, 'start', z.object({ started: z.literal(true) }));
@@ -192,6 +193,10 @@ try {
       `PostgreSQL 15 via the Neon driver and the WebSocket proxy; the API in one process (one pool).`,
   );
   console.log(`Bare node:http server: ${CONNECTIONS} connections for ${BARE_DURATION_S} s in the same run.`);
+  console.log(
+    `Warm-up (not in the table): ${warmUp.reduce((sum, row) => sum + row.requests, 0)} requests, ` +
+      `${leadsOfWarmUp} of them leads, slowest ${Math.max(...warmUp.map((row) => row.max))} ms.`,
+  );
   console.log(
     `Signed-in reads: an agent with ${LEADS_OF_AGENT.toLocaleString('en-US')} leads, growing with this run's.`,
   );
