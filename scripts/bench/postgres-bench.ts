@@ -40,8 +40,9 @@ export async function startPostgresBench(leadsOfAgent: number): Promise<Postgres
   const dataDir = mkdtempSync(join(tmpdir(), 'nts-bench-'));
   let db: Db | undefined;
   const stop = async () => {
-    for (const child of children) child.kill();
+    // While the proxy still runs; a pool broken by a failed run must not keep the server up.
     await db?.close().catch(() => undefined);
+    for (const child of children) child.kill();
     rmSync(dataDir, { recursive: true, force: true });
     await postgres.stop();
   };
