@@ -2,17 +2,14 @@
 // driver, next to a bare node:http server measured in the same run. Each server runs in its own
 // process so the load generator does not share its event loop. The signed-in calls are made as an
 // agent with LEADS_OF_AGENT leads (scripts/bench/agent-leads.ts), an admin among 10 such agents.
-import type { ChildProcess } from 'node:child_process';
 import autocannon from 'autocannon';
 import { createApi } from '../src/server/app.ts';
-import { openNeon } from '../src/server/db.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';
-import { migrate } from '../src/server/migrate.ts';
-import { seed } from '../src/server/seed.ts';
-import { start as startPostgres } from '../tests/support/postgres.ts';
-import { agentWithLeads, benchAuth, SEARCH_NAME } from './bench/agent-leads.ts';
-import { roundTripsOfChild, startChild } from './bench/children.ts';
+import { SEARCH_NAME } from './bench/agent-leads.ts';
+import { roundTripsOfChild } from './bench/children.ts';
+import { NASSAU_DETAILS, quickEstimateBody } from './bench/estimate-bodies.ts';
+import { startPostgresBench } from './bench/postgres-bench.ts';
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 /** Unmeasured load before each measurement: the child's JIT and its pool's connections warm up. */
@@ -22,12 +19,6 @@ const ROUND_TRIP_SAMPLES = 200;
 const LEADS_OF_AGENT = 10_000;
 
 const agent = featuredAgentFrom(parseEnv({}));
-const estimateBody = JSON.stringify({
-  agent_slug: agent.slug,
-  sale_price: '780,200',
-  mortgage_payoff: 450000,
-  recipient_name: 'Bench',
-});
 
 /** One call to load, and what it must meet. */
 interface Target {
@@ -63,7 +54,7 @@ const TARGETS: Target[] = [
     name: 'POST /api/estimates',
     path: '/api/estimates',
     method: 'POST',
-    body: estimateBody,
+    body: quickEstimateBody(agent.slug),
     budget: { trips: 1, p99Ms: 50, ratio: 0.1 },
   },
   // Issue 12: the reverse solve on a detailed Nassau sheet, then the estimate stored with its sheet:
@@ -73,19 +64,7 @@ const TARGETS: Target[] = [
     name: 'POST /api/estimates/reverse (detailed sheet)',
     path: '/api/estimates/reverse',
     method: 'POST',
-    body: JSON.stringify({
-      agent_slug: agent.slug,
-      target_net: '300,000',
-      details: {
-        county: 'Nassau',
-        closing_date: '2027-03-31',
-        liens: [
-          { label: 'Mortgage', payoff: 400000, per_diem_interest: 55.25, payoff_date: '2027-03-01' },
-          { label: 'HELOC', payoff: 20000 },
-        ],
-        property_taxes: { nassau_school: { annual: 9000, first_half_paid: true } },
-      },
-    }),
+    body: JSON.stringify({ agent_slug: agent.slug, target_net: '300,000', details: NASSAU_DETAILS }),
     budget: { trips: 2, p99Ms: 100 },
   },
   // The public reads kept at the edge (issue 13): what a CDN miss costs the function.
@@ -139,16 +118,9 @@ async function load(name: string, options: autocannon.Options): Promise<Figures>
   };
 }
 
-const postgres = await startPostgres();
-const children: ChildProcess[] = [];
+const bench = await startPostgresBench(LEADS_OF_AGENT);
 try {
-  const proxy = await startChild('scripts/bench/ws-proxy-server.ts', {});
-  children.push(proxy.child);
-  const db = openNeon(postgres.connectionString, { wsProxy: proxy.url });
-  await migrate(db);
-  await seed(db, agent);
-  const auth = benchAuth();
-  const cookies = await agentWithLeads(db, auth.config, LEADS_OF_AGENT);
+  const { db, auth, sessions: cookies } = bench;
   const headersOf = (target: Target): Record<string, string> => ({
     ...(target.body === undefined ? {} : { 'content-type': 'application/json' }),
     ...(target.signedIn === 'agent' ? { cookie: cookies.cookie } : {}),
@@ -172,15 +144,9 @@ try {
     }
     tripsPerCall.set(target, (db.roundTrips - before) / ROUND_TRIP_SAMPLES);
   }
-  await db.close();
 
-  const api = await startChild('scripts/bench/api-server.ts', {
-    DATABASE_URL: postgres.connectionString,
-    DATABASE_WS_PROXY: proxy.url,
-    SESSION_SECRET: auth.secret,
-  });
-  const bare = await startChild('scripts/bench/bare-server.ts', {});
-  children.push(api.child, bare.child);
+  const api = await bench.startApi();
+  const bare = await bench.startChild('scripts/bench/bare-server.ts');
 
   console.log(`Load: ${CONNECTIONS} connections, ${DURATION_S} s per target, PostgreSQL via the Neon driver.`);
   console.log(`Signed-in targets: an agent with ${LEADS_OF_AGENT.toLocaleString('en-US')} leads.`);
@@ -258,6 +224,5 @@ try {
   for (const [label, ok] of budgets) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
   process.exitCode = budgets.every(([, ok]) => ok) ? 0 : 1;
 } finally {
-  for (const child of children) child.kill();
-  await postgres.stop();
+  await bench.stop();
 }

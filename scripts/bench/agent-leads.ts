@@ -1,4 +1,4 @@
-// An agent with many leads for bench-api, and a session cookie of theirs, so the signed-in
+// An agent with many leads for bench-api and bench-load, and a session cookie of theirs, so the signed-in
 // dashboard calls are measured on the data size they must stay fast at.
 import { randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, signSession, type AuthConfig } from '../../src/features/auth/sessions.server.ts';
@@ -18,23 +18,23 @@ const AGENTS = 10;
 
 /**
  * AGENTS new active agents with `count` leads and `count` estimates each, one a minute back from now, and the Cookie
- * headers of a session of the first (`cookie`) and of the second, made an admin (`adminCookie`: every agent's
- * leads, AGENTS × `count`), signed with `auth`.
+ * headers of a session of the first (`cookie`, with its `slug`) and of the second, made an admin (`adminCookie`:
+ * every agent's leads, AGENTS × `count`), signed with `auth`.
  */
 export async function agentWithLeads(
   db: Db,
   auth: AuthConfig,
   count: number,
-): Promise<{ cookie: string; adminCookie: string }> {
-  const [agent, admin] = await db.query<{ id: number; session_version: number }>(
+): Promise<{ cookie: string; adminCookie: string; slug: string }> {
+  const [agent, admin] = await db.query<{ id: number; session_version: number; slug: string }>(
     `WITH made AS (
        INSERT INTO agents (first_name, last_name, email, slug, status, brokerage, professional_title)
        SELECT 'Bench', 'Agent', 'bench.agent' || a || '@example.com', 'benchagent' || a, 'active', 'Bench Realty',
               'Licensed Associate Broker'
          FROM generate_series(1, $1) AS a
-       RETURNING id, session_version
+       RETURNING id, session_version, slug
      )
-     SELECT id, session_version FROM made ORDER BY id LIMIT 2`,
+     SELECT id, session_version, slug FROM made ORDER BY id LIMIT 2`,
     [AGENTS],
   );
   if (!agent || !admin) throw new Error('bench: no agent rows');
@@ -63,5 +63,5 @@ export async function agentWithLeads(
   for (const table of ['leads', 'estimates', 'agent_daily_counts']) await db.exec(`VACUUM ANALYZE ${table}`);
   const cookieOf = async (who: { id: number; session_version: number }) =>
     `${SESSION_COOKIE}=${await signSession(auth, { agentId: who.id, version: who.session_version })}`;
-  return { cookie: await cookieOf(agent), adminCookie: await cookieOf(admin) };
+  return { cookie: await cookieOf(agent), adminCookie: await cookieOf(admin), slug: agent.slug };
 }

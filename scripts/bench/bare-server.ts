@@ -1,4 +1,4 @@
-// Child process of bench-api: the baseline, a bare node:http server answering a fixed JSON.
+// Child process of bench-api and bench-load: the baseline, a bare node:http server answering a fixed JSON.
 import { createServer } from 'node:http';
 
 const body = JSON.stringify({ success: true, estimate: { net_to_seller: 279341 } });

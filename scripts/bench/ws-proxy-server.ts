@@ -1,4 +1,4 @@
-// Child process of bench-api: the WebSocket-to-TCP proxy (Neon's wsproxy stand-in), off the load
+// Child process of bench-api and bench-load: the WebSocket-to-TCP proxy (Neon's wsproxy stand-in), off the load
 // generator's event loop.
 import { startWsProxy } from '../../tests/support/ws-proxy.ts';
 
