@@ -1,7 +1,8 @@
 /**
  * What the fuzz (fuzz.test.ts) found, each kept as the request that found it, on both backends:
  * - a NUL character (U+0000) in any text answered 500 (PostgreSQL cannot store it in text): now
- *   400 naming the field, and nothing saved;
+ *   400 naming the field, and nothing saved (found again, as a stack overflow on a body nested
+ *   5,000 deep, when the first fix walked the body recursively);
  * - a Follow Up Boss system name or key with a line break or non-ASCII characters answered 502
  *   "Could not reach Follow Up Boss" (not a valid HTTP header value): now 400 naming the field;
  * - three answers carried fields their documented schema did not allow (the document was wrong).
@@ -62,6 +63,14 @@ describe.each(BACKENDS)('what the fuzz found, on %s', (backend) => {
     expect(answer.fields).toEqual({ 'claims.0.label': NUL_MESSAGE });
     const after = await expectJson(await client.get('/api/admin/site-content'), 200, z.object({ content: json }));
     expect(after.content).toEqual(content);
+  });
+
+  it('a JSON body nested 5,000 deep answers 400, with a NUL at the bottom too (not 500: the stack held)', async () => {
+    const nested = (inner: string) => `${'{"a":'.repeat(5000)}${inner}${'}'.repeat(5000)}`;
+    const deep = await suite.client().send('POST', '/api/auth/reset-password', nested('1'));
+    expect((await expectError(deep, 400)).fields).toHaveProperty('token');
+    const nul = await suite.client().send('POST', '/api/auth/reset-password', nested('"\\u0000"'));
+    expect(Object.keys((await expectError(nul, 400, NUL_MESSAGE)).fields)).toEqual([Array(5000).fill('a').join('.')]);
   });
 
   it('PATCH /api/agents/me/integrations/fub with a line break in the system key answers 400 naming it', async () => {
