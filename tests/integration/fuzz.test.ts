@@ -29,7 +29,7 @@ const BUDGET: Record<Backend, number> = {
   postgres: Number(process.env.FUZZ_RUNS ?? 800),
 };
 const ONLY = process.env.FUZZ_BACKENDS?.split(',') ?? [...BACKENDS];
-/** A refused write is checked against the table digest on every case (see `digestEvery`). */
+/** A refused write is checked against the digest of every table on one write in this many (npm test: all). */
 const DIGEST_EVERY = Number(process.env.FUZZ_DIGEST_EVERY ?? 1);
 
 const operations = operationsOf(openApiDocument());
@@ -56,6 +56,8 @@ describe.each(BACKENDS.filter((backend) => ONLY.includes(backend)))('the fuzz on
   const { suite, world, digest, signedInAs, settle } = useMatrixSuite(backend, 'fuzz', fub);
   const runs = Math.max(1, Math.ceil(BUDGET[backend] / operations.length));
   let cases = 0;
+  /** How many answers of each status, for the closing line. */
+  const statuses = new Map<number, number>();
   let agentSlug = '';
   let leadId = 0;
   let pngBytes = new Uint8Array();
@@ -85,11 +87,13 @@ describe.each(BACKENDS.filter((backend) => ONLY.includes(backend)))('the fuzz on
     console.log(`fuzz on ${backend}: seed ${SEED}, ${runs} cases per operation (FUZZ_SEED=${SEED} runs it again)`);
   });
   afterAll(() => {
-    console.log(`fuzz on ${backend}: ${cases} cases, seed ${SEED}`);
+    const answered = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`);
+    console.log(`fuzz on ${backend}: ${cases} cases, seed ${SEED}; answers ${answered.join(', ')}`);
   });
 
   /** What the cases name of A's may have changed (a profile saved with a new slug, leads cleared). */
   async function refreshFixtures(): Promise<void> {
+    sessions.clear();
     const [row] = await suite.db.query<{ slug: string; lead: number | null }>(
       'SELECT slug, (SELECT max(id) FROM leads WHERE agent_id = $1) AS lead FROM agents WHERE id = $1',
       [world().a.id],
@@ -98,12 +102,22 @@ describe.each(BACKENDS.filter((backend) => ONLY.includes(backend)))('the fuzz on
     if (row?.lead) leadId = row.lead;
   }
 
+  /** Session tokens by agent id, signed again after every accepted write (one may end the sessions). */
+  const sessions = new Map<number, string>();
+  async function sessionOf(agentId: number): Promise<string> {
+    const known = sessions.get(agentId);
+    if (known !== undefined) return known;
+    const session = (await signedInAs(agentId)).session ?? '';
+    sessions.set(agentId, session);
+    return session;
+  }
+
   async function send(fuzzCase: FuzzCase, address: string | undefined): Promise<Response> {
     const headers: Record<string, string> = { origin: suite.api.origin, ...fuzzCase.headers };
     if (address) headers[IP_HEADER] = address;
     if (fuzzCase.caller !== 'signed out') {
       const party = fuzzCase.caller === 'admin' ? world().admin : world().a;
-      headers.cookie = `${SESSION_COOKIE}=${(await signedInAs(party.id)).session ?? ''}`;
+      headers.cookie = `${SESSION_COOKIE}=${await sessionOf(party.id)}`;
     }
     const body = fuzzCase.body instanceof Uint8Array ? new Uint8Array(fuzzCase.body) : fuzzCase.body;
     return suite.api.fetch(fuzzCase.path, { method: fuzzCase.method, headers, body, redirect: 'manual' });
@@ -128,6 +142,7 @@ describe.each(BACKENDS.filter((backend) => ONLY.includes(backend)))('the fuzz on
           const bytes = Buffer.from(await response.arrayBuffer());
           await settle();
           cases += 1;
+          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
           const type = response.headers.get('content-type') ?? '';
           const text = BINARY.test(type) ? '' : bytes.toString('utf8');
           const report = `${describeCase(fuzzCase)}${address ? `\nfrom ${address}` : ''}\nanswered ${response.status} ${type}: ${text.slice(0, 600)}`;
