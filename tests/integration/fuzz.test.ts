@@ -6,8 +6,9 @@
  * internal name anywhere; a success is the documented status and shape, and its JSON request was
  * one the document accepts; a refused write changed no table. Nothing logged as unexpected.
  *
- * Budget: FUZZ_RUNS cases per backend (npm test: 2,400 on PGlite, 800 on PostgreSQL), spread over
- * the operations; FUZZ_SEED makes a run again (`npm run fuzz` runs 50,000 and prints both).
+ * Budget: FUZZ_RUNS cases per backend (npm test: 2,400 on PGlite, 800 on PostgreSQL, seed 13),
+ * spread over the operations; FUZZ_SEED makes a run again (`npm run fuzz` runs 50,000 from a new
+ * seed and prints it).
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
@@ -23,7 +24,8 @@ import { leaks } from '../support/fuzz/schema-arbitrary.ts';
 import { png } from '../support/images.ts';
 import { PASSWORD, useMatrixSuite } from './authorization-matrix.ts';
 
-const SEED = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
+// npm test runs the same cases every time (a CI run goes red only for a change); npm run fuzz draws a new seed.
+const SEED = Number(process.env.FUZZ_SEED ?? 13);
 const BUDGET: Record<Backend, number> = {
   pglite: Number(process.env.FUZZ_RUNS ?? 2400),
   postgres: Number(process.env.FUZZ_RUNS ?? 800),
