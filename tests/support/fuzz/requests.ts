@@ -96,7 +96,7 @@ const CALLERS_OF: Record<Access, readonly Caller[]> = {
 };
 
 /** Path parameter values no route should choke on. */
-export const BAD_PATH_VALUES = [
+const BAD_PATH_VALUES = [
   '99999999999999999999999',
   '9007199254740993',
   '-1',
