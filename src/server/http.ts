@@ -15,7 +15,41 @@ export class HttpError extends Error {
 
 export const MAX_JSON_BYTES = 64 * 1024;
 
+interface Where {
+  key: string;
+  parent: Where | undefined;
+}
+
+/**
+ * Where `input` holds U+0000 (in a string or a key), which PostgreSQL cannot store in text.
+ * A loop, not recursion: a body nested thousands deep must not overflow the stack.
+ */
+function nulCharacterAt(input: unknown): string | undefined {
+  const pathOf = (where: Where | undefined): string => {
+    const keys: string[] = [];
+    for (let at = where; at; at = at.parent) keys.unshift(at.key);
+    return keys.length > 0 ? keys.join('.') : '_';
+  };
+  const pending: [unknown, Where | undefined][] = [[input, undefined]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [value, where] = next;
+    if (typeof value === 'string' && value.includes('\u0000')) return pathOf(where);
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [key, child] of Object.entries(value)) {
+      const here = { key, parent: where };
+      if (key.includes('\u0000')) return pathOf(here);
+      pending.push([child, here]);
+    }
+  }
+  return undefined;
+}
+
+const NUL_MESSAGE = 'Remove the invisible NUL character (U+0000) from this text';
+
 export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+  // Refused before the schema: a NUL would pass every text rule and then fail the database's write.
+  const nul = nulCharacterAt(input);
+  if (nul !== undefined) throw new HttpError(400, NUL_MESSAGE, { [nul]: NUL_MESSAGE });
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const fields = fieldErrorsOf(result.error);

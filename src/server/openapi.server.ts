@@ -36,7 +36,7 @@ import {
   siteContentSchema,
 } from '../features/content/site-content-schema.ts';
 import { fubSaveSchema } from '../features/crm/fub-integration.ts';
-import { fubAnswerSchema } from '../features/crm/fub-query.ts';
+import { fubAnswerSchema, fubChangeSchema } from '../features/crm/fub-query.ts';
 import { leadSyncAnswerSchema, leadSyncRequestSchema } from '../features/crm/lead-sync.ts';
 import { leadCrmParams } from '../features/crm/lead-sync.server.ts';
 import { overviewResponseSchema } from '../features/dashboard/overview.ts';
@@ -60,7 +60,7 @@ import {
 } from '../features/leads/lead-list.ts';
 import { dataRunsResponseSchema, dataStartedSchema, uploadQuerySchema } from '../features/market/data-admin.ts';
 import { townParamsSchema, townQuerySchema } from '../features/market/market.server.ts';
-import { feeTableAnswerSchema } from '../features/net-sheet/fee-table.ts';
+import { feeTableAnswerSchema, feeTableSavedSchema } from '../features/net-sheet/fee-table.ts';
 import { feeTableSchema } from '../features/net-sheet/li-fees.ts';
 import {
   detailedEstimateRequestSchema,
@@ -75,7 +75,12 @@ import {
   reverseAnswerSchema,
   sheetAnswerSchema,
 } from '../features/net-sheet/sheet-answer.ts';
-import { seoAnswerSchema, seoSavedSchema, seoSettingsSchema } from '../features/seo/seo-settings.ts';
+import {
+  ogImageAnswerSchema,
+  seoAnswerSchema,
+  seoSavedSchema,
+  seoSettingsSchema,
+} from '../features/seo/seo-settings.ts';
 import {
   agentDefaultsSchema,
   agentSettingsResponseSchema,
@@ -548,7 +553,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Connects or changes Follow Up Boss (the key is checked with Follow Up Boss)',
     tag: 'Follow Up Boss',
     body: json(fubSaveSchema),
-    success: ok('Saved', fubAnswerSchema),
+    success: ok('Saved', fubChangeSchema),
     errors: [502],
   },
   {
@@ -556,7 +561,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/agents/me/integrations/fub',
     summary: 'Disconnects Follow Up Boss',
     tag: 'Follow Up Boss',
-    success: ok('Disconnected', fubAnswerSchema),
+    success: ok('Disconnected', fubChangeSchema),
   },
   // Admins.
   {
@@ -587,7 +592,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/seo/settings',
     summary: "The site's SEO defaults",
     tag: 'Admin settings',
-    success: ok('The settings', seoAnswerSchema),
+    success: ok('The settings and the Open Graph image', seoAnswerSchema.extend(ogImageAnswerSchema.shape)),
   },
   {
     method: 'PUT',
@@ -764,7 +769,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Saves the Long Island closing-fee table',
     tag: 'Admin',
     body: json(feeTableSchema),
-    success: ok('Saved', feeTableAnswerSchema),
+    success: ok('Saved', feeTableSavedSchema),
   },
   {
     method: 'GET',

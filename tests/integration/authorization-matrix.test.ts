@@ -7,48 +7,16 @@
  * every table as it was (rate-limit counters aside); no answer but A's own and an admin's reading
  * every agent's leads carries A's private data.
  */
-import { readFileSync } from 'node:fs';
-import { Readable } from 'node:stream';
 import { registeredRoutes } from '../support/registered-routes.ts';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { hashPassword } from '../../src/features/auth/passwords.server.ts';
-import { fubClient } from '../../src/features/crm/fub-client.server.ts';
-import { hookBuilder, siteBuilds, type SiteBuilds } from '../../src/features/site-build/site-build.server.ts';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
-import { startFakeBuildHook, type FakeBuildHook } from '../fakes/build-hook.ts';
 import { startFakeFub } from '../fakes/fub.ts';
-import { apiErrorSchema, expectError, expectJson } from '../support/api-suite.ts';
-import {
-  clientAs,
-  forgeSession,
-  IP_HEADER,
-  SESSION_COOKIE,
-  useAuthSuite,
-  type AuthSuite,
-  type Client,
-} from '../support/auth-suite.ts';
+import { apiErrorSchema, expectError } from '../support/api-suite.ts';
+import { forgeSession, type AuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
-import { dataUrl, png } from '../support/images.ts';
-import {
-  CALLERS,
-  makeParty,
-  MATRIX,
-  partyOf,
-  PASSWORD,
-  type Caller,
-  type CellRequest,
-  type World,
-} from './authorization-matrix.ts';
+import { CALLERS, MATRIX, partyOf, useMatrixSuite, type Caller, type World } from './authorization-matrix.ts';
 
 const fub = await startFakeFub();
-const crm = { client: fubClient(fub.url), secret: 'matrix-test-encryption-secret-0123456789' };
-const SAMPLE_ZHVI = readFileSync('data/sample/zhvi.csv', 'utf8');
-/** Refresh now reads the sample ZHVI file as if downloaded. */
-const zhviFeed = {
-  origin: 'https://feeds.example/zhvi.csv',
-  open: () => Promise.resolve(Readable.from([SAMPLE_ZHVI])),
-};
 afterAll(() => fub.close());
 
 const splitKey = (key: string): [string, string] => {
@@ -67,93 +35,7 @@ const cells = Object.entries(MATRIX).flatMap(([key, row]) =>
 const guarded = Object.keys(ROUTE_ACCESS).filter((key) => ROUTE_ACCESS[key] !== 'public');
 
 describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
-  let hook: FakeBuildHook;
-  let builds: SiteBuilds | undefined;
-  // The app is made before the hook exists: its builds go to the hook through this.
-  const current: SiteBuilds = {
-    mode: 'hook',
-    request: (trigger, requestedBy) =>
-      builds ? builds.request(trigger, requestedBy) : Promise.reject(new Error('no builds')),
-    idle: () => builds?.idle() ?? Promise.resolve(),
-  };
-  const suite = useAuthSuite(backend, 'matrix', {
-    crm,
-    siteBuilds: current,
-    marketFeeds: () => ({ zhvi: zhviFeed }),
-  });
-
-  let world: World;
-  let passwordHash: string;
-  /** One statement reading a digest of every table but the rate-limit counters. */
-  let digestSql: string;
-
-  const signedInAs = (agentId: number) => clientAs(suite, agentId);
-  const connect = async (client: Client) => {
-    const response = await send(client, 'PATCH', {
-      path: '/api/agents/me/integrations/fub',
-      json: { api_key: fub.apiKey, active: true },
-    });
-    expect(response.status, await response.clone().text()).toBe(200);
-  };
-
-  /** Agent A, agent B and an admin, each with their own lead, estimate, offers and CRM connection. */
-  async function makeWorld(): Promise<World> {
-    const a = await makeParty(suite, signedInAs, connect, passwordHash);
-    const b = await makeParty(suite, signedInAs, connect, passwordHash);
-    const admin = await makeParty(suite, signedInAs, connect, passwordHash, true);
-    const asA = await signedInAs(a.id);
-    const photo = await expectJson(
-      await send(asA, 'POST', { path: '/api/upload/profile-photo', json: { imageData: dataUrl(await png(90, 90)) } }),
-      200,
-      z.object({ profile: z.object({ profile_photo: z.string() }) }),
-    );
-    const asAdmin = await signedInAs(admin.id);
-    const read = async (path: string) => {
-      const response = await asAdmin.get(path);
-      expect(response.status, path).toBe(200);
-      return z.record(z.string(), z.unknown()).parse(await response.json());
-    };
-    const mailgun = z
-      .record(z.string(), z.unknown())
-      .parse((await read('/api/agents/me/integrations/mailgun')).settings);
-    return {
-      a,
-      b,
-      admin,
-      imageFile: photo.profile.profile_photo.split('/').pop() ?? '',
-      site: {
-        content: (await read('/api/admin/site-content')).content,
-        fees: (await read('/api/admin/net-sheet-fees')).fees,
-        seo: (await read('/api/seo/settings')).settings,
-        mailgun: Object.fromEntries(
-          ['mailgun_domain', 'mailgun_from_name', 'mailgun_from_email'].map((field) => [field, mailgun[field] ?? '']),
-        ),
-      },
-    };
-  }
-
-  beforeAll(async () => {
-    hook = await startFakeBuildHook();
-    builds = siteBuilds(suite.db, hookBuilder(hook.url));
-    passwordHash = await hashPassword(PASSWORD);
-    world = await makeWorld();
-    const tables = await suite.db.query<{ name: string }>(
-      `SELECT table_name AS name FROM information_schema.tables
-        WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'rate_limits' ORDER BY 1`,
-    );
-    digestSql = `SELECT ${tables
-      .map(
-        ({ name }) =>
-          `(SELECT md5(coalesce(string_agg(md5(t::text), ',' ORDER BY md5(t::text)), '')) FROM "${name}" t) AS "${name}"`,
-      )
-      .join(', ')}`;
-  });
-  afterAll(async () => {
-    await builds?.idle();
-    await hook.close();
-  });
-
-  const digest = async () => (await suite.db.query(digestSql))[0];
+  const { suite, world: shared, makeWorld, digest, send, signedInAs, settle } = useMatrixSuite(backend, 'matrix', fub);
 
   /** Everything of an agent's that an agent route reads or changes, as text to compare. */
   const rowsOf = async (agentId: number) =>
@@ -167,21 +49,6 @@ describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
         [agentId],
       ),
     );
-
-  /** A cell's request as a page sends it: this client's cookie and IP, the site's Origin. */
-  function send(client: Client, method: string, request: CellRequest): Promise<Response> {
-    const headers: Record<string, string> = { [IP_HEADER]: client.ip, origin: suite.api.origin };
-    if (client.session !== undefined) headers.cookie = `${SESSION_COOKIE}=${client.session}`;
-    let body: string | FormData | undefined;
-    if (request.json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(request.json);
-    } else if (request.text) {
-      headers['content-type'] = request.text.type;
-      body = request.text.body;
-    } else if (request.form) body = request.form;
-    return suite.api.fetch(request.path, { method, headers, body, redirect: 'manual' });
-  }
 
   const clientOf = (w: World, caller: Caller, s: AuthSuite): Promise<Client> | Client =>
     caller === 'signed out' ? s.client() : signedInAs(partyOf(w, caller).id);
@@ -207,7 +74,7 @@ describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
     const row = MATRIX[key];
     if (!row) throw new Error(`no row ${key}`);
     const [method] = splitKey(key);
-    const w = row.fresh ? await makeWorld() : world;
+    const w = row.fresh ? await makeWorld() : shared();
     const expected = row.expect[caller];
     const request = await row.request(w, caller, suite);
     const client = await clientOf(w, caller, suite);
@@ -216,8 +83,7 @@ describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
     const rowsOfA = ROUTE_ACCESS[key] === 'agent' && caller !== 'agent A' ? await rowsOf(w.a.id) : undefined;
     const response = await send(client, method, request);
     const text = await response.text();
-    await builds?.idle();
-    await suite.settle();
+    await settle();
     expect(response.status, text).toBe(expected.status);
     if (expected.status >= 400) apiErrorSchema.parse(JSON.parse(text));
     const shown = expected.shows?.(w) ?? [];

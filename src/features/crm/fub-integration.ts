@@ -12,22 +12,21 @@ export const FUB_MESSAGES = {
   unreachable: 'Could not reach Follow Up Boss to check the API key. Please try again in a minute.',
 } as const;
 
-const optional = (max: number, label: string) =>
-  z
-    .string(`${label} must be text`)
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .optional()
-    .transform((value) => (value ? value : undefined));
+const text = (max: number, label: string) =>
+  z.string(`${label} must be text`).trim().max(max, `${label} must be at most ${max} characters`);
+/** Sent as an HTTP header's value (X-System, X-System-Key): printable ASCII only. */
+const headerText = (max: number, label: string) =>
+  text(max, label).regex(/^[\x20-\x7e]*$/, `${label} may use only letters, digits, spaces and punctuation`);
+const optional = (schema: z.ZodString) => schema.optional().transform((value) => (value ? value : undefined));
 
 /**
  * A save. Empty optional values are left out by the form (the spec), and left as they are here: a
  * stored key is kept unless a new one is sent. `active` is always sent.
  */
 export const fubSaveSchema = z.object({
-  api_key: optional(200, 'API key'),
-  system: optional(100, 'System name'),
-  system_key: optional(200, 'System key'),
+  api_key: optional(text(200, 'API key')),
+  system: optional(headerText(100, 'System name')),
+  system_key: optional(headerText(200, 'System key')),
   active: z.boolean('Choose whether the integration is active'),
 });
 export type FubSave = z.input<typeof fubSaveSchema>;

@@ -1,0 +1,122 @@
+/**
+ * What the fuzz (fuzz.test.ts) found, each kept as the request that found it, on both backends:
+ * - a NUL character (U+0000) in any text answered 500 (PostgreSQL cannot store it in text): now
+ *   400 naming the field, and nothing saved (found again, as a stack overflow on a body nested
+ *   5,000 deep, when the first fix walked the body recursively);
+ * - a Follow Up Boss system name or key with a line break or non-ASCII characters answered 502
+ *   "Could not reach Follow Up Boss" (not a valid HTTP header value): now 400 naming the field;
+ * - three answers carried fields their documented schema did not allow (the document was wrong).
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { fubClient } from '../../src/features/crm/fub-client.server.ts';
+import { openApiDocument } from '../../src/server/openapi.server.ts';
+import { startFakeFub } from '../fakes/fub.ts';
+import { expectError, expectJson } from '../support/api-suite.ts';
+import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
+import { BACKENDS } from '../support/backends.ts';
+import { createAgent } from '../support/fixtures.ts';
+import { operationsOf } from '../support/fuzz/requests.ts';
+
+const fub = await startFakeFub();
+afterAll(() => fub.close());
+
+const NUL_MESSAGE = 'Remove the invisible NUL character (U+0000) from this text';
+const json = z.record(z.string(), z.unknown());
+const ajv = new Ajv2020({ strict: false, validateFormats: false });
+const operations = operationsOf(openApiDocument());
+
+describe.each(BACKENDS)('what the fuzz found, on %s', (backend) => {
+  const suite = useAuthSuite(backend, 'fuzz-findings', {
+    crm: { client: fubClient(fub.url), secret: 'fuzz-findings-encryption-secret-0123456789' },
+  });
+  const admin = async (): Promise<Client> => clientAs(suite, (await createAgent(suite.db, { is_admin: true })).id);
+
+  it('PUT /api/seo/settings with a NUL character in a field answers 400 naming it, and saves nothing', async () => {
+    const client = await admin();
+    const before = await (await client.get('/api/seo/settings')).text();
+    const body = {
+      seo_title: 'Long Island net proceeds',
+      seo_description: 'What a seller \u0000 walks away with',
+      og_title: null,
+      og_description: null,
+      og_url: null,
+      twitter_card: 'summary',
+      seo_keywords: null,
+    };
+    const answer = await expectError(await client.send('PUT', '/api/seo/settings', body), 400, NUL_MESSAGE);
+    expect(answer.fields).toEqual({ seo_description: NUL_MESSAGE });
+    expect(await (await client.get('/api/seo/settings')).text()).toBe(before);
+  });
+
+  it('PUT /api/admin/site-content with a NUL character in a claim answers 400 naming it, and saves nothing', async () => {
+    const client = await admin();
+    const { content } = await expectJson(
+      await client.get('/api/admin/site-content'),
+      200,
+      z.object({ content: z.object({ claims: z.array(json) }).loose() }),
+    );
+    const [first, ...rest] = content.claims;
+    const broken = { ...content, claims: [{ ...first, label: 'Sellers\u0000 helped' }, ...rest] };
+    const answer = await expectError(await client.send('PUT', '/api/admin/site-content', broken), 400, NUL_MESSAGE);
+    expect(answer.fields).toEqual({ 'claims.0.label': NUL_MESSAGE });
+    const after = await expectJson(await client.get('/api/admin/site-content'), 200, z.object({ content: json }));
+    expect(after.content).toEqual(content);
+  });
+
+  it('a JSON body nested 5,000 deep answers 400, with a NUL at the bottom too (not 500: the stack held)', async () => {
+    const nested = (inner: string) => `${'{"a":'.repeat(5000)}${inner}${'}'.repeat(5000)}`;
+    const deep = await suite.client().send('POST', '/api/auth/reset-password', nested('1'));
+    expect((await expectError(deep, 400)).fields).toHaveProperty('token');
+    const nul = await suite.client().send('POST', '/api/auth/reset-password', nested('"\\u0000"'));
+    expect(Object.keys((await expectError(nul, 400, NUL_MESSAGE)).fields)).toEqual([Array(5000).fill('a').join('.')]);
+  });
+
+  it('PATCH /api/agents/me/integrations/fub with a line break in the system key answers 400 naming it', async () => {
+    const client = await clientAs(suite, (await createAgent(suite.db)).id);
+    const message = 'System key may use only letters, digits, spaces and punctuation';
+    const answer = await expectError(
+      await client.send('PATCH', '/api/agents/me/integrations/fub', {
+        api_key: fub.apiKey,
+        system: 'OurSite',
+        system_key: 'key\r\nX-Injected: 1',
+        active: true,
+      }),
+      400,
+      message,
+    );
+    expect(answer.fields).toEqual({ system_key: message });
+    const system = 'System name may use only letters, digits, spaces and punctuation';
+    await expectError(
+      await client.send('PATCH', '/api/agents/me/integrations/fub', {
+        api_key: fub.apiKey,
+        system: 'Café',
+        system_key: 'k',
+        active: true,
+      }),
+      400,
+      system,
+    );
+  });
+
+  /** The answer of `key` against its documented success schema. */
+  function expectDocumented(key: string, answer: unknown): void {
+    const schema = operations.find((operation) => operation.key === key)?.success.schema;
+    if (!schema) throw new Error(`${key} documents no JSON answer`);
+    const validate = ajv.compile(schema);
+    expect(validate(answer), `${key}: ${JSON.stringify(validate.errors)}`).toBe(true);
+  }
+
+  it('DELETE and PATCH /api/agents/me/integrations/fub, GET /api/seo/settings and PUT /api/admin/net-sheet-fees answer as documented', async () => {
+    const client = await admin();
+    const saved = await client.send('PATCH', '/api/agents/me/integrations/fub', { api_key: fub.apiKey, active: true });
+    expectDocumented('PATCH /api/agents/me/integrations/fub', await expectJson(saved, 200, json));
+    const removed = await client.send('DELETE', '/api/agents/me/integrations/fub');
+    expectDocumented('DELETE /api/agents/me/integrations/fub', await expectJson(removed, 200, json));
+    expectDocumented('GET /api/seo/settings', await expectJson(await client.get('/api/seo/settings'), 200, json));
+    const { fees } = await expectJson(await client.get('/api/admin/net-sheet-fees'), 200, z.object({ fees: json }));
+    const put = await client.send('PUT', '/api/admin/net-sheet-fees', fees);
+    expectDocumented('PUT /api/admin/net-sheet-fees', await expectJson(put, 200, json));
+  });
+});
