@@ -28,6 +28,8 @@ export interface CrmContext {
   client: FubClient;
   /** ENCRYPTION_KEY, which decrypts the stored keys. */
   secret: SecretSource;
+  /** How long one call may take; SEND_TIMEOUT_MS by default (tests give a short one). */
+  timeoutMs?: number;
 }
 
 /** How long a claimed job is its sender's; after that another run may take it. */
@@ -155,14 +157,9 @@ async function record(q: Queryable, job: ClaimedJob, result: Settlement, duratio
 }
 
 /** Sends a claimed job once and records what happened; answers the settlement. */
-export async function sendJob(
-  db: Db,
-  crm: CrmContext,
-  job: ClaimedJob,
-  timeoutMs = SEND_TIMEOUT_MS,
-): Promise<Settlement> {
+export async function sendJob(db: Db, crm: CrmContext, job: ClaimedJob): Promise<Settlement> {
   const started = performance.now();
-  const answer = await call(crm, job, timeoutMs);
+  const answer = await call(crm, job, crm.timeoutMs ?? SEND_TIMEOUT_MS);
   const result = settle(answer, job.attempts);
   await record(db, job, result, performance.now() - started);
   return result;
