@@ -38,16 +38,19 @@ afterAll(async () => {
   await Promise.all([resend.close(), fub.close()]);
 });
 
-/** The scheduled jobs' dependencies, as netlify/functions build them, against the fakes. */
-const jobDeps = (db: Db) => ({
+/**
+ * The app's and the scheduled jobs' dependencies, as netlify/functions build them, against the
+ * fakes; `limitMs` is the time limit of a call to either provider (their defaults without it).
+ */
+const jobDeps = (db: Db, limitMs?: number) => ({
   db,
   siteUrl: SITE_URL,
   email: {
-    provider: createResendProvider({ apiKey: resend.apiKey, baseUrl: resend.url, timeoutMs: LIMIT_MS }),
+    provider: createResendProvider({ apiKey: resend.apiKey, baseUrl: resend.url, timeoutMs: limitMs }),
     from: FROM,
   },
   auth: AUTH,
-  crm: { client: fubClient(fub.url), secret: SECRET, timeoutMs: LIMIT_MS },
+  crm: { client: fubClient(fub.url), secret: SECRET, timeoutMs: limitMs },
 });
 
 const thankYou = z.object({
@@ -66,16 +69,17 @@ interface Agents {
 /** The API on `test`'s database with e-mail and CRM, the work it runs after its answers, and what it logged. */
 interface Harness {
   test: TestDatabase;
+  deps: ReturnType<typeof jobDeps>;
   api: RunningApi;
   agents: Agents;
   afterResponse: Promise<unknown>[];
   logged: unknown[];
 }
 
-async function startHarness(test: TestDatabase): Promise<Harness> {
+async function startHarness(test: TestDatabase, limitMs?: number): Promise<Harness> {
   const afterResponse: Promise<unknown>[] = [];
   const logged: unknown[] = [];
-  const deps = jobDeps(test.db);
+  const deps = jobDeps(test.db, limitMs);
   const api = await startApi({
     db: test.db,
     logError: (error) => logged.push(error),
@@ -93,7 +97,8 @@ async function startHarness(test: TestDatabase): Promise<Harness> {
     [crm.id, encrypt(fub.apiKey, SECRET, FUB_API_KEY_CONTEXT)],
   );
   const estimate = await createEstimate(api, page.slug);
-  return { test, api, agents: { plain, crm, page: { ...page, estimateUuid: estimate.uuid } }, afterResponse, logged };
+  const agents = { plain, crm, page: { ...page, estimateUuid: estimate.uuid } };
+  return { test, deps, api, agents, afterResponse, logged };
 }
 
 /** Waits for the e-mail and CRM sends the API started after its answers (each settles by itself). */
@@ -223,8 +228,7 @@ async function checkAnswers(db: Db, sent: readonly Sent[]): Promise<BurstCounts>
  * waiting row due now (as if its backoff or Retry-After had passed, and the claim of a sender that
  * died had run out). Call it only once the API's own sends have settled. Answers the rounds taken.
  */
-async function runJobsUntilIdle(db: Db): Promise<number> {
-  const deps = jobDeps(db);
+async function runJobsUntilIdle({ test: { db }, deps }: Harness): Promise<number> {
   for (let round = 1; round <= 20; round += 1) {
     await db.query(`UPDATE email_deliveries SET next_attempt_at = now() WHERE status = 'queued'`);
     await db.query(
@@ -377,7 +381,7 @@ describe('the database drops every connection mid-burst (PostgreSQL through the 
     expect(harness.logged.filter((error) => !(error instanceof DatabaseUnavailable))).toEqual([]);
 
     await afterResponsesSettled(harness);
-    const rounds = await runJobsUntilIdle(test.db);
+    const rounds = await runJobsUntilIdle(harness);
     const stored = [...dropped, ...outage, ...after].filter((one) => one.status === 201).map((one) => one.email);
     const delivered = await checkDeliveries(harness, stored);
     const counts = {
@@ -403,7 +407,7 @@ describe.each(BACKENDS)('the e-mail provider and Follow Up Boss fail during a bu
 
   beforeAll(async () => {
     test = await openTestDatabase(backend, 'faults-providers');
-    harness = await startHarness(test);
+    harness = await startHarness(test, LIMIT_MS);
   });
 
   afterAll(async () => {
@@ -444,7 +448,7 @@ describe.each(BACKENDS)('the e-mail provider and Follow Up Boss fail during a bu
       emailRequestsRefused: resend.requests.filter((request) => request.status !== 200).length,
       crmRequestsRefused: fub.requests.filter((request) => request.status >= 400).length,
     };
-    const rounds = await runJobsUntilIdle(test.db);
+    const rounds = await runJobsUntilIdle(harness);
     const delivered = await checkDeliveries(
       harness,
       sent.map((one) => one.email),
