@@ -13,8 +13,9 @@
  * - Once synced a job is never claimed again, so a lead is sent again only if a sender died after
  *   FUB answered and before the answer was recorded (FUB matches the person by e-mail then).
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import { z } from 'zod';
-import type { Db, Queryable } from '../../server/db.ts';
+import { DatabaseUnavailable, type Db, type Queryable } from '../../server/db.ts';
 import { decrypt, resolveSecret, type SecretSource } from '../../server/encryption.ts';
 import type { FubAnswer, FubClient, FubCredentials } from './fub-client.server.ts';
 import { fubEventSchema } from './fub-event.ts';
@@ -156,12 +157,36 @@ async function record(q: Queryable, job: ClaimedJob, result: Settlement, duratio
   );
 }
 
+/**
+ * Waits before each new try to record a settlement while the database is away: about 16 s in all,
+ * well within the job's claim (CLAIM_SECONDS), so no other run sends the job meanwhile.
+ */
+const RECORD_RETRY_MS = [250, 500, 1_000, 2_000, 4_000, 8_000];
+
+/**
+ * Records a settlement, trying again while the database cannot be reached. FUB takes no
+ * idempotency key: a settlement that is never recorded leaves the job claimed, and the scheduled
+ * run sends the event again once the claim ends (the same person in FUB, but a second inquiry on
+ * their timeline). Recording twice is harmless: only a job still `sending` is settled.
+ */
+async function recordOrRetry(db: Db, job: ClaimedJob, result: Settlement, durationMs: number): Promise<void> {
+  for (const delay of [0, ...RECORD_RETRY_MS]) {
+    if (delay > 0) await wait(delay);
+    try {
+      await record(db, job, result, durationMs);
+      return;
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailable) || delay === RECORD_RETRY_MS.at(-1)) throw error;
+    }
+  }
+}
+
 /** Sends a claimed job once and records what happened; answers the settlement. */
 export async function sendJob(db: Db, crm: CrmContext, job: ClaimedJob): Promise<Settlement> {
   const started = performance.now();
   const answer = await call(crm, job, crm.timeoutMs ?? SEND_TIMEOUT_MS);
   const result = settle(answer, job.attempts);
-  await record(db, job, result, performance.now() - started);
+  await recordOrRetry(db, job, result, performance.now() - started);
   return result;
 }
 
