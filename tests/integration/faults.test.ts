@@ -10,12 +10,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { FUB_API_KEY_CONTEXT } from '../../src/features/crm/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
-import { createResendProvider, resendIdempotencyKey } from '../../src/features/email/providers/resend.server.ts';
+import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
+import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../src/server/app.ts';
 import { DatabaseUnavailable, openNeon, type Db } from '../../src/server/db.ts';
 import { encrypt } from '../../src/server/encryption.ts';
 import { deliverDueEmail, syncDueLeads } from '../../src/server/scheduled-jobs.ts';
 import { startFakeFub } from '../fakes/fub.ts';
+import { startFakeMailgun } from '../fakes/mailgun.ts';
 import { startFakeResend } from '../fakes/resend.ts';
 import { apiErrorSchema, expectJson } from '../support/api-suite.ts';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
@@ -33,20 +35,45 @@ const LIMIT_MS = 250;
 const SLOW_MS = 600;
 
 const resend = await startFakeResend();
+const mailgun = await startFakeMailgun();
 const fub = await startFakeFub();
 afterAll(async () => {
-  await Promise.all([resend.close(), fub.close()]);
+  await Promise.all([resend.close(), mailgun.close(), fub.close()]);
 });
+
+type Mail = 'resend' | 'mailgun';
+
+/**
+ * Messages the provider took, by delivery id: Resend's by the Idempotency-Key (a replay of a key is
+ * not a new message), Mailgun's by the `v:delivery_id` each carries (Mailgun has no idempotency key).
+ */
+function takenByDelivery(mail: Mail): Map<number, number> {
+  const ids =
+    mail === 'resend'
+      ? resend.emails.map((email) => Number(/^delivery-(\d+)$/.exec(email.idempotencyKey ?? '')?.[1]))
+      : mailgun.messages.map((message) => Number(message.variables.delivery_id));
+  const taken = new Map<number, number>();
+  for (const id of ids) taken.set(id, (taken.get(id) ?? 0) + 1);
+  return taken;
+}
 
 /**
  * The app's and the scheduled jobs' dependencies, as netlify/functions build them, against the
- * fakes; `limitMs` is the time limit of a call to either provider (their defaults without it).
+ * fakes, with e-mail through `mail`; `limitMs` is the time limit of a call to either provider (their defaults without it).
  */
-const jobDeps = (db: Db, limitMs?: number) => ({
+const jobDeps = (db: Db, mail: Mail, limitMs?: number) => ({
   db,
   siteUrl: SITE_URL,
   email: {
-    provider: createResendProvider({ apiKey: resend.apiKey, baseUrl: resend.url, timeoutMs: limitMs }),
+    provider:
+      mail === 'resend'
+        ? createResendProvider({ apiKey: resend.apiKey, baseUrl: resend.url, timeoutMs: limitMs })
+        : createMailgunProvider({
+            apiKey: mailgun.apiKey,
+            domain: mailgun.domain,
+            baseUrl: mailgun.url,
+            timeoutMs: limitMs,
+          }),
     from: FROM,
   },
   auth: AUTH,
@@ -69,6 +96,7 @@ interface Agents {
 /** The API on `test`'s database with e-mail and CRM, the work it runs after its answers, and what it logged. */
 interface Harness {
   test: TestDatabase;
+  mail: Mail;
   deps: ReturnType<typeof jobDeps>;
   api: RunningApi;
   agents: Agents;
@@ -76,10 +104,10 @@ interface Harness {
   logged: unknown[];
 }
 
-async function startHarness(test: TestDatabase, limitMs?: number): Promise<Harness> {
+async function startHarness(test: TestDatabase, mail: Mail, limitMs?: number): Promise<Harness> {
   const afterResponse: Promise<unknown>[] = [];
   const logged: unknown[] = [];
-  const deps = jobDeps(test.db, limitMs);
+  const deps = jobDeps(test.db, mail, limitMs);
   const api = await startApi({
     db: test.db,
     logError: (error) => logged.push(error),
@@ -98,7 +126,7 @@ async function startHarness(test: TestDatabase, limitMs?: number): Promise<Harne
   );
   const estimate = await createEstimate(api, page.slug);
   const agents = { plain, crm, page: { ...page, estimateUuid: estimate.uuid } };
-  return { test, deps, api, agents, afterResponse, logged };
+  return { test, mail, deps, api, agents, afterResponse, logged };
 }
 
 /** Waits for the e-mail and CRM sends the API started after its answers (each settles by itself). */
@@ -275,11 +303,7 @@ async function checkDeliveries(harness: Harness, visitors: readonly string[]): P
     [visitors],
   );
   const { page, crm } = harness.agents;
-  const received = new Map<string, number>();
-  for (const email of resend.emails) {
-    const key = email.idempotencyKey ?? '';
-    received.set(key, (received.get(key) ?? 0) + 1);
-  }
+  const taken = takenByDelivery(harness.mail);
   let duplicates = 0;
   for (const lead of leads) {
     const own = deliveries.filter((delivery) => delivery.visitor === lead.email);
@@ -287,7 +311,7 @@ async function checkDeliveries(harness: Harness, visitors: readonly string[]): P
     expect(kinds, lead.email).toEqual(lead.agent_id === page.id ? ['estimate', 'new_lead'] : ['new_lead']);
     for (const delivery of own) {
       expect(delivery.status, `${lead.email} ${delivery.kind}`).toBe('sent');
-      const times = received.get(resendIdempotencyKey(delivery.id)) ?? 0;
+      const times = taken.get(delivery.id) ?? 0;
       expect(times, `${lead.email} ${delivery.kind} received`).toBeGreaterThanOrEqual(1);
       duplicates += times - 1;
     }
@@ -305,7 +329,10 @@ async function checkDeliveries(harness: Harness, visitors: readonly string[]): P
   const acceptedFor = (email: string) => accepted.filter((event) => JSON.stringify(event.body).includes(`"${email}"`));
   return {
     emailsDelivered: deliveries.length,
-    replaysAbsorbed: resend.requests.filter((request) => request.status === 200).length - resend.emails.length,
+    replaysAbsorbed:
+      harness.mail === 'resend'
+        ? resend.requests.filter((request) => request.status === 200).length - resend.emails.length
+        : 0,
     crmSyncsDelivered: crmLeads.filter((email) => acceptedFor(email).length > 0).length,
     crmEventsRepeated: crmLeads.reduce((sum, email) => sum + Math.max(0, acceptedFor(email).length - 1), 0),
     duplicates,
@@ -322,7 +349,7 @@ describe('the database drops every connection mid-burst (PostgreSQL through the 
   beforeAll(async () => {
     proxy = await startWsProxy();
     test = await openTestDatabase('postgres', 'faults', { wsProxy: proxy.address });
-    harness = await startHarness(test);
+    harness = await startHarness(test, 'resend');
     const [database] = await test.db.query<{ name: string }>('SELECT current_database() AS name');
     const url = new URL(inject('postgresUrl'));
     url.pathname = `/${database?.name ?? ''}`;
@@ -409,7 +436,7 @@ describe.each(BACKENDS)('the e-mail provider and Follow Up Boss fail during a bu
 
   beforeAll(async () => {
     test = await openTestDatabase(backend, 'faults-providers');
-    harness = await startHarness(test, LIMIT_MS);
+    harness = await startHarness(test, 'resend', LIMIT_MS);
   });
 
   afterAll(async () => {
@@ -461,6 +488,48 @@ describe.each(BACKENDS)('the e-mail provider and Follow Up Boss fail during a bu
     expect(failed.emailRequestsRefused).toBe(30);
     expect(failed.crmRequestsRefused).toBe(16);
     expect(delivered.replaysAbsorbed).toBeGreaterThan(0);
+    expect(delivered.emailsDelivered).toBe(count + count / 3);
+    expect(delivered.crmSyncsDelivered).toBe(count / 3);
+    expect(delivered.duplicates).toBe(0);
+  });
+});
+
+// Mailgun takes no idempotency key: an answer lost to a time limit would mean a second copy
+// (decision 0023), so its scenario is down and rate-limited, not slow.
+describe('Mailgun fails during a burst, on pglite', () => {
+  let test: TestDatabase;
+  let harness: Harness;
+
+  beforeAll(async () => {
+    test = await openTestDatabase('pglite', 'faults-mailgun');
+    harness = await startHarness(test, 'mailgun');
+  });
+
+  afterAll(async () => {
+    await harness.api.close();
+    await test.close();
+  });
+
+  it('thanks for and stores every lead, then delivers every e-mail exactly once', async () => {
+    mailgun.reset();
+    fub.reset();
+    mailgun.trouble({ kind: 'server-error', status: 503 }, 15);
+    mailgun.trouble({ kind: 'rate-limit', retryAfter: 1 }, 15);
+    const count = 90;
+    const sent = await burst(harness, 'mailgun', count);
+    const answers = await checkAnswers(test.db, sent);
+    expect(answers).toEqual({ sent: count, thanked: count, stored: count, refused: 0 });
+
+    await afterResponsesSettled(harness);
+    const refused = mailgun.requests.filter((request) => request.status !== 200).length;
+    const rounds = await runJobsUntilIdle(harness);
+    const delivered = await checkDeliveries(
+      harness,
+      sent.map((one) => one.email),
+    );
+    const counts = { ...answers, emailRequestsRefused: refused, ...delivered, scheduledRounds: rounds };
+    console.info(`[faults] Mailgun down and rate-limited on pglite: ${JSON.stringify(counts)}`);
+    expect(refused).toBe(30);
     expect(delivered.emailsDelivered).toBe(count + count / 3);
     expect(delivered.crmSyncsDelivered).toBe(count / 3);
     expect(delivered.duplicates).toBe(0);
