@@ -130,6 +130,57 @@ describe.each(BACKENDS)('a Follow Up Boss event whose answer was lost, on %s', (
     expect(await syncOf(client, answer.lead.id)).toMatchObject({ status: 'synced', attempts: 2 });
   });
 
+  it('looks before the agent’s own sync sends it again', async () => {
+    const { agent, client } = await connectedAgent();
+    const email = `robin.manual.${agent.id}@example.com`;
+    fake.trouble({ kind: 'slow', ms: SLOW_MS }, 1);
+    const answer = await contactLead(agent, email);
+    expect(answer.fub_sync_status).toBe('failed');
+
+    const synced = await expectJson(
+      await client.post('/api/leads/sync-fub', { lead_ids: [answer.lead.id] }),
+      200,
+      z.object({ success: z.literal(true), synced: z.number() }),
+    );
+    expect(synced.synced).toBe(1);
+    expect(acceptedFor(email)).toHaveLength(1);
+    expect(await syncOf(client, answer.lead.id)).toMatchObject({ status: 'synced', attempts: 2 });
+  });
+
+  it('looks before sending a job whose sender died before recording Follow Up Boss’s answer', async () => {
+    const { agent, client } = await connectedAgent();
+    const email = `robin.died.${agent.id}@example.com`;
+    const answer = await contactLead(agent, email);
+    expect(answer.fub_sync_status).toBe('synced');
+    // As if the sender had posted and died before recording: the job still claimed, its claim over.
+    await suite.db.query(
+      `UPDATE crm_syncs SET status = 'sending', claimed_until = now() - interval '1 second' WHERE lead_id = $1`,
+      [answer.lead.id],
+    );
+    await suite.db.query('UPDATE leads SET synced_to_fub = false, fub_person_id = NULL WHERE id = $1', [
+      answer.lead.id,
+    ]);
+
+    await syncDue(suite.db, crm);
+    expect(acceptedFor(email)).toHaveLength(1);
+    const sync = await syncOf(client, answer.lead.id);
+    expect(sync).toMatchObject({ status: 'synced', person_id: acceptedFor(email)[0]?.personId });
+    expect(sync?.history[0]).toMatchObject({ outcome: 'found' });
+  });
+
+  it('still posts for an expired account, which refuses the lookup but takes events', async () => {
+    const { agent, client } = await connectedAgent();
+    const email = `robin.expired.${agent.id}@example.com`;
+    fake.trouble({ kind: 'drop' }, 1);
+    const answer = await contactLead(agent, email);
+    expect(answer.fub_sync_status).toBe('failed');
+    fake.expireAccount(fake.apiKey);
+
+    await runDue(agent);
+    expect(acceptedFor(email)).toHaveLength(1);
+    expect(await syncOf(client, answer.lead.id)).toMatchObject({ status: 'synced', attempts: 2 });
+  });
+
   it('waits for Retry-After when the lookup is rate-limited, then finds the event: still one', async () => {
     const { agent, client } = await connectedAgent();
     const email = `robin.limited.${agent.id}@example.com`;
