@@ -224,6 +224,14 @@ describe('finding an event sent before (GET /v1/people?email=, GET /v1/events?pe
     expect(lists).toEqual(['/v1/people', '/v1/events', '/v1/events']);
   });
 
+  it('finds a person whose e-mail holds a plus', async () => {
+    const email = 'dana+home@example.com';
+    const event = { ...sellerInquiry({ emails: [{ value: email }] }), description: 'Reference: plus' };
+    const sent = await client().sendEvent(credentials(), event);
+    const found = await client().findEvent(credentials(), { ...mark('Reference: plus'), email });
+    expect(found).toEqual({ kind: 'found', status: 200, personId: sent.kind === 'created' ? sent.personId : -1 });
+  });
+
   it('answers missing for an unknown e-mail, or a known person without the event', async () => {
     expect(await client().findEvent(credentials(), mark('Reference: nothing'))).toEqual({ kind: 'missing' });
     await client().sendEvent(credentials(), { ...sellerInquiry(), description: 'Reference: another' });

@@ -157,6 +157,10 @@ interface RawAnswer {
   body: string;
 }
 
+/** A query string with spaces as %20 (a `+` is a space only to form decoders; a literal `+` in an e-mail is %2B either way). */
+const queryString = (params: Record<string, string>): string =>
+  new URLSearchParams(params).toString().replaceAll('+', '%20');
+
 /** HTTP Basic credentials: the key as user name and an empty password (the colon matters). */
 const basicCredentials = (apiKey: string): string => Buffer.from(`${apiKey}:`, 'utf8').toString('base64');
 
@@ -285,22 +289,22 @@ export function fubClient(baseUrl: string, fetchImpl: typeof fetch = fetch): Fub
     async findEvent(credentials, { email, type, reference }, options) {
       const people = await list(
         credentials,
-        `/v1/people?${new URLSearchParams({ email, includeTrash: 'true', limit: '100' }).toString()}`,
+        `/v1/people?${queryString({ email, includeTrash: 'true', limit: '100' })}`,
         peoplePageSchema,
         options,
       );
       if (!people.ok) return people.answer;
       for (const person of people.page.people) {
-        const query = new URLSearchParams({ personId: String(person.id), type, limit: '100' });
+        const query: Record<string, string> = { personId: String(person.id), type, limit: '100' };
         for (let pageNumber = 0; pageNumber < MAX_EVENT_PAGES; pageNumber += 1) {
-          const events = await list(credentials, `/v1/events?${query.toString()}`, eventsPageSchema, options);
+          const events = await list(credentials, `/v1/events?${queryString(query)}`, eventsPageSchema, options);
           if (!events.ok) return events.answer;
           if (events.page.events.some((event) => event.description?.includes(reference))) {
             return { kind: 'found', status: 200, personId: person.id };
           }
           const next = events.page._metadata?.next;
           if (!next) break;
-          query.set('next', next);
+          query.next = next;
         }
       }
       return { kind: 'missing' };
