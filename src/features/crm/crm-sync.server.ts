@@ -60,7 +60,7 @@ export const claimedJobSchema = z.object({
   api_key_encrypted: z.string(),
   system: z.string().nullable(),
   system_key_encrypted: z.string().nullable(),
-  /** An earlier call may have reached FUB unanswered: look for the event before posting it. A job just written has had no call. */
+  /** An earlier call may have reached FUB unanswered: look for the event first (a new job has had no call). */
   unsure: z.boolean().default(false),
 });
 export type ClaimedJob = z.infer<typeof claimedJobSchema>;

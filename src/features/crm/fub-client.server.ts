@@ -2,9 +2,9 @@
  * Follow Up Boss (https://docs.followupboss.com/reference; facts in
  * shared/research/follow-up-boss-api.md): `GET /v1/identity` to check a key and name its account,
  * `POST /v1/events` to send a lead, `GET /v1/people?email=` and `GET /v1/events?personId=` to find
- * an event sent before whose answer was lost. Auth is HTTP Basic with the API key as user name and an empty
- * password; X-System and X-System-Key go along only as a pair (one without the other is worse than
- * neither). Every answer becomes a FubAnswer saying what the caller should do next: done, accepted
+ * an event sent before whose answer was lost. Auth is HTTP Basic with the API key as user name and
+ * an empty password; X-System and X-System-Key go along only as a pair (one without the other is
+ * worse than neither). Every answer becomes a FubAnswer saying what the caller should do next: done, accepted
  * but ignored (204: the source's lead flow is archived), wait (429), stop (401/403: the integration
  * needs attention), give up on this event (other 4xx) or retry later (5xx, network, timeout).
  * The key never appears in a message.
@@ -157,7 +157,7 @@ interface RawAnswer {
   body: string;
 }
 
-/** A query string with spaces as %20 (a `+` is a space only to form decoders; a literal `+` in an e-mail is %2B either way). */
+/** A query string with spaces as %20: a `+` is a space only to form decoders (a `+` of an e-mail is %2B). */
 const queryString = (params: Record<string, string>): string =>
   new URLSearchParams(params).toString().replaceAll('+', '%20');
 
