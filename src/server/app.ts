@@ -43,7 +43,7 @@ import { seoSettingsRoutes } from '../features/seo/seo-settings.server.ts';
 import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
 import { siteImageRoutes } from '../features/site/site-images.server.ts';
 import { siteBuildRoutes, type SiteBuilds } from '../features/site-build/site-build.server.ts';
-import type { Db } from './db.ts';
+import { DatabaseUnavailable, type Db } from './db.ts';
 import { DEFAULT_FUB_API_URL, parseEnv } from './env.ts';
 import { defaultEdgePurger, purgeAfterWrite, type EdgePurger } from './edge-cache.ts';
 import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
@@ -235,6 +235,11 @@ export function createApi({
     if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));
     if (error instanceof HttpError) return errorResponse(c, error);
     logError(error, c.req.raw);
+    if (error instanceof DatabaseUnavailable) {
+      // A passing outage: say so, and when to try again, rather than a failure of ours.
+      c.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+      return errorResponse(c, new HttpError(503, DATABASE_UNAVAILABLE_MESSAGE));
+    }
     return errorResponse(c, new HttpError(500, 'Something went wrong on our side. Please try again.'));
   });
   // The old product's sold-homes address, kept working: /sold-api.php?town= is /api/sold?town=.
@@ -256,6 +261,11 @@ export function createApi({
   app.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   return app;
 }
+
+/** The answer while the database cannot be reached (503). */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'We could not reach our database just now. Please try again in a moment.';
+/** A dropped connection is replaced at once and a restarting database is back within seconds. */
+export const DATABASE_RETRY_AFTER_SECONDS = 10;
 
 /** Served by the API besides /api/* (the Netlify Function claims it too). */
 export const LEGACY_SOLD_PATH = '/sold-api.php';

@@ -71,6 +71,38 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   };
 }
 
+/**
+ * The database could not be reached, or a connection dropped before its answer came: nothing is
+ * wrong with the request itself, and the same request may succeed a moment later (the API answers
+ * 503 with Retry-After, src/server/app.ts). A statement sent just before the drop may still have
+ * been committed: only a statement that is safe to repeat may be sent again (see leads.server.ts).
+ */
+export class DatabaseUnavailable extends Error {
+  override readonly name = 'DatabaseUnavailable';
+}
+
+// SQLSTATE class 08 (connection exception) and 57P01-57P03 (the server shutting down, restarting
+// or not yet accepting connections), and the socket errors of a network that went away.
+const CONNECTION_STATES = /^(08|57P0[123])/;
+const NETWORK_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH']);
+// node-postgres's own words for a connection that ended under a query or cannot take one.
+const CONNECTION_LOST = /^Connection terminated|is not queryable/;
+
+/** A driver failure as DatabaseUnavailable when it is about the connection, else unchanged. */
+function connectionFailure(error: unknown): unknown {
+  // The driver rejects with the WebSocket's ErrorEvent, not an Error, when the socket cannot open.
+  if (!(error instanceof Error)) return new DatabaseUnavailable('The database connection failed', { cause: error });
+  const code = 'code' in error && typeof error.code === 'string' ? error.code : '';
+  if (CONNECTION_STATES.test(code) || NETWORK_ERRORS.has(code) || CONNECTION_LOST.test(error.message)) {
+    return new DatabaseUnavailable(error.message, { cause: error });
+  }
+  return error;
+}
+
+const rethrow = (error: unknown): never => {
+  throw connectionFailure(error);
+};
+
 export interface NeonOptions {
   /** Local tests reach a plain PostgreSQL through a WebSocket-to-TCP proxy at this host:port. */
   wsProxy?: string;
@@ -110,17 +142,21 @@ export function openNeon(connectionString: string, options: NeonOptions = {}): D
   pgTypes.setTypeParser(INT8_OID, toNumber);
   pgTypes.setTypeParser(NUMERIC_OID, toNumber);
   const pool = new Pool({ connectionString, max: 20 });
+  // An idle connection that drops (the network, a restarted pooler, the server ending it) is
+  // reported here. The pool has already discarded it and the next query opens a new one; without a
+  // listener the 'error' event would end the whole process.
+  pool.on('error', () => undefined);
   let roundTrips = 0;
   const onClient = (client: PoolClient): Queryable => ({
     async query<Row>(text: string, params?: readonly unknown[]) {
       roundTrips += 1;
-      const result = await client.query<Row & QueryResultRow>(statement(text, params));
+      const result = await client.query<Row & QueryResultRow>(statement(text, params)).catch(rethrow);
       return result.rows;
     },
     async exec(script) {
       roundTrips += 1;
       // Without parameters pg uses the simple protocol, which accepts several statements.
-      await client.query(script);
+      await client.query(script).catch(rethrow);
     },
   });
   return {
@@ -130,15 +166,15 @@ export function openNeon(connectionString: string, options: NeonOptions = {}): D
     },
     async query<Row>(text: string, params?: readonly unknown[]) {
       roundTrips += 1;
-      const result = await pool.query<Row & QueryResultRow>(statement(text, params));
+      const result = await pool.query<Row & QueryResultRow>(statement(text, params)).catch(rethrow);
       return result.rows;
     },
     async exec(script) {
       roundTrips += 1;
-      await pool.query(script);
+      await pool.query(script).catch(rethrow);
     },
     async transaction(work) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch(rethrow);
       const tx = onClient(client);
       try {
         await tx.query('BEGIN');

@@ -5,7 +5,7 @@ import { fieldErrorsOf, type FieldErrors } from '../ui/field-errors.ts';
 /** Thrown by handlers; the app's one error handler turns it into the API's error shape. */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502,
+    readonly status: 400 | 401 | 403 | 404 | 405 | 409 | 410 | 413 | 415 | 422 | 429 | 500 | 502 | 503,
     message: string,
     readonly fields: FieldErrors = {},
   ) {

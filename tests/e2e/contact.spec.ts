@@ -122,4 +122,30 @@ test.describe('a seller asking the featured agent to call', () => {
       await expect(contact.getByLabel('First name')).toHaveValue('Jordan');
     });
   });
+
+  test.describe('when the database cannot be reached', () => {
+    test.use({ consoleErrorsAllowed: [/status of 503/] });
+    // The server side (a 503 with Retry-After, nothing stored) is proven in tests/integration/faults.test.ts.
+    test('the form says to try again and keeps what was typed; no thank-you is shown', async ({ page }) => {
+      const message = 'We could not reach our database just now. Please try again in a moment.';
+      await page.route('**/api/leads', (route) =>
+        route.fulfill({
+          status: 503,
+          headers: { 'retry-after': '10' },
+          contentType: 'application/json',
+          body: JSON.stringify({ success: false, error: message, fields: {} }),
+        }),
+      );
+      const contact = await openHomeModal(page, 'Contact');
+      await submitContact(page, {
+        firstName: 'Jordan',
+        lastName: 'Lee',
+        phone: '6315550199',
+        email: 'jordan@example.com',
+      });
+      await expect(contact.getByRole('alert').filter({ hasText: message })).toBeVisible();
+      await expect(page.getByText('Thank you! We will be in touch soon.')).toBeHidden();
+      await expect(contact.getByRole('textbox', { name: 'Email' })).toHaveValue('jordan@example.com');
+    });
+  });
 });

@@ -13,7 +13,11 @@
  *   201 with the new person's JSON, 200 with the known person's (tags merged, new e-mails, phones
  *   and addresses added; source and sourceUrl are kept from the creation). An unknown `person.id`
  *   is 404; a source whose lead flow is archived answers 204 with an empty body.
- * - `GET /v1/events`: the account's recorded events (the `events` rate-limit context).
+ * - `GET /v1/people?email=`: the account's people with that e-mail (case-insensitive), and
+ *   `GET /v1/events?personId=&type=`: its accepted events (the `events` rate-limit context, the
+ *   people search in `global`). Both list newest id first, `limit` 10 by default and at most 100,
+ *   `offset` or the `next` of the previous page, under `_metadata` (collection, offset, limit,
+ *   total, next, nextLink), as FUB's pagination does.
  * - Rate limits: a sliding 10-second window per account and context (`POST.events` unlimited,
  *   `events` 20 or 10, `global` 250 or 125, the higher figure for a registered system, i.e. a
  *   request with a known X-System and X-System-Key pair). Authenticated answers carry
@@ -93,9 +97,12 @@ export type FubTrouble =
   | { kind: 'rate-limit'; retryAfter?: number | string }
   /** 500 by default, or another 5xx, with an `errorMessage` body. */
   | { kind: 'server-error'; status?: number }
-  /** Answers normally, after `ms` (the request is handled: a client that gave up may retry it). */
+  /**
+   * Answers normally, after `ms`: the request is handled at once (an event is recorded), so a
+   * client that gave up before the answer cannot tell whether FUB took it.
+   */
   | { kind: 'slow'; ms: number }
-  /** The connection is destroyed without an answer. */
+  /** The connection is destroyed without an answer, and nothing is handled (no event recorded). */
   | { kind: 'drop' };
 
 const troubleSchema: z.ZodType<FubTrouble> = z.discriminatedUnion('kind', [
@@ -457,24 +464,70 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     return outcome.answer;
   }
 
-  function listEvents(key: string): Answer {
-    const own = events
-      .filter((event) => event.apiKey === key && event.id !== null)
-      .map((event) => ({
-        id: event.id,
-        created: event.receivedAt.toISOString(),
-        type: event.type,
-        personId: event.personId,
-        source: eventSchema.safeParse(event.body).data?.source ?? null,
-      }))
-      .reverse();
+  /** One page of `items` (newest first already) as FUB pages a collection. */
+  function page(collection: string, items: unknown[], path: string, query: URLSearchParams): Answer {
+    const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 10) || 10));
+    const fromNext = Number(Buffer.from(query.get('next') ?? '', 'base64url').toString('utf8'));
+    const offset = query.get('next') ? fromNext || 0 : Math.max(0, Number(query.get('offset') ?? 0) || 0);
+    const more = offset + limit < items.length;
+    const next = more ? Buffer.from(String(offset + limit), 'utf8').toString('base64url') : null;
+    const nextQuery = new URLSearchParams(query);
+    nextQuery.delete('offset');
+    if (next) nextQuery.set('next', next);
     return json(200, {
-      _metadata: { collection: 'events', offset: 0, limit: own.length, total: own.length },
-      events: own,
+      _metadata: {
+        collection,
+        offset,
+        limit,
+        total: items.length,
+        next,
+        nextLink: next ? `${server.origin}${path}?${nextQuery.toString()}` : null,
+      },
+      [collection]: items.slice(offset, offset + limit),
     });
   }
 
-  function answer(method: string, path: string, rawBody: string, headers: IncomingHttpHeaders): Answer {
+  function listEvents(key: string, query: URLSearchParams): Answer {
+    const personId = query.get('personId');
+    const types = query.get('type')?.split(',');
+    const own = events
+      .filter((event) => event.apiKey === key && event.id !== null)
+      .filter((event) => personId === null || String(event.personId) === personId)
+      .filter((event) => !types || (event.type !== null && types.includes(event.type)))
+      .map((event) => {
+        const body = eventSchema.safeParse(event.body).data;
+        return {
+          id: event.id,
+          created: event.receivedAt.toISOString(),
+          updated: event.receivedAt.toISOString(),
+          personId: event.personId,
+          message: body?.message ?? null,
+          description: body?.description ?? null,
+          noteId: null,
+          source: body?.source ?? null,
+          type: event.type,
+          property: body?.property ?? null,
+        };
+      })
+      .reverse();
+    return page('events', own, '/v1/events', query);
+  }
+
+  function searchPeople(key: string, query: URLSearchParams): Answer {
+    const email = query.get('email');
+    const found = people(key)
+      .filter((person) => email === null || person.emails.some((known) => sameText(email, known.value)))
+      .toReversed();
+    return page('people', found, '/v1/people', query);
+  }
+
+  function answer(
+    method: string,
+    path: string,
+    query: URLSearchParams,
+    rawBody: string,
+    headers: IncomingHttpHeaders,
+  ): Answer {
     if (inspection && method === 'GET' && path === '/__fake/people') return json(200, { people: people() });
     if (inspection && method === 'GET' && path === '/__fake/events') return json(200, { events });
     if (inspection && method === 'POST' && path.startsWith('/__fake/')) return control(path.slice(8), rawBody);
@@ -508,7 +561,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     }
     const counted = countRequest(account.apiKey, context, registered(headers));
     const result = counted.allowed
-      ? routed(method, path, rawBody, headers, account)
+      ? routed(method, path, query, rawBody, headers, account)
       : errorMessage(429, 'Too many requests. Please wait before retrying.');
     return {
       ...result,
@@ -520,6 +573,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
   function routed(
     method: string,
     path: string,
+    query: URLSearchParams,
     rawBody: string,
     headers: IncomingHttpHeaders,
     account: FubAccount,
@@ -529,7 +583,8 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
       return errorMessage(403, 'Your Follow Up Boss account has expired. Please contact support to reactivate it.');
     }
     if (isEventPost) return postEvent(account, rawBody, headers);
-    if (method === 'GET' && path === '/v1/events') return listEvents(account.apiKey);
+    if (method === 'GET' && path === '/v1/events') return listEvents(account.apiKey, query);
+    if (method === 'GET' && path === '/v1/people') return searchPeople(account.apiKey, query);
     if (method === 'GET' && path === '/v1/identity') {
       const { name, ...unnamed } = account.account;
       return json(200, { account: name === null ? unnamed : account.account, user: account.user });
@@ -540,8 +595,8 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const rawBody = (await readBody(request)).toString('utf8');
     const method = request.method ?? 'GET';
-    const path = new URL(request.url ?? '/', 'http://fake').pathname;
-    const result = answer(method, path, rawBody, request.headers);
+    const { pathname: path, searchParams } = new URL(request.url ?? '/', 'http://fake');
+    const result = answer(method, path, searchParams, rawBody, request.headers);
     requests.push({ method, path, headers: request.headers, body: rawBody, status: result.status });
     if (result.drop) {
       request.socket.destroy();

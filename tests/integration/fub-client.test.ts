@@ -205,6 +205,50 @@ describe('POST /v1/events', () => {
   });
 });
 
+describe('finding an event sent before (GET /v1/people?email=, GET /v1/events?personId=)', () => {
+  const mark = (reference: string) => ({
+    email: 'DANA.whitaker@example.com',
+    type: 'Seller Inquiry' as const,
+    reference,
+  });
+
+  it('finds the event by the reference in its description, on a later page, with its person', async () => {
+    const sent = await client().sendEvent(credentials(), { ...sellerInquiry(), description: 'Reference: first-one' });
+    // 120 later inquiries of the same person: the first is on the second page of 100, newest first.
+    for (let i = 0; i < 120; i += 1) {
+      await client().sendEvent(credentials(), { ...sellerInquiry(), description: `Reference: later-${i}` });
+    }
+    const found = await client().findEvent(credentials(), mark('Reference: first-one'));
+    expect(found).toEqual({ kind: 'found', status: 200, personId: sent.kind === 'created' ? sent.personId : -1 });
+    const lists = fub.requests.filter((request) => request.method === 'GET').map((request) => request.path);
+    expect(lists).toEqual(['/v1/people', '/v1/events', '/v1/events']);
+  });
+
+  it('finds a person whose e-mail holds a plus', async () => {
+    const email = 'dana+home@example.com';
+    const event = { ...sellerInquiry({ emails: [{ value: email }] }), description: 'Reference: plus' };
+    const sent = await client().sendEvent(credentials(), event);
+    const found = await client().findEvent(credentials(), { ...mark('Reference: plus'), email });
+    expect(found).toEqual({ kind: 'found', status: 200, personId: sent.kind === 'created' ? sent.personId : -1 });
+  });
+
+  it('answers missing for an unknown e-mail, or a known person without the event', async () => {
+    expect(await client().findEvent(credentials(), mark('Reference: nothing'))).toEqual({ kind: 'missing' });
+    await client().sendEvent(credentials(), { ...sellerInquiry(), description: 'Reference: another' });
+    expect(await client().findEvent(credentials(), mark('Reference: nothing'))).toEqual({ kind: 'missing' });
+  });
+
+  it('answers rate-limited when the events lookup meets its own, smaller limit', async () => {
+    await client().sendEvent(credentials(), { ...sellerInquiry(), description: 'Reference: limited' });
+    fub.setLimit('events', 1);
+    await fetch(`${fub.url}/v1/events`, { headers: { authorization: basicOf(fub.apiKey) } });
+    expect(await client().findEvent(credentials(), mark('Reference: limited'))).toMatchObject({
+      kind: 'rate-limited',
+      status: 429,
+    });
+  });
+});
+
 describe('headers', () => {
   it('sends Basic auth with the key and an empty password, JSON types and a User-Agent', async () => {
     await client().sendEvent(credentials(), sellerInquiry());

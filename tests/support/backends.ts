@@ -51,8 +51,15 @@ async function adminQuery(sql: string): Promise<void> {
 /**
  * Opens a new database on `backend`, applies the migrations and seeds it like `npm run db:seed`
  * with an empty environment. `label` only makes the PostgreSQL database name easier to recognise.
+ * `wsProxy` puts the test's own proxy (tests/support/ws-proxy.ts) in front of PostgreSQL, for a
+ * test that cuts its connections; the Neon driver's proxy setting is global, so every connection
+ * the process opens afterwards goes through it.
  */
-export async function openTestDatabase(backend: Backend, label = 'test'): Promise<TestDatabase> {
+export async function openTestDatabase(
+  backend: Backend,
+  label = 'test',
+  { wsProxy = inject('wsProxy') }: { wsProxy?: string } = {},
+): Promise<TestDatabase> {
   const featured = featuredAgentFrom(parseEnv({}));
   let db: Db;
   let dropDatabase = async () => {};
@@ -61,7 +68,7 @@ export async function openTestDatabase(backend: Backend, label = 'test'): Promis
   } else {
     const name = uniqueDatabaseName(label);
     await adminQuery(`CREATE DATABASE "${name}"`);
-    db = openNeon(withDatabase(inject('postgresUrl'), name), { wsProxy: inject('wsProxy') });
+    db = openNeon(withDatabase(inject('postgresUrl'), name), { wsProxy });
     dropDatabase = () => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   }
   try {

@@ -12,6 +12,15 @@ export interface RunningWsProxy {
   /** "127.0.0.1:PORT", the value openNeon's `wsProxy` option takes. */
   address: string;
   port: number;
+  /**
+   * Drops every open connection at once, both ways and without a goodbye, as a network fault or a
+   * restarted pooler does: the client's WebSocket is terminated and the TCP link to the database
+   * destroyed. Answers how many were cut.
+   */
+  cut(): number;
+  /** Refuses new connections (503) until resume(): the database is unreachable meanwhile. */
+  pause(): void;
+  resume(): void;
   stop(): Promise<void>;
 }
 
@@ -34,7 +43,8 @@ export function parseTarget(request: IncomingMessage): { host: string; port: num
 export const toBuffer = (data: RawData): Buffer =>
   Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data);
 
-function pipe(socket: WebSocket, host: string, port: number): void {
+/** Pipes `socket` to host:port; answers a function that drops both ends at once. */
+function pipe(socket: WebSocket, host: string, port: number): () => void {
   const tcp = connect({ host, port });
   tcp.setNoDelay(true);
   // Writes before 'connect' are queued by net.Socket, so frames that arrive early are not lost.
@@ -64,6 +74,10 @@ function pipe(socket: WebSocket, host: string, port: number): void {
     if (socket.readyState === socket.OPEN) socket.close(1011, 'upstream connection failed');
     else socket.terminate();
   });
+  return () => {
+    tcp.destroy();
+    socket.terminate();
+  };
 }
 
 export async function startWsProxy(): Promise<RunningWsProxy> {
@@ -71,7 +85,13 @@ export async function startWsProxy(): Promise<RunningWsProxy> {
     response.writeHead(426, { 'content-type': 'text/plain' }).end('WebSocket upgrade required\n');
   });
   const wss = new WebSocketServer({ noServer: true });
+  const links = new Set<() => void>();
+  let paused = false;
   http.on('upgrade', (request, socket, head) => {
+    if (paused) {
+      socket.end('HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      return;
+    }
     const target = parseTarget(request);
     if ('refused' in target) {
       socket.end(
@@ -79,7 +99,11 @@ export async function startWsProxy(): Promise<RunningWsProxy> {
       );
       return;
     }
-    wss.handleUpgrade(request, socket, head, (ws) => pipe(ws, target.host, target.port));
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      const drop = pipe(ws, target.host, target.port);
+      links.add(drop);
+      ws.once('close', () => links.delete(drop));
+    });
   });
   await new Promise<void>((resolve, reject) => {
     http.once('error', reject);
@@ -91,6 +115,18 @@ export async function startWsProxy(): Promise<RunningWsProxy> {
   return {
     address: `127.0.0.1:${port}`,
     port,
+    cut() {
+      const open = [...links];
+      links.clear();
+      for (const drop of open) drop();
+      return open.length;
+    },
+    pause() {
+      paused = true;
+    },
+    resume() {
+      paused = false;
+    },
     async stop() {
       for (const client of wss.clients) client.terminate();
       wss.close();

@@ -3,8 +3,9 @@ import { z } from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { HoneypotField } from '../../ui/HoneypotField.tsx';
-import { useLeadSubmission } from '../leads/use-lead-submission.ts';
+import { LEAD_FAILED, useLeadSubmission } from '../leads/use-lead-submission.ts';
 import { Modal } from '../../ui/Modal.tsx';
+import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone } from '../../ui/phone.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { ConsentField } from '../leads/ConsentField.tsx';
@@ -37,7 +38,7 @@ export function UnlockModal({
   onUnlocked,
 }: UnlockModalProps) {
   const [form, setForm] = useState(emptyForm);
-  const { errors, sending, submitLead, honeypot } = useLeadSubmission(acceptedSchema);
+  const { errors, failure, setFailure, sending, submitLead, honeypot } = useLeadSubmission(acceptedSchema);
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -54,7 +55,6 @@ export function UnlockModal({
     };
     try {
       const outcome = await submitLead(agentPageLeadSchema, lead);
-      if (outcome.kind === 'rejected') console.warn('Lead was not accepted', outcome.error);
       if (outcome.kind !== 'accepted') return;
       // Follow-up messages for the agent; the visitor's flow does not depend on them.
       callApi('/api/templates', templatesSchema, {
@@ -62,8 +62,8 @@ export function UnlockModal({
       }).catch((error: unknown) => console.warn('Could not prepare follow-up templates', error));
       onUnlocked(form.email.trim());
       setForm(emptyForm);
-    } catch (error) {
-      console.warn('Could not send the lead', error);
+    } catch {
+      setFailure(LEAD_FAILED);
     }
   };
 
@@ -101,6 +101,7 @@ export function UnlockModal({
           onChange={(consent) => setForm({ ...form, consent })}
         />
         <HoneypotField {...honeypot} />
+        <Notice tone="error" message={failure} />
         <button type="submit" className="button button-primary button-block" disabled={sending}>
           {sending ? 'Sending...' : 'Unlock My Estimate'}
         </button>

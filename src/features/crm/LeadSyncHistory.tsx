@@ -40,6 +40,7 @@ const attemptTime = new Intl.DateTimeFormat('en-US', {
 const OUTCOME_WORDS: Record<string, string> = {
   created: 'Created a person',
   updated: 'Updated the person',
+  found: 'Found already in Follow Up Boss',
   archived: 'Ignored (lead flow archived)',
   'rate-limited': 'Rate-limited, retried later',
   refused: 'API key refused',

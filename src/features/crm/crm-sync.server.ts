@@ -10,13 +10,18 @@
  * - 429 waits for Retry-After; 5xx, timeouts and network errors back off 1 s, 2 s, 4 s … (capped);
  *   401/403 stop the agent's jobs and flag the integration until a working key is saved; 204 (the
  *   source's lead flow is archived) is accepted but ignored; any other 4xx rejects the event.
- * - Once synced a job is never claimed again, so a lead is sent again only if a sender died after
- *   FUB answered and before the answer was recorded (FUB matches the person by e-mail then).
+ * - Once synced a job is never claimed again.
+ * - FUB takes no idempotency key, so after a call that may have reached FUB without its answer
+ *   being known (a timeout, a network error, a 5xx other than 503, or a claim whose sender never
+ *   settled it) the next attempt first looks for the event among the person's in FUB (by the
+ *   reference in its description) and records it as synced when it is there, posting only when
+ *   it is not: the agent's timeline gets each inquiry once (decision 0023).
  */
+import { setTimeout as wait } from 'node:timers/promises';
 import { z } from 'zod';
-import type { Db, Queryable } from '../../server/db.ts';
+import { DatabaseUnavailable, type Db, type Queryable } from '../../server/db.ts';
 import { decrypt, resolveSecret, type SecretSource } from '../../server/encryption.ts';
-import type { FubAnswer, FubClient, FubCredentials } from './fub-client.server.ts';
+import type { FubAnswer, FubClient, FubCredentials, FubLookup } from './fub-client.server.ts';
 import { fubEventSchema } from './fub-event.ts';
 
 /** Bound into each encrypted key: a value copied into another column does not decrypt there. */
@@ -28,6 +33,8 @@ export interface CrmContext {
   client: FubClient;
   /** ENCRYPTION_KEY, which decrypts the stored keys. */
   secret: SecretSource;
+  /** How long one call may take; SEND_TIMEOUT_MS by default (tests give a short one). */
+  timeoutMs?: number;
 }
 
 /** How long a claimed job is its sender's; after that another run may take it. */
@@ -53,6 +60,8 @@ export const claimedJobSchema = z.object({
   api_key_encrypted: z.string(),
   system: z.string().nullable(),
   system_key_encrypted: z.string().nullable(),
+  /** An earlier call may have reached FUB unanswered: look for the event first (a new job has had no call). */
+  unsure: z.boolean().default(false),
 });
 export type ClaimedJob = z.infer<typeof claimedJobSchema>;
 
@@ -66,10 +75,23 @@ function credentialsOf(job: ClaimedJob, secret: SecretSource): FubCredentials {
   };
 }
 
+/**
+ * SQL: whether an earlier call of the job whose id is `idColumn` may have reached FUB without our
+ * knowing what it did. A 503 says the server did not handle the request (RFC 9110 §15.6.4) and a
+ * 429 that FUB did not process it (fact sheet §4); FUB promises nothing of a 500, 502 or 504 (a
+ * gateway may have passed the event on), of a timeout or of a dropped connection.
+ */
+export const unsureCallSql = (idColumn: string): string =>
+  `EXISTS (SELECT 1 FROM crm_sync_attempts t
+            WHERE t.sync_id = ${idColumn} AND t.outcome = 'unavailable' AND t.http_status IS DISTINCT FROM 503)`;
+
+/** What a call ended with: FUB's answer to the event, or the event found already in FUB. */
+export type CallOutcome = FubAnswer | Extract<FubLookup, { kind: 'found' }>;
+
 /** How a job is settled after one call. */
 export interface Settlement {
   status: Exclude<CrmJobStatus, 'sending'>;
-  outcome: FubAnswer['kind'];
+  outcome: CallOutcome['kind'];
   httpStatus: number | null;
   error: string | null;
   delaySeconds: number;
@@ -81,11 +103,12 @@ export interface Settlement {
 const ARCHIVED =
   'Follow Up Boss accepted the lead but ignored it: the lead flow for this source is archived in Follow Up Boss.';
 
-export function settle(answer: FubAnswer, attemptsBefore: number): Settlement {
+export function settle(answer: CallOutcome, attemptsBefore: number): Settlement {
   const base = { outcome: answer.kind, httpStatus: answer.status, personId: null, attention: null, delaySeconds: 0 };
   switch (answer.kind) {
     case 'created':
     case 'updated':
+    case 'found':
       return { ...base, status: 'synced', error: null, personId: answer.personId };
     case 'archived':
       return { ...base, status: 'ignored', error: ARCHIVED };
@@ -154,22 +177,45 @@ async function record(q: Queryable, job: ClaimedJob, result: Settlement, duratio
   );
 }
 
+/**
+ * Waits before each new try to record a settlement while the database is away: about 16 s in all,
+ * well within the job's claim (CLAIM_SECONDS), so no other run sends the job meanwhile.
+ */
+const RECORD_RETRY_MS = [250, 500, 1_000, 2_000, 4_000, 8_000];
+
+/**
+ * Records a settlement, trying again while the database cannot be reached. FUB takes no
+ * idempotency key: a settlement that is never recorded leaves the job claimed, and the scheduled
+ * run sends the event again once the claim ends (the same person in FUB, but a second inquiry on
+ * their timeline). Recording twice is harmless: only a job still `sending` is settled.
+ */
+async function recordOrRetry(db: Db, job: ClaimedJob, result: Settlement, durationMs: number): Promise<void> {
+  for (const delay of [0, ...RECORD_RETRY_MS]) {
+    if (delay > 0) await wait(delay);
+    try {
+      await record(db, job, result, durationMs);
+      return;
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailable) || delay === RECORD_RETRY_MS.at(-1)) throw error;
+    }
+  }
+}
+
 /** Sends a claimed job once and records what happened; answers the settlement. */
-export async function sendJob(
-  db: Db,
-  crm: CrmContext,
-  job: ClaimedJob,
-  timeoutMs = SEND_TIMEOUT_MS,
-): Promise<Settlement> {
+export async function sendJob(db: Db, crm: CrmContext, job: ClaimedJob): Promise<Settlement> {
   const started = performance.now();
-  const answer = await call(crm, job, timeoutMs);
+  const answer = await call(crm, job, crm.timeoutMs ?? SEND_TIMEOUT_MS);
   const result = settle(answer, job.attempts);
-  await record(db, job, result, performance.now() - started);
+  await recordOrRetry(db, job, result, performance.now() - started);
   return result;
 }
 
-/** The call itself; a payload or key that cannot be read is a rejected event, never a crash. */
-async function call(crm: CrmContext, job: ClaimedJob, timeoutMs: number): Promise<FubAnswer> {
+/**
+ * The call itself; a payload or key that cannot be read is a rejected event, never a crash. An
+ * unsure job's event is looked for first; a lookup FUB refuses (an expired account answers 403 to
+ * all but POST /v1/events) or cannot answer for good leaves the post to decide, as before.
+ */
+async function call(crm: CrmContext, job: ClaimedJob, timeoutMs: number): Promise<CallOutcome> {
   const event = fubEventSchema.safeParse(job.payload);
   if (!event.success) return { kind: 'rejected', status: 0, message: 'The stored event could not be read' };
   let credentials: FubCredentials;
@@ -177,6 +223,12 @@ async function call(crm: CrmContext, job: ClaimedJob, timeoutMs: number): Promis
     credentials = credentialsOf(job, crm.secret);
   } catch {
     return { kind: 'refused', status: 401, message: 'The stored API key could not be decrypted; save it again' };
+  }
+  const [email] = event.data.person.emails;
+  if (job.unsure && event.data.description && email) {
+    const mark = { email: email.value, type: event.data.type, reference: event.data.description };
+    const lookup = await crm.client.findEvent(credentials, mark, { timeoutMs });
+    if (lookup.kind === 'found' || lookup.kind === 'rate-limited' || lookup.kind === 'unavailable') return lookup;
   }
   return crm.client.sendEvent(credentials, event.data, { timeoutMs });
 }
@@ -188,12 +240,13 @@ const CLAIMED_COLUMNS = `s.id::int AS id, s.lead_id, s.agent_id, s.attempts, s.p
 /**
  * One statement: up to `limit` due jobs of agents whose integration is on and has a key, claimed
  * for CLAIM_SECONDS. Due: queued and past next_attempt_at, or claimed by a sender that never
- * settled them. SKIP LOCKED: two runs at once take different jobs.
+ * settled them (unsure: it may have posted). SKIP LOCKED: two runs at once take different jobs.
  */
 export async function claimDue(q: Queryable, limit: number): Promise<ClaimedJob[]> {
   const rows = await q.query<unknown>(
     `WITH due AS (
-       SELECT s.id FROM crm_syncs s JOIN fub_integrations i ON i.agent_id = s.agent_id
+       SELECT s.id, (s.status = 'sending' OR ${unsureCallSql('s.id')}) AS unsure
+         FROM crm_syncs s JOIN fub_integrations i ON i.agent_id = s.agent_id
         WHERE i.active AND i.api_key_encrypted IS NOT NULL
           AND ((s.status = 'queued' AND s.next_attempt_at <= now())
                OR (s.status = 'sending' AND s.claimed_until < now()))
@@ -204,7 +257,7 @@ export async function claimDue(q: Queryable, limit: number): Promise<ClaimedJob[
      UPDATE crm_syncs s SET status = 'sending', claimed_until = now() + $2 * interval '1 second'
        FROM due, fub_integrations i
       WHERE s.id = due.id AND i.agent_id = s.agent_id
-     RETURNING ${CLAIMED_COLUMNS}`,
+     RETURNING ${CLAIMED_COLUMNS}, due.unsure`,
     [limit, CLAIM_SECONDS],
   );
   return z.array(claimedJobSchema).parse(rows);

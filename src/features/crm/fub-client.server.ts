@@ -1,9 +1,10 @@
 /**
  * Follow Up Boss (https://docs.followupboss.com/reference; facts in
  * shared/research/follow-up-boss-api.md): `GET /v1/identity` to check a key and name its account,
- * `POST /v1/events` to send a lead. Auth is HTTP Basic with the API key as user name and an empty
- * password; X-System and X-System-Key go along only as a pair (one without the other is worse than
- * neither). Every answer becomes a FubAnswer saying what the caller should do next: done, accepted
+ * `POST /v1/events` to send a lead, `GET /v1/people?email=` and `GET /v1/events?personId=` to find
+ * an event sent before whose answer was lost. Auth is HTTP Basic with the API key as user name and
+ * an empty password; X-System and X-System-Key go along only as a pair (one without the other is
+ * worse than neither). Every answer becomes a FubAnswer saying what the caller should do next: done, accepted
  * but ignored (204: the source's lead flow is archived), wait (429), stop (401/403: the integration
  * needs attention), give up on this event (other 4xx) or retry later (5xx, network, timeout).
  * The key never appears in a message.
@@ -39,6 +40,19 @@ export type FubAnswer =
   | { kind: 'unavailable'; status: number | null; message: string };
 
 export type FubFailure = Exclude<FubAnswer, { kind: 'created' | 'updated' | 'archived' }>;
+
+/**
+ * Whether FUB holds an event: `found` on the timeline of person `personId`, `missing` (no person
+ * with the e-mail, or none of theirs carries the event), or why FUB could not be asked.
+ */
+export type FubLookup = { kind: 'found'; status: 200; personId: number } | { kind: 'missing' } | FubFailure;
+
+/** What identifies a sent event: its person's e-mail, its type, and a text only its description holds. */
+export interface FubEventMark {
+  email: string;
+  type: FubEventType;
+  reference: string;
+}
 
 /** Event types FUB knows (fact sheet §2); action plans and automations fire for the inquiries. */
 export type FubEventType =
@@ -110,6 +124,7 @@ export interface FubClient {
     options?: FubRequestOptions,
   ): Promise<{ ok: true; identity: FubIdentity } | { ok: false; answer: FubFailure }>;
   sendEvent(credentials: FubCredentials, event: FubEvent, options?: FubRequestOptions): Promise<FubAnswer>;
+  findEvent(credentials: FubCredentials, mark: FubEventMark, options?: FubRequestOptions): Promise<FubLookup>;
 }
 
 /** How long one request may take, body included, before it counts as unavailable. */
@@ -120,6 +135,15 @@ const USER_AGENT = 'li-net-to-seller/0.1 (+Follow Up Boss lead sync)';
 const DEFAULT_RETRY_AFTER_SECONDS = 10;
 
 const personSchema = z.looseObject({ id: z.number().int().positive() });
+// Pages of a collection (fact sheet §3, FUB's pagination): newest first, `next` for the next page.
+const metadataSchema = z.looseObject({ next: z.string().nullish() }).optional();
+const peoplePageSchema = z.looseObject({ _metadata: metadataSchema, people: z.array(personSchema) });
+const eventsPageSchema = z.looseObject({
+  _metadata: metadataSchema,
+  events: z.array(z.looseObject({ description: z.string().nullish() })),
+});
+/** The most a lookup pages through one person's events of a type (100 a page) before posting anyway. */
+const MAX_EVENT_PAGES = 5;
 const identitySchema = z.looseObject({
   account: z.looseObject({ id: z.number().int(), domain: z.string(), name: z.string().optional() }),
   user: z.looseObject({ name: z.string(), email: z.string() }),
@@ -132,6 +156,10 @@ interface RawAnswer {
   headers: Headers;
   body: string;
 }
+
+/** A query string with spaces as %20: a `+` is a space only to form decoders (a `+` of an e-mail is %2B). */
+const queryString = (params: Record<string, string>): string =>
+  new URLSearchParams(params).toString().replaceAll('+', '%20');
 
 /** HTTP Basic credentials: the key as user name and an empty password (the colon matters). */
 const basicCredentials = (apiKey: string): string => Buffer.from(`${apiKey}:`, 'utf8').toString('base64');
@@ -191,6 +219,24 @@ export function fubClient(baseUrl: string, fetchImpl: typeof fetch = fetch): Fub
     return { kind: 'rejected', status, message: `Follow Up Boss rejected ${what} (${status}): ${detail}` };
   }
 
+  /** A page of a GET collection, parsed; `unavailable` when the answer is not one. */
+  async function list<T>(
+    credentials: FubCredentials,
+    path: string,
+    schema: z.ZodType<T>,
+    options: FubRequestOptions | undefined,
+  ): Promise<{ ok: true; page: T } | { ok: false; answer: FubFailure }> {
+    const answer = await request(credentials, path, { method: 'GET' }, options);
+    if ('kind' in answer) return { ok: false, answer };
+    if (answer.status !== 200) return { ok: false, answer: failure(answer, credentials, 'the lookup') };
+    const parsed = schema.safeParse(jsonBody(answer.body));
+    if (parsed.success) return { ok: true, page: parsed.data };
+    return {
+      ok: false,
+      answer: { kind: 'unavailable', status: 200, message: 'Follow Up Boss answered an unreadable list' },
+    };
+  }
+
   return {
     async identity(credentials, options) {
       const answer = await request(credentials, '/v1/identity', { method: 'GET' }, options);
@@ -235,6 +281,33 @@ export function fubClient(baseUrl: string, fetchImpl: typeof fetch = fetch): Fub
           : { kind: 'updated', status: 200, personId: person.data.id };
       }
       return failure(answer, credentials, 'the lead');
+    },
+
+    // The person is searched by e-mail (FUB matches an event's person by it), then each match's
+    // events of the type, newest first, for the reference. `GET /v1/events` has its own, smaller
+    // rate limit (the `events` context): a 429 there is a failure like any other.
+    async findEvent(credentials, { email, type, reference }, options) {
+      const people = await list(
+        credentials,
+        `/v1/people?${queryString({ email, includeTrash: 'true', limit: '100' })}`,
+        peoplePageSchema,
+        options,
+      );
+      if (!people.ok) return people.answer;
+      for (const person of people.page.people) {
+        const query: Record<string, string> = { personId: String(person.id), type, limit: '100' };
+        for (let pageNumber = 0; pageNumber < MAX_EVENT_PAGES; pageNumber += 1) {
+          const events = await list(credentials, `/v1/events?${queryString(query)}`, eventsPageSchema, options);
+          if (!events.ok) return events.answer;
+          if (events.page.events.some((event) => event.description?.includes(reference))) {
+            return { kind: 'found', status: 200, personId: person.id };
+          }
+          const next = events.page._metadata?.next;
+          if (!next) break;
+          query.next = next;
+        }
+      }
+      return { kind: 'missing' };
     },
   };
 }

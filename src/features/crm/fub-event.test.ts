@@ -43,6 +43,13 @@ describe('the event a lead becomes', () => {
     );
   });
 
+  it('carries a reference of its own in its description, by which a retry finds it in Follow Up Boss', () => {
+    const first = fubEventFor({ lead, estimate, agentSlug: 'alexmorgan', siteUrl: 'https://homes.example.com' });
+    const second = fubEventFor({ lead, estimate, agentSlug: 'alexmorgan', siteUrl: 'https://homes.example.com' });
+    expect(first.description).toMatch(/^Reference: [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    expect(second.description).not.toBe(first.description);
+  });
+
   it('without an estimate or an address links the page the lead came from and has no property', () => {
     const event = fubEventFor({
       lead: { ...lead, address: null, page_path: null, phone: null },
@@ -75,6 +82,11 @@ describe('a sync attempt settled', () => {
 
   it('by what Follow Up Boss answered', () => {
     expect(settle({ kind: 'created', status: 201, personId: 9 }, 0)).toMatchObject({ status: 'synced', personId: 9 });
+    expect(settle({ kind: 'found', status: 200, personId: 9 }, 1)).toMatchObject({
+      status: 'synced',
+      outcome: 'found',
+      personId: 9,
+    });
     expect(settle({ kind: 'archived', status: 204 }, 0)).toMatchObject({ status: 'ignored', delaySeconds: 0 });
     expect(settle({ kind: 'rate-limited', status: 429, retryAfterSeconds: 8 }, 0)).toMatchObject({
       status: 'queued',

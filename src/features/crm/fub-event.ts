@@ -3,6 +3,8 @@
  * §2): a "Seller Inquiry" from the site, the person, the property when the lead gave an address, and
  * a message with the estimate's figures and its link. Built once, when the sync job is written, and
  * stored with it (crm_syncs.payload): every retry sends the same event, read back with this schema.
+ * Its description carries a reference of its own, by which a retry after a lost answer finds the
+ * event among the person's in FUB instead of posting it again (crm-sync.server.ts).
  */
 import { z } from 'zod';
 import { BRAND_NAME } from '../auth/auth-emails.ts';
@@ -13,6 +15,8 @@ import { formatPhone } from '../../ui/phone.ts';
 /** "What's my home worth" and net-sheet requests are seller inquiries (fact sheet §2, official mapping). */
 export const FUB_EVENT_TYPE = 'Seller Inquiry' as const;
 export const FUB_TAGS = ['Seller', 'Net proceeds estimate'];
+/** Starts the event's description; the rest is a reference no other event carries. */
+const FUB_REFERENCE_LABEL = 'Reference: ';
 
 const valueSchema = z.object({ value: z.string(), type: z.string() });
 
@@ -21,6 +25,8 @@ export const fubEventSchema = z.object({
   system: z.string(),
   type: z.literal(FUB_EVENT_TYPE),
   message: z.string(),
+  // "Reference: <uuid>"; absent from the events of jobs written before it was added.
+  description: z.string().optional(),
   occurredAt: z.string(),
   person: z.object({
     firstName: z.string(),
@@ -79,6 +85,7 @@ export function fubEventFor({
     system: BRAND_NAME,
     type: FUB_EVENT_TYPE,
     message: message.join('\n'),
+    description: `${FUB_REFERENCE_LABEL}${crypto.randomUUID()}`,
     occurredAt: lead.created_at,
     person: {
       firstName: lead.first_name,

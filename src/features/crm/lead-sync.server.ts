@@ -11,7 +11,7 @@ import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { toEstimate } from '../estimate/estimate-row.server.ts';
 import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
-import { CLAIM_SECONDS, claimedJobSchema, sendInTurn, type CrmContext } from './crm-sync.server.ts';
+import { CLAIM_SECONDS, claimedJobSchema, sendInTurn, unsureCallSql, type CrmContext } from './crm-sync.server.ts';
 import { fubEventFor } from './fub-event.ts';
 import { leadSyncRequestSchema, leadSyncSchema, type LeadSyncResult } from './lead-sync.ts';
 
@@ -146,7 +146,7 @@ export function leadSyncRoutes(db: Db, crm: CrmContext, siteUrl: (request: Reque
                  RETURNING s.id, s.lead_id, s.agent_id, s.attempts, s.payload
                )
                SELECT w.id::int AS id, w.lead_id, w.agent_id, w.attempts, w.payload,
-                      i.api_key_encrypted, i.system, i.system_key_encrypted
+                      i.api_key_encrypted, i.system, i.system_key_encrypted, ${unsureCallSql('w.id')} AS unsure
                  FROM written w JOIN fub_integrations i ON i.agent_id = w.agent_id
                 WHERE i.active AND i.api_key_encrypted IS NOT NULL`,
               [

@@ -5,7 +5,7 @@ import { Field } from '../../ui/Field.tsx';
 import { HoneypotField } from '../../ui/HoneypotField.tsx';
 import { formatMoney } from '../../ui/money.ts';
 import { Notice } from '../../ui/Notice.tsx';
-import { useLeadSubmission } from './use-lead-submission.ts';
+import { LEAD_FAILED, useLeadSubmission } from './use-lead-submission.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { sourcePage, track } from '../site/analytics.ts';
 import { $contactContext, $openModal, closeModal, type ContactContext } from '../site/page-modals.ts';
@@ -23,7 +23,6 @@ const emptyForm = { firstName: '', lastName: '', phone: '', email: '', address: 
 const acceptedSchema = z.object({ success: z.literal(true) });
 
 const LEAD_THANKS = 'Thank you! We will be in touch soon.';
-const LEAD_FAILED = 'There was an error submitting your information. Please try again.';
 
 function attachedLine({ estimate }: ContactContext): string {
   const net = estimate.net_to_seller;
@@ -36,9 +35,8 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
   const open = useStore($openModal) === 'contact';
   const context = useStore($contactContext);
   const [form, setForm] = useState(emptyForm);
-  const [failed, setFailed] = useState(false);
   const [thanked, setThanked] = useState(false);
-  const { errors, setErrors, sending, submitLead, honeypot } = useLeadSubmission(acceptedSchema);
+  const { errors, setErrors, failure, setFailure, sending, submitLead, honeypot } = useLeadSubmission(acceptedSchema);
 
   // Coming from an estimate, the seller has already told us their first name.
   const [prefilledFrom, setPrefilledFrom] = useState<ContactContext | null>(null);
@@ -52,19 +50,18 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
     setWasOpen(open);
     if (open) {
       setThanked(false);
-      setFailed(false);
+      setFailure(null);
     }
   }
 
   const close = () => {
     setErrors({});
-    setFailed(false);
+    setFailure(null);
     closeModal();
   };
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
-    setFailed(false);
     const lead = {
       agent_slug: agentSlug,
       firstName: form.firstName,
@@ -85,7 +82,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
       closeModal();
       setThanked(true);
     } catch {
-      setFailed(true);
+      setFailure(LEAD_FAILED);
     }
   };
 
@@ -121,7 +118,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
             onChange={(consent) => setForm({ ...form, consent })}
           />
           <HoneypotField {...honeypot} />
-          <Notice tone="error" message={failed ? LEAD_FAILED : null} />
+          <Notice tone="error" message={failure} />
           <div className="modal-actions">
             <button type="submit" className="button button-primary" disabled={sending}>
               {sending ? 'Sending...' : submitLabel}

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import type { Db } from '../../server/db.ts';
+import { DatabaseUnavailable, type Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { countHitsStatement, enforceRateLimits, type RateCheck } from '../auth/rate-limit.server.ts';
@@ -189,7 +189,8 @@ interface LeadOutcome {
  *
  * A repeat (the same e-mail, case-insensitive, for the same agent within DUPLICATE_LEAD_MINUTES of
  * the lead) is the same lead: no new row and no second notice to the agent; the newer estimate is
- * recorded on it and an agent-page visitor is still sent the estimate they asked for. Race-safe
+ * recorded on it and an agent-page visitor is still sent the estimate they asked for (once per
+ * estimate: the lead's own copy of it is not queued twice). Race-safe
  * through lead_claims: the statement first claims the (agent, e-mail) row with INSERT … ON
  * CONFLICT DO UPDATE. Of two requests at once, the second waits on the first's row lock and then
  * sees the committed claim (ON CONFLICT looks at the latest row version, not at the statement's
@@ -248,7 +249,13 @@ async function insertLead(
     queue('notice', notice),
   ];
   if (visitor) {
-    ctes.push(capped('visitor', estimateEmailCheck(visitor.to.email), 'EXISTS (SELECT 1 FROM outcome)'));
+    // Not when this lead was sent this estimate already: a repeat of the same form (or the same
+    // statement sent again after its answer was lost) asks for nothing new.
+    const notSentYet = `NOT EXISTS (SELECT 1 FROM email_deliveries d JOIN outcome ON d.lead_id = outcome.id
+                                      WHERE d.kind = 'estimate' AND d.estimate_uuid = $10::uuid)`;
+    ctes.push(
+      capped('visitor', estimateEmailCheck(visitor.to.email), `EXISTS (SELECT 1 FROM outcome) AND ${notSentYet}`),
+    );
     ctes.push(queue('visitor', visitor));
   }
   const queuedIds = visitor
@@ -404,19 +411,30 @@ export function leadRoutes(
         ...perIpCheck(ip, LEAD_LIMITS.leadsPerIpShort, 'lead-10min'),
         ...perIpCheck(ip, LEAD_LIMITS.leadsPerIpHour, 'lead-hour'),
       ]);
-      const target = await findTarget(db, lead);
-      if (!target) throw notFound(lead);
-      const siteUrl = mail.siteUrl(c.req.raw);
-      const emails = leadEmails(shape, lead, target, siteUrl);
-      // occurredAt is set to the lead's own time by the statement.
-      const event = fubEventFor({
-        lead: { ...lead, created_at: new Date().toISOString() },
-        estimate: target.estimate,
-        agentSlug: target.agent.slug,
-        siteUrl,
+      const store = async (): Promise<LeadOutcome> => {
+        const target = await findTarget(db, lead);
+        if (!target) throw notFound(lead);
+        const siteUrl = mail.siteUrl(c.req.raw);
+        const emails = leadEmails(shape, lead, target, siteUrl);
+        // occurredAt is set to the lead's own time by the statement.
+        const event = fubEventFor({
+          lead: { ...lead, created_at: new Date().toISOString() },
+          estimate: target.estimate,
+          agentSlug: target.agent.slug,
+          siteUrl,
+        });
+        const row = await insertLead(db, lead, target.agent.id, emails, noticesPerHour, event);
+        if (!row) throw notFound(lead);
+        return row;
+      };
+      // A connection that drops under the statement may have dropped after the commit: the lead is
+      // stored and only its answer was lost. Once more on a fresh connection, the statement finds
+      // such a lead through its claim and answers it as the same lead (no second row, notice, copy
+      // or CRM job), so the visitor is thanked for a lead that is stored rather than refused.
+      const row = await store().catch((error: unknown) => {
+        if (error instanceof DatabaseUnavailable) return store();
+        throw error;
       });
-      const row = await insertLead(db, lead, target.agent.id, emails, noticesPerHour, event);
-      if (!row) throw notFound(lead);
       mail.deliverSoon(row.delivery_ids, c.req.raw);
       const status = await syncNow(db, options, row, (error) => logError(error, c.req.raw));
       return leadAnswer(c, row.id, row.created_at, status);

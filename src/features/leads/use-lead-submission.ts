@@ -6,10 +6,15 @@ import { fieldErrorsOf } from '../../ui/field-errors.ts';
 export type LeadOutcome<Answer> =
   { kind: 'invalid' } | { kind: 'rejected'; error: string } | { kind: 'accepted'; answer: Answer };
 
+/** What a lead form says when its request got no answer (the network failed). */
+export const LEAD_FAILED = 'There was an error submitting your information. Please try again.';
+
 /**
  * The lead forms' common path: check the lead with the form's own schema (errors shown per field,
- * nothing sent), then POST /api/leads and show the server's field errors if it refuses. A network
- * failure rejects, for the form to say so its own way. Every lead also carries the page it was
+ * nothing sent), then POST /api/leads and show the server's field errors if it refuses; a refusal
+ * about no field (the database unreachable, a rate limit, the agent gone) is the form's `failure`,
+ * so the visitor reads why and that nothing was sent. A network failure rejects, for the form to
+ * say so its own way (LEAD_FAILED, through setFailure). Every lead also carries the page it was
  * sent from (town, county or agent page, for the agent) and the form's honeypot (`honeypot`, for
  * the form's HoneypotField), so no form can forget either.
  */
@@ -17,6 +22,7 @@ export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [sending, setSending] = useState(false);
   const [companySite, setCompanySite] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
 
   const submitLead = async (schema: z.ZodType, lead: object): Promise<LeadOutcome<z.output<Answer>>> => {
     const parsed = schema.safeParse(lead);
@@ -25,6 +31,7 @@ export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer
       return { kind: 'invalid' };
     }
     setErrors({});
+    setFailure(null);
     setSending(true);
     try {
       const result = await callApi('/api/leads', answerSchema, {
@@ -32,6 +39,7 @@ export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer
       });
       if (result.ok) return { kind: 'accepted', answer: result.data };
       setErrors(result.fields);
+      if (Object.keys(result.fields).length === 0) setFailure(result.error);
       return { kind: 'rejected', error: result.error };
     } finally {
       setSending(false);
@@ -39,5 +47,5 @@ export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer
   };
 
   const honeypot = { value: companySite, onChange: setCompanySite };
-  return { errors, setErrors, sending, setSending, submitLead, honeypot };
+  return { errors, setErrors, failure, setFailure, sending, setSending, submitLead, honeypot };
 }

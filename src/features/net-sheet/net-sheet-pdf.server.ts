@@ -182,7 +182,10 @@ export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8A
     y: PAGE.height - MARGIN,
   };
   document.setTitle(printable(pen.regular, input.title));
+  // Both dates are the sheet's own (pdf-lib stamps the modification date with the clock): the same
+  // sheet is then the same bytes, so a retried e-mail's payload matches its idempotency key.
   document.setCreationDate(input.date);
+  document.setModificationDate(input.date);
 
   // Branding: photo and logo on the right, the agent's card beside them.
   const [photo, logo] = await Promise.all([embed(document, input.agent.photo), embed(document, input.agent.logo)]);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { readPdf } from '../../../tests/support/pdf.ts';
 import { renderNetSheetPdf, type NetSheetPdfInput } from './net-sheet-pdf.server.ts';
 
@@ -27,6 +27,21 @@ const sheet = (overrides: Partial<NetSheetPdfInput> = {}): NetSheetPdfInput => (
 });
 
 describe('renderNetSheetPdf', () => {
+  // A retried e-mail must carry the very same bytes: Resend refuses a reused Idempotency-Key with
+  // another payload (409), which would fail an estimate e-mail its provider had already taken.
+  it('renders the same sheet to the same bytes, whenever it is rendered', async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(new Date('2026-03-01T15:00:05Z'));
+      const first = await renderNetSheetPdf(sheet());
+      vi.setSystemTime(new Date('2026-03-02T09:30:00Z'));
+      const again = await renderNetSheetPdf(sheet());
+      expect(Buffer.from(again).equals(Buffer.from(first))).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('fits a detailed sheet of 24 lines, one of them very long, on one page, every amount printed', async () => {
     const lines = Array.from({ length: 24 }, (_, index) => ({
       label: index === 5 ? `Title insurance ${'and a label that keeps going '.repeat(10)}` : `Fee number ${index + 1}`,
