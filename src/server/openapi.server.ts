@@ -131,6 +131,8 @@ interface Operation {
   success: { status: 200 | 201 | 202 | 303; description: string; schema?: z.ZodType; media?: string };
   /** Statuses besides the ones the access, the inputs and the body imply (see errorStatuses). */
   errors?: readonly number[];
+  /** False for the one answer that reads no database, so cannot be 503 for want of it. */
+  readsDatabase?: false;
 }
 
 const json = (...schemas: z.ZodType[]): Record<string, RequestContent> => ({ 'application/json': { schemas } });
@@ -350,6 +352,7 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/openapi.json',
     summary: 'This document',
     tag: 'Documentation',
+    readsDatabase: false,
     success: ok('The OpenAPI 3.1 document'),
   },
   // Accounts.
@@ -836,6 +839,7 @@ const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   422: 'Valid, but cannot be met',
   429: 'Too many requests: try again after Retry-After seconds',
   502: 'An outside service did not answer',
+  503: 'The database cannot be reached just now: try again after Retry-After seconds (decision 0023)',
 };
 
 /** The error statuses an operation can answer: from its access, inputs and body, and its own. */
@@ -847,6 +851,7 @@ function errorStatuses(operation: Operation, access: Access): number[] {
   if (operation.params || operation.query || operation.body) statuses.add(400);
   if (operation.body) statuses.add(413);
   if (operation.body && operation.checksType !== false) statuses.add(415);
+  if (operation.readsDatabase !== false) statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 
