@@ -39,25 +39,36 @@ export function hydrateOnIntent(island: LightIsland, load: () => Promise<IslandM
   const pending: (() => void)[] = [];
 
   // Held rather than lost: a submit button's press (Enter in a field presses it too) would
-  // otherwise send the form the browser's way, reloading the page.
+  // otherwise send the form the browser's way, reloading the page. Held until React has been given
+  // every field: a press React saw while it still held a field empty (hydrated, but the hand-over
+  // not done) calculated with that field empty. React's own listeners sit on this container too,
+  // after this one: stopping the event here keeps React from seeing a press that is replayed later.
   const hold = (event: Event) => {
     const target = event.target instanceof Element ? event.target : null;
     if (event.type === 'submit' && target instanceof HTMLFormElement) {
       event.preventDefault();
+      event.stopImmediatePropagation();
       pending.push(() => target.requestSubmit());
     } else if (event.type === 'click') {
       const button = target?.closest('button');
       if (!button || !container.contains(button)) return;
       event.preventDefault();
+      event.stopImmediatePropagation();
       pending.push(() => button.click());
     }
     start();
   };
 
   const committed = () => {
-    container.removeEventListener('click', hold, true);
-    container.removeEventListener('submit', hold, true);
-    void handOver(container, pending.splice(0));
+    void handOver(container).then(async () => {
+      container.removeEventListener('click', hold, true);
+      container.removeEventListener('submit', hold, true);
+      // Pressed before React listened or during the hand-over, in order.
+      for (const press of pending.splice(0)) {
+        await nextTask();
+        press();
+      }
+    });
   };
 
   let started = false;
@@ -81,20 +92,16 @@ export function hydrateOnIntent(island: LightIsland, load: () => Promise<IslandM
 }
 
 /**
- * Gives React what the visitor typed, ticked or chose before it hydrated, then presses again what
- * they pressed. One field at a time, each in a task of its own: a form's handlers build the next
- * state from the one they were rendered with. What each field holds is read first, as React's
- * first render after a change sets every field of the form to the value React holds for it.
+ * Gives React what the visitor typed, ticked or chose before it hydrated. One field at a time, each
+ * in a task of its own: a form's handlers build the next state from the one they were rendered
+ * with. What each field holds is read first, as React's first render after a change sets every
+ * field of the form to the value React holds for it.
  */
-async function handOver(container: HTMLElement, pressed: (() => void)[]): Promise<void> {
+async function handOver(container: HTMLElement): Promise<void> {
   const changes = [...container.querySelectorAll('input, textarea, select')].flatMap(changeOf);
   for (const change of changes) {
     change();
     await nextTask();
-  }
-  for (const press of pressed) {
-    await nextTask();
-    press();
   }
 }
 
