@@ -1,4 +1,14 @@
-import { emailsTo, expect, recordApiCalls, test, unlockEstimate, waitForIslands } from './fixtures.ts';
+import {
+  calculateOnAgentPage,
+  DATABASE_UNAVAILABLE,
+  emailsTo,
+  expect,
+  leadsWithDatabaseDown,
+  recordApiCalls,
+  test,
+  unlockEstimate,
+  waitForIslands,
+} from './fixtures.ts';
 
 test.describe('an agent calculator page', () => {
   test('unlocks the estimate once the visitor leaves their details', async ({ page }) => {
@@ -124,22 +134,9 @@ test.describe('an agent calculator page', () => {
 
   test.describe('when the database cannot be reached', () => {
     test.use({ consoleErrorsAllowed: [/status of 503/] });
-    // The server side (a 503 with Retry-After, nothing stored) is proven in tests/integration/faults.test.ts.
     test('the unlock form says to try again and the estimate stays locked', async ({ page }) => {
-      const message = 'We could not reach our database just now. Please try again in a moment.';
-      await page.route('**/api/leads', (route) =>
-        route.fulfill({
-          status: 503,
-          headers: { 'retry-after': '10' },
-          contentType: 'application/json',
-          body: JSON.stringify({ success: false, error: message, fields: {} }),
-        }),
-      );
-      await page.goto('/r/alexmorgan');
-      await waitForIslands(page);
-      await page.getByLabel('Sale Price').pressSequentially('780200');
-      await page.getByLabel('Mortgage Payoff').fill('450000');
-      await page.getByRole('button', { name: 'Calculate' }).click();
+      await leadsWithDatabaseDown(page);
+      await calculateOnAgentPage(page);
       await unlockEstimate(page, {
         firstName: 'Robin',
         lastName: 'Park',
@@ -147,7 +144,7 @@ test.describe('an agent calculator page', () => {
         email: 'robin@example.com',
       });
       const unlock = page.getByRole('dialog', { name: 'Unlock Your Estimate' });
-      await expect(unlock.getByRole('alert').filter({ hasText: message })).toBeVisible();
+      await expect(unlock.getByRole('alert').filter({ hasText: DATABASE_UNAVAILABLE })).toBeVisible();
       await expect(unlock.getByRole('textbox', { name: 'Email' })).toHaveValue('robin@example.com');
       await expect(page.getByText('$279,341.00')).toHaveCount(0);
     });

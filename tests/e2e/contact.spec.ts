@@ -1,4 +1,13 @@
-import { clickNav, expect, openHomeModal, recordApiCalls, submitContact, test } from './fixtures.ts';
+import {
+  clickNav,
+  DATABASE_UNAVAILABLE,
+  expect,
+  leadsWithDatabaseDown,
+  openHomeModal,
+  recordApiCalls,
+  submitContact,
+  test,
+} from './fixtures.ts';
 
 test.describe('a seller asking the featured agent to call', () => {
   test('leaves contact details and sees the thank-you in the page, not in a browser dialog', async ({ page }) => {
@@ -125,17 +134,8 @@ test.describe('a seller asking the featured agent to call', () => {
 
   test.describe('when the database cannot be reached', () => {
     test.use({ consoleErrorsAllowed: [/status of 503/] });
-    // The server side (a 503 with Retry-After, nothing stored) is proven in tests/integration/faults.test.ts.
     test('the form says to try again and keeps what was typed; no thank-you is shown', async ({ page }) => {
-      const message = 'We could not reach our database just now. Please try again in a moment.';
-      await page.route('**/api/leads', (route) =>
-        route.fulfill({
-          status: 503,
-          headers: { 'retry-after': '10' },
-          contentType: 'application/json',
-          body: JSON.stringify({ success: false, error: message, fields: {} }),
-        }),
-      );
+      await leadsWithDatabaseDown(page);
       const contact = await openHomeModal(page, 'Contact');
       await submitContact(page, {
         firstName: 'Jordan',
@@ -143,7 +143,7 @@ test.describe('a seller asking the featured agent to call', () => {
         phone: '6315550199',
         email: 'jordan@example.com',
       });
-      await expect(contact.getByRole('alert').filter({ hasText: message })).toBeVisible();
+      await expect(contact.getByRole('alert').filter({ hasText: DATABASE_UNAVAILABLE })).toBeVisible();
       await expect(page.getByText('Thank you! We will be in touch soon.')).toBeHidden();
       await expect(contact.getByRole('textbox', { name: 'Email' })).toHaveValue('jordan@example.com');
     });

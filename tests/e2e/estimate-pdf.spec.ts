@@ -1,5 +1,5 @@
 import { readPdf } from '../support/pdf.ts';
-import { expect, makeEstimate, test, waitForIslands, unlockEstimate } from './fixtures.ts';
+import { calculateOnAgentPage, expect, makeEstimate, test, waitForIslands, unlockEstimate } from './fixtures.ts';
 
 test.describe('the printable net sheet', () => {
   test('Download PDF answers the estimate as a PDF, and the printed page is the sheet alone', async ({
@@ -55,11 +55,7 @@ test.describe('the printable net sheet', () => {
   test("the agent page's unlocked sheet offers the PDF and prints on one page without buttons", async ({
     page,
   }, testInfo) => {
-    await page.goto('/r/alexmorgan');
-    await waitForIslands(page);
-    await page.getByLabel('Sale Price').pressSequentially('780200');
-    await page.getByLabel('Mortgage Payoff').fill('450000');
-    await page.getByRole('button', { name: 'Calculate' }).click();
+    await calculateOnAgentPage(page);
     await unlockEstimate(page, {
       firstName: 'Robin',
       lastName: 'Park',

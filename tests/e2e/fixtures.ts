@@ -137,6 +137,33 @@ export async function calculate(page: Page, seller: { firstName: string; price: 
   await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
 }
 
+/** The demo agent's page with the worked example calculated (net $279,341.00 once unlocked). */
+export async function calculateOnAgentPage(page: Page): Promise<void> {
+  await page.goto('/r/alexmorgan');
+  await waitForIslands(page);
+  await page.getByLabel('Sale Price').pressSequentially('780200');
+  await page.getByLabel('Mortgage Payoff').fill('450000');
+  await page.getByRole('button', { name: 'Calculate' }).click();
+}
+
+/** What POST /api/leads answers while the database cannot be reached (src/server/app.ts). */
+export const DATABASE_UNAVAILABLE = 'We could not reach our database just now. Please try again in a moment.';
+
+/**
+ * Makes POST /api/leads answer as the API does while the database cannot be reached: a 503 with
+ * Retry-After in the error shape (the server side is proven in tests/integration/faults.test.ts).
+ */
+export async function leadsWithDatabaseDown(page: Page): Promise<void> {
+  await page.route('**/api/leads', (route) =>
+    route.fulfill({
+      status: 503,
+      headers: { 'retry-after': '10' },
+      contentType: 'application/json',
+      body: JSON.stringify({ success: false, error: DATABASE_UNAVAILABLE, fields: {} }),
+    }),
+  );
+}
+
 /** On /r/{slug} with an estimate made: opens Unlock, leaves the seller's details with consent, submits. */
 export async function unlockEstimate(
   page: Page,

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { LI_FEE_DEFAULTS } from '../../src/features/net-sheet/li-fees.ts';
 import {
+  calculateOnAgentPage,
   expect,
   expectNoAxeViolations,
   makeEstimate,
@@ -238,11 +239,7 @@ test.describe('a seller refining a shared estimate', () => {
 
 test.describe('a seller on an agent’s calculator page', () => {
   test('refines the unlocked estimate and sees the detailed sheet in place, with its own link', async ({ page }) => {
-    await page.goto('/r/alexmorgan');
-    await waitForIslands(page);
-    await page.getByLabel('Sale Price').pressSequentially('780200');
-    await page.getByLabel('Mortgage Payoff').fill('450000');
-    await page.getByRole('button', { name: 'Calculate' }).click();
+    await calculateOnAgentPage(page);
     await unlockEstimate(page, {
       firstName: 'Robin',
       lastName: 'Refiner',
