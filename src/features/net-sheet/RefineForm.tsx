@@ -21,7 +21,6 @@ import {
   type Switch,
 } from './refine-form.ts';
 import { detailedEstimateAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from './sheet-answer.ts';
-import './detailed-sheet.css';
 
 export interface RefineFormProps {
   estimate: Estimate;
