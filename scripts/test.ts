@@ -74,6 +74,9 @@ steps.push(['unit', vitest('unit')], ['integration', vitest('integration')]);
 steps.push(['e2e', run('e2e (Playwright, Chromium)', 'npx', ['playwright', 'test'])]);
 // The build the e2e server made: HTML validation and internal links of every page.
 steps.push(['site', run('site (html-validate, links)', 'npm', ['run', '--silent', 'check:site'])]);
+// Last, as it rebuilds dist/: Netlify's own build bundles every function, and Netlify's local server
+// answers the parity table as the project's own server does (scripts/netlify-check.ts).
+steps.push(['netlify', run("netlify (Netlify's build and local server)", 'npm', ['run', '--silent', 'check:netlify'])]);
 
 const counts: Counts = { passed: 0, failed: 0 };
 for (const project of ['unit', 'integration']) {
@@ -92,7 +95,8 @@ if (existsSync(e2eFile)) {
 const failedSteps = steps.filter(([, ok]) => !ok).map(([name]) => name);
 // A failed check that is not a test (typecheck, lint, format, site) counts as a failure too.
 const failed =
-  counts.failed + failedSteps.filter((name) => ['typecheck', 'lint', 'format', 'site'].includes(name)).length;
+  counts.failed +
+  failedSteps.filter((name) => ['typecheck', 'lint', 'format', 'site', 'netlify'].includes(name)).length;
 
 console.log(`\nSteps: ${steps.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
 console.log(`${counts.passed} passed, ${failed} failed`);

@@ -67,6 +67,9 @@ export function siteFolder(dir: string): SiteFolder {
  * static build, routed by the build's own `_redirects` and `_headers` the way Netlify routes them.
  * The app asks this site for the shells of its pages (AppDeps.fetchSite) as it asks the CDN there.
  */
+/** Netlify's documented Cache-Control of a static file without one of its own. */
+export const NETLIFY_STATIC_CACHE_CONTROL = 'public, max-age=0, must-revalidate';
+
 export function createSiteServer(deps: AppDeps, dist: string | SiteFolder): Hono {
   const folder = typeof dist === 'string' ? siteFolder(dist) : dist;
 
@@ -84,6 +87,9 @@ export function createSiteServer(deps: AppDeps, dist: string | SiteFolder): Hono
   const send = async ({ headerRules }: ServedSite, file: string, status: number, path: string) => {
     const headers = new Headers({ 'Content-Type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream' });
     for (const [name, value] of headersFor(headerRules, path)) headers.append(name, value);
+    // What Netlify's CDN gives a static file that _headers gives none: browsers always revalidate
+    // (https://docs.netlify.com/build/caching/caching-overview/, default caching behavior).
+    if (!headers.has('cache-control')) headers.set('Cache-Control', NETLIFY_STATIC_CACHE_CONTROL);
     return new Response(await readFile(file), { status, headers });
   };
 
