@@ -3,7 +3,7 @@
  * real build and the bundled functions) and the project's own (`npm run serve`, what `npm start`
  * runs). Each row says what both must answer; every header that matters must then be equal on
  * both, except where Netlify's CLI is known to differ from what Netlify documents for production
- * (decision 0026): those headers are checked on the project's server against the documented value.
+ * (decision 0032): those headers are checked on the project's server against the documented value.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
