@@ -14,8 +14,9 @@ import { featuredAgentFrom } from './featured-agent.ts';
 import { secretFrom } from './secrets.ts';
 
 /**
- * Netlify's purge, except in a deploy preview: a purge by tag reaches the whole site's cache,
- * production's answers too, and a preview's data is not production's.
+ * Netlify's purge, except in a deploy preview: its writes change only its own database, and
+ * purgeCache addresses the site (site_id, no deploy alias unless given), so it could only empty
+ * production's cached answers for changes production never had.
  */
 export const edgePurgerFor = (env: Env): EdgePurger => (isPreview(env) ? () => Promise.resolve() : defaultEdgePurger());
 
