@@ -3,30 +3,31 @@ import type { Config, Context } from '@netlify/functions';
 import { createApi } from '../../src/server/app.ts';
 import { appDepsFrom } from '../../src/server/compose.ts';
 import { openDatabase } from '../../src/server/database.ts';
-import { parseEnv } from '../../src/server/env.ts';
-
-// Parsed once per instance: production refuses to start without what it needs.
-const env = parseEnv();
-const db = await openDatabase(env);
+import { perInstance } from '../../src/server/function-instance.ts';
 
 /** The Netlify context of the request being served, so work after the response can use its waitUntil. */
 const requestContext = new AsyncLocalStorage<Context>();
 
-const api = createApi({
-  ...appDepsFrom(env, db),
-  runAfterResponse(task) {
-    const context = requestContext.getStore();
-    const logged = task.catch((error: unknown) => console.error('[api] work after the response failed:', error));
-    // Netlify keeps the function alive until the task settles, after the response has gone out.
-    if (context) context.waitUntil(logged);
-  },
-  // Netlify's idea of the client (it sets this header itself; a client cannot choose it).
-  clientIp: (request) => requestContext.getStore()?.ip ?? request.headers.get('x-nf-client-connection-ip') ?? undefined,
-});
+// Built once per instance, at its first request (the deploy context comes with it): production
+// refuses to start without what it needs, a preview never reaches production's database or providers.
+const apiOf = perInstance(async (env) =>
+  createApi({
+    ...appDepsFrom(env, await openDatabase(env)),
+    runAfterResponse(task) {
+      const context = requestContext.getStore();
+      const logged = task.catch((error: unknown) => console.error('[api] work after the response failed:', error));
+      // Netlify keeps the function alive until the task settles, after the response has gone out.
+      if (context) context.waitUntil(logged);
+    },
+    // Netlify's idea of the client (it sets this header itself; a client cannot choose it).
+    clientIp: (request) =>
+      requestContext.getStore()?.ip ?? request.headers.get('x-nf-client-connection-ip') ?? undefined,
+  }),
+);
 
 // Netlify Functions (v2) take a web Request and want a Response: exactly Hono's fetch.
-export default (request: Request, context: Context): Response | Promise<Response> =>
-  requestContext.run(context, () => api.fetch(request));
+export default (request: Request, context: Context): Promise<Response> =>
+  requestContext.run(context, async () => (await apiOf(context)).fetch(request));
 
 // Literal paths: Netlify reads this config without running the code. '/sold-api.php' is LEGACY_SOLD_PATH,
 // '/town-logo-api.php' LEGACY_TOWN_LOGO_PATH;

@@ -1,18 +1,20 @@
-import type { Config } from '@netlify/functions';
+import type { Config, Context } from '@netlify/functions';
 import { appDepsFrom } from '../../src/server/compose.ts';
 import { openDatabase } from '../../src/server/database.ts';
-import { parseEnv } from '../../src/server/env.ts';
+import { perInstance } from '../../src/server/function-instance.ts';
 import { rebuildSiteWhenDue } from '../../src/server/scheduled-jobs.ts';
 
-const env = parseEnv();
-const db = await openDatabase(env);
-const deps = appDepsFrom(env, db);
+const jobOf = perInstance(async (env) => {
+  const db = await openDatabase(env);
+  return { env, db, deps: appDepsFrom(env, db) };
+});
 
 /**
  * Every minute: calls the build hook once the changes to what the static pages show have settled
  * for REBUILD_DEBOUNCE_MS (and no build runs), each build recorded in site_builds.
  */
-export default async (): Promise<Response> => {
+export default async (_request: Request, context: Context): Promise<Response> => {
+  const { env, db, deps } = await jobOf(context);
   const outcome = await rebuildSiteWhenDue(db, deps, env.REBUILD_DEBOUNCE_MS);
   await deps.siteBuilds?.idle();
   console.info(`[rebuild-site] ${outcome}`);

@@ -1,18 +1,20 @@
-import type { Config } from '@netlify/functions';
+import type { Config, Context } from '@netlify/functions';
 import { appDepsFrom } from '../../src/server/compose.ts';
 import { openDatabase } from '../../src/server/database.ts';
-import { parseEnv } from '../../src/server/env.ts';
+import { perInstance } from '../../src/server/function-instance.ts';
 import { syncDueLeads } from '../../src/server/scheduled-jobs.ts';
 
-const env = parseEnv();
-const db = await openDatabase(env);
-const deps = appDepsFrom(env, db);
+const jobOf = perInstance(async (env) => {
+  const db = await openDatabase(env);
+  return { db, deps: appDepsFrom(env, db) };
+});
 
 /**
  * Every minute: sends the Follow Up Boss syncs that are due (retries after 429, 5xx and network
  * errors, and those whose request ended before FUB answered). Never the same lead twice once synced.
  */
-export default async (): Promise<Response> => {
+export default async (_request: Request, context: Context): Promise<Response> => {
+  const { db, deps } = await jobOf(context);
   const { synced, retrying, stopped, ignored, rejected } = await syncDueLeads(db, deps);
   console.info(
     `[sync-crm] synced ${synced}, retrying ${retrying}, stopped ${stopped}, ignored ${ignored}, rejected ${rejected}`,

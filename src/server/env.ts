@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { databaseFor, deploymentOf, describeDeployment, isPreviewDeployment, type Deployment } from './deployment.ts';
 
 /**
  * Every environment variable the server reads, parsed once. Each has an embedded default where one
@@ -8,11 +9,19 @@ import { z } from 'zod';
 /** Follow Up Boss's API (fact sheet §1: one host for every account). */
 export const DEFAULT_FUB_API_URL = 'https://api.followupboss.com';
 
-const envSchema = z.object({
-  DATABASE_URL: z
+const postgresUrl = (variable: string) =>
+  z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'DATABASE_URL must be a postgres:// connection string')
-    .optional(),
+    .regex(/^postgres(ql)?:\/\//, `${variable} must be a postgres:// connection string`)
+    .optional();
+
+const envSchema = z.object({
+  // Production's database (and the one of npm start when set). Parsed env: the one this deployment uses.
+  DATABASE_URL: postgresUrl('DATABASE_URL'),
+  // A deploy preview's or branch deploy's own database (src/server/deployment.ts); never production's.
+  PREVIEW_DATABASE_URL: postgresUrl('PREVIEW_DATABASE_URL'),
+  // Netlify Database sets it for each deploy, a preview's pointing at the preview's own branch.
+  NETLIFY_DB_URL: postgresUrl('NETLIFY_DB_URL'),
   DATABASE_WS_PROXY: z.string().optional(),
   DATA_DIR: z.string().default('.data'),
   // The public origin, for canonical URLs, the sitemap and links in e-mails. Netlify sets URL.
@@ -67,7 +76,6 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
   // Not NODE_ENV: Astro sets that to production for every build, local ones included.
   APP_ENV: z.enum(['development', 'production', 'test']).default('development'),
-  NETLIFY: z.string().optional(),
   FEATURED_AGENT_FIRST_NAME: z.string().min(1).default('Alex'),
   FEATURED_AGENT_LAST_NAME: z.string().min(1).default('Morgan'),
   FEATURED_AGENT_SLUG: z
@@ -94,9 +102,18 @@ const envSchema = z.object({
     .default('11743'),
 });
 
-export type Env = z.infer<typeof envSchema>;
+/** The parsed variables, DATABASE_URL being the database this deployment uses, and where it runs. */
+export type Env = z.infer<typeof envSchema> & { deployment: Deployment };
 
-export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
+/** What a Netlify function knows of its invocation: `context.deploy.context` of the Functions API. */
+export interface Invocation {
+  deployContext?: string;
+}
+
+/** What a deployed function cannot run without: a generated secret would differ in every instance. */
+const FUNCTION_SECRETS = ['SESSION_SECRET', 'ENCRYPTION_KEY'] as const;
+
+export function parseEnv(source: NodeJS.ProcessEnv = process.env, { deployContext }: Invocation = {}): Env {
   // An empty variable (`DATABASE_URL=`) means unset, as in .env.example.
   const present = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
   const result = envSchema.safeParse(present);
@@ -104,8 +121,26 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
     const problems = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new Error(`Invalid environment:\n${problems.join('\n')}`);
   }
-  const env = result.data;
-  if (isProduction(env) && !env.DATABASE_URL) {
+  const deployment = deploymentOf(present, deployContext);
+  const database = databaseFor(present, deployment);
+  const env: Env = { ...result.data, DATABASE_URL: database.ok ? database.url : undefined, deployment };
+  if (deployment.on === 'netlify') {
+    // On Netlify nothing falls back to the embedded database or a generated secret.
+    const problems = [
+      ...(!database.ok ? [`${database.variable}: ${database.problem}`] : []),
+      ...(database.ok && !database.url
+        ? ['DATABASE_URL: required in production (set it for the Production context, Builds and Functions scopes)']
+        : []),
+      ...(deployment.phase === 'functions'
+        ? FUNCTION_SECRETS.filter((name) => !env[name]).map(
+            (name) => `${name}: required on Netlify (set it in Netlify's UI with the Functions scope)`,
+          )
+        : []),
+    ];
+    if (problems.length > 0) {
+      throw new Error(`Invalid environment (${describeDeployment(deployment)}):\n  ${problems.join('\n  ')}`);
+    }
+  } else if (isProduction(env) && !env.DATABASE_URL) {
     throw new Error('Invalid environment:\n  DATABASE_URL: required in production');
   }
   return env;
@@ -115,7 +150,13 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env): Env {
 export const siteUrl = (env: Env): string =>
   (env.SITE_URL ?? env.URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
 
-/** On Netlify, or wherever APP_ENV=production: no embedded defaults for what must be configured. */
-export const isProduction = (env: Env): boolean => env.APP_ENV === 'production' || env.NETLIFY === 'true';
+/**
+ * Deployed on Netlify (any deploy context), or wherever APP_ENV=production: no embedded defaults for
+ * what must be configured, no demo accounts, secure cookies.
+ */
+export const isProduction = (env: Env): boolean => env.APP_ENV === 'production' || env.deployment.on === 'netlify';
+
+/** A deploy preview or branch deploy: its own database, and no e-mail, CRM, purge or build hook. */
+export const isPreview = (env: Env): boolean => isPreviewDeployment(env.deployment);
 
 export const pgliteDir = (env: Env): string => resolve(env.DATA_DIR, 'pglite');

@@ -86,7 +86,9 @@ describe.each(BACKENDS)('sample market data on %s', (backend) => {
     const databaseUrl = 'postgres://user:password@db.example.com/site';
     for (const env of [
       { APP_ENV: 'production', DATABASE_URL: databaseUrl },
-      { NETLIFY: 'true', DATABASE_URL: databaseUrl },
+      // Netlify's builds: production, and a deploy preview on its own database (decision 0030).
+      { NETLIFY: 'true', CONTEXT: 'production', DATABASE_URL: databaseUrl },
+      { NETLIFY: 'true', CONTEXT: 'deploy-preview', PREVIEW_DATABASE_URL: databaseUrl },
       { DATABASE_URL: databaseUrl },
     ]) {
       expect(await seedSampleMarketData(test.db, parseEnv(env))).toBeNull();

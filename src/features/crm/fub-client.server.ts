@@ -34,8 +34,8 @@ export type FubAnswer =
   | { kind: 'rate-limited'; status: 429; retryAfterSeconds: number }
   /** Stop retrying: the key is wrong or the account cannot be used; the integration needs attention. */
   | { kind: 'refused'; status: 401 | 403; message: string }
-  /** Any other 4xx: this event will never pass as it is. */
-  | { kind: 'rejected'; status: number; message: string }
+  /** Any other 4xx: this event will never pass as it is (status null: refused before any request). */
+  | { kind: 'rejected'; status: number | null; message: string }
   /** 5xx, an unexpected answer, a network error or a timeout: try again later. */
   | { kind: 'unavailable'; status: number | null; message: string };
 
