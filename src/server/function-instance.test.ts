@@ -46,3 +46,17 @@ describe('perInstance', () => {
     expect(start).not.toHaveBeenCalled();
   });
 });
+
+describe('perInstance after a failed start', () => {
+  it('starts again at the next invocation once a start has failed, and keeps what then started', async () => {
+    deployed({ DATABASE_URL: PRODUCTION_DB, SESSION_SECRET: 's'.repeat(32), ENCRYPTION_KEY: 'e'.repeat(32) });
+    let calls = 0;
+    const instance = perInstance(() => {
+      calls += 1;
+      return calls === 1 ? Promise.reject(new Error('database unreachable')) : Promise.resolve(calls);
+    });
+    await expect(instance({ deploy: { context: 'production' } })).rejects.toThrow('database unreachable');
+    await expect(instance({ deploy: { context: 'production' } })).resolves.toBe(2);
+    await expect(instance({ deploy: { context: 'production' } })).resolves.toBe(2);
+  });
+});

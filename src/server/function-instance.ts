@@ -17,7 +17,17 @@ export const deployContextOf = (context: InvocationContext): string | undefined 
 export function perInstance<T>(start: (env: Env) => Promise<T>): (context: InvocationContext) => Promise<T> {
   let started: Promise<T> | undefined;
   return (context) => {
-    started ??= Promise.resolve().then(() => start(parseEnv(process.env, { deployContext: deployContextOf(context) })));
+    if (!started) {
+      const starting = Promise.resolve().then(() =>
+        start(parseEnv(process.env, { deployContext: deployContextOf(context) })),
+      );
+      // A start that failed (the database briefly unreachable) is tried again by the next invocation,
+      // rather than leaving the instance refusing every request until Netlify recycles it.
+      starting.catch(() => {
+        if (started === starting) started = undefined;
+      });
+      started = starting;
+    }
     return started;
   };
 }
