@@ -83,8 +83,11 @@ export const adminLeadExportQuerySchema = withDatesInOrder({ ...adminLeadFilterF
 
 export type LeadExportQuery = z.output<typeof adminLeadExportQuerySchema>;
 
-/** A count header: a whole number of leads. */
-const countHeader = z.coerce.number().int().min(0);
+/** A count header: a whole number of leads (a missing one is not 0: the page is not one of ours). */
+const countHeader = z
+  .string()
+  .regex(/^\d{1,9}$/)
+  .transform(Number);
 
 /** An error answer of a page (the API's one shape). */
 const errorAnswerSchema = z.object({ error: z.string() });
