@@ -24,7 +24,7 @@ const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.ph
   CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path`;
 
 /** A lead of the CSV: the list row without its sync job. */
-export type CsvLead = Omit<LeadRow, 'crm_status' | 'crm_error'>;
+type CsvLead = Omit<LeadRow, 'crm_status' | 'crm_error'>;
 
 interface DbLead extends Omit<CsvLead, 'created_at' | 'synced_to_fub'> {
   created_at: Date;
