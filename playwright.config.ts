@@ -73,6 +73,8 @@ export default defineConfig({
         LEAD_NOTICES_PER_HOUR: '1000',
         FUB_API_URL: FUB_FAKE_URL,
         JOBS_EVERY_MS: '1000',
+        // Ten leads a page of the CSV exports (decision 0029), so an export of a few dozen spans pages.
+        LEAD_EXPORT_PAGE_ROWS: '10',
       },
       stdout: 'pipe',
     },

@@ -28,7 +28,7 @@ import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { estimateAttachments, estimatePdfRoutes } from '../features/net-sheet/estimate-pdf.server.ts';
 import { imageRoutes } from '../features/images/images.server.ts';
 import { showcaseRoutes } from '../features/showcase/showcase.server.ts';
-import { leadExportRoutes } from '../features/leads/lead-list.server.ts';
+import { leadExportLimits, leadExportRoutes } from '../features/leads/lead-export.server.ts';
 import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';
 import { siteContentRoutes } from '../features/content/site-content.server.ts';
 import { feeTableRoutes } from '../features/net-sheet/fee-table.server.ts';
@@ -101,6 +101,11 @@ export interface AppDeps {
    */
   leadNoticesPerHour?: number;
   /**
+   * Leads a page of the CSV exports holds (LEAD_EXPORT_PAGE_ROWS): fewer than the platform's bound
+   * (decision 0029) only so that tests export a few leads in several pages. Default: the bound.
+   */
+  leadExportPageRows?: number;
+  /**
    * Fetches a file of the built site as visitors get it: the shells that answer /r/{slug} and
    * /estimate/{uuid} (shell-pages.server.ts). Default: over HTTP from the request's own origin (on
    * Netlify, the CDN); the local site server (site-server.ts) serves it from dist/ directly.
@@ -139,6 +144,7 @@ export function createApi({
   auth = { sessionKey: randomBytes(32), secureCookies: false },
   clientIp,
   leadNoticesPerHour,
+  leadExportPageRows,
   fetchSite,
   crm = { client: fubClient(DEFAULT_FUB_API_URL), secret: randomBytes(32).toString('hex') },
   crmWaitMs,
@@ -208,8 +214,9 @@ export function createApi({
     ),
   );
   api.route('/', fubIntegrationRoutes(db, crm));
-  api.route('/', leadExportRoutes(db));
-  api.route('/', adminLeadRoutes(db));
+  const exportLimits = leadExportLimits(leadExportPageRows);
+  api.route('/', leadExportRoutes(db, exportLimits));
+  api.route('/', adminLeadRoutes(db, exportLimits));
   api.route('/', emailRoutes(db, mail, clientAddress));
   api.route('/', unsubscribeRoutes(db, signer, clientAddress));
   // The Mailgun key is encrypted with ENCRYPTION_KEY, the secret the CRM keys use too.

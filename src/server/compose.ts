@@ -48,6 +48,7 @@ export function appDepsFrom(env: Env, db: Db): AppDeps & Required<Pick<AppDeps, 
       secureCookies: isProduction(env),
     },
     leadNoticesPerHour: env.LEAD_NOTICES_PER_HOUR,
+    leadExportPageRows: env.LEAD_EXPORT_PAGE_ROWS,
     // The stored Follow Up Boss keys are encrypted with ENCRYPTION_KEY, as the Mailgun key is.
     crm: {
       client: preview ? previewFubClient() : fubClient(env.FUB_API_URL),

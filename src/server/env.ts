@@ -70,6 +70,12 @@ const envSchema = z.object({
     ),
   // New-lead notices one agent receives an hour at most; beyond it leads are saved, unannounced.
   LEAD_NOTICES_PER_HOUR: z.coerce.number().int().min(1).optional(),
+  // Tests only: fewer leads a page of the CSV exports (at most the platform's bound, decision 0029).
+  LEAD_EXPORT_PAGE_ROWS: z.coerce
+    .number({ error: 'LEAD_EXPORT_PAGE_ROWS must be a whole number' })
+    .int('LEAD_EXPORT_PAGE_ROWS must be a whole number')
+    .min(1, 'LEAD_EXPORT_PAGE_ROWS must be at least 1')
+    .optional(),
   // npm start only: how often it runs the scheduled jobs (e-mail retries, CRM syncs) itself.
   JOBS_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
   URL: z.url().optional(),

@@ -49,12 +49,11 @@ import { estimateParams } from '../features/estimate/estimate-row.server.ts';
 import { comparisonParams } from '../features/net-sheet/net-sheet.server.ts';
 import { imageFile } from '../features/images/images.server.ts';
 import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema } from '../features/leads/lead.ts';
+import { adminLeadExportQuerySchema, EXPORT_HEADERS, leadExportQuerySchema } from '../features/leads/lead-export.ts';
 import {
-  adminLeadFilterSchema,
   adminLeadListQuerySchema,
   adminLeadListResponseSchema,
   clearLeadsResponseSchema,
-  leadFilterSchema,
   leadListQuerySchema,
   leadListResponseSchema,
 } from '../features/leads/lead-list.ts';
@@ -128,7 +127,14 @@ interface Operation {
   /** By media type. Without `checksType: false`, any other Content-Type answers 415. */
   body?: Readonly<Record<string, RequestContent>>;
   checksType?: false;
-  success: { status: 200 | 201 | 202 | 303; description: string; schema?: z.ZodType; media?: string };
+  success: {
+    status: 200 | 201 | 202 | 303;
+    description: string;
+    schema?: z.ZodType;
+    media?: string;
+    /** Headers of the answer a client reads, by name: what each says. */
+    headers?: Readonly<Record<string, string>>;
+  };
   /** Statuses besides the ones the access, the inputs and the body imply (see errorStatuses). */
   errors?: readonly number[];
   /** False for the one answer that reads no database, so cannot be 503 for want of it. */
@@ -141,6 +147,20 @@ const created = (description: string, schema?: z.ZodType) => ({ status: 201, des
 const accepted = (description: string, schema?: z.ZodType) => ({ status: 202, description, schema }) as const;
 
 const PROFILE_FILES = ['profile_photo', 'logo'] as const;
+
+/** A page of a leads CSV export (decision 0029): the file is the pages' bodies end to end. */
+const leadCsvPage = {
+  status: 200,
+  description:
+    'A page of the CSV: the first starts with the byte order mark and the header line, the others are rows only. ' +
+    `Ask for the next page with cursor set to ${EXPORT_HEADERS.next} until an answer has none.`,
+  media: 'text/csv',
+  headers: {
+    [EXPORT_HEADERS.rows]: 'Leads in this page',
+    [EXPORT_HEADERS.total]: 'Leads that match the filters (first page only)',
+    [EXPORT_HEADERS.next]: 'The cursor of the next page (absent on the last page)',
+  },
+} as const;
 
 /** Every API operation. Order: as a reader meets them (the public site, accounts, agents, admins). */
 export const OPERATIONS: readonly Operation[] = [
@@ -520,10 +540,10 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     path: '/api/leads/export.csv',
-    summary: "The agent's leads as CSV, filtered (streamed)",
+    summary: "The agent's leads as CSV, filtered, a page at a time",
     tag: 'Leads',
-    query: leadFilterSchema,
-    success: { status: 200, description: 'The CSV file', media: 'text/csv' },
+    query: leadExportQuerySchema,
+    success: leadCsvPage,
   },
   {
     method: 'POST',
@@ -653,10 +673,10 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     path: '/api/admin/leads/export.csv',
-    summary: "Every agent's leads as CSV, filtered (streamed)",
+    summary: "Every agent's leads as CSV, filtered, a page at a time",
     tag: 'Admin',
-    query: adminLeadFilterSchema,
-    success: { status: 200, description: 'The CSV file', media: 'text/csv' },
+    query: adminLeadExportQuerySchema,
+    success: leadCsvPage,
   },
   {
     method: 'GET',
@@ -920,6 +940,16 @@ export function openApiDocument(): JsonSchema {
     const responses: Record<string, JsonSchema> = {
       [success.status]: {
         description: success.description,
+        ...(success.headers
+          ? {
+              headers: Object.fromEntries(
+                Object.entries(success.headers).map(([name, description]) => [
+                  name,
+                  { description, schema: { type: 'string' } },
+                ]),
+              ),
+            }
+          : {}),
         ...(success.schema || success.media
           ? {
               content: {

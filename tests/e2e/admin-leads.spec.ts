@@ -88,7 +88,7 @@ test.describe('the admin’s leads', () => {
 
     // The export is the filtered set, with whose lead each is.
     const downloading = page.waitForEvent('download');
-    await page.getByRole('link', { name: 'Export CSV' }).click();
+    await page.getByRole('button', { name: 'Export CSV' }).click();
     const lines = (await readFile(await (await downloading).path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toBe('Name,Email,Phone,Address,Source,Date,FUB Synced,Estimate UUID,Agent');
     expect(lines).toHaveLength(4);

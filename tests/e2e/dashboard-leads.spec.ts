@@ -119,10 +119,17 @@ test.describe('the leads screen', () => {
     await page.getByRole('button', { name: 'Show all leads' }).click();
     await expect(names(page)).toHaveCount(25);
 
-    // The export is every lead, not the page on screen.
+    // The export is every lead, not the page on screen: 27 leads in three pages of ten (the e2e
+    // server's LEAD_EXPORT_PAGE_ROWS), saved as one file.
+    const pages: string[] = [];
+    page.on('response', (response) => {
+      if (new URL(response.url()).pathname === '/api/leads/export.csv') pages.push(response.url());
+    });
     const downloading = page.waitForEvent('download');
-    await page.getByRole('link', { name: 'Export CSV' }).click();
+    await page.getByRole('button', { name: 'Export CSV' }).click();
     const download = await downloading;
+    expect(pages).toHaveLength(3);
+    expect(pages.slice(1).every((url) => new URL(url).searchParams.has('cursor'))).toBe(true);
     expect(download.suggestedFilename()).toBe(`leads-${today}.csv`);
     const path = await download.path();
     const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
@@ -162,7 +169,7 @@ test.describe('the leads screen', () => {
     await expect(page.getByText('No leads yet.')).toBeVisible();
     // Nothing to export or clear.
     await expect(page.getByRole('button', { name: 'Clear All' })).toBeHidden();
-    await expect(page.getByRole('link', { name: 'Export CSV' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Export CSV' })).toBeHidden();
     await expect(page.getByRole('link', { name: `/r/${agent.slug}` })).toHaveAttribute('href', `/r/${agent.slug}`);
     await expectNoAxeViolations(page, WCAG);
     await page.reload();
@@ -172,6 +179,59 @@ test.describe('the leads screen', () => {
   test.describe('when the API fails', () => {
     // The failing answers the test asks for are logged by Chromium.
     test.use({ consoleErrorsAllowed: [/status of 500/] });
+
+    test('a long export says how far it has come and saves one file; a page that fails says so', async ({
+      page,
+    }, testInfo) => {
+      const agent = await signInAsNewAgent(page);
+      await leaveLeads(page, 12, agent.slug);
+      await page.goto('/dashboard/leads');
+      await waitForIslands(page);
+      await expect(names(page)).toHaveCount(12);
+
+      // The second page is held until the screen has been seen saying how far the export has come.
+      let release = () => {};
+      const released = new Promise<void>((resolve) => (release = resolve));
+      const laterPage = /\/api\/leads\/export\.csv\?(.*&)?cursor=/;
+      await page.route(laterPage, async (route) => {
+        await released;
+        await route.fallback();
+      });
+      const exportButton = page.getByRole('button', { name: 'Export CSV' });
+      const downloading = page.waitForEvent('download');
+      await exportButton.click();
+      await expect(page.getByRole('status').filter({ hasText: 'Preparing export… 10 of 12' })).toBeVisible();
+      await expect(exportButton).toBeDisabled();
+      await expectNoAxeViolations(page, WCAG);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.screenshot({ path: `/work/shots/i20-export/export-progress-${width}-${testInfo.project.name}.png` });
+      }
+      release();
+      const download = await downloading;
+      const lines = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
+      expect(lines[0]).toBe('Name,Email,Phone,Address,Source,Date,FUB Synced,Estimate UUID');
+      expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(
+        Array.from({ length: 12 }, (_, index) => `Morgan Visitor${letters(11 - index)}`),
+      );
+      await expect(exportButton).toBeEnabled();
+      await expect(page.getByRole('status').filter({ hasText: 'Preparing export' })).toHaveCount(0);
+
+      await page.unroute(laterPage);
+      await page.route(laterPage, (route) =>
+        route.fulfill({ status: 500, json: { success: false, error: 'Internal server error', fields: {} } }),
+      );
+      await exportButton.click();
+      await expect(
+        page.getByRole('alert').filter({ hasText: 'Failed to export leads: Internal server error' }),
+      ).toBeVisible();
+      await expect(exportButton).toBeEnabled();
+      await expectNoAxeViolations(page, WCAG);
+      for (const width of [390, 1280]) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.screenshot({ path: `/work/shots/i20-export/export-failed-${width}-${testInfo.project.name}.png` });
+      }
+    });
 
     test('the list says so with Retry, which loads the leads once the API answers; a failed clear says so', async ({
       page,

@@ -23,6 +23,7 @@ const jsonSchema = z.record(z.string(), z.unknown());
 const mediaSchema = z.strictObject({ schema: jsonSchema, description: z.string().optional() });
 const responseSchema = z.strictObject({
   description: z.string().min(1),
+  headers: z.record(z.string(), z.strictObject({ description: z.string().min(1), schema: jsonSchema })).optional(),
   content: z.record(z.string().regex(/^[\w.+-]+\/[\w.+*-]+$/), mediaSchema).optional(),
 });
 const parameterSchema = z.strictObject({

@@ -55,7 +55,15 @@ export function useEmailSuite(
   label: string,
   extra: Pick<
     AppDeps,
-    'auth' | 'clientIp' | 'leadNoticesPerHour' | 'crm' | 'crmWaitMs' | 'siteBuilds' | 'marketFeeds' | 'purgeCache'
+    | 'auth'
+    | 'clientIp'
+    | 'leadNoticesPerHour'
+    | 'crm'
+    | 'crmWaitMs'
+    | 'siteBuilds'
+    | 'marketFeeds'
+    | 'purgeCache'
+    | 'leadExportPageRows'
   > = {},
 ): EmailSuite {
   let test: TestDatabase | undefined;

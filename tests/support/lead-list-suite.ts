@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import { z } from 'zod';
 import type { Db } from '../../src/server/db.ts';
+import { EXPORT_HEADERS, fetchLeadExport } from '../../src/features/leads/lead-export.ts';
 
 /** A row of the leads list exactly as the API answers it (strict: no field more). */
 export const listedLead = z.strictObject({
@@ -108,3 +109,40 @@ export function parseCsv(text: string): string[][] {
 /** The body as sent, byte order mark included (Response.text() drops it). */
 export const csvText = async (response: Response) =>
   new TextDecoder('utf-8', { ignoreBOM: true }).decode(await response.arrayBuffer());
+
+/** A page of an export as the client got it: its status, body size, leads and how long it took. */
+export interface ExportedPage {
+  url: string;
+  status: number;
+  bytes: number;
+  rows: number;
+  ms: number;
+}
+
+/**
+ * Every page of the CSV export at `path` with `filters`, asked for as the browser's Export CSV asks
+ * (fetchLeadExport, the islands' own loop) through `get`: the file (the pages end to end, byte
+ * order mark kept) and each page as it came.
+ */
+export async function exportCsv(
+  get: (url: string) => Promise<Response>,
+  path: string,
+  filters: Readonly<Record<string, string | number | undefined>> = {},
+): Promise<{ text: string; pages: ExportedPage[] }> {
+  const pages: ExportedPage[] = [];
+  const bodies = await fetchLeadExport(path, filters, async (url) => {
+    const started = performance.now();
+    const response = await get(url);
+    const body = await response.arrayBuffer();
+    pages.push({
+      url,
+      status: response.status,
+      bytes: body.byteLength,
+      rows: Number(response.headers.get(EXPORT_HEADERS.rows)),
+      ms: performance.now() - started,
+    });
+    return new Response(body, { status: response.status, headers: response.headers });
+  });
+  const bytes = new Uint8Array(await new Blob(bodies).arrayBuffer());
+  return { text: new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes), pages };
+}

@@ -13,9 +13,10 @@ import {
   adminAgentAddedSchema,
   adminAgentChangedSchema,
   adminAgentListSchema,
-  agentLeadsCsvUrl,
+  agentLeadsCsv,
   type AdminAgent,
 } from './admin-agents.ts';
+import { useLeadExport } from '../leads/use-lead-export.ts';
 
 /** /admin/agents: every agent, Add New Agent, status changes and Hard Delete. */
 export default function AgentsScreen() {
@@ -180,6 +181,8 @@ function DeleteDialog(props: { agent: AdminAgent; onClose: () => void; onDeleted
     onSettled: () => queryClient.invalidateQueries({ queryKey: AGENTS_KEY }),
   });
   const name = `${agent.first_name} ${agent.last_name}`;
+  const csv = agentLeadsCsv(agent.id);
+  const leadsCsv = useLeadExport(csv.path);
   return (
     <Modal open title={`Delete ${name}?`} onClose={onClose}>
       <p>
@@ -188,12 +191,18 @@ function DeleteDialog(props: { agent: AdminAgent; onClose: () => void; onDeleted
       </p>
       {agent.lead_count > 0 ? (
         <p>
-          <a href={agentLeadsCsvUrl(agent.id)} download>
+          <button
+            type="button"
+            className="link-button"
+            disabled={leadsCsv.busy}
+            onClick={() => leadsCsv.start(csv.filters)}
+          >
             Download their leads (CSV) first
-          </a>
+          </button>{' '}
+          <span role="status">{leadsCsv.progress}</span>
         </p>
       ) : null}
-      <Notice tone="error" message={error} />
+      <Notice tone="error" message={leadsCsv.error ?? error} />
       <div className="modal-actions">
         <button type="button" className="button button-secondary" onClick={onClose}>
           Cancel

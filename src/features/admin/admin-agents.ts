@@ -66,5 +66,8 @@ export const adminAgentAddedSchema = z.object({
 });
 export const adminAgentChangedSchema = z.object({ success: z.literal(true), message: z.string() });
 
-/** The admin's CSV of one agent's leads (GET /api/leads/export.csv with agent_id). */
-export const agentLeadsCsvUrl = (agentId: number): string => `/api/admin/leads/export.csv?agent=${agentId}`;
+/** The admin's CSV of one agent's leads: the admin's export with the agent filter. */
+export const agentLeadsCsv = (agentId: number) => ({
+  path: '/api/admin/leads/export.csv',
+  filters: { agent: agentId },
+});

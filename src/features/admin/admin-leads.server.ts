@@ -9,7 +9,8 @@ import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { adminLeadExportHandler, adminLeadListHandler } from '../leads/lead-list.server.ts';
+import { adminLeadExportHandler, type LeadExportLimits } from '../leads/lead-export.server.ts';
+import { adminLeadListHandler } from '../leads/lead-list.server.ts';
 import { timelineEventSchema } from './lead-timeline.ts';
 
 /** The lead of /api/admin/leads/{id}/timeline (also in the OpenAPI document). */
@@ -49,10 +50,10 @@ const TIMELINE_EVENTS = `
   SELECT t.at, 3, 'crm_attempt', t.at, t.outcome || coalesce(' (HTTP ' || t.http_status || ')', ''), t.error
     FROM crm_syncs s JOIN crm_sync_attempts t ON t.sync_id = s.id WHERE s.lead_id = l.id`;
 
-export function adminLeadRoutes(db: Db): Hono {
+export function adminLeadRoutes(db: Db, exportLimits: LeadExportLimits): Hono {
   const app = new Hono();
   route(app, '/admin/leads', { GET: adminLeadListHandler(db) });
-  route(app, '/admin/leads/export.csv', { GET: adminLeadExportHandler(db) });
+  route(app, '/admin/leads/export.csv', { GET: adminLeadExportHandler(db, exportLimits) });
   route(app, '/admin/leads/:id/timeline', {
     /** One round trip: who asks, the lead and its events. */
     GET: async (c) => {

@@ -21,6 +21,7 @@ import {
   type AdminLeadRow,
   type LeadRow,
 } from './lead-list.ts';
+import { useLeadExport } from './use-lead-export.ts';
 
 /**
  * Where a leads table gets its rows: the dashboard shows the agent's own (/api/leads); the admin
@@ -31,7 +32,7 @@ export interface LeadsSource {
   queryKey: readonly string[];
   /** GET lists a page (the query of leadListQuerySchema); DELETE clears every lead of the scope. */
   listPath: string;
-  /** GET answers the CSV of every lead passing the filters. */
+  /** GET answers the CSV of every lead passing the filters, a page at a time (lead-export.ts). */
   exportPath: string;
   caption: string;
   /** What the table says when there is no lead at all. */
@@ -142,6 +143,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
   });
 
   const crm = useLeadSync(source);
+  const csv = useLeadExport(source.exportPath);
 
   const change = (field: keyof Filters) => (value: string) => {
     setOutcome(null);
@@ -162,9 +164,17 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
         <LeadFilters filters={typed} onChange={change} admin={source.admin !== undefined} />
         {nothingAtAll ? null : (
           <div className="nav-actions">
-            <a className="button button-secondary" href={`${source.exportPath}${leadQueryString(filters)}`} download>
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={csv.busy}
+              onClick={() => {
+                setOutcome(null);
+                csv.start(filters);
+              }}
+            >
               Export CSV
-            </a>
+            </button>
             {source.admin ? null : (
               <button
                 type="button"
@@ -200,6 +210,10 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
           </button>
         </div>
       ) : null}
+      <p role="status" className="leads-export-progress">
+        {csv.progress}
+      </p>
+      <Notice tone="error" message={csv.error} />
       <Notice tone="success" message={outcome?.tone === 'success' ? outcome.message : null} />
       <Notice tone="error" message={outcome?.tone === 'error' ? outcome.message : null} />
       {crm ? (

@@ -1,31 +1,24 @@
 /**
- * Lists of leads, by scope. The signed-in agent's own: the list (GET /api/leads), Clear All
- * (DELETE /api/leads) and the CSV export (GET /api/leads/export.csv); an admin's of every agent
- * (GET /api/admin/leads and its export.csv) through the same queries. Each is one query that checks
+ * Lists of leads, by scope. The signed-in agent's own: the list (GET /api/leads) and Clear All
+ * (DELETE /api/leads); an admin's of every agent (GET /api/admin/leads) through the same queries,
+ * which the CSV exports read too (lead-export.server.ts). Each is one query that checks
  * the session (sessionAgentCte) and touches only the scope's rows, so an admin gets their own leads
  * at /api/leads too.
  */
-import { Hono, type Context, type Handler } from 'hono';
+import type { Handler } from 'hono';
 import type { Db } from '../../server/db.ts';
-import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { HttpError, parseOrThrow } from '../../server/http.ts';
 import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import {
-  ADMIN_LEAD_CSV_COLUMNS,
-  adminLeadCsvCells,
-  adminLeadFilterSchema,
   adminLeadListQuerySchema,
-  csvLine,
-  LEAD_CSV_COLUMNS,
   LEAD_TIME_ZONE,
-  leadCsvCells,
-  leadCsvFileName,
-  leadFilterSchema,
   leadListQuerySchema,
   type AdminLeadFilters,
   type AdminLeadRow,
   type LeadRow,
 } from './lead-list.ts';
+import type { ExportCursor } from './lead-export.ts';
 
 const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.phone, l.address, l.source, l.created_at,
   CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path`;
@@ -39,7 +32,7 @@ interface DbLead extends Omit<CsvLead, 'created_at' | 'synced_to_fub'> {
 }
 
 /** A lead of a page, with its crm_syncs job (LEFT JOIN: null without one), agent and keyset. */
-interface DbListedLead extends DbLead {
+export interface DbListedLead extends DbLead {
   crm_status?: LeadRow['crm_status'];
   crm_error?: string | null;
   agent_id: number;
@@ -48,7 +41,7 @@ interface DbListedLead extends DbLead {
 }
 
 /** Named field by field: the query's rows also carry who asked and the total. */
-const toCsvLead = (lead: DbLead): CsvLead => ({
+export const toCsvLead = (lead: DbLead): CsvLead => ({
   id: lead.id,
   first_name: lead.first_name,
   last_name: lead.last_name,
@@ -68,7 +61,7 @@ const toRow = (lead: DbListedLead): LeadRow => ({
   crm_error: lead.crm_error ?? null,
 });
 
-const toAdminRow = (lead: DbListedLead): AdminLeadRow => ({
+export const toAdminRow = (lead: DbListedLead): AdminLeadRow => ({
   ...toRow(lead),
   agent_id: lead.agent_id,
   agent_name: lead.agent_name,
@@ -100,10 +93,7 @@ export type LeadScope = 'own' | 'all';
 const signedOut = () => new HttpError(401, PLEASE_LOG_IN);
 
 /** The keyset of a page read after another: the last lead's created_at (ISO, to the microsecond) and id. */
-interface After {
-  at: string;
-  id: number;
-}
+type After = ExportCursor;
 
 /**
  * A CTE `matching` of the scope's leads that pass `filters`, parameters from `$first` on (the
@@ -115,7 +105,13 @@ interface After {
  * per-day counts (agent_daily_counts, migration 0011) instead of counting every lead; a search reads
  * the few leads the trigram index finds (MATERIALIZED: once, for the count and the page).
  */
-function matchingCte(filters: AdminLeadFilters, scope: LeadScope, first: number, claims: SessionClaims, after?: After) {
+export function matchingCte(
+  filters: AdminLeadFilters,
+  scope: LeadScope,
+  first: number,
+  claims: SessionClaims,
+  after?: After,
+) {
   const params: unknown[] = [...sessionParams(claims)];
   const param = (value: unknown) => {
     params.push(value);
@@ -176,7 +172,7 @@ interface Head {
  * lead of the page carries its sync job (crm_syncs is unique by lead_id: at most one row a lead), its
  * agent's name and its keyset (`cursor_at`: created_at to the microsecond, which a Date loses).
  */
-async function readPage(
+export async function readPage(
   db: Db,
   matching: ReturnType<typeof matchingCte>,
   page: { limit: number; offset: number; total: boolean },
@@ -260,60 +256,3 @@ export const adminLeadListHandler =
       per_page: query.per_page,
     });
   };
-
-/** Leads read per query (and encoded per chunk) of the CSV stream: ~130 kB a chunk (see npm run bench:export). */
-const CSV_PAGE_ROWS = 1000;
-
-/**
- * The CSV of every lead of `scope` that passes `filters`, newest first, streamed: the first page is
- * read before answering (it checks the session, so a signed-out call gets its 401), the next ones by
- * keyset (after the last lead sent) as the client reads, so memory stays flat however many leads.
- */
-async function leadCsvResponse(db: Db, c: Context, scope: LeadScope, filters: AdminLeadFilters): Promise<Response> {
-  const claims = sessionOf(c);
-  const read = (after?: After) =>
-    readPage(db, matchingCte(filters, scope, 1, claims, after), { limit: CSV_PAGE_ROWS, offset: 0, total: false });
-  const first = await read();
-  if (scope === 'all' && !first.head.is_admin) throw new HttpError(403, ADMINS_ONLY);
-  const [columns, cells] =
-    scope === 'all'
-      ? [ADMIN_LEAD_CSV_COLUMNS, (lead: DbListedLead) => adminLeadCsvCells(toAdminRow(lead))]
-      : [LEAD_CSV_COLUMNS, (lead: DbListedLead) => leadCsvCells(toCsvLead(lead))];
-  const encoder = new TextEncoder();
-  let pending: DbListedLead[] | null = first.leads;
-  // The BOM tells spreadsheet programs the file is UTF-8 (names with accents).
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(`\uFEFF${csvLine(columns)}`));
-    },
-    async pull(controller) {
-      const leads = pending;
-      if (!leads || leads.length === 0) return controller.close();
-      controller.enqueue(encoder.encode(leads.map((lead) => csvLine(cells(lead))).join('')));
-      const last = leads.at(-1);
-      pending = leads.length < CSV_PAGE_ROWS || !last ? null : (await read({ at: last.cursor_at, id: last.id })).leads;
-    },
-  });
-  return c.body(body, 200, {
-    'Content-Type': 'text/csv; charset=utf-8',
-    'Content-Disposition': `attachment; filename="${leadCsvFileName(new Date())}"`,
-  });
-}
-
-/**
- * GET /api/leads/export.csv: every lead of the caller that passes the filters, newest first; with
- * agent_id (admins only: 403 for an agent), that agent's.
- */
-export function leadExportRoutes(db: Db): Hono {
-  const app = new Hono();
-  route(app, '/leads/export.csv', {
-    GET: (c: Context) => leadCsvResponse(db, c, 'own', parseOrThrow(leadFilterSchema, c.req.query())),
-  });
-  return app;
-}
-
-/** GET /api/admin/leads/export.csv: every agent's leads that pass the admin's filters, with the agent's name. */
-export const adminLeadExportHandler =
-  (db: Db): Handler =>
-  (c) =>
-    leadCsvResponse(db, c, 'all', parseOrThrow(adminLeadFilterSchema, c.req.query()));

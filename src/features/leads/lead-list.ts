@@ -51,7 +51,8 @@ const whole = (label: string, max: number, fallback: number) =>
       .default(fallback),
   );
 
-const filterFields = {
+/** The filters of the list and of the CSV export (lead-export.ts adds the export's cursor). */
+export const leadFilterFields = {
   search: z.preprocess(
     blankToUndefined,
     z
@@ -73,13 +74,17 @@ const datesInOrder = (query: { from?: string | undefined; to?: string | undefine
   !query.from || !query.to || query.from <= query.to;
 const DATE_ORDER = { message: 'From date must be on or before To date', path: ['to'] };
 
+/** `fields` (the filters and more) with From on or before To. */
+export const withDatesInOrder = <Shape extends z.ZodRawShape>(fields: Shape) =>
+  z.object(fields).refine(datesInOrder, DATE_ORDER);
+
 /** The filters of the list and the CSV export: search (name, e-mail or phone), source, days. */
-export const leadFilterSchema = z.object(filterFields).refine(datesInOrder, DATE_ORDER);
+export const leadFilterSchema = withDatesInOrder(leadFilterFields);
 
 /** GET /api/leads: the filters and the page (1-based) of `per_page` leads, newest first. */
 export const leadListQuerySchema = z
   .object({
-    ...filterFields,
+    ...leadFilterFields,
     page: whole('Page', 1_000_000, 1),
     per_page: whole('Per page', LEAD_LIST.maxPerPage, LEAD_LIST.perPage),
   })
@@ -92,8 +97,8 @@ export type LeadListQuery = z.output<typeof leadListQuerySchema>;
 export const CRM_STATUS_FILTERS = [...leadSyncSchema.shape.status.options, 'none'] as const;
 
 /** The admin's further filters over every agent's leads: one agent (by id) and the CRM status. */
-const adminFilterFields = {
-  ...filterFields,
+export const adminLeadFilterFields = {
+  ...leadFilterFields,
   agent: z.preprocess(
     blankToUndefined,
     z.coerce
@@ -109,13 +114,13 @@ const adminFilterFields = {
   ),
 };
 
-/** GET /api/admin/leads/export.csv: the admin's filters. */
-export const adminLeadFilterSchema = z.object(adminFilterFields).refine(datesInOrder, DATE_ORDER);
+/** The admin's filters, as the admin's list and export take them. */
+export const adminLeadFilterSchema = withDatesInOrder(adminLeadFilterFields);
 
 /** GET /api/admin/leads: the admin's filters and the page. */
 export const adminLeadListQuerySchema = z
   .object({
-    ...adminFilterFields,
+    ...adminLeadFilterFields,
     page: whole('Page', 1_000_000, 1),
     per_page: whole('Per page', LEAD_LIST.maxPerPage, LEAD_LIST.perPage),
   })

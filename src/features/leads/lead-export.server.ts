@@ -1,0 +1,111 @@
+/**
+ * The leads CSV exports, a page a request (decision 0029; the protocol is lead-export.ts): the
+ * agent's own (GET /api/leads/export.csv) and an admin's of every agent (GET
+ * /api/admin/leads/export.csv). One handler serves both, reading the list's own query
+ * (lead-list.server.ts) by scope, so the export's filters are the list's.
+ */
+import { Hono, type Context, type Handler } from 'hono';
+import { z } from 'zod';
+import type { Db } from '../../server/db.ts';
+import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { ADMINS_ONLY, sessionOf } from '../auth/access.server.ts';
+import {
+  EXPORT_HEADERS,
+  exportCursor,
+  adminLeadExportQuerySchema,
+  LEAD_EXPORT,
+  leadExportQuerySchema,
+  type LeadExportQuery,
+} from './lead-export.ts';
+import {
+  ADMIN_LEAD_CSV_COLUMNS,
+  adminLeadCsvCells,
+  csvLine,
+  LEAD_CSV_COLUMNS,
+  leadCsvCells,
+  leadCsvFileName,
+} from './lead-list.ts';
+import { matchingCte, readPage, toAdminRow, toCsvLead, type DbListedLead, type LeadScope } from './lead-list.server.ts';
+
+/** How large a page may be; smaller than the platform's bounds only for tests (LEAD_EXPORT_PAGE_ROWS). */
+export interface LeadExportLimits {
+  pageRows: number;
+  pageBytes: number;
+}
+
+/** LEAD_EXPORT_PAGE_ROWS: fewer leads a page (an export of a few leads in several pages, for tests). */
+const pageRowsSchema = z
+  .number()
+  .int('LEAD_EXPORT_PAGE_ROWS must be a whole number')
+  .min(1, 'LEAD_EXPORT_PAGE_ROWS must be at least 1')
+  .max(LEAD_EXPORT.pageRows, `LEAD_EXPORT_PAGE_ROWS must be at most ${LEAD_EXPORT.pageRows} (decision 0029)`);
+
+/** The platform's bounds, or fewer leads a page (refused beyond the bounds: the page would not fit). */
+export function leadExportLimits(pageRows: number = LEAD_EXPORT.pageRows): LeadExportLimits {
+  const parsed = pageRowsSchema.safeParse(pageRows);
+  if (!parsed.success)
+    throw new Error(`Invalid environment:\n  ${parsed.error.issues.map((issue) => issue.message).join('\n  ')}`);
+  return { pageRows: parsed.data, pageBytes: LEAD_EXPORT.pageBytes };
+}
+
+/**
+ * One page of the CSV of `scope`'s leads that pass the filters, newest first, in one round trip:
+ * the session, the total (first page only) and one lead more than a page holds, which says whether
+ * another page follows. Lines are added while the body stays within pageBytes (at least one, so an
+ * export always moves on); the next page starts after the last lead sent.
+ */
+async function leadCsvPage(
+  db: Db,
+  c: Context,
+  scope: LeadScope,
+  { cursor, ...filters }: LeadExportQuery,
+  limits: LeadExportLimits,
+): Promise<Response> {
+  const first = cursor === undefined;
+  const { head, leads } = await readPage(db, matchingCte(filters, scope, 1, sessionOf(c), cursor), {
+    limit: limits.pageRows + 1,
+    offset: 0,
+    total: first,
+  });
+  if (scope === 'all' && !head.is_admin) throw new HttpError(403, ADMINS_ONLY);
+  const [columns, cells] =
+    scope === 'all'
+      ? [ADMIN_LEAD_CSV_COLUMNS, (lead: DbListedLead) => adminLeadCsvCells(toAdminRow(lead))]
+      : [LEAD_CSV_COLUMNS, (lead: DbListedLead) => leadCsvCells(toCsvLead(lead))];
+  // The BOM tells spreadsheet programs the file is UTF-8 (names with accents).
+  const lines = first ? [`\uFEFF${csvLine(columns)}`] : [];
+  let bytes = Buffer.byteLength(lines.join(''));
+  let last: DbListedLead | undefined;
+  for (const lead of leads.slice(0, limits.pageRows)) {
+    const line = csvLine(cells(lead));
+    const size = Buffer.byteLength(line);
+    if (last && bytes + size > limits.pageBytes) break;
+    lines.push(line);
+    bytes += size;
+    last = lead;
+  }
+  const sent = lines.length - (first ? 1 : 0);
+  const headers: Record<string, string> = {
+    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Disposition': `attachment; filename="${leadCsvFileName(new Date())}"`,
+    [EXPORT_HEADERS.rows]: String(sent),
+  };
+  if (first) headers[EXPORT_HEADERS.total] = String(head.total);
+  if (last && sent < leads.length) headers[EXPORT_HEADERS.next] = exportCursor({ at: last.cursor_at, id: last.id });
+  return c.body(lines.join(''), 200, headers);
+}
+
+/** GET /api/leads/export.csv: a page of the caller's leads that pass the list's filters. */
+export function leadExportRoutes(db: Db, limits: LeadExportLimits): Hono {
+  const app = new Hono();
+  route(app, '/leads/export.csv', {
+    GET: (c: Context) => leadCsvPage(db, c, 'own', parseOrThrow(leadExportQuerySchema, c.req.query()), limits),
+  });
+  return app;
+}
+
+/** GET /api/admin/leads/export.csv: a page of every agent's leads that pass the admin's filters, with the agent. */
+export const adminLeadExportHandler =
+  (db: Db, limits: LeadExportLimits): Handler =>
+  (c) =>
+    leadCsvPage(db, c, 'all', parseOrThrow(adminLeadExportQuerySchema, c.req.query()), limits);
