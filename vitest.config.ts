@@ -6,7 +6,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'tests/support/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'tests/support/**/*.test.ts', 'scripts/**/*.test.ts'],
           environment: 'node',
         },
       },
