@@ -1,12 +1,14 @@
 import type { Config } from '@netlify/functions';
-import { appDepsFrom } from '../../src/server/compose.ts';
+import { authFrom } from '../../src/server/compose/auth.ts';
+import { emailFrom } from '../../src/server/compose/email.ts';
 import { openDatabase } from '../../src/server/database.ts';
-import { parseEnv } from '../../src/server/env.ts';
-import { deliverDueEmail } from '../../src/server/scheduled-jobs.ts';
+import { parseEnv, siteUrl } from '../../src/server/env.ts';
+import { deliverDueEmail } from '../../src/server/jobs/deliver-email.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);
-const deps = appDepsFrom(env, db);
+// Only what this job runs: the function's zip carries nothing else (decision 0026).
+const deps = { email: emailFrom(env, db), siteUrl: siteUrl(env), auth: authFrom(env) };
 
 /**
  * Every 5 minutes: sends whatever e-mail is due, i.e. retries of failed attempts and anything the

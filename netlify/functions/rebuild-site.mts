@@ -1,12 +1,13 @@
 import type { Config } from '@netlify/functions';
-import { appDepsFrom } from '../../src/server/compose.ts';
+import { siteBuildsFrom } from '../../src/server/compose/site-builds.ts';
 import { openDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
-import { rebuildSiteWhenDue } from '../../src/server/scheduled-jobs.ts';
+import { rebuildSiteWhenDue } from '../../src/server/jobs/rebuild-site.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);
-const deps = appDepsFrom(env, db);
+// Only what this job runs: the function's zip carries nothing else (decision 0026).
+const deps = { siteBuilds: siteBuildsFrom(env, db) };
 
 /**
  * Every minute: calls the build hook once the changes to what the static pages show have settled

@@ -1,12 +1,13 @@
 import type { Config } from '@netlify/functions';
-import { appDepsFrom } from '../../src/server/compose.ts';
+import { crmFrom } from '../../src/server/compose/crm.ts';
 import { openDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
-import { syncDueLeads } from '../../src/server/scheduled-jobs.ts';
+import { syncDueLeads } from '../../src/server/jobs/sync-crm.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);
-const deps = appDepsFrom(env, db);
+// Only what this job runs: the function's zip carries nothing else (decision 0026).
+const deps = { crm: crmFrom(env) };
 
 /**
  * Every minute: sends the Follow Up Boss syncs that are due (retries after 429, 5xx and network
