@@ -14,7 +14,13 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
   const [{ PGlite, types: pgliteTypes }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
-  ]);
+  ]).catch((error: unknown) => {
+    throw isMissingPackage(error)
+      ? new Error('The embedded database (PGlite) is not deployed with the functions: set DATABASE_URL', {
+          cause: error,
+        })
+      : error;
+  });
   const pg = await PGlite.create(dataDir ?? 'memory://', {
     // The leads search's trigram index (migration 0011); a PostgreSQL server ships it as contrib.
     extensions: { pg_trgm },
@@ -56,3 +62,6 @@ export async function openPglite(dataDir: string | undefined): Promise<Db> {
     close: () => pg.close(),
   };
 }
+
+const isMissingPackage = (error: unknown): boolean =>
+  error instanceof Error && 'code' in error && error.code === 'ERR_MODULE_NOT_FOUND';
