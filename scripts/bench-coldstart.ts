@@ -120,7 +120,10 @@ async function bareBundle(dir: string): Promise<string> {
   return out;
 }
 
-/** The function's own module in the unzipped bundle (`netlify/functions/api.mjs` under the zip's base). */
+/**
+ * The function's own module in the unzipped bundle: `netlify/functions/api.mjs` under the zip's base,
+ * which is the function's own folder when it has no packages (then the module is at the top).
+ */
 async function functionModule(dir: string, name: string): Promise<string> {
   const wanted = `${name}.mjs`;
   const queue = [dir];
@@ -130,10 +133,10 @@ async function functionModule(dir: string, name: string): Promise<string> {
       if (entry.name === 'node_modules') continue;
       const path = join(current, entry.name);
       if (entry.isDirectory()) queue.push(path);
-      else if (entry.name === wanted && current.endsWith(join('netlify', 'functions'))) return path;
+      else if (entry.name === wanted) return path;
     }
   }
-  throw new Error(`no netlify/functions/${wanted} in the unzipped ${name}.zip`);
+  throw new Error(`no ${wanted} in the unzipped ${name}.zip`);
 }
 
 /** One cold start: a fresh `node` (the one running us, with no loader) importing `file`. */
