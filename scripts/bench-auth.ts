@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { CURRENT_PARAMS, hashPassword, verifyPassword } from '../src/features/auth/passwords.server.ts';
 import { createApi } from '../src/server/app.ts';
 import { appDepsFrom } from '../src/server/compose.ts';
-import { openPglite } from '../src/server/db.ts';
+import { openPglite } from '../src/server/pglite.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';
 import { migrate } from '../src/server/migrate.ts';

@@ -1,12 +1,16 @@
 import type { Config, Context } from '@netlify/functions';
-import { appDepsFrom } from '../../src/server/compose.ts';
+import { authFrom } from '../../src/server/compose/auth.ts';
+import { emailFrom } from '../../src/server/compose/email.ts';
 import { openDatabase } from '../../src/server/database.ts';
+import { siteUrl } from '../../src/server/env.ts';
 import { perInstance } from '../../src/server/function-instance.ts';
-import { deliverDueEmail } from '../../src/server/scheduled-jobs.ts';
+import { deliverDueEmail } from '../../src/server/jobs/deliver-email.ts';
 
+// Only what this job runs: the function's zip carries nothing else (decision 0026); built at the
+// first invocation, whose deploy context decides the database and the providers (decision 0030).
 const jobOf = perInstance(async (env) => {
   const db = await openDatabase(env);
-  return { db, deps: appDepsFrom(env, db) };
+  return { db, deps: { email: emailFrom(env, db), siteUrl: siteUrl(env), auth: authFrom(env) } };
 });
 
 /**

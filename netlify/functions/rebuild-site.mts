@@ -1,12 +1,14 @@
 import type { Config, Context } from '@netlify/functions';
-import { appDepsFrom } from '../../src/server/compose.ts';
+import { siteBuildsFrom } from '../../src/server/compose/site-builds.ts';
 import { openDatabase } from '../../src/server/database.ts';
 import { perInstance } from '../../src/server/function-instance.ts';
-import { rebuildSiteWhenDue } from '../../src/server/scheduled-jobs.ts';
+import { rebuildSiteWhenDue } from '../../src/server/jobs/rebuild-site.ts';
 
+// Only what this job runs: the function's zip carries nothing else (decision 0026); built at the
+// first invocation, whose deploy context decides the database and the providers (decision 0030).
 const jobOf = perInstance(async (env) => {
   const db = await openDatabase(env);
-  return { env, db, deps: appDepsFrom(env, db) };
+  return { env, db, deps: { siteBuilds: siteBuildsFrom(env, db) } };
 });
 
 /**

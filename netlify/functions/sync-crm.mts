@@ -1,13 +1,12 @@
 import type { Config, Context } from '@netlify/functions';
-import { appDepsFrom } from '../../src/server/compose.ts';
+import { crmFrom } from '../../src/server/compose/crm.ts';
 import { openDatabase } from '../../src/server/database.ts';
 import { perInstance } from '../../src/server/function-instance.ts';
-import { syncDueLeads } from '../../src/server/scheduled-jobs.ts';
+import { syncDueLeads } from '../../src/server/jobs/sync-crm.ts';
 
-const jobOf = perInstance(async (env) => {
-  const db = await openDatabase(env);
-  return { db, deps: appDepsFrom(env, db) };
-});
+// Only what this job runs: the function's zip carries nothing else (decision 0026); built at the
+// first invocation, whose deploy context decides the database and the providers (decision 0030).
+const jobOf = perInstance(async (env) => ({ db: await openDatabase(env), deps: { crm: crmFrom(env) } }));
 
 /**
  * Every minute: sends the Follow Up Boss syncs that are due (retries after 429, 5xx and network

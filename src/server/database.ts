@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import { openNeon, openPglite, type Db } from './db.ts';
+import { openNeon, type Db } from './db.ts';
+import { openPglite } from './pglite.ts';
 import { pgliteDir, type Env } from './env.ts';
 import { lockPgliteDir } from './pglite-lock.ts';
 

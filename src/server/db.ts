@@ -1,7 +1,4 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Pool, neonConfig, types as pgTypes, type PoolClient, type QueryResultRow } from '@neondatabase/serverless';
 import ws from 'ws';
 
@@ -25,51 +22,7 @@ export interface Db extends Queryable {
 // numerics are small rates, so plain numbers are exact enough and keep both drivers alike.
 const INT8_OID = 20;
 const NUMERIC_OID = 1700;
-const toNumber = (value: string): number => Number(value);
-
-export async function openPglite(dataDir: string | undefined): Promise<Db> {
-  if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const pg = await PGlite.create(dataDir ?? 'memory://', {
-    // The leads search's trigram index (migration 0011); a PostgreSQL server ships it as contrib.
-    extensions: { pg_trgm },
-    parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
-  });
-  let roundTrips = 0;
-  const query = async <Row>(text: string, params?: readonly unknown[]): Promise<Row[]> => {
-    roundTrips += 1;
-    const result = await pg.query<Row>(text, params ? [...params] : undefined);
-    return result.rows;
-  };
-  return {
-    kind: 'pglite',
-    get roundTrips() {
-      return roundTrips;
-    },
-    query,
-    async exec(script) {
-      roundTrips += 1;
-      await pg.exec(script);
-    },
-    async transaction(work) {
-      // PGlite runs one statement at a time in-process; BEGIN/COMMIT each count as a round trip
-      // to keep the figures comparable with a networked server.
-      roundTrips += 2;
-      return pg.transaction((tx) =>
-        work({
-          async query<Row>(text: string, params?: readonly unknown[]) {
-            roundTrips += 1;
-            return (await tx.query<Row>(text, params ? [...params] : undefined)).rows;
-          },
-          async exec(script) {
-            roundTrips += 1;
-            await tx.exec(script);
-          },
-        }),
-      );
-    },
-    close: () => pg.close(),
-  };
-}
+export const toNumber = (value: string): number => Number(value);
 
 /**
  * The database could not be reached, or a connection dropped before its answer came: nothing is

@@ -36,7 +36,7 @@ import {
   siteContentSchema,
 } from '../features/content/site-content-schema.ts';
 import { fubSaveSchema } from '../features/crm/fub-integration.ts';
-import { fubAnswerSchema, fubChangeSchema } from '../features/crm/fub-query.ts';
+import { fubAnswerSchema, fubChangeSchema } from '../features/crm/fub-integration.ts';
 import { leadSyncAnswerSchema, leadSyncRequestSchema } from '../features/crm/lead-sync.ts';
 import { leadCrmParams } from '../features/crm/lead-sync.server.ts';
 import { overviewResponseSchema } from '../features/dashboard/overview.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { grantAdmin } from '../../src/features/auth/admin.server.ts';
-import { openPglite } from '../../src/server/db.ts';
+import { openPglite } from '../../src/server/pglite.ts';
 import { migrate } from '../../src/server/migrate.ts';
 import { DEMO_ACCOUNTS, seed as seedDb, type SeededAccounts, type SeedOptions } from '../../src/server/seed.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { openNeon, openPglite, type Db } from '../../src/server/db.ts';
+import { openNeon, type Db } from '../../src/server/db.ts';
+import { openPglite } from '../../src/server/pglite.ts';
 import { parseEnv } from '../../src/server/env.ts';
 import { featuredAgentFrom, type FeaturedAgent } from '../../src/server/featured-agent.ts';
 import { migrate } from '../../src/server/migrate.ts';

@@ -5,7 +5,6 @@
  */
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { errors, jwtVerify, SignJWT } from 'jose';
 import type { Queryable } from '../../server/db.ts';
 import { HttpError } from '../../server/http.ts';
 import type { SessionAgent } from './auth-schemas.ts';
@@ -31,6 +30,12 @@ export interface SessionClaims {
 
 const ALGORITHM = 'HS256';
 
+/**
+ * jose is loaded by the first session signed or read, not by every cold start of the API function:
+ * most of its requests (public reads, pages) have no session (decision 0026).
+ */
+const loadJose = () => import('jose');
+
 /** A signed session token for the agent, valid SESSION_TTL_SECONDS from `now`. */
 export async function signSession(
   config: AuthConfig,
@@ -38,6 +43,7 @@ export async function signSession(
   now: Date = new Date(),
 ): Promise<string> {
   const issuedAt = Math.floor(now.getTime() / 1000);
+  const { SignJWT } = await loadJose();
   return new SignJWT({ ver: version })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(String(agentId))
@@ -86,6 +92,7 @@ async function verifySession(
   config: AuthConfig,
   token: string,
 ): Promise<{ claims: SessionClaims; exp: number } | undefined> {
+  const { errors, jwtVerify } = await loadJose();
   try {
     const { payload } = await jwtVerify(token, config.sessionKey, { algorithms: [ALGORITHM], requiredClaims: ['exp'] });
     const { sub, ver, exp } = payload;

@@ -6,7 +6,8 @@ import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { ApiError, sendJson } from '../accounts/account-query.ts';
 import { FUB_MESSAGES, type FubIntegration, type FubSave } from './fub-integration.ts';
-import { FUB_PATH, FUB_QUERY_KEY, fubChangeSchema, useFubIntegration } from './fub-query.ts';
+import { fubChangeSchema } from './fub-integration.ts';
+import { FUB_PATH, FUB_QUERY_KEY, useFubIntegration } from './fub-query.ts';
 
 type Outcome = { tone: 'success' | 'error'; message: string } | null;
 

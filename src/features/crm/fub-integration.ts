@@ -60,6 +60,11 @@ export const fubIntegrationSchema = z.object({
 });
 export type FubIntegration = z.infer<typeof fubIntegrationSchema>;
 
+/** What GET answers: the integration as the card shows it. */
+export const fubAnswerSchema = z.object({ success: z.literal(true), integration: fubIntegrationSchema });
+/** What a save or a disconnect answers: the card as it now is, and what to say. */
+export const fubChangeSchema = fubAnswerSchema.extend({ message: z.string() });
+
 /** Sync controls show only for an active integration with a key (the spec). */
 export const canSync = (integration: FubIntegration | undefined): boolean =>
   integration !== undefined && integration.active && integration.connected;

@@ -3,16 +3,13 @@
  * card, the leads screen (whether to show the sync controls) and the overview (needs attention).
  */
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
 import { getJson } from '../accounts/account-query.ts';
-import { fubIntegrationSchema } from './fub-integration.ts';
+// The answers' schemas live in fub-integration.ts: the server's OpenAPI document reads them, and
+// importing this module there would load React Query into the API function (decision 0026).
+import { fubAnswerSchema } from './fub-integration.ts';
 
 export const FUB_PATH = '/api/agents/me/integrations/fub';
 export const FUB_QUERY_KEY = ['fub-integration'];
-
-export const fubAnswerSchema = z.object({ success: z.literal(true), integration: fubIntegrationSchema });
-/** What a save or a disconnect answers: the card as it now is, and what to say. */
-export const fubChangeSchema = fubAnswerSchema.extend({ message: z.string() });
 
 /** `enabled` false: not asked (a screen that shows it only for some scopes). */
 export const useFubIntegration = (enabled = true) =>

@@ -7,7 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
-import sharp, { type Metadata, type OutputInfo, type SharpOptions } from 'sharp';
+// Types only: sharp (libvips) takes ~250 ms to load, so the first upload loads it rather than every
+// cold start of the API function (decision 0026).
+import type { Metadata, OutputInfo, SharpOptions } from 'sharp';
 import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
 import { HttpError, route, type BodyLimit } from '../../server/http.ts';
@@ -65,6 +67,7 @@ const isPixelLimit = (error: unknown): boolean => error instanceof Error && /pix
  * The caller checks the byte size (with its own message) before calling.
  */
 export async function processImage(input: Uint8Array, rules: ImageRules): Promise<ProcessedImage> {
+  const { default: sharp } = await import('sharp');
   const options: SharpOptions = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' };
   let metadata: Metadata;
   try {

@@ -3,7 +3,9 @@
  * The renderer takes plain lines ({ label, amountCents, kind }) and meta, not an estimate, so any
  * net sheet (today's quick one, the detailed Long Island one) prints through it unchanged.
  */
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib';
+// Types only: pdf-lib takes ~300 ms to load, so the first sheet loads it, not the API function's
+// cold start (decision 0026).
+import type { Color, PDFDocument, PDFFont, PDFImage, PDFPage } from 'pdf-lib';
 import { centsToDollars, formatMoney } from '../../ui/money.ts';
 
 export interface NetSheetPdfLine {
@@ -47,9 +49,10 @@ export interface NetSheetPdfInput {
 const PAGE = { width: 612, height: 792 } as const;
 const MARGIN = 54;
 const CONTENT_WIDTH = PAGE.width - 2 * MARGIN;
-const INK = rgb(0.1, 0.12, 0.16);
-const MUTED = rgb(0.38, 0.42, 0.48);
-const RULE = rgb(0.85, 0.87, 0.9);
+/** The sheet's colours as [red, green, blue], 0 to 1. */
+const INK = [0.1, 0.12, 0.16] as const;
+const MUTED = [0.38, 0.42, 0.48] as const;
+const RULE = [0.85, 0.87, 0.9] as const;
 
 /** Where the link and disclaimer begin, from the bottom of the page. */
 const FOOTER_TOP = MARGIN + 84;
@@ -128,6 +131,7 @@ interface Pen {
   bold: PDFFont;
   /** The baseline of the next line, from the bottom of the page. */
   y: number;
+  colors: { ink: Color; muted: Color; rule: Color };
 }
 
 function write(
@@ -136,7 +140,7 @@ function write(
   {
     size,
     bold = false,
-    color = INK,
+    color = pen.colors.ink,
     x = MARGIN,
     width = CONTENT_WIDTH,
     maxLines = 1,
@@ -144,7 +148,7 @@ function write(
   }: {
     size: number;
     bold?: boolean;
-    color?: ReturnType<typeof rgb>;
+    color?: Color;
     x?: number;
     width?: number;
     maxLines?: number;
@@ -173,13 +177,15 @@ function drawFitted(page: PDFPage, image: PDFImage, right: number, top: number, 
 
 /** The net sheet as a one-page PDF. */
 export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8Array> {
-  const document = await PDFDocument.create();
+  const pdfLib = await import('pdf-lib');
+  const document = await pdfLib.PDFDocument.create();
   const page = document.addPage([PAGE.width, PAGE.height]);
   const pen: Pen = {
     page,
-    regular: await document.embedFont(StandardFonts.Helvetica),
-    bold: await document.embedFont(StandardFonts.HelveticaBold),
+    regular: await document.embedFont(pdfLib.StandardFonts.Helvetica),
+    bold: await document.embedFont(pdfLib.StandardFonts.HelveticaBold),
     y: PAGE.height - MARGIN,
+    colors: { ink: pdfLib.rgb(...INK), muted: pdfLib.rgb(...MUTED), rule: pdfLib.rgb(...RULE) },
   };
   document.setTitle(printable(pen.regular, input.title));
   // Both dates are the sheet's own (pdf-lib stamps the modification date with the clock): the same
@@ -197,14 +203,14 @@ export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8A
   const { agent } = input;
   write(pen, agent.name, { size: 16, bold: true, width: cardWidth, maxLines: 2 });
   for (const detail of [agent.title, agent.brokerage, [agent.phone, agent.email].filter(Boolean).join('  ·  ')]) {
-    if (detail) write(pen, detail, { size: 10, color: MUTED, width: cardWidth, maxLines: 2 });
+    if (detail) write(pen, detail, { size: 10, color: pen.colors.muted, width: cardWidth, maxLines: 2 });
   }
   pen.y = Math.min(pen.y, top - 72) - 18;
-  page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: PAGE.width - MARGIN, y: pen.y }, color: RULE });
+  page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: PAGE.width - MARGIN, y: pen.y }, color: pen.colors.rule });
 
   write(pen, input.title, { size: 20, bold: true, maxLines: 2, gap: 1.4 });
   pen.y -= 4;
-  write(pen, `Estimated on ${formatNewYorkDate(input.date)}`, { size: 10, color: MUTED });
+  write(pen, `Estimated on ${formatNewYorkDate(input.date)}`, { size: 10, color: pen.colors.muted });
   pen.y -= 14;
 
   // The lines: label on the left (wrapped), amount on the right, in the largest size at which all
@@ -225,9 +231,13 @@ export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8A
     const before = pen.y;
     write(pen, line.label, { size, width: labelWidth, maxLines: 2, gap: 1.5 });
     const amountX = PAGE.width - MARGIN - pen.regular.widthOfTextAtSize(amount, size);
-    page.drawText(amount, { x: amountX, y: before - size * 1.5, size, font: pen.regular, color: INK });
+    page.drawText(amount, { x: amountX, y: before - size * 1.5, size, font: pen.regular, color: pen.colors.ink });
     pen.y -= 5;
-    page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: PAGE.width - MARGIN, y: pen.y }, color: RULE });
+    page.drawLine({
+      start: { x: MARGIN, y: pen.y },
+      end: { x: PAGE.width - MARGIN, y: pen.y },
+      color: pen.colors.rule,
+    });
   }
 
   // The net, largest; a negative net is what the seller brings to closing, as on the web page.
@@ -241,14 +251,14 @@ export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8A
     y: pen.y,
     size: 18,
     font: pen.bold,
-    color: INK,
+    color: pen.colors.ink,
   });
 
   // The link and the disclaimer at the foot of the page.
   pen.y = FOOTER_TOP;
-  page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: PAGE.width - MARGIN, y: pen.y }, color: RULE });
-  write(pen, `View this estimate online: ${input.link}`, { size: 9, color: MUTED, maxLines: 2 });
-  write(pen, input.disclaimer, { size: 8, color: MUTED, maxLines: 5 });
+  page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: PAGE.width - MARGIN, y: pen.y }, color: pen.colors.rule });
+  write(pen, `View this estimate online: ${input.link}`, { size: 9, color: pen.colors.muted, maxLines: 2 });
+  write(pen, input.disclaimer, { size: 8, color: pen.colors.muted, maxLines: 5 });
 
   return document.save();
 }

@@ -1,0 +1,60 @@
+import { build, type Metafile } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * What each Netlify function loads (decision 0026), from its own code bundled as Netlify bundles it
+ * (esbuild, packages external). Two things are held here, in a second, without a Netlify build:
+ * - a package imported statically anywhere a function reaches is loaded by its every cold start,
+ *   even from a module the function imports lazily (esbuild hoists it to the bundle's top): the
+ *   heavy ones the API needs only now and then (sharp for uploads, pdf-lib for the PDF, jose for
+ *   sessions) and PGlite (never on Netlify) must be imported dynamically, where they are used;
+ * - a package a function reaches at all goes into its zip (nft traces dynamic imports too): sharp
+ *   and pdf-lib only where they run. The built zips are checked too (scripts/netlify/zip-budget.ts).
+ */
+const FUNCTIONS = ['api', 'deliver-email', 'sync-crm', 'rebuild-site', 'refresh-market-data-background'] as const;
+type FunctionName = (typeof FUNCTIONS)[number];
+
+const packageOf = (specifier: string): string => /^(@[^/]+\/)?[^/]+/.exec(specifier)?.[0] ?? specifier;
+
+/** The packages a function imports, statically and dynamically. */
+async function importsOf(name: FunctionName): Promise<{ static: Set<string>; dynamic: Set<string> }> {
+  const { metafile }: { metafile: Metafile } = await build({
+    entryPoints: [`netlify/functions/${name}.mts`],
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const found = { static: new Set<string>(), dynamic: new Set<string>() };
+  for (const input of Object.values(metafile.inputs)) {
+    for (const { path, external, kind } of input.imports) {
+      if (!external || path.startsWith('node:')) continue;
+      found[kind === 'dynamic-import' ? 'dynamic' : 'static'].add(packageOf(path));
+    }
+  }
+  return found;
+}
+
+const LOADED_ON_USE = ['@electric-sql/pglite', 'sharp', 'pdf-lib', 'jose'];
+
+describe('what the Netlify functions load', () => {
+  it.each(FUNCTIONS)('%s loads PGlite, sharp, pdf-lib and jose only when it uses them', async (name) => {
+    const { static: loaded } = await importsOf(name);
+    expect(LOADED_ON_USE.filter((name) => loaded.has(name))).toEqual([]);
+    // The test can see a package: every function talks to the database at start.
+    expect(loaded).toContain('@neondatabase/serverless');
+  });
+
+  it.each(FUNCTIONS)('%s reaches sharp and pdf-lib only if it runs them', async (name) => {
+    const { static: loaded, dynamic } = await importsOf(name);
+    const reached = new Set([...loaded, ...dynamic]);
+    expect(reached.has('sharp')).toBe(name === 'api');
+    expect(reached.has('pdf-lib')).toBe(name === 'api' || name === 'deliver-email');
+    // The browser's data library is no part of a server function.
+    expect(reached.has('@tanstack/react-query')).toBe(false);
+  });
+});
