@@ -19,7 +19,14 @@ import {
 } from '../features/admin/admin-agents.ts';
 import { leadTimelineResponseSchema } from '../features/admin/lead-timeline.ts';
 import { agentParams } from '../features/agents/agents.server.ts';
-import { logoUploadSchema, photoUploadSchema, profileAnswerSchema, profileSchema } from '../features/agents/profile.ts';
+import {
+  LOGO_SIZE,
+  logoUploadSchema,
+  PHOTO_SIZE,
+  photoUploadSchema,
+  profileAnswerSchema,
+  profileSchema,
+} from '../features/agents/profile.ts';
 import { publicAgentSchema } from '../features/agents/public-agent.ts';
 import type { Access } from '../features/auth/access.server.ts';
 import { SESSION_COOKIE } from '../features/auth/sessions.server.ts';
@@ -48,6 +55,7 @@ import { oneClickBodySchema } from '../features/email/unsubscribe.server.ts';
 import { estimateParams } from '../features/estimate/estimate-row.server.ts';
 import { comparisonParams } from '../features/net-sheet/net-sheet.server.ts';
 import { imageFile } from '../features/images/images.server.ts';
+import { describeStoredSize, MAX_UPLOAD_BODY_BYTES, type StoredSize } from '../features/images/uploads.ts';
 import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema } from '../features/leads/lead.ts';
 import { adminLeadExportQuerySchema, EXPORT_HEADERS, leadExportQuerySchema } from '../features/leads/lead-export.ts';
 import {
@@ -92,11 +100,13 @@ import {
   imageOrderSchema,
   imagesChangedSchema,
   imageUploadedSchema,
+  SHOWCASE_IMAGE_SIZE,
   showcaseFieldsSchema,
   showcasePublicSchema,
 } from '../features/showcase/showcase-settings.ts';
 import {
   siteImageAnswerSchema,
+  SITE_IMAGE_SIZES,
   siteImageDeletedSchema,
   siteImageUploadSchema,
   siteLogosAnswerSchema,
@@ -139,6 +149,11 @@ interface Operation {
   errors?: readonly number[];
   /** False for the one answer that reads no database, so cannot be 503 for want of it. */
   readsDatabase?: false;
+  /**
+   * An image upload: its whole body is within MAX_UPLOAD_BODY_BYTES (decision 0027), and each image
+   * it carries is stored at most this large (named by its field), which the document states.
+   */
+  uploads?: Readonly<Record<string, StoredSize>>;
 }
 
 const json = (...schemas: z.ZodType[]): Record<string, RequestContent> => ({ 'application/json': { schemas } });
@@ -489,6 +504,7 @@ export const OPERATIONS: readonly Operation[] = [
       'multipart/form-data': { schemas: [profileSchema], files: PROFILE_FILES },
       'application/x-www-form-urlencoded': { schemas: [profileSchema] },
     },
+    uploads: { profile_photo: PHOTO_SIZE, logo: LOGO_SIZE },
     success: ok('Saved', profileAnswerSchema),
     errors: [409],
   },
@@ -498,6 +514,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Sets the agent's photo (a data URL, square-cropped)",
     tag: 'Profile',
     body: json(photoUploadSchema),
+    uploads: { imageData: PHOTO_SIZE },
     success: ok('Saved', profileAnswerSchema),
   },
   {
@@ -513,6 +530,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Sets the agent's logo (a data URL)",
     tag: 'Profile',
     body: json(logoUploadSchema),
+    uploads: { imageData: LOGO_SIZE },
     success: ok('Saved', profileAnswerSchema),
   },
   {
@@ -627,17 +645,18 @@ export const OPERATIONS: readonly Operation[] = [
   },
   ...(
     [
-      ['og-image', 'the Open Graph image'],
-      ['website-logo', "the website's logo"],
-      ['town-logo', 'the town-page logo (also /town-logo-api.php)'],
+      ['og-image', 'the Open Graph image', SITE_IMAGE_SIZES.ogImage],
+      ['website-logo', "the website's logo", SITE_IMAGE_SIZES.websiteLogo],
+      ['town-logo', 'the town-page logo (also /town-logo-api.php)', SITE_IMAGE_SIZES.townLogo],
     ] as const
-  ).flatMap(([file, what]): Operation[] => [
+  ).flatMap(([file, what, stored]): Operation[] => [
     {
       method: 'POST',
       path: `/api/upload/${file}`,
       summary: `Sets ${what} (a data URL)`,
       tag: 'Admin settings',
       body: json(siteImageUploadSchema),
+      uploads: { image: stored },
       success: ok('Saved', siteImageAnswerSchema),
     },
     {
@@ -743,6 +762,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: 'Adds a showcase image (form part `image`)',
     tag: 'Showcase',
     body: { 'multipart/form-data': { files: ['image'] } },
+    uploads: { image: SHOWCASE_IMAGE_SIZE },
     success: ok('Added', imageUploadedSchema),
     errors: [409],
   },
@@ -862,6 +882,24 @@ const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   503: 'The database cannot be reached just now: try again after Retry-After seconds (decision 0023)',
 };
 
+const uploadLimit = `${MAX_UPLOAD_BODY_BYTES / (1024 * 1024)} MB (${MAX_UPLOAD_BODY_BYTES.toLocaleString('en-US')} bytes)`;
+
+/**
+ * What an upload's body may weigh and, for a media type that carries images, what is kept of each
+ * (decision 0027): its body's description.
+ */
+function uploadDescription(uploads: Readonly<Record<string, StoredSize>>, carriesImages: boolean): string {
+  const limit =
+    `At most ${uploadLimit} in all, every field together (an image sent as base64 counts at its base64 ` +
+    'length); a larger body answers 413.';
+  if (!carriesImages) return limit;
+  const kept = Object.entries(uploads).map(
+    ([field, size]) =>
+      `\`${field}\` is stored at most ${describeStoredSize(size)} pixels (${size.output.toUpperCase()})`,
+  );
+  return `${limit} ${kept.join('; ')}, scaled down, never up: send no more pixels than that.`;
+}
+
 /** The error statuses an operation can answer: from its access, inputs and body, and its own. */
 function errorStatuses(operation: Operation, access: Access): number[] {
   const statuses = new Set(operation.errors);
@@ -963,7 +1001,10 @@ export function openApiDocument(): JsonSchema {
     };
     for (const status of errorStatuses(operation, access)) {
       responses[status] = {
-        description: ERROR_MEANINGS[status] ?? 'Error',
+        description:
+          status === 413 && operation.uploads
+            ? `The request body is larger than ${uploadLimit}, the most an upload may carry`
+            : (ERROR_MEANINGS[status] ?? 'Error'),
         content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
       };
     }
@@ -984,7 +1025,22 @@ export function openApiDocument(): JsonSchema {
             requestBody: {
               required: true,
               content: Object.fromEntries(
-                Object.entries(operation.body).map(([media, content]) => [media, requestContent(content)]),
+                Object.entries(operation.body).map(([media, content]) => [
+                  media,
+                  requestContent(
+                    operation.uploads
+                      ? {
+                          ...content,
+                          description: [
+                            content.description,
+                            uploadDescription(operation.uploads, media !== 'application/x-www-form-urlencoded'),
+                          ]
+                            .filter(Boolean)
+                            .join(' '),
+                        }
+                      : content,
+                  ),
+                ]),
               ),
             },
           }

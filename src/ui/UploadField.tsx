@@ -1,31 +1,51 @@
-import { useId, useRef, type ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
+import { dataUrlOf, fitImage, ImageTooHeavy } from '../features/images/fit-image.ts';
+import type { StoredSize } from '../features/images/uploads.ts';
 
 export const NOT_AN_IMAGE = 'Please select an image file';
 
 interface UploadFieldProps {
   label: string;
-  /** The file types offered by the picker, e.g. "image/png,image/jpeg". */
+  /** The file types offered by the picker, e.g. "image/png,image/jpeg"; any other is refused here. */
   accept: string;
-  /** Files above this many bytes are refused here, with `tooLargeMessage`, before any upload. */
+  /** Picked files above this many bytes are refused here, with `tooLargeMessage` (the spec's limit on the file chosen). */
   maxBytes: number;
   tooLargeMessage: string;
+  /** The message for a file of a type not in `accept` ("Please select an image file" without one). */
+  wrongTypeMessage?: string;
+  /**
+   * What the server keeps of the image: the picked file is scaled down to it and re-encoded until it
+   * fits one upload request (fitImage, decision 0027). Null only where the screen encodes the image
+   * itself before it is sent (the profile photo: its crop tool calls encodeImage).
+   */
+  stored: StoredSize | null;
   hint?: ReactNode;
   disabled?: boolean;
-  /** A file that passed the checks, read as a data URL (what the JSON upload routes take), and the file itself (for a multipart upload). */
+  /** The image to send, as a data URL (what the JSON upload routes take) and as a file (for a multipart upload). */
   onFile: (dataUrl: string, file: File) => void;
   onError: (message: string) => void;
 }
 
+/** Whether `type` is one of the comma-separated MIME types of an accept attribute. */
+const accepts = (accept: string, type: string): boolean =>
+  accept
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .includes(type.toLowerCase());
+
 /**
  * The one image picker of the signed-in areas (profile photo, logos, OG and showcase images): it
- * refuses what is not an image or is too large before anything is sent, and hands over the file as
- * a data URL. The server checks both again; this only saves a pointless upload.
+ * refuses what is not an image of an accepted type or is too large before anything is sent, then
+ * scales and re-encodes the image so that its upload fits the platform's request limit, and hands
+ * it over. The server checks and re-encodes it again; this saves a pointless upload.
  */
 export function UploadField({
   label,
   accept,
   maxBytes,
   tooLargeMessage,
+  wrongTypeMessage = NOT_AN_IMAGE,
+  stored,
   hint,
   disabled,
   onFile,
@@ -33,6 +53,21 @@ export function UploadField({
 }: UploadFieldProps) {
   const id = useId();
   const input = useRef<HTMLInputElement>(null);
+  const [preparing, setPreparing] = useState(false);
+
+  async function prepare(file: File): Promise<void> {
+    setPreparing(true);
+    try {
+      const fitted = stored ? await fitImage(file, stored) : file;
+      const sent = fitted === file ? file : new File([fitted], file.name, { type: fitted.type });
+      onFile(await dataUrlOf(sent), sent);
+    } catch (error) {
+      onError(error instanceof ImageTooHeavy ? error.message : NOT_AN_IMAGE);
+    } finally {
+      setPreparing(false);
+    }
+  }
+
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -41,7 +76,7 @@ export function UploadField({
         id={id}
         type="file"
         accept={accept}
-        disabled={disabled}
+        disabled={disabled || preparing}
         aria-describedby={hint ? `${id}-hint` : undefined}
         onChange={(event) => {
           const file = event.target.files?.[0];
@@ -49,13 +84,9 @@ export function UploadField({
           if (input.current) input.current.value = '';
           if (!file) return;
           if (!file.type.startsWith('image/')) return onError(NOT_AN_IMAGE);
+          if (!accepts(accept, file.type)) return onError(wrongTypeMessage);
           if (file.size > maxBytes) return onError(tooLargeMessage);
-          const reader = new FileReader();
-          reader.addEventListener('load', () => {
-            if (typeof reader.result === 'string') onFile(reader.result, file);
-          });
-          reader.addEventListener('error', () => onError(NOT_AN_IMAGE));
-          reader.readAsDataURL(file);
+          void prepare(file);
         }}
       />
       {hint ? (
@@ -63,6 +94,10 @@ export function UploadField({
           {hint}
         </span>
       ) : null}
+      {/* Always there, so that screen readers announce what appears in it. */}
+      <span className="field-hint" aria-live="polite">
+        {preparing ? 'Preparing the image…' : ''}
+      </span>
     </div>
   );
 }

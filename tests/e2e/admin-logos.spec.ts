@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, expectNoAxeViolations, sameSiteHeaders, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
+import { heavyLogo, NETLIFY_BODY_LIMIT, recordRequestBodies, TEN_MB } from './large-images.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -199,4 +200,37 @@ test('the logo cards have no accessibility violations with a logo and its previe
   await expectNoAxeViolations(page, WCAG);
   await websiteLogoCard(page).getByRole('button', { name: 'Delete logo' }).click();
   await expect(websiteLogoCard(page).getByText('No logo yet.')).toBeVisible();
+});
+
+test('a 9 MB transparent logo, within the card’s 10MB, is scaled in the page: every request under 4.5 MB', async ({
+  page,
+}) => {
+  // A large image made, decoded and scaled: more than the default 30 s on a slow machine.
+  test.setTimeout(120_000);
+  const logo = await heavyLogo('brand-large.png');
+  expect(logo.bytes).toBeGreaterThan(8 * 1000 * 1000);
+  expect(logo.bytes).toBeLessThan(TEN_MB);
+  await openSettings(page);
+  const sent = recordRequestBodies(page);
+  const card = websiteLogoCard(page);
+  await expect(card.getByText('10MB at most')).toBeVisible();
+  await card.getByLabel('Upload a logo').setInputFiles(logo.path);
+  await expect(card.getByRole('status').filter({ hasText: 'Website logo uploaded successfully!' })).toBeVisible({
+    timeout: 60_000,
+  });
+  const computer = card.getByTestId('logo-preview-computer').getByRole('img');
+  await expect(computer).toHaveAttribute('src', /^\/api\/images\/[0-9a-f]{64}\.png$/);
+  await expect(computer).toHaveJSProperty('complete', true);
+  // Kept at the server's 1200 px, its transparency with it.
+  const stored = await page.request.get((await computer.getAttribute('src')) ?? '');
+  const { width, height, hasAlpha } = await sharp(await stored.body()).metadata();
+  expect([width, height, hasAlpha]).toEqual([1200, 1200, true]);
+  await shoot(page, card, 'website-logo-large');
+
+  await expect.poll(() => sent.map(({ path }) => path)).toContain('/api/upload/website-logo');
+  for (const body of sent) expect(body.bytes, `${body.method} ${body.path}`).toBeLessThan(NETLIFY_BODY_LIMIT);
+  expect(sent.find(({ path }) => path === '/api/upload/website-logo')?.bytes).toBeGreaterThan(100 * 1000);
+
+  await card.getByRole('button', { name: 'Delete logo' }).click();
+  await expect(card.getByText('No logo yet.')).toBeVisible();
 });

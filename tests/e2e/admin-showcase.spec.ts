@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { showcasePublicSchema } from '../../src/features/showcase/showcase-settings.ts';
 import { expect, expectNoAxeViolations, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
+import { largePhoto, NETLIFY_BODY_LIMIT, recordRequestBodies } from './large-images.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -106,6 +107,40 @@ test('an uploaded photo shows in the home carousel without a rebuild, and deleti
   await page.goto('/');
   await expect(page.locator('[data-carousel] [data-slide]')).toHaveCount(before);
   await expect(page.locator(`[data-carousel] img[src="${uploaded}"]`)).toHaveCount(0);
+});
+
+test('a camera photo just under the card\u2019s 5MB is scaled in the page: its upload is under 4.5 MB, and it shows', async ({
+  page,
+}) => {
+  desktopOnly();
+  // A large image made, decoded and scaled: more than the default 30 s on a slow machine.
+  test.setTimeout(120_000);
+  // 2900 x 2200 of grain: about 4.9 MB, what the card's "at most 5MB" lets through, more than a request may carry.
+  const picked = await largePhoto('house.jpg', 2900, 2200);
+  expect(picked.bytes).toBeGreaterThan(NETLIFY_BODY_LIMIT);
+  expect(picked.bytes).toBeLessThan(5 * 1024 * 1024);
+  await openShowcase(page);
+  const before = await photoCount(page);
+  const sent = recordRequestBodies(page);
+
+  await photosCard(page).getByLabel('Upload a photo').setInputFiles(picked.path);
+  await expect(photosCard(page).getByRole('status')).toHaveText('Image uploaded successfully!', { timeout: 60_000 });
+  await expect(photos(page).getByRole('img')).toHaveCount(before + 1);
+  const shown = photos(page).getByRole('img').last();
+  await expect(shown).toHaveJSProperty('complete', true, { timeout: 30_000 });
+  // Sent, and kept, at the server's 1280 on its longest side.
+  expect(await shown.evaluate((image: HTMLImageElement) => [image.naturalWidth, image.naturalHeight])).toEqual([
+    1280, 971,
+  ]);
+  await expect.poll(() => sent.map(({ path }) => path)).toContain('/api/images/upload');
+  for (const body of sent) expect(body.bytes, `${body.method} ${body.path}`).toBeLessThan(NETLIFY_BODY_LIMIT);
+  expect(sent.find(({ path }) => path === '/api/images/upload')?.bytes).toBeGreaterThan(100 * 1000);
+
+  // Taken out again: other tests count the seed's photos on the home card.
+  await page.getByRole('button', { name: `Delete photo ${before + 1}` }).click();
+  await page.getByRole('dialog', { name: 'Delete this photo?' }).getByRole('button', { name: 'Delete photo' }).click();
+  await expect(photosCard(page).getByRole('status')).toHaveText('Image deleted successfully!');
+  await expect(photos(page).getByRole('img')).toHaveCount(before);
 });
 
 test('a new price shows on the home card', async ({ page }) => {

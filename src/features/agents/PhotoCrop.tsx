@@ -1,57 +1,58 @@
 import { useRef, useState } from 'react';
 import ReactCrop, { centerCrop, convertToPixelCrop, makeAspectCrop, type Crop } from 'react-image-crop';
 import 'react-image-crop/dist/ReactCrop.css';
+import { NOT_AN_IMAGE } from '../../ui/UploadField.tsx';
+import { dataUrlOf, encodeImage, ImageTooHeavy } from '../images/fit-image.ts';
+import { PHOTO_SIZE } from './profile.ts';
 
 // The spec's keyboard nudging: arrow keys move the crop 1 px, with Shift 10, with Ctrl/Cmd 100.
 ReactCrop.nudgeStep = 1;
 ReactCrop.nudgeStepMedium = 10;
 ReactCrop.nudgeStepLarge = 100;
 
-/** The spec's crop output: a JPEG at 0.95 quality; at most this many pixels a side (the server keeps 800). */
+/** The spec's crop output: a JPEG at 0.95 quality (lower only if that would not fit one upload). */
 const JPEG_QUALITY = 0.95;
-const MAX_SIDE = 1200;
 
-/** The square part of `image` inside `crop`, as a JPEG data URL. */
-function cropToJpeg(image: HTMLImageElement, crop: Crop): string {
+/**
+ * The square part of `image` inside `crop`, at most as large as the server keeps a photo, as a JPEG
+ * data URL light enough for one upload request (encodeImage, decision 0027).
+ */
+async function cropToJpeg(image: HTMLImageElement, crop: Crop): Promise<string> {
   const pixels = convertToPixelCrop(crop, image.width, image.height);
   const scaleX = image.naturalWidth / image.width;
   const scaleY = image.naturalHeight / image.height;
-  const side = Math.max(1, Math.min(MAX_SIDE, Math.round(pixels.width * scaleX)));
-  const canvas = document.createElement('canvas');
-  canvas.width = side;
-  canvas.height = side;
-  const context = canvas.getContext('2d');
-  if (!context) throw new Error('This browser cannot crop images');
-  context.fillStyle = '#ffffff';
-  context.fillRect(0, 0, side, side);
-  context.drawImage(
-    image,
-    pixels.x * scaleX,
-    pixels.y * scaleY,
-    pixels.width * scaleX,
-    pixels.height * scaleY,
-    0,
-    0,
-    side,
-    side,
-  );
-  return canvas.toDataURL('image/jpeg', JPEG_QUALITY);
+  const region = {
+    x: pixels.x * scaleX,
+    y: pixels.y * scaleY,
+    width: Math.max(1, pixels.width * scaleX),
+    height: Math.max(1, pixels.height * scaleY),
+  };
+  // Square: the crop's aspect is 1, but its sides in natural pixels may differ by rounding.
+  const side = Math.max(1, Math.round(region.width));
+  return dataUrlOf(await encodeImage(image, { ...region, width: side, height: side }, PHOTO_SIZE, JPEG_QUALITY));
 }
 
-/** A square crop of a chosen photo (initially 90 % wide, centred), saved as a JPEG data URL at 0.95. */
+/**
+ * A square crop of a chosen photo (initially 90 % wide, centred), saved as a JPEG data URL at 0.95;
+ * `onError` when the browser cannot encode it.
+ */
 export default function PhotoCrop({
   src,
   saving,
   onSave,
   onCancel,
+  onError,
 }: {
   src: string;
   saving: boolean;
   onSave: (jpegDataUrl: string) => void;
   onCancel: () => void;
+  onError: (message: string) => void;
 }) {
   const image = useRef<HTMLImageElement>(null);
   const [crop, setCrop] = useState<Crop>();
+  const [encoding, setEncoding] = useState(false);
+  const busy = saving || encoding;
   return (
     <div className="photo-crop">
       <p className="field-hint">
@@ -76,14 +77,18 @@ export default function PhotoCrop({
         <button
           type="button"
           className="button button-primary"
-          disabled={saving || !crop}
+          disabled={busy || !crop}
           onClick={() => {
-            if (image.current && crop) onSave(cropToJpeg(image.current, crop));
+            if (!image.current || !crop) return;
+            setEncoding(true);
+            cropToJpeg(image.current, crop)
+              .then(onSave, (error: unknown) => onError(error instanceof ImageTooHeavy ? error.message : NOT_AN_IMAGE))
+              .finally(() => setEncoding(false));
           }}
         >
-          {saving ? 'Saving…' : 'Save photo'}
+          {busy ? 'Saving…' : 'Save photo'}
         </button>
-        <button type="button" className="button button-secondary" onClick={onCancel} disabled={saving}>
+        <button type="button" className="button button-secondary" onClick={onCancel} disabled={busy}>
           Cancel
         </button>
       </div>

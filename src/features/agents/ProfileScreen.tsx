@@ -9,6 +9,7 @@ import { UploadField } from '../../ui/UploadField.tsx';
 import AccountFrame, { type Area } from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import {
+  LOGO_SIZE,
   MAX_UPLOAD_BYTES,
   PROFESSIONAL_TITLES,
   PROFILE_MESSAGES,
@@ -295,6 +296,7 @@ function ProfileEditor({ profile }: { profile: Profile }) {
               saving={uploadPhoto.isPending}
               onSave={(jpeg) => uploadPhoto.mutate(jpeg)}
               onCancel={() => setPhotoToCrop(null)}
+              onError={(message) => say('error', message)}
             />
           </Suspense>
         ) : (
@@ -303,6 +305,8 @@ function ProfileEditor({ profile }: { profile: Profile }) {
             accept={PHOTO_TYPES}
             maxBytes={MAX_UPLOAD_BYTES}
             tooLargeMessage={PROFILE_MESSAGES.photoTooLarge}
+            // Handed over as picked: the crop tool scales and encodes the square it saves.
+            stored={null}
             hint="JPG, PNG or WebP, at most 10MB. You can crop it to a square next."
             onFile={(dataUrl) => {
               setFailure(null);
@@ -337,6 +341,7 @@ function ProfileEditor({ profile }: { profile: Profile }) {
           accept={LOGO_TYPES}
           maxBytes={MAX_UPLOAD_BYTES}
           tooLargeMessage={PROFILE_MESSAGES.logoTooLarge}
+          stored={LOGO_SIZE}
           hint="PNG, JPG, SVG or WebP; 2MB recommended, 10MB at most."
           disabled={uploadLogo.isPending}
           onFile={(dataUrl) => uploadLogo.mutate(dataUrl)}

@@ -15,12 +15,14 @@ import {
   imageParams,
   processImage,
   storeImageCte,
+  UPLOAD_BODY_LIMIT,
   type ImageRules,
   type ProcessedImage,
 } from '../images/images.server.ts';
 import {
+  LOGO_SIZE,
   logoUploadSchema,
-  MAX_UPLOAD_BYTES,
+  PHOTO_SIZE,
   photoUploadSchema,
   PROFILE_MESSAGES,
   profileSchema,
@@ -54,40 +56,33 @@ const RETURNING = PROFILE_COLUMNS.map((column) => `agents.${column}`).join(', ')
 const WRITTEN_FIELDS = profileSchema.keyof().options;
 
 /** A profile photo: a square JPEG, re-encoded whatever came in. */
-const PHOTO_RULES: ImageRules = { accepts: ['jpeg', 'png', 'webp'], output: 'jpeg', maxSide: 800 };
+const PHOTO_RULES: ImageRules = { ...PHOTO_SIZE, accepts: ['jpeg', 'png', 'webp'] };
 /** A business logo: PNG (keeps transparency; an SVG is rasterised, so no script survives). */
-const LOGO_RULES: ImageRules = { accepts: ['jpeg', 'png', 'webp', 'svg'], output: 'png', maxSide: 1200 };
-
-/** Room for a 10MB image as base64 (4 characters per 3 bytes) and the rest of the JSON. */
-const uploadLimit = (message: string): BodyLimit => ({
-  bytes: Math.ceil((MAX_UPLOAD_BYTES * 4) / 3) + 64 * 1024,
-  message,
-});
-
-/** Room for both files of a multipart profile and its text fields. */
-const PROFILE_FORM_LIMIT: BodyLimit = {
-  bytes: 2 * MAX_UPLOAD_BYTES + 64 * 1024,
-  message: 'Photo and logo must each be less than 10MB',
-};
+const LOGO_RULES: ImageRules = { ...LOGO_SIZE, accepts: ['jpeg', 'png', 'webp', 'svg'] };
 
 const pleaseLogIn = () => new HttpError(401, PLEASE_LOG_IN);
 
-/** A file field of the multipart form, if one was chosen (browsers send an empty part when none was). */
-async function formFile(value: FormDataEntryValue | null, tooLarge: string): Promise<Buffer | undefined> {
+/**
+ * A file field of the multipart form, if one was chosen (browsers send an empty part when none
+ * was). Its size needs no check of its own: the whole body was within UPLOAD_BODY_LIMIT.
+ */
+async function formFile(value: FormDataEntryValue | null): Promise<Buffer | undefined> {
   if (value === null || value === '') return undefined;
   if (typeof value === 'string') throw new HttpError(400, PROFILE_MESSAGES.notAnImage);
   if (value.size === 0) return undefined;
-  if (value.size > MAX_UPLOAD_BYTES) throw new HttpError(413, tooLarge);
   return Buffer.from(await value.arrayBuffer());
 }
 
-/** The multipart (or url-encoded) body of PUT /api/agents/profile, read within its limit. */
+/**
+ * The multipart (or url-encoded) body of PUT /api/agents/profile, read within the one upload limit:
+ * the text fields, the photo and the logo together (decision 0027).
+ */
 async function readProfileForm(c: Context): Promise<FormData> {
   const contentType = c.req.header('content-type') ?? '';
   if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(contentType)) {
     throw new HttpError(415, 'Send the profile as multipart/form-data');
   }
-  const body = await readBody(c, PROFILE_FORM_LIMIT);
+  const body = await readBody(c, UPLOAD_BODY_LIMIT);
   try {
     return await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
   } catch {
@@ -164,7 +159,6 @@ interface UploadKind {
   column: 'profile_photo' | 'logo';
   toggle: 'show_profile_photo' | 'show_logo';
   rules: ImageRules;
-  tooLarge: string;
   read: (c: Context, limit: BodyLimit) => Promise<{ imageData: string; show: boolean | undefined }>;
 }
 
@@ -174,7 +168,6 @@ const UPLOADS: UploadKind[] = [
     column: 'profile_photo',
     toggle: 'show_profile_photo',
     rules: PHOTO_RULES,
-    tooLarge: PROFILE_MESSAGES.photoTooLarge,
     read: async (c, limit) => {
       const body = await readJson(c, photoUploadSchema, limit);
       return { imageData: body.imageData, show: body.showProfilePhoto };
@@ -185,7 +178,6 @@ const UPLOADS: UploadKind[] = [
     column: 'logo',
     toggle: 'show_logo',
     rules: LOGO_RULES,
-    tooLarge: PROFILE_MESSAGES.logoTooLarge,
     read: async (c, limit) => {
       const body = await readJson(c, logoUploadSchema, limit);
       return { imageData: body.imageData, show: body.showLogo };
@@ -221,8 +213,8 @@ export function profileRoutes(db: Db, purge: PurgeAfterWrite): Hono {
       const form = await readProfileForm(c);
       const text = Object.fromEntries([...form.entries()].filter(([key]) => key !== 'profile_photo' && key !== 'logo'));
       const fields = parseOrThrow(profileSchema, text);
-      const photoBytes = await formFile(form.get('profile_photo'), PROFILE_MESSAGES.photoTooLarge);
-      const logoBytes = await formFile(form.get('logo'), PROFILE_MESSAGES.logoTooLarge);
+      const photoBytes = await formFile(form.get('profile_photo'));
+      const logoBytes = await formFile(form.get('logo'));
       const photo = photoBytes ? await processImage(photoBytes, PHOTO_RULES) : undefined;
       const logo = logoBytes ? await processImage(logoBytes, LOGO_RULES) : undefined;
       const profile = await saveProfile(db, c, fields, { photo, logo });
@@ -234,8 +226,8 @@ export function profileRoutes(db: Db, purge: PurgeAfterWrite): Hono {
   for (const kind of UPLOADS) {
     route(app, kind.path, {
       POST: async (c) => {
-        const { imageData, show } = await kind.read(c, uploadLimit(kind.tooLarge));
-        const bytes = base64ImageBytes(imageData, { bytes: MAX_UPLOAD_BYTES, message: kind.tooLarge }, 'data-url');
+        const { imageData, show } = await kind.read(c, UPLOAD_BODY_LIMIT);
+        const bytes = base64ImageBytes(imageData, UPLOAD_BODY_LIMIT, 'data-url');
         const image = await processImage(bytes, kind.rules);
         return answerSaved(
           c,

@@ -4,6 +4,7 @@
  * again), the answer both read, and the spec's messages.
  */
 import { z } from 'zod';
+import type { StoredSize } from '../images/uploads.ts';
 import { optionalText } from '../forms/text-fields.ts';
 import { emailSchema } from '../auth/auth-schemas.ts';
 import { publicAgentSchema } from './public-agent.ts';
@@ -14,8 +15,17 @@ export const PROFESSIONAL_TITLES = [
   'Licensed Real Estate Salesperson',
 ] as const;
 
-/** The most a photo or logo may weigh (the spec's limit), checked in the browser and on the server. */
+/**
+ * The most a photo or logo the agent picks may weigh (the spec's limit), checked in the browser on
+ * the file chosen; the browser then scales it to what is stored (below) so that the upload fits one
+ * request, which is what the server limits (MAX_UPLOAD_BODY_BYTES, decision 0027).
+ */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+
+/** A profile photo is stored as a square JPEG of at most 800 x 800 (the page shows it far smaller). */
+export const PHOTO_SIZE: StoredSize = { maxSide: 800, output: 'jpeg' };
+/** A business logo is stored as a PNG (transparency kept) of at most 1200 a side. */
+export const LOGO_SIZE: StoredSize = { maxSide: 1200, output: 'png' };
 
 export const PROFILE_MESSAGES = {
   saved: 'Profile updated successfully!',

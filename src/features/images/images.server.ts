@@ -1,6 +1,7 @@
 /**
  * The one images module (ARCHITECTURE, "Signed-in areas"): every uploaded image (profile photos,
- * logos; later OG and showcase images) is size-checked before decoding, decoded and re-encoded by
+ * logos, OG and showcase images) comes in a request body of at most MAX_UPLOAD_BODY_BYTES, checked
+ * before anything is decoded (decision 0027), and is decoded and re-encoded by
  * sharp (which drops EXIF and any other metadata, rasterises SVG, and keeps nothing of a polyglot
  * but its pixels), stored in PostgreSQL under the SHA-256 of the stored bytes, and served from
  * /api/images/{hash}.{ext} with a year of caching (docs/decisions/0013-images-in-postgres.md).
@@ -13,9 +14,13 @@ import type { Metadata, OutputInfo, SharpOptions } from 'sharp';
 import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
 import { HttpError, route, type BodyLimit } from '../../server/http.ts';
+import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE, type StoredSize } from './uploads.ts';
 
-/** Uploads are refused above this many bytes, before anything is decoded. */
-export const MAX_IMAGE_BYTES = 10 * 1024 * 1024;
+/**
+ * The body limit of every upload route (JSON or multipart, every field together): 413 with
+ * UPLOAD_TOO_LARGE beyond it, before anything is decoded. What fits Netlify's request limit.
+ */
+export const UPLOAD_BODY_LIMIT: BodyLimit = { bytes: MAX_UPLOAD_BODY_BYTES, message: UPLOAD_TOO_LARGE };
 
 /**
  * Decompression bombs: a few bytes of PNG can claim 20000 x 20000 pixels (1.6 GB decoded). sharp
@@ -32,15 +37,11 @@ export const IMAGE_MESSAGES = {
 /** Formats sharp may decode for an upload: no TIFF, PDF, HEIF or other loaders reach libvips. */
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'svg';
 
-export interface ImageRules {
+/** What an upload route accepts, and how it stores it (the size the browser also scales to). */
+export interface ImageRules extends StoredSize {
   accepts: readonly ImageFormat[];
-  output: 'jpeg' | 'png';
-  /** The longest side stored; larger images are scaled down (never up). */
-  maxSide: number;
   /** The message for an image of a format not in `accepts` (a GIF, say); "not an image" without one. */
   wrongFormat?: string;
-  /** The tallest stored, when less than maxSide (a town-page logo: 300 wide, 100 high at most). */
-  maxHeight?: number;
 }
 
 export interface ProcessedImage {

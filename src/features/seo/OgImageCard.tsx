@@ -4,7 +4,7 @@ import { getJson } from '../accounts/account-query.ts';
 import type { Outcome } from '../accounts/use-settings-form.ts';
 import { SiteImageCardFrame } from '../site/SiteImageCardFrame.tsx';
 import { SiteImageUpload } from '../site/SiteImageUpload.tsx';
-import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES } from '../site/site-images.ts';
+import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, SITE_IMAGE_SIZES } from '../site/site-images.ts';
 import { ogImageAnswerSchema } from './seo-settings.ts';
 
 const QUERY_KEY = ['og-image'];
@@ -31,6 +31,7 @@ export function OgImageCard() {
           accept="image/png,image/jpeg,image/webp"
           maxBytes={SITE_IMAGE_LIMITS.ogImageBytes}
           tooLargeMessage={SITE_IMAGE_MESSAGES.ogTooLarge}
+          stored={SITE_IMAGE_SIZES.ogImage}
           hint="500x285 recommended; JPG, PNG or WebP, at most 5MB."
           messages={{
             uploadFailed: SITE_IMAGE_MESSAGES.ogUploadFailed,

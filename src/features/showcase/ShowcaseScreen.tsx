@@ -10,6 +10,7 @@ import { useSettingsForm, type Outcome } from '../accounts/use-settings-form.ts'
 import {
   imageListSchema,
   imagesChangedSchema,
+  SHOWCASE_IMAGE_SIZE,
   SHOWCASE_LIMITS,
   SHOWCASE_MESSAGES,
   showcaseDraftSchema,
@@ -261,6 +262,8 @@ function ShowcaseImages({ images }: { images: string[] }) {
         accept={IMAGE_TYPES}
         maxBytes={SHOWCASE_LIMITS.maxImageBytes}
         tooLargeMessage={SHOWCASE_MESSAGES.imageTooLarge}
+        wrongTypeMessage={SHOWCASE_MESSAGES.wrongFormat}
+        stored={SHOWCASE_IMAGE_SIZE}
         hint="JPG, PNG or WebP, at most 5MB. It is added at the end of the list."
         disabled={busy || images.length >= SHOWCASE_LIMITS.maxImages}
         onFile={(_dataUrl, file) => upload.mutate(file)}

@@ -3,6 +3,7 @@
  * /admin/showcase screen share these limits, schemas and messages.
  */
 import { z } from 'zod';
+import type { StoredSize } from '../images/uploads.ts';
 
 export const SHOWCASE_LIMITS = {
   maxPriceDollars: 100_000_000,
@@ -10,12 +11,21 @@ export const SHOWCASE_LIMITS = {
   maxBeds: 100,
   maxBaths: 100,
   maxSqft: 1_000_000,
-  /** The spec's showcase image limit, checked before anything is decoded. */
+  /**
+   * The spec's showcase image limit, on the file the admin picks (checked in the browser, which then
+   * scales it to SHOWCASE_IMAGE_SIZE so that the upload fits one request, decision 0027).
+   */
   maxImageBytes: 5 * 1024 * 1024,
   /** More pictures than a carousel can sensibly cycle through (one every 6 s). */
   maxImages: 30,
   maxPath: 300,
 } as const;
+
+/**
+ * What is stored of a showcase photo: the card is 640 CSS pixels wide at most, so 1280 covers it on
+ * a 2x screen. JPEG, as every browser shows it and photos of homes need no transparency.
+ */
+export const SHOWCASE_IMAGE_SIZE: StoredSize = { maxSide: 1280, output: 'jpeg' };
 
 export const SHOWCASE_MESSAGES = {
   saved: 'Showcase settings saved successfully!',

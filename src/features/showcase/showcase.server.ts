@@ -8,7 +8,7 @@
 import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import { HttpError, readBody, route, type BodyLimit } from '../../server/http.ts';
+import { HttpError, readBody, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import {
   assertAdmin,
@@ -23,6 +23,7 @@ import {
   imageParams,
   processImage,
   storeImageCte,
+  UPLOAD_BODY_LIMIT,
   type ImageRules,
   type ProcessedImage,
 } from '../images/images.server.ts';
@@ -31,27 +32,17 @@ import {
   deleteImageSchema,
   imageOrderSchema,
   SHOWCASE_DEFAULT_IMAGES,
+  SHOWCASE_IMAGE_SIZE,
   SHOWCASE_LIMITS,
   SHOWCASE_MESSAGES,
   showcaseFieldsSchema,
   type ShowcaseFields,
 } from './showcase-settings.ts';
 
-/**
- * The card is 640 CSS pixels wide at most: 1280 covers it on a 2x screen. JPEG, as every browser
- * shows it and photos of homes need no transparency.
- */
 const SHOWCASE_RULES: ImageRules = {
+  ...SHOWCASE_IMAGE_SIZE,
   accepts: ['jpeg', 'png', 'webp'],
-  output: 'jpeg',
-  maxSide: 1280,
   wrongFormat: SHOWCASE_MESSAGES.wrongFormat,
-};
-
-/** Room for a 5MB file and the multipart boundaries around it; the file itself is checked after. */
-const UPLOAD_LIMIT: BodyLimit = {
-  bytes: SHOWCASE_LIMITS.maxImageBytes + 64 * 1024,
-  message: SHOWCASE_MESSAGES.imageTooLarge,
 };
 
 interface FieldsRow {
@@ -69,13 +60,13 @@ interface ListRow {
   images: string | null;
 }
 
-/** The file of an upload's `image` field, its size checked before anything decodes it. */
+/** The file of an upload's `image` field, in a body within UPLOAD_BODY_LIMIT (checked before anything decodes it). */
 async function uploadedImage(c: Context): Promise<ProcessedImage> {
   const contentType = c.req.header('content-type') ?? '';
   if (!/^multipart\/form-data\b/i.test(contentType)) {
     throw new HttpError(415, 'Send the image as multipart/form-data (field "image")');
   }
-  const body = await readBody(c, UPLOAD_LIMIT);
+  const body = await readBody(c, UPLOAD_BODY_LIMIT);
   let form: FormData;
   try {
     form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
@@ -86,7 +77,6 @@ async function uploadedImage(c: Context): Promise<ProcessedImage> {
   if (file === null || typeof file === 'string' || file.size === 0) {
     throw new HttpError(400, IMAGE_MESSAGES.notAnImage, { image: IMAGE_MESSAGES.notAnImage });
   }
-  if (file.size > SHOWCASE_LIMITS.maxImageBytes) throw new HttpError(413, SHOWCASE_MESSAGES.imageTooLarge);
   return processImage(Buffer.from(await file.arrayBuffer()), SHOWCASE_RULES);
 }
 

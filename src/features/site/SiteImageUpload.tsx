@@ -4,6 +4,7 @@ import { Notice } from '../../ui/Notice.tsx';
 import { UploadField } from '../../ui/UploadField.tsx';
 import { ApiError, sendJson } from '../accounts/account-query.ts';
 import type { Outcome } from '../accounts/use-settings-form.ts';
+import type { StoredSize } from '../images/uploads.ts';
 import { siteImageAnswerSchema, siteImageDeletedSchema } from './site-images.ts';
 
 /** The spec's failure message, with the server's reason when it refused the request itself. */
@@ -20,6 +21,8 @@ interface SiteImageUploadProps {
   accept: string;
   maxBytes: number;
   tooLargeMessage: string;
+  /** What the server keeps of the image: the browser scales the picked one to it before sending. */
+  stored: StoredSize;
   hint: ReactNode;
   messages: { uploadFailed: string; deleteFailed: string };
   /** The image as the card previews it. */
@@ -32,7 +35,8 @@ interface SiteImageUploadProps {
 
 /**
  * The upload, preview and delete of one site-wide image on /admin/settings (the OG image and both
- * logos): the image goes to its route as base64 JSON, the outcome in the spec's words.
+ * logos): the image, scaled to what is stored, goes to its route as base64 JSON, the outcome in
+ * the spec's words.
  */
 export function SiteImageUpload({
   path,
@@ -41,6 +45,7 @@ export function SiteImageUpload({
   accept,
   maxBytes,
   tooLargeMessage,
+  stored,
   hint,
   messages,
   preview,
@@ -73,6 +78,7 @@ export function SiteImageUpload({
         accept={accept}
         maxBytes={maxBytes}
         tooLargeMessage={tooLargeMessage}
+        stored={stored}
         hint={hint}
         disabled={busy}
         onFile={(dataUrl) => {

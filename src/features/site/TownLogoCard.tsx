@@ -3,7 +3,7 @@ import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Outcome } from '../accounts/use-settings-form.ts';
 import { SiteImageUpload } from './SiteImageUpload.tsx';
-import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, type SiteLogos } from './site-images.ts';
+import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, SITE_IMAGE_SIZES, type SiteLogos } from './site-images.ts';
 import { useLogosChanged, useSaveLogoSettings } from './site-logos-query.ts';
 import { LogoCardFrame } from './WebsiteLogoCard.tsx';
 
@@ -38,6 +38,7 @@ function TownLogo({ settings }: { settings: SiteLogos }) {
         accept="image/png,image/jpeg,image/svg+xml,image/webp"
         maxBytes={SITE_IMAGE_LIMITS.logoBytes}
         tooLargeMessage={SITE_IMAGE_MESSAGES.logoTooLarge}
+        stored={SITE_IMAGE_SIZES.townLogo}
         hint={`PNG, JPG, SVG or WebP, at most 10MB. It is stored at most ${SITE_IMAGE_LIMITS.townLogoHeight} px high and ${SITE_IMAGE_LIMITS.townLogoWidth} px wide: a larger image is scaled down to fit, keeping its proportions.`}
         messages={{
           uploadFailed: SITE_IMAGE_MESSAGES.townLogoUploadFailed,

@@ -4,7 +4,7 @@ import type { Outcome } from '../accounts/use-settings-form.ts';
 import { logoHeight } from './logo.ts';
 import { SiteImageCardFrame } from './SiteImageCardFrame.tsx';
 import { SiteImageUpload } from './SiteImageUpload.tsx';
-import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, type SiteLogos } from './site-images.ts';
+import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, SITE_IMAGE_SIZES, type SiteLogos } from './site-images.ts';
 import { useLogosChanged, useSaveLogoSettings, useSiteLogos } from './site-logos-query.ts';
 import './site-logos.css';
 
@@ -45,6 +45,7 @@ function WebsiteLogo({ settings }: { settings: SiteLogos }) {
         accept="image/png,image/jpeg,image/svg+xml,image/webp"
         maxBytes={SITE_IMAGE_LIMITS.logoBytes}
         tooLargeMessage={SITE_IMAGE_MESSAGES.logoTooLarge}
+        stored={SITE_IMAGE_SIZES.websiteLogo}
         hint="PNG, JPG, SVG or WebP; 2MB recommended, 10MB at most. A transparent PNG or an SVG looks best."
         messages={{
           uploadFailed: SITE_IMAGE_MESSAGES.logoUploadFailed,

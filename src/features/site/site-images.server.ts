@@ -8,18 +8,19 @@
 import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import { HttpError, parseOrThrow, readJson, route, type BodyLimit } from '../../server/http.ts';
+import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import {
   base64ImageBytes,
   imageParams,
   processImage,
   storeImageCte,
+  UPLOAD_BODY_LIMIT,
   type ImageRules,
 } from '../images/images.server.ts';
 import {
-  SITE_IMAGE_LIMITS,
   SITE_IMAGE_MESSAGES,
+  SITE_IMAGE_SIZES,
   siteImageUploadSchema,
   siteLogoSettingsSchema,
   type SiteLogos,
@@ -35,7 +36,6 @@ interface SiteImageKind {
   /** The cached answers showing the image (the OG image is in the built pages only). */
   purges: readonly string[];
   rules: ImageRules;
-  limit: BodyLimit;
   uploaded: string;
   deleted: string;
 }
@@ -51,9 +51,7 @@ const KINDS: SiteImageKind[] = [
     typeColumn: 'og_image_type',
     clearType: true,
     purges: [],
-    // Link previews show a photo; 1200 px wide is the largest size they use.
-    rules: { accepts: ['jpeg', 'png', 'webp'], output: 'jpeg', maxSide: 1200 },
-    limit: { bytes: SITE_IMAGE_LIMITS.ogImageBytes, message: SITE_IMAGE_MESSAGES.ogTooLarge },
+    rules: { ...SITE_IMAGE_SIZES.ogImage, accepts: ['jpeg', 'png', 'webp'] },
     uploaded: SITE_IMAGE_MESSAGES.ogUploaded,
     deleted: SITE_IMAGE_MESSAGES.ogDeleted,
   },
@@ -64,8 +62,7 @@ const KINDS: SiteImageKind[] = [
     typeColumn: 'website_logo_type',
     clearType: false,
     purges: [CACHE_TAGS.settings],
-    rules: { accepts: LOGO_FORMATS, output: 'png', maxSide: 1200 },
-    limit: { bytes: SITE_IMAGE_LIMITS.logoBytes, message: SITE_IMAGE_MESSAGES.logoTooLarge },
+    rules: { ...SITE_IMAGE_SIZES.websiteLogo, accepts: LOGO_FORMATS },
     uploaded: SITE_IMAGE_MESSAGES.logoUploaded,
     deleted: SITE_IMAGE_MESSAGES.logoDeleted,
   },
@@ -76,13 +73,7 @@ const KINDS: SiteImageKind[] = [
     typeColumn: 'town_page_logo_type',
     clearType: true,
     purges: [CACHE_TAGS.settings],
-    rules: {
-      accepts: LOGO_FORMATS,
-      output: 'png',
-      maxSide: SITE_IMAGE_LIMITS.townLogoWidth,
-      maxHeight: SITE_IMAGE_LIMITS.townLogoHeight,
-    },
-    limit: { bytes: SITE_IMAGE_LIMITS.logoBytes, message: SITE_IMAGE_MESSAGES.logoTooLarge },
+    rules: { ...SITE_IMAGE_SIZES.townLogo, accepts: LOGO_FORMATS },
     uploaded: SITE_IMAGE_MESSAGES.townLogoUploaded,
     deleted: SITE_IMAGE_MESSAGES.townLogoDeleted,
   },
@@ -90,12 +81,6 @@ const KINDS: SiteImageKind[] = [
 
 /** The one row of site_settings and seo_settings is seeded; without it nothing can be saved. */
 const settingsMissing = () => new HttpError(500, 'Site settings are missing; run npm run db:seed');
-
-/** Room for the image as base64 (4 characters per 3 bytes) and the rest of the JSON. */
-const jsonLimit = (limit: BodyLimit): BodyLimit => ({
-  bytes: Math.ceil((limit.bytes * 4) / 3) + 64 * 1024,
-  message: limit.message,
-});
 
 const LOGO_COLUMNS =
   'website_logo, website_logo_type, website_logo_scale, town_page_logo, town_page_logo_type, show_town_page_logo';
@@ -107,8 +92,8 @@ export function siteImageRoutes(db: Db, purge: PurgeAfterWrite): Hono {
       POST: async (c) => {
         // Read, size-checked and decoded before the statement; an agent is told 403 first either way.
         const image = await adminFirst(c, db, async () => {
-          const body = await readJson(c, siteImageUploadSchema, jsonLimit(kind.limit));
-          return processImage(base64ImageBytes(body.image, kind.limit, 'base64-or-data-url'), kind.rules);
+          const body = await readJson(c, siteImageUploadSchema, UPLOAD_BODY_LIMIT);
+          return processImage(base64ImageBytes(body.image, UPLOAD_BODY_LIMIT, 'base64-or-data-url'), kind.rules);
         });
         const [row] = await db.query<{ is_admin: boolean; image_data: string | null }>(
           `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me WHERE me.is_admin)')},

@@ -4,10 +4,15 @@
  * messages, shared by the cards and the routes (src/features/site/site-images.server.ts).
  */
 import { z } from 'zod';
+import type { StoredSize } from '../images/uploads.ts';
 
 const MB = 1024 * 1024;
 
-/** The spec's limits (§9): an OG image 5MB; logos as an agent's logo, 10MB (2MB recommended). */
+/**
+ * The spec's limits (§9) on the file the admin picks: an OG image 5MB; logos as an agent's logo,
+ * 10MB (2MB recommended). The browser then scales it to what is stored (SITE_IMAGE_SIZES), so that
+ * the upload fits one request (MAX_UPLOAD_BODY_BYTES, decision 0027).
+ */
 export const SITE_IMAGE_LIMITS = {
   ogImageBytes: 5 * MB,
   logoBytes: 10 * MB,
@@ -18,6 +23,15 @@ export const SITE_IMAGE_LIMITS = {
   scaleMax: 2,
   scaleStep: 0.1,
 } as const;
+
+/** What is stored of each site-wide image (the browser never sends more). */
+export const SITE_IMAGE_SIZES = {
+  /** Link previews show a photo; 1200 px wide is the largest size they use. */
+  ogImage: { maxSide: 1200, output: 'jpeg' },
+  /** Logos keep transparency as PNG. */
+  websiteLogo: { maxSide: 1200, output: 'png' },
+  townLogo: { maxSide: SITE_IMAGE_LIMITS.townLogoWidth, maxHeight: SITE_IMAGE_LIMITS.townLogoHeight, output: 'png' },
+} as const satisfies Record<string, StoredSize>;
 
 export const SITE_IMAGE_MESSAGES = {
   ogTooLarge: 'Image must be smaller than 5MB',
