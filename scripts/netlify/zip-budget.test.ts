@@ -108,11 +108,11 @@ describe('the function zips of a Netlify build', () => {
   it('passes lean zips', async () => {
     await writeFile(
       join(dir, 'api.zip'),
-      makeZip([
-        entry('netlify/functions/api.mjs'),
-        entry('node_modules/sharp/lib/index.js'),
-        entry('node_modules/pdf-lib/cjs/index.js'),
-      ]),
+      makeZip([entry('netlify/functions/api.mjs'), entry('node_modules/pdf-lib/cjs/index.js')]),
+    );
+    await writeFile(
+      join(dir, 'api-images.zip'),
+      makeZip([entry('netlify/functions/api-images.mjs'), entry('node_modules/sharp/lib/index.js')]),
     );
     await writeFile(
       join(dir, 'deliver-email.zip'),
@@ -124,8 +124,8 @@ describe('the function zips of a Netlify build', () => {
     );
     expect(await checkFunctionZips(dir)).toEqual([]);
     const table = sizeTable(await readFunctionZips(dir));
-    expect(table.split('\n')).toHaveLength(4);
-    expect(table).toMatch(/^api\s+0\.0 MB\s+0\.0 MB\s+3\s+10\.0 MB$/m);
+    expect(table.split('\n')).toHaveLength(5);
+    expect(table).toMatch(/^api\s+0\.0 MB\s+0\.0 MB\s+2\s+10\.0 MB$/m);
   });
 
   it('finds the Node binary, PGlite, and sharp or pdf-lib where they do not belong', async () => {
@@ -135,6 +135,7 @@ describe('the function zips of a Netlify build', () => {
         entry('netlify/functions/api.mjs'),
         entry('node_modules/node/bin/node'),
         entry('node_modules/@electric-sql/pglite/dist/index.js'),
+        entry('node_modules/sharp/lib/index.js'),
       ]),
     );
     await writeFile(
@@ -147,8 +148,9 @@ describe('the function zips of a Netlify build', () => {
     expect(await checkFunctionZips(dir)).toEqual([
       'api.zip carries node (node_modules/node/bin/node): no function may',
       'api.zip carries @electric-sql/pglite (node_modules/@electric-sql/pglite/dist/index.js): no function may',
-      'sync-crm.zip carries @img/sharp-linux-x64 (node_modules/@img/sharp-linux-x64/lib/sharp.node): sharp belongs in api only',
-      'sync-crm.zip carries @pdf-lib/standard-fonts (node_modules/@pdf-lib/standard-fonts/index.js): pdf-lib belongs in api, deliver-email only',
+      'api.zip carries sharp (node_modules/sharp/lib/index.js): sharp belongs in api-images only',
+      'sync-crm.zip carries @img/sharp-linux-x64 (node_modules/@img/sharp-linux-x64/lib/sharp.node): sharp belongs in api-images only',
+      'sync-crm.zip carries @pdf-lib/standard-fonts (node_modules/@pdf-lib/standard-fonts/index.js): pdf-lib belongs in api, api-images, deliver-email only',
     ]);
   });
 

