@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { lockPgliteDir } from './pglite-lock.ts';
 
+const HANG = { timeout: 120_000 };
 const lockFile = (dir: string) => join(dir, 'in-use.lock');
 const newDir = () => mkdtempSync(join(tmpdir(), 'lock-'));
 
@@ -46,7 +47,9 @@ describe('lockPgliteDir', () => {
     lockPgliteDir(dir, 'now')();
   });
 
-  it('refuses a worker thread while this thread holds the lock, and lets it in once released', async () => {
+  // Worker threads: each starts a Node thread and loads a module or two, a bounded piece of work
+  // that takes seconds on a loaded machine, so the time limits of these two only catch a hang.
+  it('refuses a worker thread while this thread holds the lock, and lets it in once released', HANG, async () => {
     const dir = newDir();
     const release = lockPgliteDir(dir, 'npm start');
     const refused = await startWorker(dir, 'lock');
@@ -63,9 +66,8 @@ describe('lockPgliteDir', () => {
     expect(existsSync(lockFile(dir))).toBe(false);
   });
 
-  // Opening PGlite (16 MB of WebAssembly) takes seconds on a loaded machine: a fixed, bounded piece
-  // of work, so the time limit only catches a hang.
-  it('lets only one of two workers of one process open PGlite on one directory', { timeout: 120_000 }, async () => {
+  // The one that opens PGlite (16 MB of WebAssembly) creates a database: 15-45 s at load 10-13.
+  it('lets only one of two workers of one process open PGlite on one directory', HANG, async () => {
     const dir = newDir();
     const workers = await Promise.all([startWorker(dir, 'open'), startWorker(dir, 'open')]);
     const answers = await Promise.all(workers.map((worker) => worker.opened));

@@ -9,8 +9,6 @@
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { z } from 'zod';
-import { openDatabase } from '../../src/server/database.ts';
-import { parseEnv } from '../../src/server/env.ts';
 import { lockPgliteDir } from '../../src/server/pglite-lock.ts';
 
 const data = z.object({ dataDir: z.string(), how: z.enum(['lock', 'open']) });
@@ -21,6 +19,11 @@ async function open(dataDir: string, how: 'lock' | 'open'): Promise<() => Promis
     const release = lockPgliteDir(dataDir, holder);
     return () => Promise.resolve(release());
   }
+  // Imported only here: the database drivers take seconds to load on a busy machine.
+  const [{ openDatabase }, { parseEnv }] = await Promise.all([
+    import('../../src/server/database.ts'),
+    import('../../src/server/env.ts'),
+  ]);
   const db = await openDatabase(parseEnv({ DATA_DIR: dataDir }), holder);
   await db.query('SELECT 1');
   return () => db.close();
