@@ -10,8 +10,11 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { FUB_API_KEY_CONTEXT, FUB_SYSTEM_KEY_CONTEXT } from '../../src/features/crm/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
+import { deliverQueued, queueEmail, type DeliverOptions } from '../../src/features/email/email.server.ts';
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
-import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
+import { createResendProvider, resendIdempotencyKey } from '../../src/features/email/providers/resend.server.ts';
+import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
+import { estimateAttachments, estimatePdfFilename } from '../../src/features/net-sheet/estimate-pdf.server.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../src/server/app.ts';
 import { DatabaseUnavailable, openNeon, type Db } from '../../src/server/db.ts';
 import { encrypt } from '../../src/server/encryption.ts';
@@ -304,8 +307,16 @@ interface DeliveryCounts {
  */
 async function checkDeliveries(harness: Harness, visitors: readonly string[]): Promise<DeliveryCounts> {
   const { db } = harness.test;
-  const deliveries = await db.query<{ id: number; kind: string; status: string; visitor: string; agent_id: number }>(
-    `SELECT d.id, d.kind, d.status, l.email AS visitor, l.agent_id
+  const deliveries = await db.query<{
+    id: number;
+    kind: string;
+    status: string;
+    attempts: number;
+    last_error: string | null;
+    visitor: string;
+    agent_id: number;
+  }>(
+    `SELECT d.id, d.kind, d.status, d.attempts, d.last_error, l.email AS visitor, l.agent_id
        FROM email_deliveries d JOIN leads l ON l.id = d.lead_id
       WHERE l.email = ANY($1::text[])`,
     [visitors],
@@ -323,7 +334,8 @@ async function checkDeliveries(harness: Harness, visitors: readonly string[]): P
     const kinds = own.map((delivery) => delivery.kind).sort();
     expect(kinds, lead.email).toEqual(lead.agent_id === page.id ? ['estimate', 'new_lead'] : ['new_lead']);
     for (const delivery of own) {
-      expect(delivery.status, `${lead.email} ${delivery.kind}`).toBe('sent');
+      const tried = `${delivery.attempts} attempt(s), last error: ${delivery.last_error ?? 'none'}`;
+      expect(delivery.status, `${lead.email} ${delivery.kind} (${tried})`).toBe('sent');
       const times = taken.get(delivery.id) ?? 0;
       expect(times, `${lead.email} ${delivery.kind} received`).toBeGreaterThanOrEqual(1);
       duplicates += times - 1;
@@ -440,6 +452,123 @@ describe('the database drops every connection mid-burst (PostgreSQL through the 
     expect(delivered.duplicates).toBe(0);
     // Follow Up Boss's answers that could not be recorded during the outage were recorded after it.
     expect(delivered.crmEventsRepeated).toBe(0);
+  });
+});
+
+// What the burst above met on a loaded machine, one step at a time: an estimate e-mail whose row was
+// claimed just before the database went away, so that its PDF could not be read.
+type Attachments = NonNullable<DeliverOptions['attachments']>;
+
+describe('the database goes away while an estimate e-mail is being made (PostgreSQL through the Neon driver)', () => {
+  let proxy: RunningWsProxy;
+  let test: TestDatabase;
+  let harness: Harness;
+  let options: DeliverOptions;
+  let pdfs: Attachments;
+
+  beforeAll(async () => {
+    proxy = await startWsProxy();
+    test = await openTestDatabase('postgres', 'faults-pdf', { wsProxy: proxy.address });
+    harness = await startHarness(test, 'resend');
+    pdfs = estimateAttachments(test.db, SITE_URL);
+    options = {
+      from: FROM,
+      unsubscribe: unsubscribeLinks(SITE_URL, unsubscribeSigner(AUTH.sessionKey)),
+      attachments: pdfs,
+    };
+  });
+
+  afterAll(async () => {
+    proxy.resume();
+    await harness.api.close();
+    await test.close();
+    await proxy.stop();
+  });
+
+  /** A queued copy of the agent page's estimate for a visitor, as a lead queues it. */
+  const queueEstimate = (visitor: string) =>
+    queueEmail(test.db, {
+      kind: 'estimate',
+      to: { email: `${visitor}@example.com`, name: 'Dana Visitor' },
+      subject: 'Your estimated net proceeds',
+      html: '<p>Your estimate</p>',
+      text: 'Your estimate',
+      estimateUuid: harness.agents.page.estimateUuid,
+    });
+
+  /** Attachments made with the database gone: every connection dropped and no new one taken. */
+  const withDatabaseGone: Attachments = (delivery) => {
+    proxy.pause();
+    proxy.cut();
+    return pdfs(delivery);
+  };
+
+  const deliveryRow = async (id: number) => {
+    const [row] = await test.db.query<{ status: string; attempts: number; last_error: string | null }>(
+      'SELECT status, attempts, last_error FROM email_deliveries WHERE id = $1',
+      [id],
+    );
+    return row;
+  };
+
+  /** What Resend was asked and took for one delivery: each request's status, and the files it kept. */
+  const resendSaw = (id: number) => ({
+    statuses: resend.requests
+      .filter((request) => request.headers['idempotency-key'] === resendIdempotencyKey(id))
+      .map((request) => request.status),
+    files: resend.emails
+      .filter((email) => email.idempotencyKey === resendIdempotencyKey(id))
+      .map((email) => email.attachments.map((file) => file.filename)),
+  });
+
+  it('is not sent without its PDF while the database is away, spends no attempt, and goes once, with it, after', async () => {
+    resend.reset();
+    const id = await queueEstimate('visitor.pdf.away');
+    const first = await deliverQueued(test.db, harness.deps.email.provider, {
+      ...options,
+      ids: [id],
+      attachments: async (delivery) => {
+        try {
+          return await withDatabaseGone(delivery);
+        } finally {
+          proxy.resume();
+        }
+      },
+    });
+    expect(first.retrying).toEqual([id]);
+    expect(resendSaw(id)).toEqual({ statuses: [], files: [] });
+    const waiting = await deliveryRow(id);
+    expect(waiting).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(waiting?.last_error).toMatch(/^Not sent yet: the database was unavailable/);
+
+    await test.db.query('UPDATE email_deliveries SET next_attempt_at = now() WHERE id = $1', [id]);
+    expect((await deliverQueued(test.db, harness.deps.email.provider, { ...options, ids: [id] })).sent).toEqual([id]);
+    expect(resendSaw(id)).toEqual({
+      statuses: [200],
+      files: [[estimatePdfFilename(harness.agents.page.estimateUuid)]],
+    });
+    expect(await deliveryRow(id)).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('still away when the outcome is written: sent once, with its PDF, by the scheduled run after the claim', async () => {
+    resend.reset();
+    const id = await queueEstimate('visitor.pdf.gone');
+    // The claim was taken; the database goes and stays away, so nothing can be recorded either.
+    await expect(
+      deliverQueued(test.db, harness.deps.email.provider, { ...options, ids: [id], attachments: withDatabaseGone }),
+    ).rejects.toBeInstanceOf(DatabaseUnavailable);
+    proxy.resume();
+    expect(resendSaw(id)).toEqual({ statuses: [], files: [] });
+
+    // As the burst's test does: the claim's lease has run out.
+    await test.db.query('UPDATE email_deliveries SET next_attempt_at = now() WHERE id = $1', [id]);
+    const report = await deliverDueEmail(test.db, harness.deps);
+    expect(report).toMatchObject({ sent: 1, failed: 0 });
+    expect(resendSaw(id)).toEqual({
+      statuses: [200],
+      files: [[estimatePdfFilename(harness.agents.page.estimateUuid)]],
+    });
+    expect(await deliveryRow(id)).toMatchObject({ status: 'sent' });
   });
 });
 

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Queryable } from '../../server/db.ts';
+import { DatabaseUnavailable, type Queryable } from '../../server/db.ts';
 import { withUnsubscribeFooter } from './templates.ts';
 
 export type EmailKind = 'estimate' | 'new_lead' | 'verify_email' | 'reset_password';
@@ -240,7 +240,11 @@ export interface DeliverOptions {
    * estimate's PDF is made from the estimate, which does not change). A message whose attachments
    * cannot be made is sent without them, and the error goes to `attachmentError`: the e-mail is
    * what the recipient asked for and its link leads to the same sheet, while retrying would only
-   * delay it behind a fault that is likely to recur.
+   * delay it behind a fault that is likely to recur. Except when the database is away
+   * (DatabaseUnavailable): that passes, and a message sent without its files now and retried with
+   * them later is two payloads under one idempotency key, which Resend refuses for good (409
+   * invalid_idempotent_request). Such a message is not sent; it waits for the database, and the
+   * wait spends none of its attempts.
    */
   attachments?: (delivery: { kind: EmailKind; estimateUuid: string | null }) => Promise<EmailAttachment[]>;
   /** Told of attachments that could not be made (the message went without them). */
@@ -272,15 +276,29 @@ interface ClaimedRow {
 
 type Outcome =
   | { id: number; ok: true; providerMessageId: string }
-  | { id: number; ok: false; error: string; permanent: boolean; retryAfterSeconds: number | null };
+  | {
+      id: number;
+      ok: false;
+      error: string;
+      permanent: boolean;
+      retryAfterSeconds: number | null;
+      /** Never handed to the provider (the database went away first): the claim's attempt is given back. */
+      untried: boolean;
+    };
+
+/** How soon a message that waited for the database is tried again (the scheduled run may come later). */
+export const DATABASE_WAIT_MINUTES = 1;
 
 const errorText = (error: unknown): string => {
   const text = error instanceof Error ? error.message || error.name : String(error);
   return (text || 'Unknown error').slice(0, MAX_ERROR_LENGTH);
 };
 
-/** What a failed send means for its row: fail now, retry at a given time, or back off. */
-function failure(id: number, error: unknown): Outcome {
+/**
+ * What a failed send means for its row: fail now, retry at a given time, back off, or (the
+ * database away before the provider was asked) wait for the database without spending an attempt.
+ */
+function failure(id: number, error: unknown, untried = false): Outcome {
   const permanent = error instanceof ProviderError && !error.retryable;
   const retryAfter = error instanceof ProviderError && !permanent ? error.retryAfterSeconds : undefined;
   return {
@@ -292,7 +310,16 @@ function failure(id: number, error: unknown): Outcome {
       retryAfter === undefined || !Number.isFinite(retryAfter)
         ? null
         : Math.min(MAX_RETRY_AFTER_SECONDS, Math.max(1, Math.ceil(retryAfter))),
+    untried,
   };
+}
+
+/** A message not handed to the provider because the database went away while it was being made. */
+class NotSentYet extends Error {
+  override readonly name = 'NotSentYet';
+  constructor(cause: DatabaseUnavailable) {
+    super(`Not sent yet: the database was unavailable while its attachment was made (${cause.message})`, { cause });
+  }
 }
 
 /**
@@ -300,7 +327,9 @@ function failure(id: number, error: unknown): Outcome {
  * one statement (attempts + 1 and a lease on next_attempt_at, rows locked by another worker
  * skipped), so concurrent callers never send the same row. Each row then ends 'sent', 'queued'
  * again (at the provider's Retry-After, else with exponential backoff), or 'failed' after
- * MAX_ATTEMPTS or at once when the provider's error is not retryable (see ProviderError); a notice
+ * MAX_ATTEMPTS or at once when the provider's error is not retryable (see ProviderError); a message
+ * whose attachment could not be made because the database went away is not sent, and is due again
+ * in DATABASE_WAIT_MINUTES with its attempt given back (see DeliverOptions.attachments); a notice
  * to an unsubscribed address ends 'suppressed' without being sent. Every message sent carries
  * its recipient's unsubscribe link in the footer and the List-Unsubscribe headers. A
  * provider failure is recorded, never thrown; only a database failure rejects. Round trips: 1 to
@@ -346,6 +375,8 @@ export async function deliverQueued(
     try {
       return await attachments({ kind: row.kind, estimateUuid: row.estimate_uuid });
     } catch (error) {
+      // The database will be back; a message sent now without its files would not match its retries.
+      if (error instanceof DatabaseUnavailable) throw new NotSentYet(error);
       attachmentError?.(error, row.id);
       return [];
     }
@@ -370,25 +401,29 @@ export async function deliverQueued(
         });
         return { id: row.id, ok: true, providerMessageId };
       } catch (error) {
-        return failure(row.id, error);
+        return error instanceof NotSentYet ? failure(row.id, error, true) : failure(row.id, error);
       }
     }),
   );
 
   const rows = await db.query<{ id: number; status: 'sent' | 'queued' | 'failed' }>(
     `UPDATE email_deliveries d
-        SET status = CASE WHEN r.ok THEN 'sent' WHEN r.permanent OR d.attempts >= $6 THEN 'failed' ELSE 'queued' END,
+        SET status = CASE WHEN r.ok THEN 'sent' WHEN r.untried THEN 'queued'
+                          WHEN r.permanent OR d.attempts >= $6 THEN 'failed' ELSE 'queued' END,
+            attempts = CASE WHEN r.untried THEN d.attempts - 1 ELSE d.attempts END,
             provider = $5,
             provider_message_id = CASE WHEN r.ok THEN r.provider_message_id ELSE d.provider_message_id END,
             sent_at = CASE WHEN r.ok THEN coalesce($7::timestamptz, now()) ELSE d.sent_at END,
             last_error = CASE WHEN r.ok THEN d.last_error ELSE r.error END,
             next_attempt_at = CASE WHEN r.ok THEN d.next_attempt_at
+                                   WHEN r.untried THEN coalesce($7::timestamptz, now()) + make_interval(mins => $11::integer)
                                    WHEN r.retry_after IS NOT NULL
                                    THEN coalesce($7::timestamptz, now()) + make_interval(secs => r.retry_after)
                                    ELSE coalesce($7::timestamptz, now())
                                         + make_interval(mins => least(power(2, d.attempts - 1), $8)::integer) END
-       FROM unnest($1::integer[], $2::boolean[], $3::text[], $4::text[], $9::boolean[], $10::integer[])
-            AS r (id, ok, provider_message_id, error, permanent, retry_after)
+       FROM unnest($1::integer[], $2::boolean[], $3::text[], $4::text[], $9::boolean[], $10::integer[],
+                   $12::boolean[])
+            AS r (id, ok, provider_message_id, error, permanent, retry_after, untried)
       WHERE d.id = r.id
       RETURNING d.id, d.status`,
     [
@@ -402,6 +437,8 @@ export async function deliverQueued(
       MAX_BACKOFF_MINUTES,
       outcomes.map((outcome) => !outcome.ok && outcome.permanent),
       outcomes.map((outcome) => (outcome.ok ? null : outcome.retryAfterSeconds)),
+      DATABASE_WAIT_MINUTES,
+      outcomes.map((outcome) => !outcome.ok && outcome.untried),
     ],
   );
   for (const row of rows.sort((a, b) => a.id - b.id)) {

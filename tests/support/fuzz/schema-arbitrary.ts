@@ -94,6 +94,31 @@ const merged = (schema: JsonSchema, parts: JsonSchema[]): JsonSchema =>
 const harmless = (text: string) => !leaks(text);
 
 /**
+ * fc.stringMatching, built once per pattern: building one costs 10-40 ms (fast-check tokenizes its
+ * sample strings against the pattern), and invalidOf builds a whole valid object for each field it
+ * can break, so a schema's patterns were built again and again. Arbitraries hold no state, so
+ * sharing one is safe.
+ */
+const byPattern = new Map<string, fc.Arbitrary<string>>();
+function matching(pattern: RegExp): fc.Arbitrary<string> {
+  const key = String(pattern);
+  const known = byPattern.get(key);
+  if (known) return known;
+  const made = fc.stringMatching(pattern);
+  byPattern.set(key, made);
+  return made;
+}
+
+/**
+ * Any one code point but a lone surrogate: what fc.string's unit 'binary' gives, without its cost.
+ * That unit maps all 1.1 million code points back to indexes the first time a string of it is built
+ * (0.3 s on a quiet machine, 2.5-3.5 s at load 15: alone most of vitest's 5 s for one test).
+ */
+const anyCodePoint = fc
+  .oneof(fc.integer({ min: 0, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff }))
+  .map((codePoint) => String.fromCodePoint(codePoint));
+
+/**
  * Text of `minLength`..`maxLength` code points (as JSON Schema counts): mostly printable ASCII,
  * sometimes any code point (zod counts UTF-16 units, so an astral one may make it too long there).
  */
@@ -102,7 +127,7 @@ function text(minLength = 0, maxLength = minLength + 40): fc.Arbitrary<string> {
   return fc
     .oneof(
       { weight: 3, arbitrary: fc.string(bounds) },
-      { weight: 1, arbitrary: fc.string({ ...bounds, unit: 'binary' }) },
+      { weight: 1, arbitrary: fc.string({ ...bounds, unit: anyCodePoint }) },
     )
     .filter(harmless);
 }
@@ -119,7 +144,7 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
   const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern) : undefined;
   // A date's pattern (zod's, leap years and all) is slow to generate from: dates are made as dates.
   if (schema.format === 'date') return isoDate.filter((value) => fits(value) && (pattern?.test(value) ?? true));
-  if (pattern) return fc.stringMatching(pattern).filter(fits);
+  if (pattern) return matching(pattern).filter(fits);
   return text(minLength, Math.min(maxLength ?? minLength + 40, minLength + 300));
 }
 
@@ -346,7 +371,9 @@ export function invalidOf(schema: JsonSchema, hints?: Hints): fc.Arbitrary<Inval
     return fc.oneof(...own);
   }
   const places = sites(schema).filter((site) => site.required || breakers(site.schema).length > 0);
-  const broken = fc.constantFrom(...places).chain((site) => {
+  // One arbitrary per place, built here once: inside a chain() they were built again for every value
+  // drawn, and some cost tens of milliseconds to build (see `once`).
+  const broken = places.map((site) => {
     const ways: fc.Arbitrary<Invalid>[] = [];
     const name = site.path.join('.');
     if (site.required) ways.push(fc.constant({ value: undefined, broken: `${name} dropped` }));
@@ -363,7 +390,7 @@ export function invalidOf(schema: JsonSchema, hints?: Hints): fc.Arbitrary<Inval
       broken: way.broken,
     }));
   });
-  const ways = [broken, ...own];
+  const ways = [fc.oneof(...broken), ...own];
   if (schema.additionalProperties === false)
     ways.push(
       objectOf(schema, hints).map((value) => ({
