@@ -14,10 +14,12 @@ import { existsSync, rmSync } from 'node:fs';
 import { start as startPostgres } from '../tests/support/postgres.ts';
 import { startWsProxy } from '../tests/support/ws-proxy.ts';
 import { anAstroScript, askAll, compare, PARITY_TABLE, type Answer } from './netlify/parity.ts';
+import { checkFunctionZips, readFunctionZips, sizeTable } from './netlify/zip-budget.ts';
 
 const TOOLS = 'tools/netlify';
 const NETLIFY = `${TOOLS}/node_modules/.bin/netlify`;
 const DATA_DIR = '.data/netlify-check';
+const FUNCTION_ZIPS = '.netlify/functions';
 const NETLIFY_PORT = Number(process.env.NETLIFY_CHECK_PORT ?? 8891);
 const LOCAL_PORT = NETLIFY_PORT + 1;
 /** The build and the bundling take minutes on a busy 2-core machine; a server never up is a failure. */
@@ -79,10 +81,12 @@ async function answersOf(
   args: string[],
   env: NodeJS.ProcessEnv,
   origin: string,
+  whenReady: () => Promise<void> = () => Promise.resolve(),
 ): Promise<Answer[]> {
   const child = startServer(label, command, args, env);
   try {
     await ready(child, origin);
+    await whenReady();
     return await askAll(origin, PARITY_TABLE, anAstroScript('dist'));
   } finally {
     stopServer(child);
@@ -91,10 +95,10 @@ async function answersOf(
 
 ensureCli();
 rmSync(DATA_DIR, { recursive: true, force: true });
-rmSync('.netlify/functions', { recursive: true, force: true });
+rmSync(FUNCTION_ZIPS, { recursive: true, force: true });
 const postgres = await startPostgres();
 const proxy = await startWsProxy();
-let problems: string[];
+const problems: string[] = [];
 try {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -113,6 +117,11 @@ try {
     ['serve', '--offline', '--internal-disable-edge-functions', '--port', String(NETLIFY_PORT)],
     env,
     `http://localhost:${NETLIFY_PORT}`,
+    // The build is done once the server answers: what went into each function's zip (decision 0026).
+    async () => {
+      console.log(`\n${sizeTable(await readFunctionZips(FUNCTION_ZIPS))}\n`);
+      problems.push(...(await checkFunctionZips(FUNCTION_ZIPS)));
+    },
   );
   const local = await answersOf(
     'npm start',
@@ -121,7 +130,7 @@ try {
     { ...env, PORT: String(LOCAL_PORT) },
     `http://127.0.0.1:${LOCAL_PORT}`,
   );
-  problems = compare(PARITY_TABLE, netlify, local);
+  problems.push(...compare(PARITY_TABLE, netlify, local));
   console.log('\nrequest | netlify serve | npm start');
   PARITY_TABLE.forEach((row, index) =>
     console.log(`${row.name} | ${netlify[index]?.status ?? '-'} | ${local[index]?.status ?? '-'}`),
