@@ -3,7 +3,9 @@ import type { Config, Context } from '@netlify/functions';
 import { createApi } from '../../src/server/app.ts';
 import { appDepsFrom } from '../../src/server/compose.ts';
 import { openDatabase } from '../../src/server/database.ts';
+import { backgroundSecret, netlifyBackgroundStarter } from '../../src/server/background-work.ts';
 import { parseEnv } from '../../src/server/env.ts';
+import { secretFrom } from '../../src/server/secrets.ts';
 
 // Parsed once per instance: production refuses to start without what it needs.
 const env = parseEnv();
@@ -20,6 +22,12 @@ const api = createApi({
     // Netlify keeps the function alive until the task settles, after the response has gone out.
     if (context) context.waitUntil(logged);
   },
+  // Market-data imports run in the background function (15 minutes), not in this one (60 s). Without
+  // URL (`netlify functions:serve` sets none) there is no address to start it at: the import runs
+  // here instead, in waitUntil, as `npm start` runs it.
+  ...(env.URL
+    ? { startBackgroundWork: netlifyBackgroundStarter(env.URL, backgroundSecret(secretFrom(env, 'SESSION_SECRET'))) }
+    : {}),
   // Netlify's idea of the client (it sets this header itself; a client cannot choose it).
   clientIp: (request) => requestContext.getStore()?.ip ?? request.headers.get('x-nf-client-connection-ip') ?? undefined,
 });
