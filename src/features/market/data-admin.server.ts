@@ -71,9 +71,11 @@ function checkFirstChunk(kind: UploadKind, bytes: Buffer): void {
  * comes first), the chunk (a chunk sent again replaces itself), and the checks that it belongs to
  * this admin's upload of this kind and size, not yet imported, its chunks within the file's size.
  * The first chunk is refused while an import runs: not worth sending 200 MB to be refused after.
+ * The bytes travel as base64 text: PGlite takes a 4 MB bytea parameter in seconds, text at once.
  */
 const STAGE_CHUNK_SQL = `
 WITH ${sessionAgentCte(1)},
+chunk AS (SELECT decode($8, 'base64') AS bytes),
 busy AS (SELECT EXISTS (SELECT 1 FROM data_runs WHERE status IN ('queued', 'running')
                                                 AND started_at > now() - interval '1 hour') AS yes),
 allowed AS (SELECT me.id FROM me, busy WHERE me.is_admin AND NOT ($7::int = 0 AND busy.yes)),
@@ -97,8 +99,8 @@ others AS (SELECT coalesce(sum(octet_length(bytes)), 0)::bigint AS bytes
              FROM market_upload_chunks WHERE upload_id = $3::uuid AND chunk_index <> $7::int),
 stored AS (
   INSERT INTO market_upload_chunks (upload_id, chunk_index, bytes)
-  SELECT target.id, $7::int, $8::bytea FROM target, others
-   WHERE others.bytes + octet_length($8::bytea) <= target.file_bytes
+  SELECT target.id, $7::int, chunk.bytes FROM target, others, chunk
+   WHERE others.bytes + octet_length(chunk.bytes) <= target.file_bytes
   ON CONFLICT (upload_id, chunk_index) DO UPDATE SET bytes = EXCLUDED.bytes, created_at = now()
   RETURNING chunk_index
 )
@@ -107,7 +109,7 @@ SELECT me.is_admin,
        EXISTS (SELECT 1 FROM mine) AS mine,
        EXISTS (SELECT 1 FROM target) AS matches,
        EXISTS (SELECT 1 FROM stored) AS stored,
-       ((SELECT bytes FROM others) + octet_length($8::bytea))::float8 AS staged_bytes
+       ((SELECT bytes FROM others) + (SELECT octet_length(bytes) FROM chunk))::float8 AS staged_bytes
   FROM me`;
 
 const stagedSchema = z.object({
@@ -216,7 +218,7 @@ export function dataAdminRoutes({
         query.name,
         query.size,
         params.index,
-        bytes,
+        bytes.toString('base64'),
       ]);
       const staged = stagedSchema.optional().parse(row);
       assertAdmin(staged);

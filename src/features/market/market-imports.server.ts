@@ -23,12 +23,13 @@ export interface MarketImportDeps {
 /** An upload's staged chunks, in order, one at a time: the file is never in memory whole. */
 async function* stagedChunks(db: Db, uploadId: string): AsyncGenerator<Uint8Array> {
   for (let index = 0; ; index += 1) {
-    const [chunk] = await db.query<{ bytes: Uint8Array }>(
-      'SELECT bytes FROM market_upload_chunks WHERE upload_id = $1::uuid AND chunk_index = $2',
+    // As base64 text: PGlite answers a bytea of 4 MB in about a second, its text at once.
+    const [chunk] = await db.query<{ base64: string }>(
+      `SELECT encode(bytes, 'base64') AS base64 FROM market_upload_chunks WHERE upload_id = $1::uuid AND chunk_index = $2`,
       [uploadId, index],
     );
     if (!chunk) return;
-    yield chunk.bytes;
+    yield Buffer.from(chunk.base64, 'base64');
   }
 }
 
