@@ -71,7 +71,10 @@ function watchedState(watched: NonNullable<Watched>, runs: readonly DataRun[] | 
     return { tone: 'error', message: `${watched.what} failed: ${failed.error ?? 'see the runs below'}` } as const;
   if (mine.every((run) => run?.status === 'succeeded')) {
     const towns = mine.reduce((sum, run) => sum + (run?.towns_updated ?? 0), 0);
-    return { tone: 'success', message: `${watched.what} succeeded: ${count.format(towns)} towns updated.` } as const;
+    return {
+      tone: 'success',
+      message: `${watched.what} succeeded: ${count.format(towns)} ${towns === 1 ? 'town' : 'towns'} updated.`,
+    } as const;
   }
   const running = mine.filter((run) => run?.status === 'running');
   if (running.length > 0) {
