@@ -11,6 +11,9 @@ import { secretFrom } from '../../src/server/secrets.ts';
 const env = parseEnv();
 const db = await openDatabase(env);
 
+/** Sent to the background function, which runs only for it (src/server/background-work.ts). */
+const backgroundKey = backgroundSecret(secretFrom(env, 'SESSION_SECRET'));
+
 /** The Netlify context of the request being served, so work after the response can use its waitUntil. */
 const requestContext = new AsyncLocalStorage<Context>();
 
@@ -22,12 +25,13 @@ const api = createApi({
     // Netlify keeps the function alive until the task settles, after the response has gone out.
     if (context) context.waitUntil(logged);
   },
-  // Market-data imports run in the background function (15 minutes), not in this one (60 s). Without
-  // URL (`netlify functions:serve` sets none) there is no address to start it at: the import runs
-  // here instead, in waitUntil, as `npm start` runs it.
-  ...(env.URL
-    ? { startBackgroundWork: netlifyBackgroundStarter(env.URL, backgroundSecret(secretFrom(env, 'SESSION_SECRET'))) }
-    : {}),
+  // Market-data imports run in the background function (15 minutes), not in this one (60 s), of the
+  // deploy that answered the request: a deploy preview's own, not the production site's URL.
+  startBackgroundWork(job) {
+    const origin = requestContext.getStore()?.url.origin ?? env.URL;
+    if (!origin) return Promise.reject(new Error('no address to reach the background function at'));
+    return netlifyBackgroundStarter(origin, backgroundKey)(job);
+  },
   // Netlify's idea of the client (it sets this header itself; a client cannot choose it).
   clientIp: (request) => requestContext.getStore()?.ip ?? request.headers.get('x-nf-client-connection-ip') ?? undefined,
 });
