@@ -55,7 +55,15 @@ export function useEmailSuite(
   label: string,
   extra: Pick<
     AppDeps,
-    'auth' | 'clientIp' | 'leadNoticesPerHour' | 'crm' | 'crmWaitMs' | 'siteBuilds' | 'marketFeeds' | 'purgeCache'
+    | 'auth'
+    | 'clientIp'
+    | 'leadNoticesPerHour'
+    | 'crm'
+    | 'crmWaitMs'
+    | 'siteBuilds'
+    | 'marketFeeds'
+    | 'purgeCache'
+    | 'startBackgroundWork'
   > = {},
 ): EmailSuite {
   let test: TestDatabase | undefined;
