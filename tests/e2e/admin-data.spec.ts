@@ -230,6 +230,18 @@ const RUNS = {
   running: true,
   runs: [
     {
+      id: 4,
+      source: 'sold',
+      origin: 'Uploaded file closed-sales.json',
+      started_at: '2026-11-23T17:11:00.000Z',
+      finished_at: null,
+      status: 'queued',
+      rows_read: 0,
+      rows_skipped: 0,
+      towns_updated: 0,
+      error: null,
+    },
+    {
       id: 3,
       source: 'zhvi',
       origin: 'Uploaded file City_zhvi_uc_sfrcondo_tier_0.33_0.67_sm_sa_month.csv',
@@ -300,8 +312,54 @@ test('the build card’s and the runs table’s states, at 390 and 1280 px', asy
   }
   await page.goto('/admin/data');
   await waitForIslands(page);
-  await expect(runsTable(page).getByRole('row').nth(1)).toContainText('Running');
-  await expect(runsTable(page).getByRole('row').nth(1)).toContainText('12,408');
-  await expect(runsTable(page).getByRole('row').nth(2)).toContainText('answered 401');
+  await expect(runsTable(page).getByRole('row').nth(1)).toContainText('Queued');
+  await expect(runsTable(page).getByRole('row').nth(2)).toContainText('Running');
+  await expect(runsTable(page).getByRole('row').nth(2)).toContainText('12,408');
+  await expect(runsTable(page).getByRole('row').nth(3)).toContainText('answered 401');
+  await expectNoAxeViolations(page, WCAG);
+});
+
+test('Refresh now follows its run: queued, running with its rows, then the result', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'canned answers: the desktop project only');
+  await signInAsAdmin(page);
+  const run = { ...RUNS.runs[1], id: 9, origin: 'https://files.zillowstatic.com/zhvi.csv' };
+  let state: { status: string; rows_read: number; finished_at: string | null; towns_updated: number } = {
+    status: 'queued',
+    rows_read: 0,
+    finished_at: null,
+    towns_updated: 0,
+  };
+  let refreshed = false;
+  await page.route('/api/admin/data/runs', (route) =>
+    route.fulfill({
+      json: {
+        success: true,
+        running: refreshed && state.finished_at === null,
+        runs: refreshed ? [{ ...run, ...state }] : [],
+      },
+    }),
+  );
+  await page.route('/api/admin/data/refresh', (route) => {
+    refreshed = true;
+    return route.fulfill({ status: 202, json: { success: true, run_ids: [9] } });
+  });
+  await page.goto('/admin/data');
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Refresh now' }).click();
+  const hint = page.getByText(/^The refresh from the feeds: /);
+  await expect(hint).toHaveText('The refresh from the feeds: queued, waiting for the background import to start…');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: testInfo.outputPath(`data-queued-${width}.png`), fullPage: true });
+  }
+  state = { ...state, status: 'running', rows_read: 812 };
+  await expect(hint).toHaveText('The refresh from the feeds: running, 812 rows read so far…');
+  // No success before the run succeeded.
+  await expect(page.getByRole('status').filter({ hasText: 'succeeded' })).toHaveCount(0);
+  state = { status: 'succeeded', rows_read: 21_370, finished_at: ISO, towns_updated: 119 };
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The refresh from the feeds succeeded: 119 towns updated.' }),
+  ).toBeVisible();
+  await expect(hint).toHaveCount(0);
   await expectNoAxeViolations(page, WCAG);
 });
