@@ -222,9 +222,8 @@ export function dataAdminRoutes({
       ]);
       const staged = stagedSchema.optional().parse(row);
       assertAdmin(staged);
-      if (!staged) throw new HttpError(401, DATA_MESSAGES.noUpload);
-      if (staged.busy) throw new HttpError(409, DATA_MESSAGES.running);
-      if (!staged.mine) throw new HttpError(404, DATA_MESSAGES.noUpload);
+      if (staged?.busy) throw new HttpError(409, DATA_MESSAGES.running);
+      if (!staged?.mine) throw new HttpError(404, DATA_MESSAGES.noUpload);
       if (!staged.matches) throw new HttpError(409, DATA_MESSAGES.otherKind);
       if (!staged.stored) throw new HttpError(413, DATA_MESSAGES.stagedTooLarge);
       return c.json({ success: true, index: params.index, staged_bytes: staged.staged_bytes });
