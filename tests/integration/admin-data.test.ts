@@ -167,6 +167,19 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
   it('imports an uploaded ZHVI CSV in the background: the town’s figure changes and the site needs a rebuild', async () => {
     const admin = await newAdmin(suite);
     const [before] = await suite.db.query<{ changed_at: Date }>(`SELECT changed_at FROM site_changes`);
+    // An upload someone began two days ago and never completed; and one begun a minute ago.
+    const [abandoned, recent] = [crypto.randomUUID(), crypto.randomUUID()];
+    await expectJson(
+      await put(admin, chunkPath(abandoned, 0), `${SAMPLE_ZHVI.split('\n')[0] ?? ''}\n`),
+      200,
+      uploadChunkAnswerSchema,
+    );
+    await expectJson(
+      await put(admin, chunkPath(recent, 0), `${SAMPLE_ZHVI.split('\n')[0] ?? ''}\n`),
+      200,
+      uploadChunkAnswerSchema,
+    );
+    await suite.db.query(`UPDATE market_uploads SET created_at = now() - interval '2 days' WHERE id = $1`, [abandoned]);
     const ids = await uploadThroughRoutes(suite, admin, 'zhvi', 'zhvi-october.csv', CHANGED_ZHVI);
     expect(ids).toHaveLength(1);
     await suite.settle();
@@ -186,8 +199,10 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
     expect(town?.cents).toBe('98765400');
     const [after] = await suite.db.query<{ changed_at: Date }>(`SELECT changed_at FROM site_changes`);
     expect(after?.changed_at.getTime()).toBeGreaterThan(before?.changed_at.getTime() ?? Infinity);
-    // The staged file is gone once imported.
-    expect(await uploadCount(suite)).toBe(0);
+    // The staged file is gone once imported, and so is the abandoned one; the recent one stays.
+    const left = await suite.db.query<{ id: string }>(`SELECT id::text FROM market_uploads`);
+    expect(left.map((row) => row.id)).toEqual([recent]);
+    await suite.db.query(`DELETE FROM market_uploads`);
   });
 
   it('imports an uploaded RESO JSON file: the sold homes of the towns', async () => {
