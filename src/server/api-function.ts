@@ -1,9 +1,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from '@netlify/functions';
 import { createApi } from './app.ts';
+import { backgroundSecret, netlifyBackgroundStarter } from './background-work.ts';
 import { appDepsFrom } from './compose.ts';
 import { openDatabase } from './database.ts';
 import { perInstance } from './function-instance.ts';
+import { secretFrom } from './secrets.ts';
 
 /**
  * The API app as a Netlify function (v2: a web Request in, a Response out: exactly Hono's fetch).
@@ -17,8 +19,10 @@ export function apiFunction(name: string): (request: Request, context: Context) 
 
   // Built once per instance, at its first request (the deploy context comes with it): production
   // refuses to start without what it needs, a preview never reaches production's database or providers.
-  const apiOf = perInstance(async (env) =>
-    createApi({
+  const apiOf = perInstance(async (env) => {
+    /** Sent to the background function, which runs only for it (src/server/background-work.ts). */
+    const backgroundKey = backgroundSecret(secretFrom(env, 'SESSION_SECRET'));
+    return createApi({
       ...appDepsFrom(env, await openDatabase(env)),
       runAfterResponse(task) {
         const context = requestContext.getStore();
@@ -28,11 +32,18 @@ export function apiFunction(name: string): (request: Request, context: Context) 
         // Netlify keeps the function alive until the task settles, after the response has gone out.
         if (context) context.waitUntil(logged);
       },
+      // Market-data imports run in the background function (15 minutes), not in this one (60 s), of the
+      // deploy that answered the request: a deploy preview's own, not the production site's URL.
+      startBackgroundWork(job) {
+        const origin = requestContext.getStore()?.url.origin ?? env.URL;
+        if (!origin) return Promise.reject(new Error('no address to reach the background function at'));
+        return netlifyBackgroundStarter(origin, backgroundKey)(job);
+      },
       // Netlify's idea of the client (it sets this header itself; a client cannot choose it).
       clientIp: (request) =>
         requestContext.getStore()?.ip ?? request.headers.get('x-nf-client-connection-ip') ?? undefined,
-    }),
-  );
+    });
+  });
 
   return (request, context) => requestContext.run(context, async () => (await apiOf(context)).fetch(request));
 }

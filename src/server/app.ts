@@ -48,6 +48,8 @@ import { DEFAULT_FUB_API_URL, parseEnv } from './env.ts';
 import { defaultEdgePurger, purgeAfterWrite, type EdgePurger } from './edge-cache.ts';
 import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
 import { errorResponse, HttpError } from './http.ts';
+import { runBackgroundJob } from './background-job.ts';
+import { inProcessBackgroundStarter, type StartBackgroundWork } from './background-work.ts';
 import { openApiRoutes } from './openapi.server.ts';
 import { ROUTE_ACCESS } from './route-access.ts';
 
@@ -128,6 +130,11 @@ export interface AppDeps {
   /** The market-data feeds /admin/data's Refresh now reads (default: planFromEnv of the environment). */
   marketFeeds?: () => RefreshPlan;
   /**
+   * Starts the market-data imports off the request (src/server/background-work.ts): on Netlify, the
+   * background function. Default: the same job in this process, through runAfterResponse.
+   */
+  startBackgroundWork?: StartBackgroundWork;
+  /**
    * Purges the CDN's cached public answers by tag after a write changed them (src/server/edge-cache.ts).
    * Default: Netlify's purgeCache when running on Netlify, else nothing.
    */
@@ -152,8 +159,20 @@ export function createApi({
   siteBuilds,
   marketFeeds = () => planFromEnv(parseEnv()),
   purgeCache = defaultEdgePurger(),
+  startBackgroundWork,
 }: AppDeps): Hono {
   const purge = purgeAfterWrite(purgeCache, logError);
+  const startBackground =
+    startBackgroundWork ??
+    inProcessBackgroundStarter(
+      (job) =>
+        runBackgroundJob(db, job, {
+          feeds: marketFeeds,
+          // The data is saved either way; a failed purge leaves the CDN's copies to their TTL (decision 0020).
+          purge: (tags) => purgeCache(tags).catch((error: unknown) => console.error('[imports] purge failed:', error)),
+        }),
+      runAfterResponse,
+    );
   // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
   const signer = unsubscribeSigner(auth.sessionKey);
   const mail: MailContext = {
@@ -235,7 +254,7 @@ export function createApi({
   api.route('/', marketRoutes(db));
   api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent, purge }));
   api.route('/', siteBuildRoutes({ db, builds: siteBuilds, runAfterResponse }));
-  api.route('/', dataAdminRoutes({ db, feeds: marketFeeds, runInBackground: runAfterResponse, purge }));
+  api.route('/', dataAdminRoutes({ db, feeds: marketFeeds, startImports: () => startBackground('imports') }));
   api.route('/', openApiRoutes());
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {

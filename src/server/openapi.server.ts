@@ -65,7 +65,15 @@ import {
   leadListQuerySchema,
   leadListResponseSchema,
 } from '../features/leads/lead-list.ts';
-import { dataRunsResponseSchema, dataStartedSchema, uploadQuerySchema } from '../features/market/data-admin.ts';
+import {
+  dataRunsResponseSchema,
+  dataStartedSchema,
+  uploadChunkAnswerSchema,
+  uploadChunkParamsSchema,
+  uploadChunkQuerySchema,
+  uploadCompleteSchema,
+  uploadParamsSchema,
+} from '../features/market/data-admin.ts';
 import { townParamsSchema, townQuerySchema } from '../features/market/market.server.ts';
 import { feeTableAnswerSchema, feeTableSavedSchema } from '../features/net-sheet/fee-table.ts';
 import { feeTableSchema } from '../features/net-sheet/li-fees.ts';
@@ -839,24 +847,34 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'POST',
     path: '/api/admin/data/refresh',
-    summary: 'Refreshes market data from the feeds, in the background',
+    summary: 'Queues a refresh of market data from the feeds; the background work runs it',
     tag: 'Market data',
-    success: accepted('Started', dataStartedSchema),
-    errors: [409],
+    success: accepted('Queued', dataStartedSchema),
+    errors: [409, 502],
+  },
+  {
+    method: 'PUT',
+    path: '/api/admin/data/uploads/:upload/chunks/:index',
+    summary:
+      'Stages one chunk (at most 4,000,000 bytes) of a ZHVI CSV (`source=zhvi`: the header and the New York rows, whole lines) ' +
+      'or a RESO JSON file (`source=sold`: its bytes in order); the upload id is a UUID the client picks, `size` the whole file’s',
+    tag: 'Market data',
+    params: uploadChunkParamsSchema,
+    query: uploadChunkQuerySchema,
+    body: { 'application/octet-stream': { description: 'The chunk’s bytes, as they are in the file' } },
+    checksType: false,
+    success: ok('Staged', uploadChunkAnswerSchema),
+    errors: [404, 409],
   },
   {
     method: 'POST',
-    path: '/api/admin/data/upload',
-    summary: 'Imports an uploaded ZHVI CSV (`source=zhvi`) or RESO JSON (`source=sold`) file, streamed',
+    path: '/api/admin/data/uploads/:upload/complete',
+    summary: 'Queues the import of an upload whose chunks have all arrived; the background work runs it',
     tag: 'Market data',
-    query: uploadQuerySchema,
-    body: {
-      'text/csv': { description: 'A Zillow ZHVI file (`source=zhvi`), sent as it is' },
-      'application/json': { description: 'A RESO JSON file of sold homes (`source=sold`), sent as it is' },
-    },
-    checksType: false,
-    success: accepted('Started', dataStartedSchema),
-    errors: [409],
+    params: uploadParamsSchema,
+    body: json(uploadCompleteSchema),
+    success: accepted('Queued', dataStartedSchema),
+    errors: [404, 409, 502],
   },
 ];
 

@@ -106,5 +106,6 @@ export const ROUTE_ACCESS: RouteAccess = {
   // Market data: runs, Refresh now, file uploads (src/features/market/data-admin.server.ts).
   'GET /api/admin/data/runs': 'admin',
   'POST /api/admin/data/refresh': 'admin',
-  'POST /api/admin/data/upload': 'admin',
+  'PUT /api/admin/data/uploads/:upload/chunks/:index': 'admin',
+  'POST /api/admin/data/uploads/:upload/complete': 'admin',
 };

@@ -1,13 +1,38 @@
-import { writeFile } from 'node:fs/promises';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { stat, writeFile } from 'node:fs/promises';
+import { finished } from 'node:stream/promises';
 import type { Page } from '@playwright/test';
 import { z } from 'zod';
 import { TOWNS } from '../../src/features/towns/town-data.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
+import { fakeSeries, zhviCsv } from '../fakes/zillow.ts';
 import { expect, expectNoAxeViolations, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 /** A town no other test looks at: its page changes here. */
 const TOWN = TOWNS.find((town) => town.slug === 'lynbrook');
+/** Another one, for the moderate file. */
+const MODERATE_TOWN = TOWNS.find((town) => town.slug === 'seaford');
+/** Netlify: 6 MB per request body, 4.5 MB once a binary body is base64-encoded. */
+const NETLIFY_BINARY_BODY_LIMIT = 4_718_592;
+
+/**
+ * A ZHVI City file of about 10 MB whose New York rows (900 Westchester places and Seaford) come to
+ * more than one chunk: written line by line.
+ */
+async function writeModerateZhvi(path: string, town: { name: string; county: string }): Promise<void> {
+  const places = [
+    ...Array.from({ length: 900 }, (_, index) => ({ name: `Upstate Place ${index}`, county: 'Westchester County' })),
+    town,
+  ];
+  const out = createWriteStream(path);
+  for (const line of zhviCsv({ towns: places, extraRows: 1000, months: 300 })) {
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await finished(out);
+}
 
 /** A Zillow ZHVI City file with one row, Lynbrook's, ending at `latest`. */
 function zhviFile(latest: number): string {
@@ -54,7 +79,9 @@ test.describe('/admin/data', () => {
 
     await page.getByLabel('Zillow ZHVI CSV').setInputFiles(zhvi);
     await page.getByRole('button', { name: 'Upload CSV' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Importing zhvi-lynbrook.csv' })).toBeVisible();
+    await expect(
+      page.getByRole('status').filter({ hasText: 'The import of zhvi-lynbrook.csv succeeded: 1 town updated.' }),
+    ).toBeVisible();
     const zhviRun = runsTable(page).getByRole('row').filter({ hasText: 'Uploaded file zhvi-lynbrook.csv' });
     await expect(zhviRun).toContainText('Succeeded');
     await expect(zhviRun.getByRole('cell').nth(5)).toHaveText('1');
@@ -90,6 +117,65 @@ test.describe('/admin/data', () => {
     await expect(page.getByText('$876,543').first()).toBeVisible();
     for (const sale of sales)
       await expect(page.getByText(z.string().parse(sale.UnparsedAddress)).first()).toBeVisible();
+  });
+
+  test('uploads a moderate ZHVI file in chunks under 4.5 MB, showing its progress, then the import’s result', async ({
+    page,
+  }, testInfo) => {
+    test.skip(testInfo.project.name !== 'desktop', 'a 10 MB file: the desktop project only');
+    if (!MODERATE_TOWN) throw new Error('no Seaford in the towns');
+    const file = testInfo.outputPath('moderate-zhvi.csv');
+    await writeModerateZhvi(file, { name: MODERATE_TOWN.name, county: MODERATE_TOWN.county });
+    expect((await stat(file)).size).toBeGreaterThan(8 * 1024 * 1024);
+
+    await signInAsAdmin(page);
+    await page.goto('/admin/data');
+    await waitForIslands(page);
+    // Every request the page sends for the upload, with the size of its body.
+    const bodies: { url: string; bytes: number }[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/admin/data/uploads/')) {
+        bodies.push({ url: request.url(), bytes: request.postDataBuffer()?.byteLength ?? 0 });
+      }
+    });
+    // The second chunk waits until the page has shown how far the first one got.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/admin/data/uploads/*/chunks/1?*', async (route) => {
+      await held;
+      await route.continue();
+    });
+
+    await page.getByLabel('Zillow ZHVI CSV').setInputFiles(file);
+    await page.getByRole('button', { name: 'Upload CSV' }).click();
+    const progress = page.getByRole('progressbar', { name: 'Uploading moderate-zhvi.csv' });
+    await expect(progress).toBeVisible();
+    await expect(page.getByText(/^\d+% sent$/)).not.toHaveText('0% sent');
+    await page.screenshot({ path: testInfo.outputPath('data-uploading-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.screenshot({ path: testInfo.outputPath('data-uploading-390.png'), fullPage: true });
+    release();
+
+    await expect(
+      page.getByRole('status').filter({ hasText: 'The import of moderate-zhvi.csv succeeded: 1 town updated.' }),
+    ).toBeVisible();
+    await expect(progress).toHaveCount(0);
+    const run = runsTable(page).getByRole('row').filter({ hasText: 'Uploaded file moderate-zhvi.csv' });
+    await expect(run).toContainText('Succeeded');
+    await page.screenshot({ path: testInfo.outputPath('data-imported-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: testInfo.outputPath('data-imported-1280.png'), fullPage: true });
+
+    const chunks = bodies.filter((body) => body.url.includes('/chunks/'));
+    expect(chunks.length).toBeGreaterThanOrEqual(2);
+    expect(bodies.filter((body) => body.url.includes('/complete'))).toHaveLength(1);
+    for (const body of bodies) expect(body.bytes, body.url).toBeLessThan(NETLIFY_BINARY_BODY_LIMIT);
+    // The API answers the new figure at once; the town page shows it after the next rebuild.
+    const market = await page.request.get(`/api/zillow/market?town=${MODERATE_TOWN.slug}`);
+    expect(
+      z.object({ data: z.object({ typical_home_value: z.number() }) }).parse(await market.json()).data
+        .typical_home_value,
+    ).toBe(Math.round((fakeSeries(MODERATE_TOWN.name, 300).at(-1) ?? 0) * 100) / 100);
   });
 
   test.describe('a refused file', () => {
@@ -143,6 +229,18 @@ const RUNS = {
   success: true,
   running: true,
   runs: [
+    {
+      id: 4,
+      source: 'sold',
+      origin: 'Uploaded file closed-sales.json',
+      started_at: '2026-11-23T17:11:00.000Z',
+      finished_at: null,
+      status: 'queued',
+      rows_read: 0,
+      rows_skipped: 0,
+      towns_updated: 0,
+      error: null,
+    },
     {
       id: 3,
       source: 'zhvi',
@@ -214,8 +312,54 @@ test('the build card’s and the runs table’s states, at 390 and 1280 px', asy
   }
   await page.goto('/admin/data');
   await waitForIslands(page);
-  await expect(runsTable(page).getByRole('row').nth(1)).toContainText('Running');
-  await expect(runsTable(page).getByRole('row').nth(1)).toContainText('12,408');
-  await expect(runsTable(page).getByRole('row').nth(2)).toContainText('answered 401');
+  await expect(runsTable(page).getByRole('row').nth(1)).toContainText('Queued');
+  await expect(runsTable(page).getByRole('row').nth(2)).toContainText('Running');
+  await expect(runsTable(page).getByRole('row').nth(2)).toContainText('12,408');
+  await expect(runsTable(page).getByRole('row').nth(3)).toContainText('answered 401');
+  await expectNoAxeViolations(page, WCAG);
+});
+
+test('Refresh now follows its run: queued, running with its rows, then the result', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'canned answers: the desktop project only');
+  await signInAsAdmin(page);
+  const run = { ...RUNS.runs[1], id: 9, origin: 'https://files.zillowstatic.com/zhvi.csv' };
+  let state: { status: string; rows_read: number; finished_at: string | null; towns_updated: number } = {
+    status: 'queued',
+    rows_read: 0,
+    finished_at: null,
+    towns_updated: 0,
+  };
+  let refreshed = false;
+  await page.route('/api/admin/data/runs', (route) =>
+    route.fulfill({
+      json: {
+        success: true,
+        running: refreshed && state.finished_at === null,
+        runs: refreshed ? [{ ...run, ...state }] : [],
+      },
+    }),
+  );
+  await page.route('/api/admin/data/refresh', (route) => {
+    refreshed = true;
+    return route.fulfill({ status: 202, json: { success: true, run_ids: [9] } });
+  });
+  await page.goto('/admin/data');
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Refresh now' }).click();
+  const hint = page.getByText(/^The refresh from the feeds: /);
+  await expect(hint).toHaveText('The refresh from the feeds: queued, waiting for the background import to start…');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: testInfo.outputPath(`data-queued-${width}.png`), fullPage: true });
+  }
+  state = { ...state, status: 'running', rows_read: 812 };
+  await expect(hint).toHaveText('The refresh from the feeds: running, 812 rows read so far…');
+  // No success before the run succeeded.
+  await expect(page.getByRole('status').filter({ hasText: 'succeeded' })).toHaveCount(0);
+  state = { status: 'succeeded', rows_read: 21_370, finished_at: ISO, towns_updated: 119 };
+  await expect(
+    page.getByRole('status').filter({ hasText: 'The refresh from the feeds succeeded: 119 towns updated.' }),
+  ).toBeVisible();
+  await expect(hint).toHaveCount(0);
   await expectNoAxeViolations(page, WCAG);
 });

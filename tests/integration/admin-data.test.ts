@@ -1,12 +1,19 @@
 /**
  * /admin/data's routes over real HTTP on both backends: the runs (newest first, one round trip),
- * Refresh now (202 with the run ids at once, 409 while a run runs), and uploads of a ZHVI CSV and a
- * RESO JSON file imported in the background with their progress, refused with nothing written when
- * the caller is not an admin, the file is not the kind it says, empty or too large.
+ * Refresh now (202 with the queued run ids at once, 409 while a run runs), and uploads of a ZHVI
+ * CSV and a RESO JSON file in chunks (the browser's own code, upload-chunks.ts), imported by the
+ * background work with their progress, refused with nothing written when the caller is not an
+ * admin, the file is not the kind it says, empty or too large, or its chunks are not all there.
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DATA_MESSAGES, dataRunsResponseSchema, dataStartedSchema } from '../../src/features/market/data-admin.ts';
+import {
+  DATA_MESSAGES,
+  dataRunsResponseSchema,
+  dataStartedSchema,
+  UPLOAD_CHUNK_BYTES,
+  uploadChunkAnswerSchema,
+} from '../../src/features/market/data-admin.ts';
 import type { CsvSource, RefreshPlan } from '../../src/features/market/refresh.server.ts';
 import { SETTINGS_MESSAGES } from '../../src/features/settings/agent-settings.ts';
 import { TOWNS } from '../../src/features/towns/town-data.ts';
@@ -23,6 +30,8 @@ import {
 import { BACKENDS } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { rawRequest } from '../support/http.ts';
+import { uploadThroughRoutes } from '../support/market-uploads.ts';
+import { UploadError } from '../../src/features/market/upload-chunks.ts';
 
 const SAMPLE_ZHVI = readFileSync('data/sample/zhvi.csv', 'utf8');
 /** The sample file with Garden City's latest value changed to $987,654. */
@@ -56,6 +65,25 @@ async function newAdmin(suite: AuthSuite): Promise<Client> {
 
 const runCount = async (suite: AuthSuite) =>
   (await suite.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM data_runs`))[0]?.n ?? 0;
+const uploadCount = async (suite: AuthSuite) =>
+  (await suite.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM market_uploads`))[0]?.n ?? 0;
+
+/** A chunk's address; `query` defaults to a ZHVI file of the sample's size. */
+const chunkPath = (
+  upload: string,
+  index: number | string,
+  query = `?source=zhvi&name=zhvi.csv&size=${SAMPLE_ZHVI.length}`,
+) => `/api/admin/data/uploads/${upload}/chunks/${index}${query}`;
+
+/** The message an upload through the screen's code is refused with. */
+async function refusal(upload: Promise<unknown>): Promise<{ status: number; message: string }> {
+  const error: unknown = await upload.then(
+    () => undefined,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof UploadError)) throw new Error(`expected an UploadError, got ${String(error)}`);
+  return { status: error.status, message: error.message };
+}
 
 describe.each(BACKENDS)('/admin/data on %s', (backend) => {
   const suite = useAuthSuite(backend, 'admin-data', { marketFeeds: () => feeds() });
@@ -71,20 +99,35 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
       headers: { 'content-type': type, origin: suite.api.origin },
       body,
     });
+  const put = (client: Client, path: string, body: string) =>
+    client.request(path, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/octet-stream', origin: suite.api.origin },
+      body,
+    });
 
-  it('answers 401 signed out and 403 to an agent, who writes no run even with a file', async () => {
+  it('answers 401 signed out and 403 to an agent, who stages and writes nothing even with a file', async () => {
+    const upload = crypto.randomUUID();
     const signedOut = suite.client();
     await expectError(await signedOut.get('/api/admin/data/runs'), 401);
     await expectError(await post(signedOut, '/api/admin/data/refresh', ''), 401);
-    await expectError(await post(signedOut, '/api/admin/data/upload', CHANGED_ZHVI, '?source=zhvi'), 401);
+    await expectError(await put(signedOut, chunkPath(upload, 0), CHANGED_ZHVI), 401);
+    await expectError(await signedOut.post(`/api/admin/data/uploads/${upload}/complete`, { chunks: 1 }), 401);
     const agent = await clientAs(suite, (await createAgent(suite.db)).id);
     const before = await runCount(suite);
     await expectError(await agent.get('/api/admin/data/runs'), 403, SETTINGS_MESSAGES.siteWideOnly);
     await expectError(await post(agent, '/api/admin/data/refresh', ''), 403, SETTINGS_MESSAGES.siteWideOnly);
+    await expectError(await put(agent, chunkPath(upload, 0), CHANGED_ZHVI), 403, SETTINGS_MESSAGES.siteWideOnly);
     // Not even told that the query lacks its source.
-    await expectError(await post(agent, '/api/admin/data/upload', CHANGED_ZHVI), 403, SETTINGS_MESSAGES.siteWideOnly);
+    await expectError(await put(agent, chunkPath(upload, 0, ''), CHANGED_ZHVI), 403, SETTINGS_MESSAGES.siteWideOnly);
+    await expectError(
+      await agent.post(`/api/admin/data/uploads/${upload}/complete`, { chunks: 1 }),
+      403,
+      SETTINGS_MESSAGES.siteWideOnly,
+    );
     await suite.settle();
     expect(await runCount(suite)).toBe(before);
+    expect(await uploadCount(suite)).toBe(0);
   });
 
   it('Refresh now answers 202 with the run ids at once, refuses a second refresh while one runs, then shows the result', async () => {
@@ -96,11 +139,11 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
     expect(started.run_ids).toHaveLength(1);
     const before = await runCount(suite);
     await expectError(await post(admin, '/api/admin/data/refresh', ''), 409, DATA_MESSAGES.running);
-    await expectError(
-      await post(admin, '/api/admin/data/upload', CHANGED_ZHVI, '?source=zhvi'),
-      409,
-      DATA_MESSAGES.running,
-    );
+    // Not worth sending a file to be refused after: its first chunk is refused already.
+    expect(await refusal(uploadThroughRoutes(suite, admin, 'zhvi', 'zhvi.csv', CHANGED_ZHVI))).toEqual({
+      status: 409,
+      message: DATA_MESSAGES.running,
+    });
     expect(await runCount(suite)).toBe(before);
 
     // The run is listed while it runs, with the rows it has read so far.
@@ -124,18 +167,29 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
   it('imports an uploaded ZHVI CSV in the background: the town’s figure changes and the site needs a rebuild', async () => {
     const admin = await newAdmin(suite);
     const [before] = await suite.db.query<{ changed_at: Date }>(`SELECT changed_at FROM site_changes`);
-    const started = await expectJson(
-      await post(admin, '/api/admin/data/upload', CHANGED_ZHVI, '?source=zhvi&name=zhvi-october.csv'),
-      202,
-      dataStartedSchema,
+    // An upload someone began two days ago and never completed; and one begun a minute ago.
+    const [abandoned, recent] = [crypto.randomUUID(), crypto.randomUUID()];
+    await expectJson(
+      await put(admin, chunkPath(abandoned, 0), `${SAMPLE_ZHVI.split('\n')[0] ?? ''}\n`),
+      200,
+      uploadChunkAnswerSchema,
     );
+    await expectJson(
+      await put(admin, chunkPath(recent, 0), `${SAMPLE_ZHVI.split('\n')[0] ?? ''}\n`),
+      200,
+      uploadChunkAnswerSchema,
+    );
+    await suite.db.query(`UPDATE market_uploads SET created_at = now() - interval '2 days' WHERE id = $1`, [abandoned]);
+    const ids = await uploadThroughRoutes(suite, admin, 'zhvi', 'zhvi-october.csv', CHANGED_ZHVI);
+    expect(ids).toHaveLength(1);
     await suite.settle();
     const { runs } = await expectJson(await admin.get('/api/admin/data/runs'), 200, dataRunsResponseSchema);
     expect(runs[0]).toMatchObject({
-      id: started.run_ids[0],
+      id: ids[0],
       source: 'zhvi',
       origin: 'Uploaded file zhvi-october.csv',
       status: 'succeeded',
+      // Every row of the sample is a New York one: the browser sent them all.
       rows_read: SAMPLE_ZHVI.trim().split('\n').length - 1,
       error: null,
     });
@@ -145,88 +199,152 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
     expect(town?.cents).toBe('98765400');
     const [after] = await suite.db.query<{ changed_at: Date }>(`SELECT changed_at FROM site_changes`);
     expect(after?.changed_at.getTime()).toBeGreaterThan(before?.changed_at.getTime() ?? Infinity);
+    // The staged file is gone once imported, and so is the abandoned one; the recent one stays.
+    const left = await suite.db.query<{ id: string }>(`SELECT id::text FROM market_uploads`);
+    expect(left.map((row) => row.id)).toEqual([recent]);
+    await suite.db.query(`DELETE FROM market_uploads`);
   });
 
   it('imports an uploaded RESO JSON file: the sold homes of the towns', async () => {
     const admin = await newAdmin(suite);
     const towns = TOWNS.filter((town) => town.slug === 'northport');
     const records = generateClosedSales({ towns, now: new Date(), perTown: 4, monthsBack: 3, keyPrefix: 'UPL' });
-    const started = await expectJson(
-      await post(
-        admin,
-        '/api/admin/data/upload',
-        JSON.stringify({ value: records }),
-        '?source=sold&name=sold.json',
-        'application/json',
-      ),
-      202,
-      dataStartedSchema,
-    );
+    const ids = await uploadThroughRoutes(suite, admin, 'sold', 'sold.json', JSON.stringify({ value: records }));
     await suite.settle();
     const { runs } = await expectJson(await admin.get('/api/admin/data/runs'), 200, dataRunsResponseSchema);
-    expect(runs[0]).toMatchObject({ id: started.run_ids[0], source: 'sold', status: 'succeeded', rows_read: 4 });
+    expect(runs[0]).toMatchObject({ id: ids[0], source: 'sold', status: 'succeeded', rows_read: 4 });
     const [sold] = await suite.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM town_sold_homes WHERE town_slug = 'northport' AND listing_key LIKE 'UPL%'`,
     );
     expect(sold?.n).toBe(4);
   });
 
-  it('refuses a file of the wrong kind, an empty one or no kind with 400, writing no run', async () => {
+  it('refuses a file of the wrong kind, an empty one or no kind with 400 at its first chunk, writing no run', async () => {
     const admin = await newAdmin(suite);
     const before = await runCount(suite);
-    const otherCsv = await expectError(
-      await post(admin, '/api/admin/data/upload', 'name,price\nx,1\n', '?source=zhvi'),
-      400,
-    );
-    expect(otherCsv.error).toBe(
-      'The file: not a Zillow City file: column 1 is "name", expected "RegionID" (the header must start RegionID,SizeRank,RegionName,RegionType,StateName,State,City,Metro,CountyName)',
-    );
+    expect(await refusal(uploadThroughRoutes(suite, admin, 'zhvi', 'other.csv', 'name,price\nx,1\n'))).toEqual({
+      status: 400,
+      message:
+        'The file: not a Zillow City file: column 1 is "name", expected "RegionID" (the header must start RegionID,SizeRank,RegionName,RegionType,StateName,State,City,Metro,CountyName)',
+    });
     const json = JSON.stringify({ value: [] });
-    const jsonAsCsv = await expectError(await post(admin, '/api/admin/data/upload', json, '?source=zhvi'), 400);
-    expect(jsonAsCsv.error).toMatch(/^The file: the header is not valid CSV/);
+    const jsonAsCsv = await refusal(uploadThroughRoutes(suite, admin, 'zhvi', 'a.csv', json));
+    expect(jsonAsCsv.message).toMatch(/^The file: the header is not valid CSV/);
+    expect(await refusal(uploadThroughRoutes(suite, admin, 'sold', 'zhvi.json', SAMPLE_ZHVI))).toEqual({
+      status: 400,
+      message: DATA_MESSAGES.notJson,
+    });
+    expect(await refusal(uploadThroughRoutes(suite, admin, 'zhvi', 'empty.csv', ''))).toEqual({
+      status: 400,
+      message: DATA_MESSAGES.empty,
+    });
+    const upload = crypto.randomUUID();
+    await expectError(await put(admin, chunkPath(upload, 0), ''), 400, DATA_MESSAGES.emptyChunk);
     await expectError(
-      await post(admin, '/api/admin/data/upload', SAMPLE_ZHVI, '?source=sold'),
-      400,
-      DATA_MESSAGES.notJson,
-    );
-    const notReso = await expectError(await post(admin, '/api/admin/data/upload', '{"rows": 1}', '?source=sold'), 400);
-    expect(notReso.error).toBe('The file is not a RESO response ({ "value": [...] })');
-    await expectError(await post(admin, '/api/admin/data/upload', '', '?source=zhvi'), 400, DATA_MESSAGES.empty);
-    await expectError(await post(admin, '/api/admin/data/upload', SAMPLE_ZHVI), 400, DATA_MESSAGES.chooseKind);
-    await expectError(
-      await post(admin, '/api/admin/data/upload', SAMPLE_ZHVI, '?source=inventory'),
+      await put(admin, chunkPath(upload, 0, '?name=a.csv&size=9'), SAMPLE_ZHVI),
       400,
       DATA_MESSAGES.chooseKind,
+    );
+    await expectError(
+      await put(admin, chunkPath(upload, 0, '?source=inventory&name=a.csv&size=9'), SAMPLE_ZHVI),
+      400,
+      DATA_MESSAGES.chooseKind,
+    );
+    await expectError(
+      await put(admin, chunkPath(upload, 0, '?source=zhvi&name=a.csv&size=0'), 'x'),
+      400,
+      DATA_MESSAGES.empty,
+    );
+    await expectError(await put(admin, chunkPath('not-a-uuid', 0), SAMPLE_ZHVI), 400, DATA_MESSAGES.uploadId);
+    await expectError(await put(admin, chunkPath(upload, -1), SAMPLE_ZHVI), 400, DATA_MESSAGES.chunkIndex);
+    await expectError(
+      await admin.post(`/api/admin/data/uploads/${upload}/complete`, { chunks: 0 }),
+      400,
+      DATA_MESSAGES.chunkCount,
     );
     await suite.settle();
     expect(await runCount(suite)).toBe(before);
   });
 
-  it('refuses a file over the limit with 413, by its Content-Length and while streaming one without', async () => {
+  it('a RESO file that is JSON but not a RESO response fails its run, saying why', async () => {
+    const admin = await newAdmin(suite);
+    const [id] = await uploadThroughRoutes(suite, admin, 'sold', 'rows.json', '{"rows": 1}');
+    await suite.settle();
+    const { runs } = await expectJson(await admin.get('/api/admin/data/runs'), 200, dataRunsResponseSchema);
+    expect(runs.find((run) => run.id === id)).toMatchObject({
+      status: 'failed',
+      error: 'The file is not a RESO response ({ "value": [...] })',
+    });
+  });
+
+  it('refuses a file over its limit (400, by its declared size) and a chunk over 4,000,000 bytes (413), with or without Content-Length', async () => {
     const admin = await newAdmin(suite);
     const before = await runCount(suite);
-    const headers = {
-      'content-type': 'application/json',
-      origin: suite.api.origin,
-      cookie: `${SESSION_COOKIE}=${admin.session ?? ''}`,
-      [IP_HEADER]: admin.ip,
-    };
-    const tooBig = ' '.repeat(51 * 1024 * 1024);
+    const upload = crypto.randomUUID();
+    const tooBig = `?source=sold&name=big.json&size=${51 * 1024 * 1024}`;
+    await expectError(await put(admin, chunkPath(upload, 0, tooBig), '{}'), 400, DATA_MESSAGES.tooLarge('sold'));
+    const allowed = `?source=sold&name=big.json&size=${50 * 1024 * 1024}`;
     await expectError(
-      await post(admin, '/api/admin/data/upload', tooBig, '?source=sold', 'application/json'),
+      await put(admin, chunkPath(upload, 0, allowed), `{${' '.repeat(UPLOAD_CHUNK_BYTES)}`),
       413,
-      DATA_MESSAGES.tooLarge('sold'),
+      DATA_MESSAGES.chunkTooLarge,
     );
     const megabyte = Buffer.alloc(1024 * 1024, 0x20);
-    const streamed = await rawRequest(suite.api.origin, '/api/admin/data/upload?source=sold', {
-      method: 'POST',
-      headers: { ...headers, 'transfer-encoding': 'chunked' },
-      chunks: Array.from({ length: 51 }, () => megabyte),
+    const streamed = await rawRequest(suite.api.origin, chunkPath(upload, 1, allowed), {
+      method: 'PUT',
+      headers: {
+        'content-type': 'application/octet-stream',
+        origin: suite.api.origin,
+        cookie: `${SESSION_COOKIE}=${admin.session ?? ''}`,
+        [IP_HEADER]: admin.ip,
+        'transfer-encoding': 'chunked',
+      },
+      chunks: Array.from({ length: 4 }, () => megabyte),
     });
     expect(streamed.status).toBe(413);
-    expect(JSON.parse(streamed.body)).toMatchObject({ error: DATA_MESSAGES.tooLarge('sold') });
+    expect(JSON.parse(streamed.body)).toMatchObject({ error: DATA_MESSAGES.chunkTooLarge });
+    // Chunks that add up to more than the file said it was.
+    const small = crypto.randomUUID();
+    const smallQuery = '?source=sold&name=small.json&size=10';
+    await expectJson(await put(admin, chunkPath(small, 0, smallQuery), '{"value":'), 200, uploadChunkAnswerSchema);
+    await expectError(await put(admin, chunkPath(small, 1, smallQuery), '[]}'), 413, DATA_MESSAGES.stagedTooLarge);
     await suite.settle();
     expect(await runCount(suite)).toBe(before);
+  });
+
+  it('completes an upload only when every chunk declared arrived, once, and only for the admin who sent it', async () => {
+    const admin = await newAdmin(suite);
+    const other = await newAdmin(suite);
+    const upload = crypto.randomUUID();
+    const [header = '', ...rows] = CHANGED_ZHVI.trim().split('\n');
+    const query = `?source=zhvi&name=parts.csv&size=${CHANGED_ZHVI.length}`;
+    await expectJson(await put(admin, chunkPath(upload, 0, query), `${header}\n`), 200, uploadChunkAnswerSchema);
+    await expectJson(
+      await put(admin, chunkPath(upload, 2, query), `${rows.slice(1).join('\n')}\n`),
+      200,
+      uploadChunkAnswerSchema,
+    );
+    const complete = (client: Client, chunks: number) =>
+      client.post(`/api/admin/data/uploads/${upload}/complete`, { chunks });
+    await expectError(await complete(admin, 3), 409, DATA_MESSAGES.missingChunks(2, 3));
+    // Another admin's chunk or completion finds no upload of theirs.
+    await expectError(await put(other, chunkPath(upload, 1, query), 'x\n'), 404, DATA_MESSAGES.noUpload);
+    await expectError(await complete(other, 1), 404, DATA_MESSAGES.noUpload);
+    // The same upload as another kind or size.
+    await expectError(
+      await put(admin, chunkPath(upload, 1, `?source=sold&name=parts.csv&size=${CHANGED_ZHVI.length}`), '{}'),
+      409,
+      DATA_MESSAGES.otherKind,
+    );
+    await expectJson(await put(admin, chunkPath(upload, 1, query), `${rows[0] ?? ''}\n`), 200, uploadChunkAnswerSchema);
+    const started = await expectJson(await complete(admin, 3), 202, dataStartedSchema);
+    await expectError(await complete(admin, 3), 404, DATA_MESSAGES.noUpload);
+    await suite.settle();
+    const { runs } = await expectJson(await admin.get('/api/admin/data/runs'), 200, dataRunsResponseSchema);
+    expect(runs.find((run) => run.id === started.run_ids[0])).toMatchObject({
+      status: 'succeeded',
+      rows_read: rows.length,
+    });
   });
 
   it('lists the newest 50 runs first, in one round trip', async () => {

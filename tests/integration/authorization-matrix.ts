@@ -12,7 +12,7 @@
  * authorization-matrix.test.ts runs every cell on both backends.
  */
 import { profileSchema } from '../../src/features/agents/profile.ts';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect } from 'vitest';
@@ -482,11 +482,25 @@ export const MATRIX: Record<string, MatrixRow> = {
     request: () => ({ path: '/api/admin/data/refresh', text: { body: '', type: 'text/csv' } }),
     expect: adminOnly(202),
   },
-  'POST /api/admin/data/upload': {
+  'PUT /api/admin/data/uploads/:upload/chunks/:index': {
     request: () => ({
-      path: '/api/admin/data/upload?source=zhvi&name=zhvi.csv',
-      text: { body: SAMPLE_ZHVI, type: 'text/csv' },
+      path: `/api/admin/data/uploads/${randomUUID()}/chunks/0?source=zhvi&name=zhvi.csv&size=${SAMPLE_ZHVI.length}`,
+      text: { body: SAMPLE_ZHVI, type: 'application/octet-stream' },
     }),
+    expect: adminOnly(200),
+  },
+  'POST /api/admin/data/uploads/:upload/complete': {
+    // An upload of the admin's with its one chunk staged, as the screen leaves it before completing.
+    request: async (w, _caller, suite) => {
+      const upload = randomUUID();
+      await suite.db.query(
+        `WITH u AS (INSERT INTO market_uploads (id, kind, name, file_bytes, admin_id)
+                    VALUES ($1::uuid, 'zhvi', 'zhvi.csv', $2, $3) RETURNING id)
+         INSERT INTO market_upload_chunks (upload_id, chunk_index, bytes) SELECT id, 0, convert_to($4, 'UTF8') FROM u`,
+        [upload, SAMPLE_ZHVI.length, w.admin.id, SAMPLE_ZHVI],
+      );
+      return { path: `/api/admin/data/uploads/${upload}/complete`, json: { chunks: 1 } };
+    },
     expect: adminOnly(202),
   },
 };

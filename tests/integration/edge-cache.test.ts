@@ -15,6 +15,7 @@ import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { dataUrl, formOf, png, profileFields, putProfile } from '../support/images.ts';
+import { uploadThroughRoutes } from '../support/market-uploads.ts';
 
 const CDN_CACHED = /^public, durable, s-maxage=\d+, stale-while-revalidate=\d+$/;
 const BROWSER_REVALIDATES = 'public, max-age=0, must-revalidate';
@@ -193,12 +194,7 @@ describe.each(BACKENDS)('public reads at the edge on %s', (backend) => {
 
     it('a ZHVI upload purges the market answers once imported, which show the new figure', async () => {
       const admin = await newAdmin();
-      const started = await admin.request('/api/admin/data/upload?source=zhvi', {
-        method: 'POST',
-        headers: { 'content-type': 'text/csv', origin: suite.api.origin },
-        body: CHANGED_ZHVI,
-      });
-      expect(started.status).toBe(202);
+      expect(await uploadThroughRoutes(suite, admin, 'zhvi', 'zhvi.csv', CHANGED_ZHVI)).toHaveLength(1);
       await suite.settle();
       expect(purger.calls).toEqual([['market']]);
       expect(await json(await suite.client().get('/api/zillow/market?town=garden-city'))).toMatchObject({
@@ -213,12 +209,8 @@ describe.each(BACKENDS)('public reads at the edge on %s', (backend) => {
         soldSchema.parse(await json(await suite.client().get('/api/towns/babylon/sold'))).sold_homes.length;
       const before = await soldCount();
       const records = generateClosedSales({ towns, now: new Date(), perTown: 2, monthsBack: 2, keyPrefix: 'EDGE' });
-      const started = await admin.request('/api/admin/data/upload?source=sold', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', origin: suite.api.origin },
-        body: JSON.stringify({ value: records }),
-      });
-      expect(started.status).toBe(202);
+      const body = JSON.stringify({ value: records });
+      expect(await uploadThroughRoutes(suite, admin, 'sold', 'sold.json', body)).toHaveLength(1);
       await suite.settle();
       expect(purger.calls).toEqual([['sold']]);
       expect(await soldCount()).toBe(before + records.length);

@@ -71,7 +71,10 @@ export function sessionCookieOf(response: Response): string | null | undefined {
 export function useAuthSuite(
   backend: Backend,
   label: string,
-  extra: Pick<AppDeps, 'crm' | 'crmWaitMs' | 'siteBuilds' | 'marketFeeds' | 'purgeCache' | 'leadExportPageRows'> = {},
+  extra: Pick<
+    AppDeps,
+    'crm' | 'crmWaitMs' | 'siteBuilds' | 'marketFeeds' | 'purgeCache' | 'leadExportPageRows' | 'startBackgroundWork'
+  > = {},
 ): AuthSuite {
   const suite = useEmailSuite(backend, label, {
     auth: TEST_AUTH,

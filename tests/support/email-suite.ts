@@ -64,6 +64,7 @@ export function useEmailSuite(
     | 'marketFeeds'
     | 'purgeCache'
     | 'leadExportPageRows'
+    | 'startBackgroundWork'
   > = {},
 ): EmailSuite {
   let test: TestDatabase | undefined;

@@ -15,7 +15,7 @@ import {
   type DataRun,
   type UploadKind,
 } from './data-admin.ts';
-import { callApi } from '../../ui/api-client.ts';
+import { uploadMarketFile, UploadError, type ApiFetch } from './upload-chunks.ts';
 import './data-screen.css';
 
 const RUNS_KEY = ['admin-data-runs'];
@@ -23,6 +23,11 @@ const RUNS_KEY = ['admin-data-runs'];
 const POLL_MS = 2000;
 
 type Outcome = { tone: 'success' | 'error'; message: string } | null;
+/** The runs an action queued, followed in the runs list until they end. */
+type Watched = { what: string; ids: readonly number[] } | null;
+
+/** The chunks go to our API from this page: same origin, the session cookie. */
+const sameOrigin: ApiFetch = (path, init) => fetch(path, { ...init, credentials: 'same-origin' });
 
 const shownTime = new Intl.DateTimeFormat('en-US', {
   timeZone: LEAD_TIME_ZONE,
@@ -35,6 +40,13 @@ const SOURCE_NAMES: Record<DataRun['source'], string> = {
   sold: 'Sold homes (RESO)',
 };
 const count = new Intl.NumberFormat('en-US');
+const STATUS_NAMES: Record<DataRun['status'], string> = {
+  queued: 'Queued',
+  running: 'Running',
+  succeeded: 'Succeeded',
+  failed: 'Failed',
+};
+const ended = (run: DataRun) => run.status === 'succeeded' || run.status === 'failed';
 
 /** /admin/data: the market-data runs, Refresh now, the two file uploads and the site's rebuild. */
 export default function DataScreen() {
@@ -45,7 +57,32 @@ export default function DataScreen() {
   );
 }
 
-const messageOf = (error: unknown, fallback: string) => (error instanceof ApiError ? error.message : fallback);
+const messageOf = (error: unknown, fallback: string) =>
+  error instanceof ApiError || error instanceof UploadError ? error.message : fallback;
+
+/**
+ * Where the watched runs are, from the runs list: queued, running (rows read so far), or ended. A
+ * success is said only once every run succeeded.
+ */
+function watchedState(watched: NonNullable<Watched>, runs: readonly DataRun[] | undefined) {
+  const mine = watched.ids.map((id) => runs?.find((run) => run.id === id));
+  const failed = mine.find((run) => run?.status === 'failed');
+  if (failed)
+    return { tone: 'error', message: `${watched.what} failed: ${failed.error ?? 'see the runs below'}` } as const;
+  if (mine.every((run) => run?.status === 'succeeded')) {
+    const towns = mine.reduce((sum, run) => sum + (run?.towns_updated ?? 0), 0);
+    return {
+      tone: 'success',
+      message: `${watched.what} succeeded: ${count.format(towns)} ${towns === 1 ? 'town' : 'towns'} updated.`,
+    } as const;
+  }
+  const running = mine.filter((run) => run?.status === 'running');
+  if (running.length > 0) {
+    const rows = running.reduce((sum, run) => sum + (run?.rows_read ?? 0), 0);
+    return { tone: 'progress', message: `${watched.what}: running, ${count.format(rows)} rows read so far…` } as const;
+  }
+  return { tone: 'progress', message: `${watched.what}: queued, waiting for the background import to start…` } as const;
+}
 
 function DataBody() {
   const queryClient = useQueryClient();
@@ -55,15 +92,23 @@ function DataBody() {
     refetchInterval: (query) => (query.state.data?.running ? POLL_MS : false),
   });
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const started = (message: string) => {
-    setOutcome({ tone: 'success', message });
+  const [watched, setWatched] = useState<Watched>(null);
+  const started = (what: string, ids: readonly number[]) => {
+    setOutcome(null);
+    setWatched({ what, ids });
     void queryClient.invalidateQueries({ queryKey: RUNS_KEY });
+  };
+  const failed = (next: Outcome) => {
+    setWatched(null);
+    setOutcome(next);
   };
   const refresh = useMutation({
     mutationFn: () => sendJson('POST', '/api/admin/data/refresh', dataStartedSchema),
-    onSuccess: () => started('Refreshing from the feeds: the runs below show how it goes.'),
-    onError: (error) => setOutcome({ tone: 'error', message: messageOf(error, 'The refresh could not be started.') }),
+    onSuccess: ({ run_ids: ids }) => started('The refresh from the feeds', ids),
+    onError: (error) => failed({ tone: 'error', message: messageOf(error, 'The refresh could not be started.') }),
   });
+  const state = watched ? watchedState(watched, runs.data?.runs) : null;
+  const shown: Outcome = state && state.tone !== 'progress' ? state : outcome;
   const running = runs.data?.running ?? false;
   // A run that changed data leaves the site waiting for a rebuild: the build card asks again.
   useEffect(() => {
@@ -84,7 +129,7 @@ function DataBody() {
           className="button button-primary"
           disabled={refresh.isPending || running}
           onClick={() => {
-            setOutcome(null);
+            failed(null);
             refresh.mutate();
           }}
         >
@@ -92,10 +137,13 @@ function DataBody() {
         </button>
         {running ? <p className="data-hint">{DATA_MESSAGES.running}.</p> : null}
         <div className="data-uploads">
-          <UploadForm kind="zhvi" disabled={running} onStarted={started} onError={setOutcome} />
-          <UploadForm kind="sold" disabled={running} onStarted={started} onError={setOutcome} />
+          <UploadForm kind="zhvi" disabled={running} onStarted={started} onError={failed} />
+          <UploadForm kind="sold" disabled={running} onStarted={started} onError={failed} />
         </div>
-        <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
+        <p className="data-hint" aria-live="polite">
+          {state?.tone === 'progress' ? state.message : ''}
+        </p>
+        <Notice tone={shown?.tone ?? 'success'} message={shown?.message ?? null} />
       </section>
       <SiteBuildCard />
       <section className="card data-runs" aria-labelledby="data-runs-title">
@@ -123,29 +171,35 @@ function UploadForm({
 }: {
   kind: UploadKind;
   disabled: boolean;
-  onStarted: (message: string) => void;
+  onStarted: (what: string, ids: readonly number[]) => void;
   onError: (outcome: Outcome) => void;
 }) {
   const id = useId();
   const { label, accept, maxBytes } = UPLOAD_KINDS[kind];
   const [file, setFile] = useState<File | null>(null);
+  /** The share of the file read and sent so far, 0 to 100, while it goes up. */
+  const [progress, setProgress] = useState(0);
   const upload = useMutation({
-    mutationFn: async (chosen: File) => {
-      const query = new URLSearchParams({ source: kind, name: chosen.name });
-      const result = await callApi(`/api/admin/data/upload?${query.toString()}`, dataStartedSchema, {
-        method: 'POST',
-        body: chosen,
+    mutationFn: (chosen: File) => {
+      setProgress(0);
+      return uploadMarketFile({
+        kind,
+        name: chosen.name,
+        size: chosen.size,
+        stream: chosen.stream(),
+        fetch: sameOrigin,
+        onProgress: (share) => setProgress(Math.round(share * 100)),
       });
-      if (!result.ok) throw new ApiError(result.status, result.error, result.fields);
-      return result.data;
     },
-    onSuccess: (_answer, chosen) => onStarted(`Importing ${chosen.name}: the runs below show how it goes.`),
+    onSuccess: ({ run_ids: ids }, chosen) => onStarted(`The import of ${chosen.name}`, ids),
     onError: (error) => onError({ tone: 'error', message: messageOf(error, 'The file could not be uploaded.') }),
   });
   const submit = (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     onError(null);
     if (!file) return onError({ tone: 'error', message: `Choose a ${label} first` });
+    // The limit is on the file picked; no request carries more than a chunk of it.
+    if (file.size === 0) return onError({ tone: 'error', message: DATA_MESSAGES.empty });
     if (file.size > maxBytes) return onError({ tone: 'error', message: DATA_MESSAGES.tooLarge(kind) });
     upload.mutate(file);
   };
@@ -161,6 +215,12 @@ function UploadForm({
       <button type="submit" className="button button-secondary" disabled={disabled || upload.isPending}>
         {upload.isPending ? 'Uploading…' : `Upload ${kind === 'zhvi' ? 'CSV' : 'JSON'}`}
       </button>
+      {upload.isPending ? (
+        <div className="data-progress">
+          <progress max={100} value={progress} aria-label={`Uploading ${file?.name ?? 'the file'}`} />
+          <span aria-live="polite">{progress}% sent</span>
+        </div>
+      ) : null}
     </form>
   );
 }
@@ -192,13 +252,13 @@ function RunsTable({ runs }: { runs: DataRun[] }) {
               <td>{SOURCE_NAMES[run.source]}</td>
               <td className="data-origin">{run.origin}</td>
               <td>{count.format(run.rows_read)}</td>
-              <td>{run.status === 'running' ? '—' : count.format(run.towns_updated)}</td>
-              <td>{run.status === 'running' ? '—' : count.format(run.rows_skipped)}</td>
+              <td>{ended(run) ? count.format(run.towns_updated) : '—'}</td>
+              <td>{ended(run) ? count.format(run.rows_skipped) : '—'}</td>
               <td>
                 <span
                   className={`badge ${run.status === 'succeeded' ? 'badge-on' : run.status === 'failed' ? 'badge-bad' : 'badge-wait'}`}
                 >
-                  {run.status === 'running' ? 'Running' : run.status === 'succeeded' ? 'Succeeded' : 'Failed'}
+                  {STATUS_NAMES[run.status]}
                 </span>
               </td>
               <td className="data-error">{run.error ?? ''}</td>

@@ -1,32 +1,28 @@
 /**
  * /admin/data's routes: the market-data runs, Refresh now from the configured feeds, and uploads of
- * a ZHVI CSV or a RESO JSON file. The running server imports them in the background through the
- * same refresh as `npm run data:refresh` (refreshMarketData), each run recorded in data_runs with
- * its rows read so far, which the screen polls. Nobody has to stop the site.
+ * a ZHVI CSV or a RESO JSON file in chunks (decision 0028: no request over Netlify's body limit).
+ * The routes only record what to run, as queued data_runs rows, and start the background work
+ * (the background function on Netlify, the same code in-process locally), which imports and writes
+ * each run's rows read so far; the screen polls them. Nobody has to stop the site.
  */
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
-import { mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { Db } from '../../server/db.ts';
-import { marketTagsOf, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { HttpError, parseOrThrow, readBody, readJson, route } from '../../server/http.ts';
 import {
   DATA_MESSAGES,
   DATA_RUNS_SHOWN,
   dataRunSchema,
-  UPLOAD_KINDS,
-  uploadQuerySchema,
+  UPLOAD_CHUNK_BYTES,
+  uploadChunkParamsSchema,
+  uploadChunkQuerySchema,
+  uploadCompleteSchema,
+  uploadParamsSchema,
   type UploadKind,
 } from './data-admin.ts';
-import { startRunsUnlessRunning } from './data-runs.server.ts';
-import { csvFromFile, plannedRuns, refreshMarketData, soldFromFile, type RefreshPlan } from './refresh.server.ts';
-import { ResoError } from './reso-client.server.ts';
+import { failQueuedRuns, queueRunsUnlessRunning } from './data-runs.server.ts';
+import { plannedRuns, type RefreshPlan } from './refresh.server.ts';
 import { parseHeader, ZillowFileError } from './zhvi.server.ts';
 
 /** ONE round trip: the session's agent (401/403) and, for an admin, the newest runs. */
@@ -38,7 +34,7 @@ SELECT me.is_admin,
                                 towns_updated, error
                            FROM data_runs WHERE me.is_admin
                           ORDER BY started_at DESC, id DESC LIMIT ${DATA_RUNS_SHOWN}) r), '[]') AS runs,
-       EXISTS (SELECT 1 FROM data_runs WHERE me.is_admin AND status = 'running'
+       EXISTS (SELECT 1 FROM data_runs WHERE me.is_admin AND status IN ('queued', 'running')
                                          AND started_at > now() - interval '1 hour') AS running
   FROM me`;
 
@@ -50,86 +46,141 @@ async function readRuns(db: Db, c: Context) {
   return runsRowSchema.parse(row);
 }
 
-/** The first line of a file (at most 64 KB of it), without a byte-order mark. */
-async function firstLine(file: string): Promise<string> {
-  const handle = await open(file);
+const CHUNK_LIMIT = { bytes: UPLOAD_CHUNK_BYTES, message: DATA_MESSAGES.chunkTooLarge };
+
+/**
+ * The first chunk says early whether the file is the kind it claims (the whole file is read only
+ * by the import): a ZHVI file's header, a RESO file's first character.
+ */
+function checkFirstChunk(kind: UploadKind, bytes: Buffer): void {
+  const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+  if (kind === 'sold') {
+    if (!/^\s*[[{]/.test(text)) throw new HttpError(400, DATA_MESSAGES.notJson);
+    return;
+  }
   try {
-    const buffer = Buffer.alloc(64 * 1024);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return (buffer.subarray(0, bytesRead).toString('utf8').split('\n')[0] ?? '')
-      .replace(/^\uFEFF/, '')
-      .replace(/\r$/, '');
-  } finally {
-    await handle.close();
+    parseHeader((text.split('\n')[0] ?? '').replace(/\r$/, ''), 'The file');
+  } catch (error) {
+    if (error instanceof ZillowFileError) throw new HttpError(400, error.message);
+    throw error;
   }
 }
 
 /**
- * Streams the request body into `file`, never holding it whole: refused with 413 before reading
- * when Content-Length is over the kind's limit, and as soon as the streamed bytes pass it.
+ * Stages one chunk in ONE statement: the admin check, the upload's row (made by whichever chunk
+ * comes first), the chunk (a chunk sent again replaces itself), and the checks that it belongs to
+ * this admin's upload of this kind and size, not yet imported, its chunks within the file's size.
+ * The first chunk is refused while an import runs: not worth sending 200 MB to be refused after.
+ * The bytes travel as base64 text: PGlite takes a 4 MB bytea parameter in seconds, text at once.
  */
-async function saveBody(c: Context, kind: UploadKind, file: string): Promise<void> {
-  const limit = UPLOAD_KINDS[kind].maxBytes;
-  const declared = c.req.header('content-length');
-  if (declared !== undefined && Number(declared) > limit) throw new HttpError(413, DATA_MESSAGES.tooLarge(kind));
-  const out = createWriteStream(file);
-  let size = 0;
-  try {
-    for await (const chunk of c.req.raw.body ?? []) {
-      size += chunk.byteLength;
-      if (size > limit) throw new HttpError(413, DATA_MESSAGES.tooLarge(kind));
-      if (!out.write(chunk)) await once(out, 'drain');
-    }
-  } finally {
-    out.end();
-    await finished(out);
-  }
-  if (size === 0) throw new HttpError(400, DATA_MESSAGES.empty);
-}
+const STAGE_CHUNK_SQL = `
+WITH ${sessionAgentCte(1)},
+chunk AS (SELECT decode($8, 'base64') AS bytes),
+busy AS (SELECT EXISTS (SELECT 1 FROM data_runs WHERE status IN ('queued', 'running')
+                                                AND started_at > now() - interval '1 hour') AS yes),
+allowed AS (SELECT me.id FROM me, busy WHERE me.is_admin AND NOT ($7::int = 0 AND busy.yes)),
+created AS (
+  INSERT INTO market_uploads (id, kind, name, file_bytes, admin_id)
+  SELECT $3::uuid, $4, $5, $6::bigint, allowed.id FROM allowed
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id, kind, file_bytes, admin_id
+),
+upload AS (
+  SELECT id, kind, file_bytes, admin_id FROM market_uploads WHERE id = $3::uuid
+  UNION ALL SELECT id, kind, file_bytes, admin_id FROM created
+),
+mine AS (
+  SELECT upload.* FROM upload, allowed
+   WHERE upload.admin_id = allowed.id
+     AND NOT EXISTS (SELECT 1 FROM data_runs r WHERE r.upload_id = upload.id)
+),
+target AS (SELECT * FROM mine WHERE kind = $4 AND file_bytes = $6::bigint),
+others AS (SELECT coalesce(sum(octet_length(bytes)), 0)::bigint AS bytes
+             FROM market_upload_chunks WHERE upload_id = $3::uuid AND chunk_index <> $7::int),
+stored AS (
+  INSERT INTO market_upload_chunks (upload_id, chunk_index, bytes)
+  SELECT target.id, $7::int, chunk.bytes FROM target, others, chunk
+   WHERE others.bytes + octet_length(chunk.bytes) <= target.file_bytes
+  ON CONFLICT (upload_id, chunk_index) DO UPDATE SET bytes = EXCLUDED.bytes, created_at = now()
+  RETURNING chunk_index
+)
+SELECT me.is_admin,
+       (SELECT yes FROM busy) AND $7::int = 0 AS busy,
+       EXISTS (SELECT 1 FROM mine) AS mine,
+       EXISTS (SELECT 1 FROM target) AS matches,
+       EXISTS (SELECT 1 FROM stored) AS stored,
+       ((SELECT bytes FROM others) + (SELECT octet_length(bytes) FROM chunk))::float8 AS staged_bytes
+  FROM me`;
 
-/** The refresh plan of an uploaded file, checked to be the kind it says before any run is recorded. */
-async function uploadPlan(kind: UploadKind, file: string, name: string): Promise<RefreshPlan> {
-  const origin = `Uploaded file ${name}`;
-  if (kind === 'zhvi') {
-    try {
-      parseHeader(await firstLine(file), 'The file');
-    } catch (error) {
-      if (error instanceof ZillowFileError) throw new HttpError(400, error.message);
-      throw error;
-    }
-    return { zhvi: { ...csvFromFile(file), origin } };
-  }
-  try {
-    return { sold: { ...(await soldFromFile(file)), origin } };
-  } catch (error) {
-    if (error instanceof SyntaxError) throw new HttpError(400, DATA_MESSAGES.notJson);
-    if (error instanceof ResoError) throw new HttpError(400, error.message.replace(file, 'The file'));
-    throw error;
-  }
+const stagedSchema = z.object({
+  is_admin: z.boolean(),
+  busy: z.boolean(),
+  mine: z.boolean(),
+  matches: z.boolean(),
+  stored: z.boolean(),
+  staged_bytes: z.number(),
+});
+
+/**
+ * Queues the upload's import in one transaction (the run lock of queueRunsUnlessRunning): the
+ * admin's upload, not yet imported, with every chunk from 0 to chunks - 1 (any beyond are dropped).
+ */
+async function queueUpload(db: Db, c: Context, upload: string, chunks: number): Promise<number[]> {
+  return db.transaction(async (tx) => {
+    const [found] = await tx.query<{
+      is_admin: boolean;
+      name: string | null;
+      kind: UploadKind | null;
+      arrived: number;
+    }>(
+      `WITH ${sessionAgentCte(1)},
+       upload AS (SELECT u.id, u.name, u.kind FROM market_uploads u, me
+                   WHERE u.id = $3::uuid AND me.is_admin AND u.admin_id = me.id
+                     AND NOT EXISTS (SELECT 1 FROM data_runs r WHERE r.upload_id = u.id)
+                   FOR UPDATE OF u),
+       dropped AS (DELETE FROM market_upload_chunks WHERE upload_id = $3::uuid AND chunk_index >= $4::int
+                      AND EXISTS (SELECT 1 FROM upload))
+       SELECT me.is_admin, upload.name, upload.kind,
+              (SELECT count(*)::int FROM market_upload_chunks
+                WHERE upload_id = upload.id AND chunk_index < $4::int) AS arrived
+         FROM me LEFT JOIN upload ON true`,
+      [...sessionParams(sessionOf(c)), upload, chunks],
+    );
+    assertAdmin(found);
+    if (!found?.kind || found.name === null) throw new HttpError(404, DATA_MESSAGES.noUpload);
+    if (found.arrived !== chunks) throw new HttpError(409, DATA_MESSAGES.missingChunks(found.arrived, chunks));
+    const ids = await queueRunsUnlessRunning(tx, [
+      { source: found.kind, origin: `Uploaded file ${found.name}`, uploadId: upload },
+    ]);
+    if (!ids) throw new HttpError(409, DATA_MESSAGES.running);
+    return ids;
+  });
 }
 
 export function dataAdminRoutes({
   db,
   feeds,
-  runInBackground,
-  purge,
+  startImports,
 }: {
   db: Db;
-  /** The configured feeds (planFromEnv), read at each Refresh now. */
+  /** The configured feeds (planFromEnv), read at each Refresh now for the runs' origins. */
   feeds: () => RefreshPlan;
-  runInBackground: (task: Promise<unknown>) => void;
-  /** Called once the import committed, with the tags of the answers it changed. */
-  purge: PurgeAfterWrite;
+  /** Starts the background work that runs the queued runs (src/server/background-work.ts). */
+  startImports: () => Promise<void>;
 }): Hono {
   const app = new Hono();
-
-  /** Records the plan's runs (409 while another runs) and imports in the background; answers their ids. */
-  const start = async (c: Context, plan: RefreshPlan, after: () => Promise<void> = () => Promise.resolve()) => {
-    const runIds = await startRunsUnlessRunning(db, plannedRuns(plan));
-    if (!runIds) throw new HttpError(409, DATA_MESSAGES.running);
-    const imported = refreshMarketData(db, plan, { runIds, progress: true });
-    runInBackground(imported.then(({ runs }) => purge(c.req.raw, marketTagsOf(runs))).finally(after));
-    return [...runIds.values()];
+  /** Starts the queued runs' import; when it cannot be started they fail at once, saying why. */
+  const start = async (ids: readonly number[]) => {
+    try {
+      await startImports();
+    } catch (error) {
+      await failQueuedRuns(
+        db,
+        ids,
+        `The import could not be started: ${error instanceof Error ? error.message : String(error)}`,
+      );
+      throw new HttpError(502, DATA_MESSAGES.notStarted);
+    }
   };
 
   route(app, '/admin/data/runs', {
@@ -142,28 +193,52 @@ export function dataAdminRoutes({
   route(app, '/admin/data/refresh', {
     POST: async (c) => {
       await readRuns(db, c);
-      return c.json({ success: true, run_ids: await start(c, feeds()) }, 202);
+      const ids = await db.transaction((tx) => queueRunsUnlessRunning(tx, plannedRuns(feeds())));
+      if (!ids) throw new HttpError(409, DATA_MESSAGES.running);
+      await start(ids);
+      return c.json({ success: true, run_ids: ids }, 202);
     },
   });
 
-  route(app, '/admin/data/upload', {
-    POST: async (c) => {
+  route(app, '/admin/data/uploads/:upload/chunks/:index', {
+    PUT: async (c) => {
       // Who is asking, before anything about the request: an agent learns nothing of the upload.
-      const { running } = await readRuns(db, c);
-      const { source: kind, name } = parseOrThrow(uploadQuerySchema, c.req.query());
-      // Not worth receiving a file of 200MB to refuse it afterwards.
-      if (running) throw new HttpError(409, DATA_MESSAGES.running);
-      const dir = await mkdtemp(join(tmpdir(), 'market-upload-'));
-      const removeDir = () => rm(dir, { recursive: true, force: true });
-      try {
-        const file = join(dir, kind === 'zhvi' ? 'zhvi.csv' : 'sold.json');
-        await saveBody(c, kind, file);
-        const plan = await uploadPlan(kind, file, name ?? `${kind}.${kind === 'zhvi' ? 'csv' : 'json'}`);
-        return c.json({ success: true, run_ids: await start(c, plan, removeDir) }, 202);
-      } catch (error) {
-        await removeDir();
-        throw error;
-      }
+      const { params, query, bytes } = await adminFirst(c, db, async () => {
+        const params = parseOrThrow(uploadChunkParamsSchema, c.req.param());
+        const query = parseOrThrow(uploadChunkQuerySchema, c.req.query());
+        const bytes = await readBody(c, CHUNK_LIMIT);
+        if (bytes.length === 0) throw new HttpError(400, DATA_MESSAGES.emptyChunk);
+        if (params.index === 0) checkFirstChunk(query.source, bytes);
+        return { params, query, bytes };
+      });
+      const [row] = await db.query(STAGE_CHUNK_SQL, [
+        ...sessionParams(sessionOf(c)),
+        params.upload,
+        query.source,
+        query.name,
+        query.size,
+        params.index,
+        bytes.toString('base64'),
+      ]);
+      const staged = stagedSchema.optional().parse(row);
+      assertAdmin(staged);
+      if (staged?.busy) throw new HttpError(409, DATA_MESSAGES.running);
+      if (!staged?.mine) throw new HttpError(404, DATA_MESSAGES.noUpload);
+      if (!staged.matches) throw new HttpError(409, DATA_MESSAGES.otherKind);
+      if (!staged.stored) throw new HttpError(413, DATA_MESSAGES.stagedTooLarge);
+      return c.json({ success: true, index: params.index, staged_bytes: staged.staged_bytes });
+    },
+  });
+
+  route(app, '/admin/data/uploads/:upload/complete', {
+    POST: async (c) => {
+      const { upload, chunks } = await adminFirst(c, db, async () => ({
+        ...parseOrThrow(uploadParamsSchema, c.req.param()),
+        ...(await readJson(c, uploadCompleteSchema)),
+      }));
+      const ids = await queueUpload(db, c, upload, chunks);
+      await start(ids);
+      return c.json({ success: true, run_ids: ids }, 202);
     },
   });
   return app;

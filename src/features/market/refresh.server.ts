@@ -87,7 +87,7 @@ export function planFromEnv(env: Env): RefreshPlan {
 
 /** What the admin screen's refreshes and uploads add to a refresh (src/features/market/data-admin.server.ts). */
 export interface RefreshWatch {
-  /** The runs' rows, already recorded as running (startRunsUnlessRunning); else each run adds its own. */
+  /** The runs' rows, already recorded (queueRunsUnlessRunning, claimQueuedRuns); else each run adds its own. */
   runIds?: ReadonlyMap<DataSource, number>;
   /** Each run writes its rows read so far as it goes (the admin screen polls them). */
   progress?: boolean;
