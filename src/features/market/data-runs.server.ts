@@ -69,10 +69,9 @@ const NEVER_STARTED = 'The import never started: the background work did not run
  * background invocation at the same moment takes none of them. A run queued over an hour ago is
  * marked failed instead (whatever should have started it did not).
  */
-export function claimQueuedRuns(db: Queryable): Promise<ClaimedRun[]> {
-  return db
-    .query<ClaimedRun>(
-      `WITH stale AS (
+export async function claimQueuedRuns(db: Queryable): Promise<ClaimedRun[]> {
+  const claimed = await db.query<ClaimedRun>(
+    `WITH stale AS (
        UPDATE data_runs SET status = 'failed', finished_at = now(), error = $1
         WHERE status = 'queued' AND started_at <= now() - interval '${ABANDONED_AFTER}'
        RETURNING id
@@ -80,9 +79,9 @@ export function claimQueuedRuns(db: Queryable): Promise<ClaimedRun[]> {
      UPDATE data_runs SET status = 'running'
       WHERE status = 'queued' AND started_at > now() - interval '${ABANDONED_AFTER}'
      RETURNING id, source, origin, upload_id::text AS upload_id`,
-      [NEVER_STARTED],
-    )
-    .then((rows) => rows.sort((a, b) => a.id - b.id));
+    [NEVER_STARTED],
+  );
+  return claimed.sort((a, b) => a.id - b.id);
 }
 
 /** Queued runs whose background work could not be started: failed, with why. */
