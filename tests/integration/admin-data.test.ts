@@ -308,6 +308,15 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
     const smallQuery = '?source=sold&name=small.json&size=10';
     await expectJson(await put(admin, chunkPath(small, 0, smallQuery), '{"value":'), 200, uploadChunkAnswerSchema);
     await expectError(await put(admin, chunkPath(small, 1, smallQuery), '[]}'), 413, DATA_MESSAGES.stagedTooLarge);
+    // A first chunk larger than the whole file is refused and leaves no upload behind (the fuzz found one).
+    const uploadsBefore = await uploadCount(suite);
+    const oversized = crypto.randomUUID();
+    await expectError(
+      await put(admin, chunkPath(oversized, 0, '?source=sold&name=tiny.json&size=4'), '[false,[]]'),
+      413,
+      DATA_MESSAGES.stagedTooLarge,
+    );
+    expect(await uploadCount(suite)).toBe(uploadsBefore);
     await suite.settle();
     expect(await runCount(suite)).toBe(before);
   });

@@ -80,8 +80,10 @@ busy AS (SELECT EXISTS (SELECT 1 FROM data_runs WHERE status IN ('queued', 'runn
                                                 AND started_at > now() - interval '1 hour') AS yes),
 allowed AS (SELECT me.id FROM me, busy WHERE me.is_admin AND NOT ($7::int = 0 AND busy.yes)),
 created AS (
+  -- Only with a chunk it will store: a refused first chunk leaves no upload behind.
   INSERT INTO market_uploads (id, kind, name, file_bytes, admin_id)
-  SELECT $3::uuid, $4, $5, $6::bigint, allowed.id FROM allowed
+  SELECT $3::uuid, $4, $5, $6::bigint, allowed.id FROM allowed, chunk
+   WHERE octet_length(chunk.bytes) <= $6::bigint
   ON CONFLICT (id) DO NOTHING
   RETURNING id, kind, file_bytes, admin_id
 ),
@@ -209,6 +211,8 @@ export function dataAdminRoutes({
         const bytes = await readBody(c, CHUNK_LIMIT);
         if (bytes.length === 0) throw new HttpError(400, DATA_MESSAGES.emptyChunk);
         if (params.index === 0) checkFirstChunk(query.source, bytes);
+        // One chunk larger than the whole file: refused before anything is written.
+        if (bytes.length > query.size) throw new HttpError(413, DATA_MESSAGES.stagedTooLarge);
         return { params, query, bytes };
       });
       const [row] = await db.query(STAGE_CHUNK_SQL, [
