@@ -45,7 +45,7 @@ test('sign up to a working calculator page, a seller’s lead in the table, the 
   await expect(row).toContainText('Morgan Lee');
   await expect(row.getByRole('link', { name: /estimate/i })).toHaveAttribute('target', '_blank');
   const downloading = page.waitForEvent('download');
-  await page.getByRole('link', { name: 'Export CSV' }).click();
+  await page.getByRole('button', { name: 'Export CSV' }).click();
   const csv = await readFile((await (await downloading).path()) ?? '', 'utf8');
   expect(csv).toContain(`Morgan Lee,${email}`);
 
