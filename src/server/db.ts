@@ -34,6 +34,26 @@ export class DatabaseUnavailable extends Error {
   override readonly name = 'DatabaseUnavailable';
 }
 
+/** Attempts of `whenConnectionDrops`: the first, and two more on fresh connections. */
+const CONNECTION_ATTEMPTS = 3;
+
+/**
+ * Runs `work` again when its connection drops under it, at most CONNECTION_ATTEMPTS times in all.
+ * `work` must be safe to repeat (a statement that finds its own earlier commit). More than one
+ * repeat: the Neon driver pipelines a new connection's startup, password and first query (its
+ * default, as production uses it), so a connection is handed out before the server has answered, and
+ * when the network drops, every connection then opening fails under its first statement too.
+ */
+export async function whenConnectionDrops<T>(work: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await work();
+    } catch (error) {
+      if (!(error instanceof DatabaseUnavailable) || attempt >= CONNECTION_ATTEMPTS) throw error;
+    }
+  }
+}
+
 // SQLSTATE class 08 (connection exception) and 57P01-57P03 (the server shutting down, restarting
 // or not yet accepting connections), and the socket errors of a network that went away.
 const CONNECTION_STATES = /^(08|57P0[123])/;
@@ -90,7 +110,9 @@ export function openNeon(connectionString: string, options: NeonOptions = {}): D
     neonConfig.wsProxy = (host, port) => `${wsProxy}/v1?address=${host}:${port}`;
     neonConfig.useSecureWebSocket = false;
     neonConfig.pipelineTLS = false;
-    neonConfig.pipelineConnect = false;
+    // pipelineConnect stays "password" (the driver's default, what production uses with Neon): the
+    // test server takes a cleartext password over the proxy as Neon's proxy does
+    // (tests/support/postgres.ts), so a first query costs what it costs in production.
   }
   pgTypes.setTypeParser(INT8_OID, toNumber);
   pgTypes.setTypeParser(NUMERIC_OID, toNumber);

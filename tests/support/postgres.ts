@@ -1,7 +1,13 @@
 /**
  * A throwaway PostgreSQL 15 server for the integration tests: its own data directory under the
- * system temp dir, a free port on 127.0.0.1, SCRAM password auth, and the unix socket kept inside
- * the temp dir so it never collides with a system server.
+ * system temp dir, a free port on 127.0.0.1, and the unix socket kept inside the temp dir so it never
+ * collides with a system server.
+ *
+ * TCP clients authenticate with a cleartext password, as Neon's proxy takes it from the Neon driver:
+ * the driver pipelines the startup, password and first query in one write (its default
+ * `pipelineConnect: "password"`, which works only with cleartext password auth), so tests and
+ * benchmarks reach the database the way production does. Only 127.0.0.1 listens; the unix socket
+ * keeps SCRAM.
  */
 import { execFileSync, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -140,8 +146,10 @@ export async function start(): Promise<RunningPostgres> {
       user,
       '--pwfile',
       passwordFile,
-      '--auth',
+      '--auth-local',
       'scram-sha-256',
+      '--auth-host',
+      'password',
       '--encoding',
       'UTF8',
       '--no-locale',

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import { z } from 'zod';
-import { DatabaseUnavailable, type Db } from '../../server/db.ts';
+import { whenConnectionDrops, type Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { countHitsStatement, enforceRateLimits, type RateCheck } from '../auth/rate-limit.server.ts';
@@ -428,13 +428,10 @@ export function leadRoutes(
         return row;
       };
       // A connection that drops under the statement may have dropped after the commit: the lead is
-      // stored and only its answer was lost. Once more on a fresh connection, the statement finds
+      // stored and only its answer was lost. Again on a fresh connection, the statement finds
       // such a lead through its claim and answers it as the same lead (no second row, notice, copy
       // or CRM job), so the visitor is thanked for a lead that is stored rather than refused.
-      const row = await store().catch((error: unknown) => {
-        if (error instanceof DatabaseUnavailable) return store();
-        throw error;
-      });
+      const row = await whenConnectionDrops(store);
       mail.deliverSoon(row.delivery_ids, c.req.raw);
       const status = await syncNow(db, options, row, (error) => logError(error, c.req.raw));
       return leadAnswer(c, row.id, row.created_at, status);
