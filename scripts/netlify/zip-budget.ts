@@ -31,6 +31,8 @@ const ONLY_IN: readonly { packages: RegExp; label: string; functions: readonly s
   { packages: /^(sharp|@img\/.+)$/, label: 'sharp', functions: ['api-images'] },
   // The estimate PDF: downloaded from the API, attached to the e-mail deliver-email retries.
   { packages: /^(pdf-lib|@pdf-lib\/.+)$/, label: 'pdf-lib', functions: ['api', 'api-images', 'deliver-email'] },
+  // Pages are rendered by the pages function only (/r/, /estimate/, /offers/): the API loads no React.
+  { packages: /^(react|react-dom|scheduler)$/, label: 'React', functions: ['pages'] },
 ];
 
 /** The package names an entry belongs to, outermost first: every segment after a node_modules/. */

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { IMAGE_FUNCTION_PATHS } from './api-function.ts';
-import { LEGACY_TOWN_LOGO_PATH } from './app.ts';
+import { LEGACY_TOWN_LOGO_PATH } from './api-app.ts';
 import { OPERATIONS } from './openapi.server.ts';
+import { SHELL_PAGE_PATHS } from '../features/site/shell-pages.server.ts';
 
 /** The string literals of a function's `config` property (Netlify reads them without running the code). */
 function configPaths(file: string, property: 'path' | 'excludedPath'): string[] {
@@ -37,6 +38,20 @@ describe('the image uploads have a function of their own (decision 0026)', () =>
         IMAGE_FUNCTION_PATHS.some((pattern) => matches(pattern, path)),
         `${operation.method} ${operation.path} takes an image`,
       ).toBe(true);
+    }
+  });
+});
+
+describe('the pages a function renders have a function of their own (decision 0026)', () => {
+  it('pages claims exactly SHELL_PAGE_PATHS, and api none of them', () => {
+    expect(configPaths('pages.mts', 'path')).toEqual([...SHELL_PAGE_PATHS]);
+    const apiPaths = configPaths('api.mts', 'path');
+    for (const pattern of SHELL_PAGE_PATHS) {
+      const example = pattern.replace('/*', '/alexmorgan');
+      expect(
+        apiPaths.some((apiPath) => matches(apiPath, example)),
+        pattern,
+      ).toBe(false);
     }
   });
 });

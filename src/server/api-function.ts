@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Context } from '@netlify/functions';
-import { createApi } from './app.ts';
+import { createApiApp } from './api-app.ts';
 import { backgroundSecret, netlifyBackgroundStarter } from './background-work.ts';
 import { appDepsFrom } from './compose.ts';
 import { openDatabase } from './database.ts';
@@ -22,7 +22,7 @@ export function apiFunction(name: string): (request: Request, context: Context) 
   const apiOf = perInstance(async (env) => {
     /** Sent to the background function, which runs only for it (src/server/background-work.ts). */
     const backgroundKey = backgroundSecret(secretFrom(env, 'SESSION_SECRET'));
-    return createApi({
+    return createApiApp({
       ...appDepsFrom(env, await openDatabase(env)),
       runAfterResponse(task) {
         const context = requestContext.getStore();

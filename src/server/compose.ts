@@ -1,5 +1,5 @@
 import { planFromEnv } from '../features/market/refresh.server.ts';
-import type { AppDeps } from './app.ts';
+import type { AppDeps } from './api-app.ts';
 import { authFrom } from './compose/auth.ts';
 import { crmFrom } from './compose/crm.ts';
 import { emailFrom } from './compose/email.ts';

@@ -27,7 +27,7 @@ export const toNumber = (value: string): number => Number(value);
 /**
  * The database could not be reached, or a connection dropped before its answer came: nothing is
  * wrong with the request itself, and the same request may succeed a moment later (the API answers
- * 503 with Retry-After, src/server/app.ts). A statement sent just before the drop may still have
+ * 503 with Retry-After, src/server/api-app.ts). A statement sent just before the drop may still have
  * been committed: only a statement that is safe to repeat may be sent again (see leads.server.ts).
  */
 export class DatabaseUnavailable extends Error {

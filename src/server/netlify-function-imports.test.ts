@@ -62,11 +62,19 @@ describe('what the Netlify functions load', () => {
   it.each(FUNCTIONS)('%s reaches sharp and pdf-lib only if it runs them', async (name) => {
     const { static: loaded, dynamic } = await importsOf(name);
     const reached = new Set([...loaded, ...dynamic]);
-    // The api function's code reaches sharp (one app serves both API functions), but its zip leaves
-    // sharp out (netlify.toml) and api-images answers every route that uses it (api-function.ts).
-    expect(reached.has('sharp')).toBe(name === 'api' || name === 'api-images');
+    // The api and pages functions' code reaches sharp (one app serves both API functions; the pages
+    // read agents through the same module), but their zips leave sharp out (netlify.toml) and
+    // api-images answers every route that uses it (api-function.ts).
+    expect(reached.has('sharp')).toBe(['api', 'api-images', 'pages'].includes(name));
     expect(reached.has('pdf-lib')).toBe(['api', 'api-images', 'deliver-email'].includes(name));
     // The browser's data library is no part of a server function.
     expect(reached.has('@tanstack/react-query')).toBe(false);
+  });
+
+  it.each(FUNCTIONS)('%s loads React only if it renders pages', async (name) => {
+    const { static: loaded, dynamic } = await importsOf(name);
+    const react = [...loaded, ...dynamic].filter((specifier) => ['react', 'react-dom'].includes(specifier));
+    // Only the pages function renders (/r/, /estimate/, /offers/); the API's cold starts load no React.
+    expect(react.length > 0, `${name} reaches ${react.join(', ') || 'no React'}`).toBe(name === 'pages');
   });
 });

@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { Hono } from 'hono';
 import { SHELL_PAGE_PATHS } from '../features/site/shell-pages.server.ts';
-import { createApi, LEGACY_SOLD_PATH, LEGACY_TOWN_LOGO_PATH, type AppDeps } from './app.ts';
+import { LEGACY_SOLD_PATH, LEGACY_TOWN_LOGO_PATH, type AppDeps } from './api-app.ts';
+import { createApi } from './app.ts';
 import { applyCaptures, headersFor, matchPath, parseHeaders, parseRedirects } from './netlify-rules.ts';
 
 const CONTENT_TYPES: Record<string, string> = {

@@ -146,7 +146,7 @@ export async function calculateOnAgentPage(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Calculate' }).click();
 }
 
-/** What POST /api/leads answers while the database cannot be reached (src/server/app.ts). */
+/** What POST /api/leads answers while the database cannot be reached (src/server/api-app.ts). */
 export const DATABASE_UNAVAILABLE = 'We could not reach our database just now. Please try again in a moment.';
 
 /**

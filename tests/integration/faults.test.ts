@@ -15,7 +15,7 @@ import { createMailgunProvider } from '../../src/features/email/providers/mailgu
 import { createResendProvider, resendIdempotencyKey } from '../../src/features/email/providers/resend.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
 import { estimateAttachments, estimatePdfFilename } from '../../src/features/net-sheet/estimate-pdf.server.ts';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../src/server/app.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../src/server/api-app.ts';
 import { DatabaseUnavailable, openNeon, type Db } from '../../src/server/db.ts';
 import { encrypt } from '../../src/server/encryption.ts';
 import { deliverDueEmail, syncDueLeads } from '../../src/server/scheduled-jobs.ts';

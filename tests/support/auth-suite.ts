@@ -9,7 +9,7 @@ import { SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { EmailProvider } from '../../src/features/email/email.server.ts';
 import type { AuthConfig } from '../../src/features/auth/sessions.server.ts';
-import type { AppDeps } from '../../src/server/app.ts';
+import type { AppDeps } from '../../src/server/api-app.ts';
 import type { Db } from '../../src/server/db.ts';
 import type { Backend, TestDatabase } from './backends.ts';
 import { TEST_SITE_URL, useEmailSuite } from './email-suite.ts';

@@ -3,7 +3,8 @@
  * random port, as the local server and the Netlify Function serve it.
  */
 import { request as httpRequest } from 'node:http';
-import { createApi, type AppDeps } from '../../src/server/app.ts';
+import type { AppDeps } from '../../src/server/api-app.ts';
+import { createApi } from '../../src/server/app.ts';
 import { listen } from '../../src/server/local-server.ts';
 import { createSiteServer, type SiteFolder } from '../../src/server/site-server.ts';
 

@@ -449,7 +449,7 @@ export async function deliverQueued(
   return report;
 }
 
-/** What routes that queue e-mail need from the app (built in src/server/app.ts). */
+/** What routes that queue e-mail need from the app (built in src/server/api-app.ts). */
 export interface MailContext {
   /** Origin for links in e-mails: the configured site URL, else the request's origin. */
   siteUrl(request: Request): string;

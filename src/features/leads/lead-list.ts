@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { formatPhone } from '../../ui/phone.ts';
 import { LEAD_SOURCES } from './lead.ts';
 import { leadSyncSchema } from '../crm/lead-sync.ts';
+import { onFirstUse } from '../../ui/on-first-use.ts';
 
 export const LEAD_LIST = {
   perPage: 25,
@@ -192,20 +193,23 @@ export const LEAD_CSV_COLUMNS = [
   'Estimate UUID',
 ] as const;
 
-const csvDate = new Intl.DateTimeFormat('en-CA', {
-  timeZone: LEAD_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
+const csvDate = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: LEAD_TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }),
+);
 
 /** A moment as New York's day and time, `2026-11-23 14:05`, which spreadsheets read as a date. */
 function newYorkDateTime(moment: Date): string {
   // Formatted once a cell (an export formats every lead's date), then picked apart.
-  const parts = csvDate.formatToParts(moment);
+  const parts = csvDate().formatToParts(moment);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((candidate) => candidate.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
 }

@@ -1,6 +1,6 @@
 /**
  * GET /api/estimates/{uuid}/pdf: the stored estimate as a one-page PDF, and the same PDF for the
- * estimate e-mail's attachment (made when the e-mail is sent, see src/server/app.ts). The uuid is
+ * estimate e-mail's attachment (made when the e-mail is sent, see src/server/api-app.ts). The uuid is
  * the capability, as for GET /api/estimates/{uuid}.
  */
 import { Hono } from 'hono';

@@ -7,6 +7,7 @@
 // cold start (decision 0026).
 import type { Color, PDFDocument, PDFFont, PDFImage, PDFPage } from 'pdf-lib';
 import { centsToDollars, formatMoney } from '../../ui/money.ts';
+import { onFirstUse } from '../../ui/on-first-use.ts';
 
 export interface NetSheetPdfLine {
   label: string;
@@ -64,10 +65,10 @@ const NET_BLOCK_HEIGHT = 48;
  */
 const MIN_LINE_SIZE = 7;
 
-const nyDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'America/New_York' });
+const nyDate = onFirstUse(() => new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'America/New_York' }));
 
 /** The estimate's date as a New York reader would say it, whatever the server's time zone. */
-export const formatNewYorkDate = (date: Date): string => nyDate.format(date);
+export const formatNewYorkDate = (date: Date): string => nyDate().format(date);
 
 const money = (cents: number): string => formatMoney(centsToDollars(cents));
 

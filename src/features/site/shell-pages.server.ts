@@ -13,7 +13,6 @@
  */
 import { Hono, type Context } from 'hono';
 import { createElement, type ReactElement } from 'react';
-import { renderToString } from 'react-dom/server';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, EDITED_TTL, edgeCacheHeaders } from '../../server/edge-cache.ts';
 import AgentCalculatorPage from '../agent-page/AgentCalculatorPage.tsx';
@@ -136,7 +135,10 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
       if (found.edgeTags)
         for (const [name, value] of edgeCacheHeaders(found.edgeTags, EDITED_TTL)) headers.set(name, value);
       const page = withHead(html, found.head);
-      return new Response(found.island ? withIsland(page, found.island, c.req.raw) : page, { status: 200, headers });
+      return new Response(found.island ? await withIsland(page, found.island, c.req.raw) : page, {
+        status: 200,
+        headers,
+      });
     } catch (error) {
       // A shell the site cannot serve (a build without it).
       logError(error, c.req.raw);
@@ -148,8 +150,15 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
    * The page with its island rendered in the shell's container and its data beside it. Should the
    * rendering fail, the shell as built: its island then renders itself in the browser at once.
    */
-  const withIsland = (html: string, { island, page, data }: RenderedIsland, request: Request): string => {
+  const withIsland = async (
+    html: string,
+    { island, page, data }: RenderedIsland,
+    request: Request,
+  ): Promise<string> => {
     try {
+      // Loaded on the first page it renders, not at the function's start: React's server renderer is
+      // the largest package the API loads, and most cold starts answer an API call (decision 0026).
+      const { renderToString } = await import('react-dom/server');
       const start = new RegExp(`<div [^>]*id="${island}"[^>]*>`).exec(html);
       const end = start ? html.indexOf(ISLAND_END, start.index) : -1;
       const close = start ? html.lastIndexOf('</div>', end) : -1;

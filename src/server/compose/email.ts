@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { createOutboxProvider } from '../../features/email/email.server.ts';
 import { settingsAwareProvider } from '../../features/email/providers/choose-provider.server.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../api-app.ts';
 import type { Db } from '../db.ts';
 import { isPreview, isProduction, type Env } from '../env.ts';
 import { secretFrom } from '../secrets.ts';

@@ -6,7 +6,7 @@
 import { deliverQueued } from '../../features/email/email.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../../features/email/unsubscribe.server.ts';
 import { estimateAttachments } from '../../features/net-sheet/estimate-pdf.server.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../api-app.ts';
 import type { Db } from '../db.ts';
 import { BATCH, TIME_BUDGET_MS } from './budget.ts';
 
@@ -22,7 +22,7 @@ export async function deliverDueEmail(
   db: Db,
   { email, siteUrl, auth }: Required<Pick<AppDeps, 'email' | 'siteUrl' | 'auth'>>,
 ): Promise<EmailReport> {
-  // The same links as the API puts in the mail it delivers right away (src/server/app.ts).
+  // The same links as the API puts in the mail it delivers right away (src/server/api-app.ts).
   const unsubscribe = unsubscribeLinks(siteUrl, unsubscribeSigner(auth.sessionKey));
   const started = Date.now();
   const totals: EmailReport = { sent: 0, retrying: 0, failed: 0, suppressed: 0 };

@@ -1,6 +1,6 @@
 /** The automatic rebuild (netlify/functions/rebuild-site.mts every minute; `npm start` about once a minute). */
 import { rebuildWhenDue } from '../../features/site-build/site-build.server.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../api-app.ts';
 import type { Db } from '../db.ts';
 
 /**

@@ -1,6 +1,6 @@
 /** The Follow Up Boss job (netlify/functions/sync-crm.mts every minute; `npm start` about once a minute). */
 import { syncDue, type SyncReport } from '../../features/crm/crm-sync.server.ts';
-import type { AppDeps } from '../app.ts';
+import type { AppDeps } from '../api-app.ts';
 import type { Db } from '../db.ts';
 import { BATCH, TIME_BUDGET_MS } from './budget.ts';
 

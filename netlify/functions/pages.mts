@@ -1,0 +1,17 @@
+import type { Config } from '@netlify/functions';
+import { pagesFunction } from '../../src/server/pages-function.ts';
+
+/**
+ * The pages a function renders (decision 0026): /r/{slug}, /estimate/{uuid} and /offers/{uuid},
+ * apart from the API so that React loads at these pages' cold starts only.
+ */
+export default pagesFunction();
+
+// Literal paths: SHELL_PAGE_PATHS (src/features/site/shell-pages.server.ts); Netlify reads this config
+// without running the code. A function path runs before the rules of _redirects, so these pages can
+// answer 404 and carry the agent's name. preferStatic: a file at the path (the shells /r/, /estimate/
+// and /offers/ themselves) is served as a file.
+export const config: Config = {
+  path: ['/r/*', '/estimate/*', '/offers/*'],
+  preferStatic: true,
+};
