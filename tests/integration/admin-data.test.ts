@@ -16,7 +16,7 @@ import {
 } from '../../src/features/market/data-admin.ts';
 import type { CsvSource, RefreshPlan } from '../../src/features/market/refresh.server.ts';
 import { SETTINGS_MESSAGES } from '../../src/features/settings/agent-settings.ts';
-import { TOWNS } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/town-data.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import {
@@ -207,7 +207,7 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
 
   it('imports an uploaded RESO JSON file: the sold homes of the towns', async () => {
     const admin = await newAdmin(suite);
-    const towns = TOWNS.filter((town) => town.slug === 'northport');
+    const towns = allTowns().filter((town) => town.slug === 'northport');
     const records = generateClosedSales({ towns, now: new Date(), perTown: 4, monthsBack: 3, keyPrefix: 'UPL' });
     const ids = await uploadThroughRoutes(suite, admin, 'sold', 'sold.json', JSON.stringify({ value: records }));
     await suite.settle();

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { TOWNS } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/town-data.ts';
 import { recordingPurger } from '../fakes/edge-purger.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
 import { matching } from '../support/api-suite.ts';
@@ -204,7 +204,7 @@ describe.each(BACKENDS)('public reads at the edge on %s', (backend) => {
 
     it('a sold-homes upload purges the sold answers once imported', async () => {
       const admin = await newAdmin();
-      const towns = TOWNS.filter((town) => town.slug === 'babylon');
+      const towns = allTowns().filter((town) => town.slug === 'babylon');
       const soldCount = async () =>
         soldSchema.parse(await json(await suite.client().get('/api/towns/babylon/sold'))).sold_homes.length;
       const before = await soldCount();

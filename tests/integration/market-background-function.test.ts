@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import refreshInBackground from '../../netlify/functions/refresh-market-data-background.mts';
 import startDailyRefresh from '../../netlify/functions/refresh-market-data.mts';
-import { TOWNS } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/town-data.ts';
 import { BACKGROUND_SECRET_HEADER, backgroundSecret } from '../../src/server/background-work.ts';
 import { openDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
@@ -63,7 +63,12 @@ const invocation = (secret?: string) =>
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'background-function-'));
   zillow = await startFakeZillow({
-    [ZHVI_PATH]: zhviCsvText({ towns: TOWNS.slice(0, 3).map(({ name, county }) => ({ name, county })), extraRows: 20 }),
+    [ZHVI_PATH]: zhviCsvText({
+      towns: allTowns()
+        .slice(0, 3)
+        .map(({ name, county }) => ({ name, county })),
+      extraRows: 20,
+    }),
   });
   const db = await openDatabase(parseEnv({ DATA_DIR: dataDir }));
   try {

@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResoClient } from '../../src/features/market/reso-client.server.ts';
 import { csvFromUrl, refreshMarketData } from '../../src/features/market/refresh.server.ts';
-import { TOWNS } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/town-data.ts';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
 import { generateClosedSales, startFakeReso, type FakeReso } from '../fakes/reso.ts';
 import { startFakeZillow, zhviCsvText, ZHVI_PATH, type FakeZillow } from '../fakes/zillow.ts';
 
-const towns = TOWNS.filter((town) => ['huntington', 'smithtown', 'bay-shore'].includes(town.slug));
+const towns = allTowns().filter((town) => ['huntington', 'smithtown', 'bay-shore'].includes(town.slug));
 
 describe.each(BACKENDS)('market refresh on %s', (backend) => {
   let test: TestDatabase;

@@ -14,7 +14,7 @@ import { finished } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataRunsResponseSchema } from '../../src/features/market/data-admin.ts';
 import { uploadMarketFile } from '../../src/features/market/upload-chunks.ts';
-import { TOWNS } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/town-data.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
 import { fakeSeries, zhviCsv } from '../fakes/zillow.ts';
 import { expectJson } from '../support/api-suite.ts';
@@ -53,12 +53,12 @@ beforeAll(async () => {
     zhviPath,
     zhviCsv({
       months: MONTHS,
-      towns: TOWNS.map((town) => ({ name: town.name, county: town.county })),
+      towns: allTowns().map((town) => ({ name: town.name, county: town.county })),
       extraRows: 24_000,
     }),
   );
   // An MLS export carries each listing's remarks, up to a few thousand characters.
-  const sales = generateClosedSales({ towns: TOWNS, now: new Date(), perTown: 55, keyPrefix: 'BIG' }).map(
+  const sales = generateClosedSales({ towns: allTowns(), now: new Date(), perTown: 55, keyPrefix: 'BIG' }).map(
     (sale, index) => ({ ...sale, PublicRemarks: `${REMARKS} (listing ${index})` }),
   );
   soldCount = sales.length;
@@ -111,14 +111,14 @@ describe.each(BACKENDS)('a full-size market-data file through /admin/data on %s'
     for (const body of bodies) expect(body).toBeLessThan(NETLIFY_BINARY_BODY_LIMIT);
     // Only the header and the New York rows went up.
     expect(bodies.reduce((sum, body) => sum + body, 0)).toBeLessThan(size / 10);
-    expect(run).toMatchObject({ status: 'succeeded', error: null, towns_updated: TOWNS.length });
+    expect(run).toMatchObject({ status: 'succeeded', error: null, towns_updated: allTowns().length });
 
     const stored = await suite.db.query<{ town_slug: string; cents: string; latest: string }>(
       `SELECT town_slug, typical_home_value_cents::text AS cents, zhvi_range -> -1 ->> 'timePeriodEnd' AS latest
          FROM town_market_data`,
     );
     const bySlug = new Map(stored.map((row) => [row.town_slug, row]));
-    for (const town of TOWNS) {
+    for (const town of allTowns()) {
       const last = fakeSeries(town.name, MONTHS).at(-1) ?? 0;
       expect(bySlug.get(town.slug), town.slug).toMatchObject({
         cents: String(Math.round(last * 100)),

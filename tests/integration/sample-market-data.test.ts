@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resoFileSource } from '../../src/features/market/reso-client.server.ts';
 import { refreshMarketData } from '../../src/features/market/refresh.server.ts';
-import { TOWNS } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/town-data.ts';
 import { openDatabase, shareDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
 import { seedSampleMarketData } from '../../src/server/seed.ts';
@@ -100,7 +100,7 @@ describe.each(BACKENDS)('sample market data on %s', (backend) => {
 
   it('a real import replaces the sample rows of the towns it covers, and the mark goes with them', async () => {
     await seedSampleMarketData(test.db, parseEnv({}));
-    const huntington = TOWNS.filter((town) => town.slug === 'huntington');
+    const huntington = allTowns().filter((town) => town.slug === 'huntington');
     const csv = zhviCsvText({ towns: huntington.map(({ name, county }) => ({ name, county })), months: 24 });
     const now = new Date();
     const { runs } = await refreshMarketData(test.db, {

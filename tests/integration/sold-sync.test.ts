@@ -14,7 +14,7 @@ import {
   type ResoErrorKind,
 } from '../../src/features/market/reso-client.server.ts';
 import { SOLD_SOURCE, syncSoldHomes, type SoldTown } from '../../src/features/market/sold-sync.server.ts';
-import { TOWNS, townBySlug, type Town } from '../../src/features/towns/town-data.ts';
+import { allTowns, townBySlug, type Town } from '../../src/features/towns/town-data.ts';
 import {
   closedSale,
   generateClosedSales,
@@ -41,7 +41,7 @@ function town(slug: string): Town {
 
 /** Four sales in every town, keyed `{slug}:{n}` so a test knows each sale's town. */
 function feedForAllTowns(): ResoRecord[] {
-  return TOWNS.flatMap((each, index) =>
+  return allTowns().flatMap((each, index) =>
     generateClosedSales({ towns: [each], now: NOW, perTown: PER_TOWN, seed: index + 1, keyPrefix: `${each.slug}:` }),
   );
 }
@@ -177,7 +177,7 @@ describe.each(BACKENDS)('sold homes sync on %s', (backend) => {
       unmatched: 0,
       rowsUpserted: feed.length,
       rowsDeleted: 0,
-      townsUpdated: TOWNS.length,
+      townsUpdated: allTowns().length,
       changed: true,
     });
     const maxModified = feed.map((record) => String(record.ModificationTimestamp)).sort()[feed.length - 1] ?? '';
@@ -372,7 +372,7 @@ describe.each(BACKENDS)('sold homes sync on %s', (backend) => {
   });
 
   it('keeps 12 months: older sales are neither fetched nor kept', async () => {
-    reso.properties = generateClosedSales({ towns: TOWNS.slice(0, 20), now: NOW, perTown: 6, monthsBack: 16 });
+    reso.properties = generateClosedSales({ towns: allTowns().slice(0, 20), now: NOW, perTown: 6, monthsBack: 16 });
     const inWindow = reso.properties.filter((record) => String(record.CloseDate) >= WINDOW_START);
     expect(inWindow.length).toBeLessThan(reso.properties.length);
     const report = await syncSoldHomes(test.db, client(), { now: NOW });
@@ -464,7 +464,7 @@ describe.each(BACKENDS)('sold homes sync on %s', (backend) => {
 
     it('a database failure inside the write rolls the whole run back', async () => {
       // Over 1,000 sales: the upsert takes two statements.
-      reso.properties = TOWNS.flatMap((each, index) =>
+      reso.properties = allTowns().flatMap((each, index) =>
         generateClosedSales({ towns: [each], now: NOW, perTown: 9, seed: index + 1, keyPrefix: `${each.slug}:` }),
       );
       await syncSoldHomes(test.db, client(), { now: NOW });
@@ -485,7 +485,7 @@ describe.each(BACKENDS)('sold homes sync on %s', (backend) => {
           ModificationTimestamp: LATER[2],
         }),
       );
-      await expect(syncSoldHomes(test.db, client(), { now: NOW, towns: [...TOWNS, atlantis] })).rejects.toThrow(
+      await expect(syncSoldHomes(test.db, client(), { now: NOW, towns: [...allTowns(), atlantis] })).rejects.toThrow(
         /foreign key/,
       );
       expect(await snapshot()).toEqual(before);

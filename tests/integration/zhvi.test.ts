@@ -9,7 +9,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importZillowInventory } from '../../src/features/market/zillow-inventory.server.ts';
 import { importZhvi, ZillowFileError, type ZillowImportReport } from '../../src/features/market/zhvi.server.ts';
-import { TOWNS } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/town-data.ts';
 import {
   fakeSeries,
   INVENTORY_PATH,
@@ -113,7 +113,7 @@ describe.each(BACKENDS)('ZHVI import on %s', (backend) => {
     return row;
   };
   const importFromHost = async (now: Date): Promise<ZillowImportReport> =>
-    importZhvi(test.db, await download(ZHVI_PATH), { towns: TOWNS, now, originLabel: zillow.urlOf(ZHVI_PATH) });
+    importZhvi(test.db, await download(ZHVI_PATH), { towns: allTowns(), now, originLabel: zillow.urlOf(ZHVI_PATH) });
 
   beforeAll(async () => {
     test = await openTestDatabase(backend, 'zhvi');
@@ -143,7 +143,9 @@ describe.each(BACKENDS)('ZHVI import on %s', (backend) => {
       ],
       townsMatched: MATCHED.length,
       townsUpdated: MATCHED.length,
-      unmatchedTowns: TOWNS.map((town) => town.slug).filter((slug) => !MATCHED.includes(slug)),
+      unmatchedTowns: allTowns()
+        .map((town) => town.slug)
+        .filter((slug) => !MATCHED.includes(slug)),
       unmatchedPlaces: anyArray(),
       latestPeriod: '2025-09-30',
       changed: true,
@@ -267,7 +269,7 @@ describe.each(BACKENDS)('ZHVI import on %s', (backend) => {
       }
       throw new Error('socket hang up');
     }
-    await expect(importZhvi(test.db, failingAtTheEnd(), { towns: TOWNS })).rejects.toThrow('socket hang up');
+    await expect(importZhvi(test.db, failingAtTheEnd(), { towns: allTowns() })).rejects.toThrow('socket hang up');
     expect(await market()).toEqual(before);
   });
 

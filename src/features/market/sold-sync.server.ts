@@ -14,7 +14,7 @@
  */
 import { placeKey } from '../towns/place-key.ts';
 import type { Db, Queryable } from '../../server/db.ts';
-import { TOWNS, type Town } from '../towns/town-data.ts';
+import { allTowns, type Town } from '../towns/town-data.ts';
 import type { ClosedSalesSource, ResoProperty } from './reso-client.server.ts';
 
 /** The key of the feed's row in `data_sync_state` (and its `source` in `data_runs`). */
@@ -34,7 +34,7 @@ export type SoldTown = Pick<Town, 'slug' | 'name' | 'county' | 'zipCodes'>;
 export interface SoldSyncOptions {
   /** The clock of the 12-month window. Default the current time. */
   now?: Date;
-  /** The towns sales are matched to (they must be rows of `towns`). Default TOWNS. */
+  /** The towns sales are matched to (they must be rows of `towns`). Default allTowns(). */
   towns?: readonly SoldTown[];
   /** Load the whole window even when a position is stored. */
   full?: boolean;
@@ -280,7 +280,7 @@ export async function syncSoldHomes(
   source: ClosedSalesSource,
   options: SoldSyncOptions = {},
 ): Promise<SoldSyncReport> {
-  const { now = new Date(), towns = TOWNS, sample = false } = options;
+  const { now = new Date(), towns = allTowns(), sample = false } = options;
   const windowStart = soldWindowStart(now);
   const stored = await storedPosition(db);
   const since = options.full === true || stored === null ? undefined : stored;

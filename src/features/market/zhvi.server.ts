@@ -15,7 +15,7 @@
  */
 import { placeKey } from '../towns/place-key.ts';
 import type { Db } from '../../server/db.ts';
-import { TOWNS, townSlug, type County, type Town } from '../towns/town-data.ts';
+import { allTowns, townSlug, type County, type Town } from '../towns/town-data.ts';
 import type { ZhviPoint } from '../towns/town-page.ts';
 import { CsvError, CsvRecordReader, parseCsvFields, type CsvReaderOptions } from './csv.ts';
 
@@ -201,7 +201,7 @@ export async function scanZillowCsv(
   source: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   options: ZillowScanOptions = {},
 ): Promise<ZillowScan> {
-  const towns = options.towns ?? TOWNS;
+  const towns = options.towns ?? allTowns();
   const pointsKept = options.pointsKept ?? ZHVI_POINTS_KEPT;
   const origin = options.originLabel ?? 'Zillow file';
   const townsByKey = new Map<string, Town[]>();

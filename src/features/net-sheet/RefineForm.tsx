@@ -7,7 +7,7 @@ import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { longDate } from './DetailedSheet.tsx';
-import { placeFor, TOWN_NAMES } from './county.ts';
+import { placeFor, townNames } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import {
   detailsFrom,
@@ -362,7 +362,7 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
             }}
           />
           <datalist id={townListId}>
-            {TOWN_NAMES.map((name) => (
+            {townNames().map((name) => (
               <option key={name} value={name} />
             ))}
           </datalist>

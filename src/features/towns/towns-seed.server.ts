@@ -1,5 +1,5 @@
 import type { Queryable } from '../../server/db.ts';
-import { TOWNS, type Town } from './town-data.ts';
+import { allTowns, type Town } from './town-data.ts';
 
 /** One row of the `towns` table as jsonb_to_recordset reads it. */
 function townRow(town: Town) {
@@ -34,7 +34,7 @@ function townRow(town: Town) {
  *
  * Takes any Queryable, so it runs on the database itself or inside the caller's transaction.
  */
-export async function seedTowns(db: Queryable, towns: readonly Town[] = TOWNS): Promise<number> {
+export async function seedTowns(db: Queryable, towns: readonly Town[] = allTowns()): Promise<number> {
   await db.query(
     `INSERT INTO towns (slug, name, county, region, zip_codes, latitude, longitude, population, meta_title,
                         meta_description, h1_title, description, unique_facts, landmarks,
