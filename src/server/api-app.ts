@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
+import { z } from 'zod';
 import { adminOverviewRoutes } from '../features/admin/admin-overview.server.ts';
 import { adminAgentRoutes } from '../features/admin/admin-agents.server.ts';
 import { agentRoutes } from '../features/agents/agents.server.ts';
@@ -299,13 +299,18 @@ export const DATABASE_RETRY_AFTER_SECONDS = 10;
 export const LEGACY_SOLD_PATH = '/sold-api.php';
 export const LEGACY_TOWN_LOGO_PATH = '/town-logo-api.php';
 
-/** The remote address of the socket when @hono/node-server serves the app (it passes `incoming` as env). */
+/** What @hono/node-server passes as env: the request's IncomingMessage, read by its socket's address. */
+const nodeServerEnv = z.object({
+  incoming: z.object({ socket: z.object({ remoteAddress: z.string().optional() }) }),
+});
+
+/**
+ * The remote address of the socket when @hono/node-server serves the app. Read by shape, not by
+ * `instanceof IncomingMessage`: importing node:http would load it at every function's cold start.
+ */
 function socketAddress(c: Context): string {
-  const env: unknown = c.env;
-  if (typeof env === 'object' && env !== null && 'incoming' in env && env.incoming instanceof IncomingMessage) {
-    return env.incoming.socket.remoteAddress ?? 'unknown';
-  }
-  return 'unknown';
+  const parsed = nodeServerEnv.safeParse(c.env);
+  return (parsed.success ? parsed.data.incoming.socket.remoteAddress : undefined) ?? 'unknown';
 }
 
 function defaultRunAfterResponse(task: Promise<unknown>): void {

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { Pool, neonConfig, types as pgTypes, type PoolClient, type QueryResultRow } from '@neondatabase/serverless';
-import ws from 'ws';
 
 /** Something SQL can be sent to: the database itself or an open transaction. */
 export interface Queryable {
@@ -104,7 +103,9 @@ const statement = (text: string, params: readonly unknown[] | undefined) =>
   params ? { name: statementName(text), text, values: [...params] } : { text };
 
 export function openNeon(connectionString: string, options: NeonOptions = {}): Db {
-  neonConfig.webSocketConstructor = ws;
+  // Node's own WebSocket (Node 22; Netlify runs functions on the build's NODE_VERSION, 22): the `ws`
+  // package would load http, https, tls, net and zlib at every cold start (decision 0026).
+  neonConfig.webSocketConstructor = WebSocket;
   const { wsProxy } = options;
   if (wsProxy) {
     neonConfig.wsProxy = (host, port) => `${wsProxy}/v1?address=${host}:${port}`;
