@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { optionalText, requiredText } from '../forms/text-fields.ts';
+import { optionalText, requiredText, withoutLinks } from '../forms/text-fields.ts';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
 
 /** Where a lead came from, as the specs list them. */
@@ -28,7 +28,7 @@ export const personName = (label: string, max: number) =>
       abort: true,
     })
     // "example.com", "www.x": a period right before two letters; initials ("J.R. Smith") have one.
-    .refine((value) => !/\.\p{L}{2}/u.test(value), `${label} cannot contain a web address`);
+    .check(withoutLinks(label));
 
 /** The hidden field a person never fills in (the forms hide it); a bot that fills it is dropped. */
 export const HONEYPOT_FIELD = 'company_site';
