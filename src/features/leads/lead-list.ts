@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { formatPhone } from '../../ui/phone.ts';
+import { recordIdParam } from '../forms/record-id.ts';
 import { LEAD_SOURCES } from './lead.ts';
 import { leadSyncSchema } from '../crm/lead-sync.ts';
 
@@ -101,12 +102,12 @@ export const adminLeadFilterFields = {
   ...leadFilterFields,
   agent: z.preprocess(
     blankToUndefined,
-    z.coerce
-      .number({ error: 'Agent must be an agent id' })
-      .int('Agent must be an agent id')
-      .min(1, 'Agent must be an agent id')
-      .max(2_147_483_647, 'Agent must be an agent id')
-      .optional(),
+    recordIdParam({
+      type: 'Agent must be an agent id',
+      whole: 'Agent must be an agent id',
+      min: 'Agent must be an agent id',
+      max: 'Agent must be an agent id',
+    }).optional(),
   ),
   crm_status: z.preprocess(
     blankToUndefined,
