@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
 import { startFakeResend, type FakeResend } from '../fakes/resend.ts';
 import { apiErrorSchema, expectJson } from '../support/api-suite.ts';
+import { signupBody } from '../support/auth-suite.ts';
 import { useEmailSuite } from '../support/email-suite.ts';
 import { readPdf } from '../support/pdf.ts';
 import { leadResponse } from '../support/schemas.ts';
@@ -57,6 +58,19 @@ describe('a stranger’s words do not reach a typed address (pglite)', () => {
     });
     const body = await expectJson(response, 400, apiErrorSchema);
     expect(body.fields[field]).toMatch(/cannot contain (a web|an e-mail) address$/);
+  });
+
+  it('sign-up refuses a link in an agent’s name or brokerage, which every estimate e-mail of theirs prints', async () => {
+    for (const [field, value] of [
+      ['first_name', 'Claim your prize at spam.example'],
+      ['last_name', 'write to prize@spam.example'],
+      ['brokerage', 'https://phish.example Realty'],
+    ] as const) {
+      const response = await suite.api.postJson('/api/auth/signup', signupBody({ [field]: value }));
+      expect((await expectJson(response, 400, apiErrorSchema)).fields[field], field).toMatch(
+        /cannot contain (a web|an e-mail) address$/,
+      );
+    }
   });
 
   it('POST /api/estimates/reverse and send-estimate refuse them too', async () => {
