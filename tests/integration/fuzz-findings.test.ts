@@ -111,7 +111,7 @@ describe.each(BACKENDS)('what the fuzz found, on %s', (backend) => {
         phone: '5165550198',
         consent_marketing: true,
       });
-      expect((await expectError(lead, 400)).fields).toEqual({ agent_id: 'Agent id is not a valid id' });
+      expect((await expectError(lead, 400)).fields).toEqual({ agent_id: 'Agent id is not valid' });
     }
     const client = await admin();
     const sync = await client.send('POST', '/api/leads/sync-fub', { lead_ids: [8_589_934_592] });

@@ -23,7 +23,7 @@ const messagesOf = (label: string | IdMessages): IdMessages =>
         type: `${label} must be a number`,
         whole: `${label} must be a whole number`,
         min: `${label} must be a positive number`,
-        max: `${label} is not a valid id`,
+        max: `${label} is not valid`,
       }
     : label;
 
