@@ -25,8 +25,15 @@ export default defineConfig({
   // Estimate and agent pages are static shells rewritten by public/_redirects, so URLs end without a slash.
   trailingSlash: 'ignore',
   build: { format: 'directory' },
-  // Hashes of Astro's own inline scripts and styles go into a CSP meta tag on every page.
-  security: { csp: true },
+  // Hashes of Astro's own inline scripts and styles go into a CSP meta tag on every page, with a
+  // default-src (audit 2026-11-26, finding 13): nothing loads from or is sent to another origin.
+  // Images are the site's own, data: (canvas previews) and blob: (a picked photo before upload);
+  // fetch() calls only the site's own API. The header (public/_headers) adds what a meta cannot.
+  security: {
+    csp: {
+      directives: ["default-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'"],
+    },
+  },
   // No code blocks on this site; Shiki's inline styles would break the CSP.
   markdown: { syntaxHighlight: false },
   // `npm run dev` runs the API beside Astro's dev server and proxies /api to it.

@@ -971,7 +971,11 @@ function requestContent({ schemas = [], files = [], description }: RequestConten
       ...schema,
       properties: { ...z.record(z.string(), z.unknown()).parse(schema.properties ?? {}), ...fileProperties },
     };
-  return { schema, ...(description ? { description } : {}) };
+  // OpenAPI 3.1 has no `description` on a Media Type Object (validators refuse it): a media type's
+  // words go on its schema, where JSON Schema allows one.
+  if (!description) return { schema };
+  const own = typeof schema.description === 'string' ? `${schema.description} ` : '';
+  return { schema: { ...schema, description: `${own}${description}` } };
 }
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');

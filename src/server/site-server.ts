@@ -25,6 +25,15 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** A URL path decoded, or undefined when its percent-encoding is malformed (decodeURIComponent throws). */
+function decodedPath(path: string): string | undefined {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /** One build folder of the site and its routing rules, read once. */
 interface ServedSite {
   root: string;
@@ -76,7 +85,10 @@ export function createSiteServer(deps: AppDeps, dist: string | SiteFolder): Hono
 
   /** The file a URL path names, as Netlify resolves it (exact, then index.html, then .html). */
   const fileFor = ({ root }: ServedSite, path: string): string | undefined => {
-    const relative = normalize(decodeURIComponent(path)).replace(/^(\.\.[/\\])+/, '');
+    const decoded = decodedPath(path);
+    // Malformed percent-encoding (`/%E0%A4%A`) names no file: a 404, as on Netlify, not a 500.
+    if (decoded === undefined) return undefined;
+    const relative = normalize(decoded).replace(/^(\.\.[/\\])+/, '');
     const base = join(root, relative);
     if (!base.startsWith(root)) return undefined;
     for (const candidate of [base, join(base, 'index.html'), `${base}.html`]) {

@@ -90,12 +90,12 @@ test.describe('the admin’s leads', () => {
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const lines = (await readFile(await (await downloading).path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('Name,Email,Phone,Address,Source,Date,FUB Synced,Estimate UUID,Agent');
+    expect(lines[0]).toBe('"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Agent"');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(
-      new RegExp(`^Morgan Visitortwo,morgan\\.${agent.slug}\\.1@example\\.com,.*,${agentName}$`),
+      new RegExp(`^"Morgan Visitortwo","morgan\\.${agent.slug}\\.1@example\\.com",.*,"${agentName}"$`),
     );
-    expect(lines[2]).toMatch(new RegExp(`^Morgan Visitorone,.*,${agentName}$`));
+    expect(lines[2]).toMatch(new RegExp(`^"Morgan Visitorone",.*,"${agentName}"$`));
 
     await page.getByRole('button', { name: 'Timeline of Morgan Visitorone' }).click();
     const dialog = page.getByRole('dialog', { name: 'Timeline: Morgan Visitorone' });

@@ -67,6 +67,9 @@ async function checkPolicy(page: Page, path: string, { signedIn = false }: { sig
   expect.soft(metas.length, `one CSP meta tag on ${path}`).toBe(1);
   for (const meta of metas) {
     expect.soft(meta, `the CSP meta of ${path}`).toMatch(/script-src 'self'/);
+    // A fallback for every fetch directive (audit finding 13): nothing from or to another origin.
+    expect.soft(meta, `the CSP meta of ${path}`).toMatch(/(^|;\s*)default-src 'self'(;|$)/);
+    expect.soft(meta, `the CSP meta of ${path}`).toMatch(/connect-src 'self'(;|$)/);
     expect.soft(meta, `the CSP meta of ${path}`).not.toMatch(UNSAFE);
   }
   expect.soft(await violationsOn(page), `CSP violations on ${path}`).toEqual([]);

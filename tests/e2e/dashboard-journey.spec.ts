@@ -47,7 +47,7 @@ test('sign up to a working calculator page, a seller’s lead in the table, the 
   const downloading = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
   const csv = await readFile((await (await downloading).path()) ?? '', 'utf8');
-  expect(csv).toContain(`Morgan Lee,${email}`);
+  expect(csv).toContain(`"Morgan Lee","${email}"`);
 
   await page.goto('/dashboard');
   await waitForIslands(page);

@@ -134,14 +134,16 @@ test.describe('the leads screen', () => {
     const path = await download.path();
     const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines.at(-1)).toBe('');
-    expect(lines[0]).toBe('Name,Email,Phone,Address,Source,Date,FUB Synced,Estimate UUID');
+    expect(lines[0]).toBe('"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID"');
     expect(lines).toHaveLength(29);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^Dana Lopez,dana\\.${agent.slug}@example\\.com,\\(516\\) 555-0123,"12 Elm Street, Garden City",showcase,${today} \\d{2}:\\d{2},No,${uuid}$`,
+        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","showcase","${today} \\d{2}:\\d{2}","No","${uuid}"$`,
       ),
     );
-    expect(lines[27]).toMatch(/^Morgan VisitorAa,morgan\.[a-z0-9]+\.0@example\.com,\(631\) 555-0100,,calculator,/);
+    expect(lines[27]).toMatch(
+      /^"Morgan VisitorAa","morgan\.[a-z0-9]+\.0@example\.com","\(631\) 555-0100","","calculator",/,
+    );
   });
 
   test('Clear All asks first: Cancel keeps the leads, confirming clears them and shows the empty state', async ({
@@ -210,9 +212,9 @@ test.describe('the leads screen', () => {
       release();
       const download = await downloading;
       const lines = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
-      expect(lines[0]).toBe('Name,Email,Phone,Address,Source,Date,FUB Synced,Estimate UUID');
+      expect(lines[0]).toBe('"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID"');
       expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(
-        Array.from({ length: 12 }, (_, index) => `Morgan Visitor${letters(11 - index)}`),
+        Array.from({ length: 12 }, (_, index) => `"Morgan Visitor${letters(11 - index)}"`),
       );
       await expect(exportButton).toBeEnabled();
       await expect(page.getByRole('status').filter({ hasText: 'Preparing export' })).toHaveCount(0);

@@ -237,6 +237,30 @@ test.describe('a seller refining a shared estimate', () => {
   });
 });
 
+test('a link or an address in a line’s name is refused under its field, and nothing is sent (audit finding 2)', async ({
+  page,
+}) => {
+  const quick = await makeEstimate(page.request, 'alexmorgan');
+  const sent = recordApiCalls(page, '/api/estimates');
+  await page.goto(`/estimate/${quick.uuid}`);
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Refine this estimate' }).click();
+  const form = page.locator('form.refine-form');
+  const name = form.getByRole('group', { name: 'Lien 1' }).getByLabel('Name');
+  await name.fill('URGENT verify your account at phish.example/login');
+  await form.getByRole('button', { name: 'Show my detailed sheet' }).click();
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toHaveAccessibleDescription(/Lien name cannot contain a web address/);
+  await expect(form.getByRole('alert').filter({ hasText: 'Please check the fields marked below.' })).toBeVisible();
+  expect(sent).toEqual([]);
+  await shoot(page, 'lien-name-refused');
+  // An ordinary name with punctuation is kept.
+  await name.fill('HELOC – Chase (2nd)');
+  await form.getByRole('button', { name: 'Show my detailed sheet' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'HELOC – Chase (2nd) payoff' })).toBeVisible();
+  await shoot(page, 'lien-name-kept');
+});
+
 test.describe('a seller on an agent’s calculator page', () => {
   test('refines the unlocked estimate and sees the detailed sheet in place, with its own link', async ({ page }) => {
     await calculateOnAgentPage(page);

@@ -34,8 +34,10 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
     const pdf = await readPdf(new Uint8Array(await response.arrayBuffer()));
     expect(pdf.pages).toBe(1);
     expect(pdf.pageWidth).toBe(612);
+    // The product's title, never the typed name: the same PDF is mailed to typed addresses (finding 2).
+    expect(pdf.text).not.toContain('Pat Seller');
     for (const piece of [
-      'Net Sheet for Pat Seller',
+      'Net sheet',
       'Sale Price',
       '$780,200.00',
       'Mortgage Payoff',
@@ -86,13 +88,14 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
       '-$25,000.00',
       "Buyer's agent (2%)",
       '-$20,000.00',
-      'First mortgage payoff',
+      // The seller's names of their lines stay on the page; the PDF numbers them (finding 2).
+      'Lien 1 payoff',
       '-$400,000.00',
       'Block fee',
       // The Jan-Jun half, unpaid: the seller owes Jan 1 - Mar 30, 89 of 181 days of $5,000.
       'School tax proration, 2nd half',
       '-$2,458.56',
-      'Final water bill',
+      'Other cost 1',
       '-$120.00',
       'Estimated closing: March 31, 2027.',
       'mansion tax',

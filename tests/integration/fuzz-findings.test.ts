@@ -100,6 +100,48 @@ describe.each(BACKENDS)('what the fuzz found, on %s', (backend) => {
     );
   });
 
+  it('an id beyond PostgreSQL’s integer answers 400 naming it, in a body and in every integer path parameter (audit finding 13: it was a 500)', async () => {
+    const tooLarge = [2_147_483_648, 8_589_934_592, 99_999_999_999];
+    for (const agentId of tooLarge) {
+      const lead = await suite.client().send('POST', '/api/leads', {
+        agent_id: agentId,
+        first_name: 'Eve',
+        last_name: 'Two',
+        email: 'eve2@example.com',
+        phone: '5165550198',
+        consent_marketing: true,
+      });
+      expect((await expectError(lead, 400)).fields).toEqual({ agent_id: 'Agent id is not valid' });
+    }
+    const client = await admin();
+    const sync = await client.send('POST', '/api/leads/sync-fub', { lead_ids: [8_589_934_592] });
+    expect(Object.keys((await expectError(sync, 400)).fields)).toEqual(['lead_ids.0']);
+    // Every operation with an integer in its path, the id too large (other parameters made valid).
+    const withIds = operations.filter((operation) =>
+      operation.pathParams.some((parameter) => parameter.schema.type === 'integer'),
+    );
+    expect(withIds.map((operation) => operation.key)).toEqual(
+      expect.arrayContaining([
+        'GET /api/leads/:id/crm',
+        'GET /api/admin/leads/:id/timeline',
+        'PATCH /api/admin/agents/:id',
+        'DELETE /api/admin/agents/:id',
+      ]),
+    );
+    for (const operation of withIds) {
+      for (const id of tooLarge) {
+        const path = operation.path.replace(/\{(\w+)\}/g, (_match, name: string) =>
+          operation.pathParams.find((parameter) => parameter.name === name)?.schema.type === 'integer'
+            ? String(id)
+            : '3f1c2b9e-8d4a-4c1b-9e2f-0a1b2c3d4e5f',
+        );
+        const response = await client.send(operation.method, path, operation.method === 'GET' ? undefined : {});
+        expect([400, 404], `${operation.method} ${path}`).toContain(response.status);
+        await response.arrayBuffer();
+      }
+    }
+  });
+
   /** The answer of `key` against its documented success schema. */
   function expectDocumented(key: string, answer: unknown): void {
     const schema = operations.find((operation) => operation.key === key)?.success.schema;

@@ -20,7 +20,8 @@ const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const jsonSchema = z.record(z.string(), z.unknown());
 
 /** The parts of OpenAPI 3.1 the document uses, as the specification defines them. */
-const mediaSchema = z.strictObject({ schema: jsonSchema, description: z.string().optional() });
+// A Media Type Object has no `description` in OpenAPI 3.1: a media type's words are on its schema.
+const mediaSchema = z.strictObject({ schema: jsonSchema });
 const responseSchema = z.strictObject({
   description: z.string().min(1),
   headers: z.record(z.string(), z.strictObject({ description: z.string().min(1), schema: jsonSchema })).optional(),

@@ -93,6 +93,25 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
     return { status: response.status, headers: response.headers, html: await response.text() };
   };
 
+  it('malformed percent-encoding in a path answers 404 on the pages, 400 or 404 on the API (audit finding 13: it was a 500)', async () => {
+    for (const path of [
+      '/%E0%A4%A',
+      '/r/%E0%A4%A',
+      '/estimate/%E0%A4%A',
+      '/offers/%E0%A4%A',
+      '/long-island-real-estate/%E0%A4%A',
+      '/%',
+      '/a/%ZZ',
+      '/api/estimates/%E0%A4%A',
+      '/api/%E0%A4%A',
+    ]) {
+      const response = await site.fetch(path);
+      // A page names no file (404); an API route may refuse the id as malformed (400).
+      expect(path.startsWith('/api/') ? [400, 404] : [404], path).toContain(response.status);
+      await response.arrayBuffer();
+    }
+  });
+
   describe('/r/{slug}', () => {
     it("names the agent in the title, description and previews, with the page's own URL", async () => {
       const agent = await createAgent(test.db, {

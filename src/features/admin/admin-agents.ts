@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { signupSchema } from '../auth/auth-schemas.ts';
+import { recordIdParam } from '../forms/record-id.ts';
 
 export const AGENT_STATUSES = ['active', 'inactive', 'pending'] as const;
 
@@ -39,7 +40,7 @@ export const agentStatusSchema = z.object({
   status: z.enum(AGENT_STATUSES, { error: 'Status must be active, inactive or pending' }),
 });
 
-export const agentIdParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const agentIdParams = z.object({ id: recordIdParam('Agent id') });
 
 /** A row of GET /api/admin/agents. */
 export const adminAgentSchema = z.object({

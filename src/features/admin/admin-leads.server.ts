@@ -9,17 +9,19 @@ import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
+import { recordIdParam } from '../forms/record-id.ts';
 import { adminLeadExportHandler, type LeadExportLimits } from '../leads/lead-export.server.ts';
 import { adminLeadListHandler } from '../leads/lead-list.server.ts';
 import { timelineEventSchema } from './lead-timeline.ts';
 
 /** The lead of /api/admin/leads/{id}/timeline (also in the OpenAPI document). */
 export const leadIdSchema = z.object({
-  id: z.coerce
-    .number({ error: 'Lead id must be a whole number' })
-    .int('Lead id must be a whole number')
-    .min(1, 'Lead id must be at least 1')
-    .max(2_147_483_647, 'Lead id is too large'),
+  id: recordIdParam({
+    type: 'Lead id must be a whole number',
+    whole: 'Lead id must be a whole number',
+    min: 'Lead id must be at least 1',
+    max: 'Lead id is too large',
+  }),
 });
 
 interface TimelineRow {

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { StoredSize } from '../images/uploads.ts';
-import { optionalText } from '../forms/text-fields.ts';
+import { optionalText, withoutLinks } from '../forms/text-fields.ts';
 import { emailSchema } from '../auth/auth-schemas.ts';
 import { publicAgentSchema } from './public-agent.ts';
 
@@ -44,12 +44,15 @@ export const PROFILE_MESSAGES = {
   emailTaken: 'This email is already registered',
 } as const;
 
+// An agent's name and brokerage are printed in every estimate e-mail and PDF of theirs, which go
+// to typed addresses: no link or address in them (security audit finding 2, `withoutLinks`).
 const requiredName = (label: string) =>
   z
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
-    .max(100, `${label} must be at most 100 characters`);
+    .max(100, `${label} must be at most 100 characters`)
+    .check(withoutLinks(label));
 
 /** 10 digits, or 11 with a leading 1 (dropped): stored as the 10 digits. */
 const phoneSchema = optionalText('Phone', 30)
@@ -80,7 +83,7 @@ export const profileSchema = z.object({
   last_name: requiredName('Last name'),
   email: emailSchema('Email is required'),
   phone: phoneSchema,
-  brokerage: optionalText('Brokerage', 200),
+  brokerage: optionalText('Brokerage', 200).check(withoutLinks('Brokerage')),
   license_number: optionalText('License number', 50),
   website: websiteSchema,
   professional_title: z.enum(PROFESSIONAL_TITLES, { error: 'Please choose your professional title' }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutLinks } from '../forms/text-fields.ts';
 
 /**
  * The account forms' rules with the specification's messages, shared by the pages (which check
@@ -17,12 +18,14 @@ export const emailSchema = (requiredMessage: string) =>
     .max(254, 'Email is invalid')
     .pipe(z.email('Email is invalid'));
 
+// Printed in the agent's estimate e-mails to typed addresses: no link or address (audit finding 2).
 const name = (label: string) =>
   z
     .string({ error: `${label} is required` })
     .trim()
     .min(1, `${label} is required`)
-    .max(100, `${label} must be at most 100 characters`);
+    .max(100, `${label} must be at most 100 characters`)
+    .check(withoutLinks(label));
 
 /** Lowercase letters and digits, suggested from the agent's names. */
 export const suggestSlug = (firstName: string, lastName: string): string =>
@@ -55,6 +58,7 @@ export const signupSchema = z.object({
     .string({ error: 'Brokerage must be text' })
     .trim()
     .max(200, 'Brokerage must be at most 200 characters')
+    .check(withoutLinks('Brokerage'))
     .nullish()
     .transform((value) => (value ? value : null)),
   // Sent by the old form; never trusted (admins are made by `npm run admin:grant`).

@@ -8,6 +8,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Queryable } from '../../server/db.ts';
 import { HttpError } from '../../server/http.ts';
 import type { SessionAgent } from './auth-schemas.ts';
+import { MAX_RECORD_ID } from '../forms/record-id.ts';
 
 export const SESSION_COOKIE = 'nts_session';
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -100,7 +101,7 @@ async function verifySession(
     if (typeof ver !== 'number' || !Number.isInteger(ver) || ver < 1) return undefined;
     if (typeof exp !== 'number') return undefined;
     const agentId = Number(sub);
-    if (agentId > 2_147_483_647) return undefined;
+    if (agentId > MAX_RECORD_ID) return undefined;
     return { claims: { agentId, version: ver }, exp };
   } catch (error) {
     if (error instanceof errors.JOSEError) return undefined;

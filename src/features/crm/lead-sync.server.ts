@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { toEstimate } from '../estimate/estimate-row.server.ts';
+import { recordIdParam } from '../forms/record-id.ts';
 import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { CLAIM_SECONDS, claimedJobSchema, sendInTurn, unsureCallSql, type CrmContext } from './crm-sync.server.ts';
@@ -46,7 +47,7 @@ type LeadRow = z.infer<typeof leadRowSchema>;
 
 const signedOut = () => new HttpError(401, PLEASE_LOG_IN);
 /** The lead of /api/leads/{id}/crm (also in the OpenAPI document). */
-export const leadCrmParams = z.object({ id: z.coerce.number().int().min(1).max(2_147_483_647) });
+export const leadCrmParams = z.object({ id: recordIdParam('Lead id') });
 
 const leadNotFound = () => new HttpError(404, 'Lead not found');
 

@@ -1,12 +1,18 @@
 /** The sync controls' contract, shared by the leads screen and the server. */
 import { z } from 'zod';
+import { recordId } from '../forms/record-id.ts';
 
 export const MAX_SYNC_LEADS = 100;
 
 export const leadSyncRequestSchema = z.object({
   lead_ids: z
     .array(
-      z.number('Each lead id must be a number').int('Each lead id must be a whole number').min(1).max(2_147_483_647),
+      recordId({
+        type: 'Each lead id must be a number',
+        whole: 'Each lead id must be a whole number',
+        min: 'Each lead id must be at least 1',
+        max: 'Each lead id must be a lead id',
+      }),
       {
         error: 'Choose the leads to sync',
       },

@@ -8,7 +8,7 @@ import { z } from 'zod';
 type JsonSchema = { [key: string]: unknown };
 const jsonSchema: z.ZodType<JsonSchema> = z.record(z.string(), z.unknown());
 
-const mediaSchema = z.object({ schema: jsonSchema, description: z.string().optional() });
+const mediaSchema = z.object({ schema: jsonSchema });
 const operationSchema = z.object({
   summary: z.string(),
   tags: z.array(z.string()).min(1),
@@ -158,7 +158,8 @@ export function apiReference(document: unknown): ApiReference {
         })),
         bodies: Object.entries(operation.requestBody?.content ?? {}).map(([media, content]) => ({
           media,
-          description: content.description,
+          // A media type's own words are its schema's description (OpenAPI 3.1 has no other place).
+          description: typeof content.schema.description === 'string' ? content.schema.description : undefined,
           fields: fieldsOf(content.schema),
         })),
         responses: Object.entries(operation.responses).map(([status, response]) => ({

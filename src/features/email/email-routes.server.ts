@@ -43,13 +43,13 @@ export function emailRoutes(db: Db, mail: MailContext, clientIp: (c: Context) =>
       ]);
       const content = estimateEmail({
         estimate: found.estimate,
-        recipientName: request.recipient_name,
         agent: found.agent,
         siteUrl: mail.siteUrl(c.req.raw),
       });
       const deliveryId = await queueEmail(db, {
         kind: 'estimate',
-        to: { email: request.recipient_email, name: request.recipient_name },
+        // recipient_name is checked (the API keeps it) but not mailed: the product's words only (finding 2).
+        to: { email: request.recipient_email },
         ...content,
         estimateUuid: found.estimate.uuid,
       });

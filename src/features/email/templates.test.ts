@@ -34,7 +34,7 @@ describe('escapeHtml', () => {
 });
 
 describe('estimateEmail', () => {
-  const email = estimateEmail({ estimate, recipientName: 'Dana Lopez', agent, siteUrl });
+  const email = estimateEmail({ estimate, agent, siteUrl });
 
   it('lists every non-zero line and the net, in html and text', () => {
     for (const part of [email.html, email.text]) {
@@ -60,8 +60,8 @@ describe('estimateEmail', () => {
     expect(email.subject).toBe('Your estimated net proceeds: $279,341.00');
   });
 
-  it('greets the recipient and links to the estimate page', () => {
-    expect(email.text).toContain("Hello Dana Lopez! Here's your estimated net proceeds:");
+  it("greets with the product's words only and links to the estimate page", () => {
+    expect(email.text.startsWith("Hello, here's your estimated net proceeds:")).toBe(true);
     expect(email.text).toContain(`View your estimate online: ${link}`);
     expect(email.html).toContain(`href="${link}"`);
   });
@@ -81,7 +81,6 @@ describe('estimateEmail', () => {
   it('leaves out zero lines and an agent without a phone', () => {
     const bare = estimateEmail({
       estimate: { ...estimate, mortgage_payoff: 0, lawyer_fee: 0, recording_fee: 0, net_to_seller: 730266 },
-      recipientName: null,
       agent: { ...agent, phone: null },
       siteUrl,
     });
@@ -92,13 +91,11 @@ describe('estimateEmail', () => {
       expect(part).not.toContain('Phone');
       expect(part).toContain('Transfer Tax');
     }
-    expect(bare.text.startsWith("Hello! Here's your estimated net proceeds:")).toBe(true);
   });
 
   it('names a negative net as the amount to bring to closing', () => {
     const under = estimateEmail({
       estimate: { ...estimate, mortgage_payoff: 800000, net_to_seller: -70659 },
-      recipientName: 'Dana',
       agent,
       siteUrl,
     });
@@ -114,16 +111,54 @@ describe('estimateEmail', () => {
   it('escapes markup in the names in html and keeps it plain in text', () => {
     const hostile = estimateEmail({
       estimate,
-      recipientName: SCRIPT,
       agent: { ...agent, first_name: '<b>Alex</b>', last_name: 'O"Morgan' },
       siteUrl,
     });
     expect(hostile.html).not.toContain('<script>');
     expect(hostile.html).not.toContain('<b>Alex</b>');
-    expect(hostile.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
     expect(hostile.html).toContain('&lt;b&gt;Alex&lt;/b&gt; O&quot;Morgan');
-    expect(hostile.text).toContain(`Hello ${SCRIPT}!`);
     expect(hostile.text).toContain('<b>Alex</b> O"Morgan');
+  });
+});
+
+describe('estimateEmail of a detailed estimate (security audit finding 2)', () => {
+  const SPAM = 'Your package is held pay customs now';
+  const detailed: Estimate = {
+    ...estimate,
+    recipient_name: 'Dear Customer',
+    sheet: {
+      lines: [
+        { key: 'sale_price', label: 'Sale price', amount: -780200, why: '', group: 'sale' },
+        { key: 'lien_1_payoff', label: `${SPAM} payoff`, amount: 450000, why: '', group: 'payoff' },
+        { key: 'lien_1_per_diem', label: `${SPAM} interest to closing`, amount: 20, why: '', group: 'payoff' },
+        { key: 'lien_2_payoff', label: 'Mortgage payoff', amount: 1000, why: '', group: 'payoff' },
+        { key: 'other_1', label: SPAM, amount: 150, why: '', group: 'other' },
+        { key: 'other_2', label: 'Final water bill', amount: 80, why: '', group: 'other' },
+      ],
+      net_to_seller: 328950,
+      closing_date: '2026-12-31',
+      notes: [],
+    },
+  };
+
+  it('names the lines a visitor named by number, in html and text; the agent’s notice keeps their names', () => {
+    const mailed = estimateEmail({ estimate: detailed, agent, siteUrl });
+    for (const part of [mailed.html, mailed.text, mailed.subject]) {
+      expect(part).not.toContain(SPAM);
+      expect(part).not.toContain('Final water bill');
+      expect(part).not.toContain('Dear Customer');
+    }
+    for (const expected of [
+      'Lien 1 payoff: -$450,000.00',
+      'Lien 1 interest to closing: -$20.00',
+      'Mortgage payoff: -$1,000.00',
+      'Other cost 1: -$150.00',
+      'Other cost 2: -$80.00',
+    ]) {
+      expect(mailed.text).toContain(expected);
+    }
+    const notice = newLeadEmail({ lead, estimate: detailed, agent, siteUrl });
+    expect(notice.text).toContain(`${SPAM}: -$150.00`);
   });
 });
 

@@ -3,7 +3,7 @@
  * interpolated value is HTML-escaped in the html part and left plain in the text part.
  */
 import type { Estimate } from '../estimate/estimate-request.ts';
-import { netSheetLines } from '../estimate/net-sheet.ts';
+import { netSheetLines, type LineLabels } from '../estimate/net-sheet.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { formatPhone } from '../../ui/phone.ts';
 import { pageLabel } from '../leads/lead-page.ts';
@@ -91,8 +91,8 @@ function page(title: string, body: string): string {
 }
 
 /** The net sheet as an HTML table: every non-zero line, then the net, largest. */
-function estimateTableHtml(estimate: Estimate): string {
-  const rows = netSheetLines(estimate).map(
+function estimateTableHtml(estimate: Estimate, labels: LineLabels): string {
+  const rows = netSheetLines(estimate, labels).map(
     (line) =>
       `<tr><th scope="row" style="text-align:left;font-weight:normal;padding:6px 0">${escapeHtml(line.label)}</th>` +
       `<td style="text-align:right;padding:6px 0">${line.deduction ? '−' : ''}${escapeHtml(formatMoney(line.dollars))}</td></tr>`,
@@ -107,10 +107,12 @@ function estimateTableHtml(estimate: Estimate): string {
 }
 
 /** The net sheet as lines of text: every non-zero line, then the net. */
-export function estimateLinesText(estimate: Estimate): string[] {
+export function estimateLinesText(estimate: Estimate, labels: LineLabels = 'typed'): string[] {
   const net = netLine(estimate);
   return [
-    ...netSheetLines(estimate).map((line) => `${line.label}: ${line.deduction ? '-' : ''}${formatMoney(line.dollars)}`),
+    ...netSheetLines(estimate, labels).map(
+      (line) => `${line.label}: ${line.deduction ? '-' : ''}${formatMoney(line.dollars)}`,
+    ),
     `${net.label}: ${net.amount}`,
   ];
 }
@@ -151,15 +153,19 @@ function agentContactText(agent: EmailAgent): string[] {
   return [fullName(agent), ...(agent.phone ? [`Phone: ${formatPhone(agent.phone)}`] : []), `Email: ${agent.email}`];
 }
 
-/** The estimate e-mailed to a visitor: every non-zero line, the net, a link, the agent, a disclaimer. */
+/**
+ * The estimate e-mailed to a visitor: every non-zero line, the net, a link, the agent, a disclaimer.
+ * It goes to an address someone typed, which has not shown it is theirs, so it carries only the
+ * product's words and the figures (security audit 2026-11-26, finding 2): no name in the greeting,
+ * the lines a visitor named (liens, other costs) by their number; their names stay on the estimate
+ * page behind the link.
+ */
 export function estimateEmail({
   estimate,
-  recipientName,
   agent,
   siteUrl,
 }: {
   estimate: Estimate;
-  recipientName: string | null;
   agent: EmailAgent;
   siteUrl: string;
 }): EmailContent {
@@ -169,13 +175,13 @@ export function estimateEmail({
     estimate.net_to_seller < 0
       ? `Your home sale estimate: ${net.amount} to bring to closing`
       : `Your estimated net proceeds: ${net.amount}`;
-  const greeting = recipientName ? `Hello ${recipientName}!` : 'Hello!';
-  const intro = "Here's your estimated net proceeds:";
+  const greeting = 'Hello,';
+  const intro = "here's your estimated net proceeds:";
   const html = page(
     subject,
     [
       `<p style="margin:0 0 8px;font-size:16px">${escapeHtml(greeting)} ${escapeHtml(intro)}</p>`,
-      estimateTableHtml(estimate),
+      estimateTableHtml(estimate, 'product'),
       `<p style="margin:20px 0">${link(url, 'View your estimate online')}</p>`,
       '<p style="margin:16px 0 0">Questions about selling your home? Your agent is glad to help:</p>',
       agentContactHtml(agent),
@@ -185,7 +191,7 @@ export function estimateEmail({
   const text = [
     `${greeting} ${intro}`,
     '',
-    ...estimateLinesText(estimate),
+    ...estimateLinesText(estimate, 'product'),
     '',
     `View your estimate online: ${url}`,
     '',
@@ -257,7 +263,10 @@ export function newLeadEmail({
     textParts.push('', 'Message:', lead.message);
   }
   if (estimate && url) {
-    htmlParts.push('<p style="margin:20px 0 8px;font-weight:bold">Their estimate</p>', estimateTableHtml(estimate));
+    htmlParts.push(
+      '<p style="margin:20px 0 8px;font-weight:bold">Their estimate</p>',
+      estimateTableHtml(estimate, 'typed'),
+    );
     htmlParts.push(`<p style="margin:16px 0">${link(url, 'View the estimate online')}</p>`);
     textParts.push('', 'Their estimate:', ...estimateLinesText(estimate), '', `View the estimate online: ${url}`);
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutLinks } from '../forms/text-fields.ts';
 import { sheetSchema } from '../net-sheet/sheet-schema.ts';
 import { dollarAmount, MIN_SALE_PRICE_DOLLARS } from './amount.ts';
 
@@ -18,6 +19,7 @@ export const estimateRequestSchema = z.object({
     .string({ error: 'Name must be text' })
     .trim()
     .max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters`)
+    .check(withoutLinks('Name'))
     .nullish()
     .transform((value) => (value ? value : null)),
 });

@@ -8,13 +8,35 @@ export interface NetSheetLine {
 }
 
 /**
+ * Whose words label a detailed sheet's lines: `typed`, the visitor's own names of their liens and
+ * other lines (the estimate page, the agent's notice); `product`, the product's numbered names in
+ * their place ("Lien 1 payoff", "Other cost 2"), for whatever goes to an address that has not shown
+ * it is the typist's: the estimate e-mail and its PDF (security audit 2026-11-26, finding 2).
+ */
+export type LineLabels = 'typed' | 'product';
+
+// The default lien of a quick estimate's payoff is the product's own word.
+const PRODUCT_LIEN_NAME = 'Mortgage';
+
+/** A sheet line's label in the product's words: the lines a visitor named, by their number. */
+function productLabel(line: { key: string; label: string }): string {
+  const lien = /^lien_(\d+)_(payoff|per_diem)$/.exec(line.key);
+  if (lien) {
+    const suffix = lien[2] === 'payoff' ? 'payoff' : 'interest to closing';
+    return line.label === `${PRODUCT_LIEN_NAME} ${suffix}` ? line.label : `Lien ${lien[1]} ${suffix}`;
+  }
+  const other = /^other_(\d+)$/.exec(line.key);
+  return other ? `Other cost ${other[1]}` : line.label;
+}
+
+/**
  * The lines a seller sees, in order; deductions with a zero amount are left out. A detailed
  * estimate's are its sheet's (credits, such as a paid tax half, count for the seller).
  */
-export function netSheetLines(estimate: Estimate): NetSheetLine[] {
+export function netSheetLines(estimate: Estimate, labels: LineLabels = 'typed'): NetSheetLine[] {
   if (estimate.sheet) {
     return estimate.sheet.lines.map((line) => ({
-      label: line.label,
+      label: labels === 'product' ? productLabel(line) : line.label,
       dollars: Math.abs(line.amount),
       deduction: line.amount > 0,
     }));

@@ -12,6 +12,7 @@
  * the file is the pages' bodies end to end.
  */
 import { z } from 'zod';
+import { MAX_RECORD_ID } from '../forms/record-id.ts';
 import { adminLeadFilterFields, leadFilterFields, leadQueryString, withDatesInOrder } from './lead-list.ts';
 
 export const LEAD_EXPORT = {
@@ -63,7 +64,7 @@ export const exportCursorSchema = z
       !Number.isNaN(moment.getTime()) &&
       moment.toISOString().slice(0, 23) === at.slice(0, 23) &&
       Number(id) >= 1 &&
-      Number(id) <= 2_147_483_647
+      Number(id) <= MAX_RECORD_ID
     );
   }, CURSOR_MESSAGE)
   .transform((value): ExportCursor => {

@@ -9,15 +9,23 @@ describe('the leads CSV', () => {
     expect(leadCsvFileName(new Date('2026-07-04T03:59:00Z'))).toBe('leads-2026-07-03.csv');
   });
 
-  it('quotes only what needs quoting and neutralises formula cells', () => {
-    expect(csvCell('Dana Lopez')).toBe('Dana Lopez');
+  it('quotes every cell and neutralises formula starts, at the start and after any separator (OWASP)', () => {
+    expect(csvCell('Dana Lopez')).toBe('"Dana Lopez"');
     expect(csvCell('12 Elm St, Apt 3')).toBe('"12 Elm St, Apt 3"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('two\nlines')).toBe('"two\nlines"');
-    for (const start of ['=', '+', '-', '@', '\t']) expect(csvCell(`${start}1`).startsWith(`'${start}`)).toBe(true);
-    expect(csvCell('\r1')).toBe(`"'\r1"`);
-    expect(csvCell('a=b')).toBe('a=b');
-    expect(csvLine(['a', 'b,c'])).toBe('a,"b,c"\r\n');
+    expect(csvCell('')).toBe('""');
+    for (const start of ['=', '+', '-', '@', '\t', '\r']) expect(csvCell(`${start}1`)).toBe(`"'${start}1"`);
+    expect(csvCell('a=b')).toBe('"a=b"');
+    expect(csvCell('(516) 555-0197')).toBe('"(516) 555-0197"');
+    // Audit finding 11: a semicolon-separator spreadsheet splits an unquoted `2 Elm St;=cmd…` into a formula cell.
+    expect(csvCell("2 Elm St;=cmd|' /C calc'!A0")).toBe(`"2 Elm St;'=cmd|' /C calc'!A0"`);
+    expect(csvCell('a, =1+2')).toBe(`"a, '=1+2"`);
+    expect(csvCell('a;@SUM(1)')).toBe(`"a;'@SUM(1)"`);
+    expect(csvCell('a\t+1')).toBe(`"a\t'+1"`);
+    expect(csvCell('a\n-1')).toBe(`"a\n'-1"`);
+    expect(csvCell('\t=1')).toBe(`"'\t'=1"`);
+    expect(csvLine(['a', 'b,c'])).toBe('"a","b,c"\r\n');
   });
 });
 

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { formatPhone } from '../../ui/phone.ts';
+import { recordIdParam } from '../forms/record-id.ts';
 import { LEAD_SOURCES } from './lead.ts';
 import { leadSyncSchema } from '../crm/lead-sync.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';
@@ -102,12 +103,12 @@ export const adminLeadFilterFields = {
   ...leadFilterFields,
   agent: z.preprocess(
     blankToUndefined,
-    z.coerce
-      .number({ error: 'Agent must be an agent id' })
-      .int('Agent must be an agent id')
-      .min(1, 'Agent must be an agent id')
-      .max(2_147_483_647, 'Agent must be an agent id')
-      .optional(),
+    recordIdParam({
+      type: 'Agent must be an agent id',
+      whole: 'Agent must be an agent id',
+      min: 'Agent must be an agent id',
+      max: 'Agent must be an agent id',
+    }).optional(),
   ),
   crm_status: z.preprocess(
     blankToUndefined,
@@ -220,13 +221,20 @@ export const newYorkDay = (moment: Date): string => newYorkDateTime(moment).slic
 export const leadCsvFileName = (now: Date): string => `leads-${newYorkDay(now)}.csv`;
 
 /**
- * One CSV cell (RFC 4180): quoted when it holds a quote, comma or line break. A cell a spreadsheet
- * would run as a formula (it begins with =, +, -, @, tab or carriage return: a visitor typed it into
- * a form) gets a leading apostrophe, as OWASP advises, so it is shown as the text it is.
+ * What a spreadsheet may read as a cell's first character: the cell's start, or just after a
+ * separator a spreadsheet may split on (comma; semicolon where the locale's list separator is `;`,
+ * as in much of Europe; tab; a line break), spaces allowed between.
+ */
+const CELL_START = /(?<=^|[,;\t\r\n])( *)(?=[=+\-@\t\r])/g;
+
+/**
+ * One CSV cell (RFC 4180), as OWASP's CSV-injection guidance advises: always quoted (a program that
+ * splits on `;` then still sees one cell), inner quotes doubled, and every place a cell could start
+ * with a formula character (=, +, -, @, tab, carriage return: a visitor typed it into a form) given a
+ * leading apostrophe, at the start and after any separator, so it is shown as the text it is.
  */
 export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return `"${value.replace(CELL_START, "$1'").replace(/"/g, '""')}"`;
 }
 
 export const csvLine = (cells: readonly string[]): string => `${cells.map(csvCell).join(',')}\r\n`;

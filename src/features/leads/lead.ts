@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { optionalText, requiredText } from '../forms/text-fields.ts';
+import { optionalText, requiredText, withoutLinks } from '../forms/text-fields.ts';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
+import { recordId } from '../forms/record-id.ts';
 
 /** Where a lead came from, as the specs list them. */
 export const LEAD_SOURCES = ['showcase', 'calculator', 'nassau_county_page', 'suffolk_county_page'] as const;
@@ -28,7 +29,7 @@ export const personName = (label: string, max: number) =>
       abort: true,
     })
     // "example.com", "www.x": a period right before two letters; initials ("J.R. Smith") have one.
-    .refine((value) => !/\.\p{L}{2}/u.test(value), `${label} cannot contain a web address`);
+    .check(withoutLinks(label));
 
 /** The hidden field a person never fills in (the forms hide it); a bot that fills it is dropped. */
 export const HONEYPOT_FIELD = 'company_site';
@@ -64,10 +65,7 @@ const consent = z.literal(true, { error: 'Please agree to be contacted about you
 const source = (fallback: (typeof LEAD_SOURCES)[number]) =>
   z.enum(LEAD_SOURCES, { error: `Source must be one of ${LEAD_SOURCES.join(', ')}` }).default(fallback);
 const estimateUuid = z.string({ error: 'Estimate id is required' }).regex(UUID_PATTERN, 'Estimate id is not valid');
-const agentId = z
-  .number({ error: 'Agent id must be a number' })
-  .int('Agent id must be a whole number')
-  .positive('Agent id must be a positive number');
+const agentId = recordId('Agent id');
 
 /** Home and county pages' contact forms. */
 export const contactLeadSchema = z.object({

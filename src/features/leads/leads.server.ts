@@ -158,13 +158,13 @@ function leadEmails(shape: LeadShape, lead: NewLead, target: LeadTarget, siteUrl
     estimateUuid: estimate?.uuid ?? null,
   };
   if (shape !== 'agent' || !estimate) return { notice, visitor: null };
-  const recipientName = `${lead.first_name} ${lead.last_name}`.trim();
   return {
     notice,
     visitor: {
       kind: 'estimate',
-      to: { email: lead.email, name: recipientName },
-      ...estimateEmail({ estimate, recipientName, agent, siteUrl }),
+      // No display name: the visitor typed it, and the address has not shown it is theirs (finding 2).
+      to: { email: lead.email },
+      ...estimateEmail({ estimate, agent, siteUrl }),
       estimateUuid: estimate.uuid,
     },
   };

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { dollarAmount } from '../estimate/amount.ts';
+import { withoutLinks } from '../forms/text-fields.ts';
 
 const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
 
@@ -17,12 +18,14 @@ const percent = (label: string) =>
 
 const dollars = (label: string) => dollarAmount(label, { minimumDollars: 0 });
 const isoDate = (label: string) => z.iso.date({ error: `${label} must be a date (YYYY-MM-DD)` });
+// A visitor's label: shown on the estimate page and the agent's notice, never a link (finding 2).
 const text = (label: string, max: number) =>
   z
     .string({ error: `${label} must be text` })
     .trim()
     .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+    .max(max, `${label} must be at most ${max} characters`)
+    .check(withoutLinks(label));
 
 const lienSchema = z.strictObject({
   label: text('Lien name', 100),

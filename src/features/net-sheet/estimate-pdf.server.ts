@@ -13,6 +13,9 @@ import { siteContentSchema } from '../content/site-content-schema.ts';
 import type { DeliverOptions } from '../email/email.server.ts';
 import { renderNetSheetPdf, type NetSheetPdfLine, type PdfImage } from './net-sheet-pdf.server.ts';
 
+/** The PDF's title: the product's words, never a name a visitor typed (finding 2). */
+export const PDF_TITLE = 'Net sheet';
+
 /** Printed under the site's own disclaimer, which speaks of the site and may be edited to anything. */
 export const PDF_DISCLAIMER =
   'This net sheet is an estimate, not legal or tax advice, and not a guarantee; the closing statement your attorney prepares is final.';
@@ -79,13 +82,15 @@ export async function estimatePdf(db: Db, uuid: string, siteUrl: string): Promis
   const disclaimer = siteContentSchema.shape.disclaimer.parse(row.disclaimer);
   const estimate = toEstimate(row);
   // The lines are in dollars of whole cents (cents / 100): × 100 and rounding gives the cents back exactly.
-  const lines: NetSheetPdfLine[] = netSheetLines(estimate).map((line) => ({
+  // The product's words only (finding 2): the PDF is mailed to typed addresses and travels as a file;
+  // the visitor's names of their lines stay on the estimate page its link opens.
+  const lines: NetSheetPdfLine[] = netSheetLines(estimate, 'product').map((line) => ({
     label: line.label,
     amountCents: Math.round(line.dollars * 100),
     kind: line.deduction ? 'deduction' : 'credit',
   }));
   return renderNetSheetPdf({
-    title: estimate.recipient_name ? `Net Sheet for ${estimate.recipient_name}` : 'Your Net Sheet',
+    title: PDF_TITLE,
     lines,
     netToSellerCents: Math.round(estimate.net_to_seller * 100),
     date: row.created_at,

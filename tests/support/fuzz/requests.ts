@@ -98,6 +98,9 @@ const CALLERS_OF: Record<Access, readonly Caller[]> = {
 /** Path parameter values no route should choke on. */
 const BAD_PATH_VALUES = [
   '99999999999999999999999',
+  // Just beyond PostgreSQL's integer, and the audit's (finding 13): a 500 when an id is unbounded.
+  '2147483648',
+  '8589934592',
   '9007199254740993',
   '-1',
   '0',
@@ -207,6 +210,14 @@ export interface Fixtures {
 
 const lazy = <T>(read: () => T) => fc.constant(null).map(read);
 
+/**
+ * A real row's id, or now and then one just past PostgreSQL's integer (every id column's type): an
+ * id schema without that bound let `"agent_id":8589934592` reach the database, a 500 (audit
+ * 2026-11-26, finding 13).
+ */
+const orBeyondInt4 = (real: fc.Arbitrary<number>): fc.Arbitrary<number> =>
+  fc.oneof({ weight: 3, arbitrary: real }, fc.constantFrom(2_147_483_648, 8_589_934_592));
+
 /** Values of named fields to mix in with random ones: the fixtures, and text a form would send. */
 function hintsFor(operation: DocOperation, fixtures: Fixtures): Hints {
   const pngUrl = `data:image/png;base64,${base64(fixtures.images.png)}`;
@@ -240,13 +251,15 @@ function hintsFor(operation: DocOperation, fixtures: Fixtures): Hints {
       case 'estimate_uuid':
         return lazy(fixtures.estimateUuid);
       case 'id':
-        return operation.path.startsWith('/api/admin/agents/') ? lazy(fixtures.spareAgentId) : lazy(fixtures.leadId);
+        return orBeyondInt4(
+          operation.path.startsWith('/api/admin/agents/') ? lazy(fixtures.spareAgentId) : lazy(fixtures.leadId),
+        );
       case 'agent_id':
-        return lazy(fixtures.agentId);
+        return orBeyondInt4(lazy(fixtures.agentId));
       case 'agent':
-        return lazy(() => String(fixtures.agentId()));
+        return orBeyondInt4(lazy(fixtures.agentId)).map(String);
       case 'lead_ids':
-        return lazy(() => [fixtures.leadId()]);
+        return orBeyondInt4(lazy(fixtures.leadId)).map((id) => [id]);
       case 'file':
         return lazy(fixtures.imageFile);
       case 'town':

@@ -162,10 +162,19 @@ function numberOf(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
     if (exclusiveMax !== undefined) max = exclusiveMax - unit;
     const low = BigInt(Math.ceil(Math.max(min, -MAX_SAFE) / unit));
     const high = BigInt(Math.floor(Math.min(max, MAX_SAFE) / unit));
-    // Mostly small figures near the low end (where real inputs are), sometimes anywhere in range.
+    // Mostly small figures near the low end (where real inputs are), sometimes anywhere in range, and
+    // sometimes just past PostgreSQL's integer, where every id column ends: an id schema without that
+    // bound let `"agent_id":8589934592` reach the database, a 500 (audit 2026-11-26, finding 13).
     const near = high - low > 1_000_000n ? low + 1_000_000n : high;
+    const edges = [2_147_483_647n, 2_147_483_648n, 8_589_934_592n, -2_147_483_649n].filter(
+      (edge) => edge >= low && edge <= high,
+    );
     return fc
-      .oneof({ weight: 3, arbitrary: fc.bigInt({ min: low, max: near }) }, fc.bigInt({ min: low, max: high }))
+      .oneof(
+        { weight: 3, arbitrary: fc.bigInt({ min: low, max: near }) },
+        fc.bigInt({ min: low, max: high }),
+        ...(edges.length > 0 ? [fc.constantFrom(...edges)] : []),
+      )
       .map((k) => Number(k) * unit);
   }
   const anywhere = fc.double({
