@@ -222,6 +222,10 @@ try {
     DATABASE_URL: postgres.connectionString,
     DATABASE_WS_PROXY: proxy.url,
     URL: 'http://127.0.0.1:8888',
+    // Production needs an e-mail provider to start (finding 9); the measured read sends none, and a
+    // send would go to a closed local port, never to Resend.
+    RESEND_API_KEY: 'bench-coldstart-resend-key',
+    RESEND_API_URL: 'http://127.0.0.1:9',
     // Production writes nothing here; a stray write stays out of the repository.
     DATA_DIR: join(work, 'data'),
   };

@@ -1,3 +1,4 @@
+import { emailProviderProblem } from '../src/server/compose/email.ts';
 import { openDatabase } from '../src/server/database.ts';
 import { isProduction, parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';
@@ -32,6 +33,13 @@ try {
         ? `Sample market data (local only, labelled "Sample data" on the town pages): ${run.source}, ${run.townsUpdated} towns`
         : `Sample market data: ${run.source} failed (${run.error ?? 'unknown error'})`,
     );
+  }
+  // Every production start (npm start) and deploy (Netlify's build) seeds: neither goes live
+  // without a way to send account e-mail (security audit, finding 9).
+  const mailProblem = await emailProviderProblem(db, env);
+  if (mailProblem) {
+    console.error(mailProblem);
+    process.exitCode = 1;
   }
 } finally {
   await db.close();

@@ -11,6 +11,7 @@ import {
 } from '../src/features/site-build/local-build.server.ts';
 import { siteBuilds } from '../src/features/site-build/site-build.server.ts';
 import { appDepsFrom } from '../src/server/compose.ts';
+import { emailProviderProblem } from '../src/server/compose/email.ts';
 import { openDatabase } from '../src/server/database.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { listen } from '../src/server/local-server.ts';
@@ -19,6 +20,13 @@ import { createSiteServer, siteFolder } from '../src/server/site-server.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);
+// Production does not serve without an e-mail provider (security audit, finding 9).
+const mailProblem = await emailProviderProblem(db, env);
+if (mailProblem) {
+  console.error(mailProblem);
+  await db.close();
+  process.exit(1);
+}
 
 // dist becomes a symlink to the served build under .data/site-builds; a rebuild (without
 // BUILD_HOOK_URL) builds a new folder there and swaps it in while the site keeps serving. Not under

@@ -38,7 +38,7 @@ export interface EmailSuite {
   readonly api: RunningApi;
   /** Errors passed to the app's logError since the last test began. */
   readonly logged: { error: unknown; method: string; path: string }[];
-  /** Lines the outbox printed since the last test began. */
+  /** What the outbox delivered since the last test began: its printed summary, then the text part. */
   readonly outbox: string[];
   /** Sends go to `provider` until the test ends (then back to the outbox). */
   useProvider(provider: EmailProvider): void;
@@ -71,7 +71,18 @@ export function useEmailSuite(
   let api: RunningApi | undefined;
   const logged: EmailSuite['logged'] = [];
   const outbox: string[] = [];
-  const outboxProvider = createOutboxProvider((line) => outbox.push(line));
+  const printed: string[] = [];
+  const realOutbox = createOutboxProvider((line) => printed.push(line));
+  // The outbox prints no body (its links act as the recipient); a test reads the delivered text
+  // (the links it follows) beside the printed summary.
+  const outboxProvider: EmailProvider = {
+    name: realOutbox.name,
+    async send(message) {
+      const sent = await realOutbox.send(message);
+      outbox.push([printed.at(-1) ?? '', message.text].join('\n'));
+      return sent;
+    },
+  };
   let current: EmailProvider = outboxProvider;
   const provider: EmailProvider = {
     get name() {
@@ -105,6 +116,7 @@ export function useEmailSuite(
     await settle();
     current = outboxProvider;
     outbox.length = 0;
+    printed.length = 0;
     const unexpected = logged.splice(0);
     expect(unexpected, 'the API logged an unexpected error').toEqual([]);
   });

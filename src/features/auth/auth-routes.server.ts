@@ -13,6 +13,7 @@ import { HttpError, readJson, route } from '../../server/http.ts';
 import type { MailContext } from '../email/email.server.ts';
 import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
 import { passwordResetEmail, verificationEmail } from './auth-emails.ts';
+import { clientKey } from './client-key.server.ts';
 import {
   emailOnlySchema,
   loginSchema,
@@ -74,9 +75,12 @@ export interface AuthRoutesDeps {
  */
 export const isLocalClient = (ip: string): boolean => ip === 'unknown' || ip === '::1' || /^(::ffff:)?127\./.test(ip);
 
-/** The per-IP counter of `action`, none for a client on this machine (see isLocalClient). */
+/**
+ * The per-IP counter of `action`, none for a client on this machine (see isLocalClient). An IPv6
+ * client is counted by its /64 (clientKey).
+ */
 export const perIpCheck = (ip: string, limit: RateLimit, action: string): RateCheck[] =>
-  isLocalClient(ip) ? [] : [rateCheck(limit, `${action}:ip:${ip}`)];
+  isLocalClient(ip) ? [] : [rateCheck(limit, `${action}:ip:${clientKey(ip)}`)];
 
 /** The Postgres unique constraint a failed statement violated, if that is why it failed. */
 function violatedConstraint(error: unknown): string | undefined {

@@ -126,8 +126,10 @@ export const formatAddress = ({ email, name }: EmailAddress): string =>
 
 /**
  * The embedded default provider. The message is already stored in email_deliveries; "delivering"
- * it prints a short summary (to, subject and the text part) through `log` and, given `dir`, also
- * writes it there as `{deliveryId}.json`, where a developer (or a browser test) can open it.
+ * it prints a short summary (from, to, subject, attachments) through `log` and, given `dir`, also
+ * writes the whole message there as `{deliveryId}.json`, where a developer (or a browser test) can
+ * open it. The body is never printed: verification, reset and unsubscribe links in it act as the
+ * recipient, and a log is read by more people than the recipient (security audit, finding 9).
  */
 export function createOutboxProvider(
   log: (line: string) => void = (line) => console.info(line),
@@ -136,10 +138,11 @@ export function createOutboxProvider(
   return {
     name: 'outbox',
     async send(message) {
+      let file: string | undefined;
       if (dir) {
         await mkdir(dir, { recursive: true });
         // Written aside, then renamed: a reader never sees half a message.
-        const file = join(dir, `${message.deliveryId}.json`);
+        file = join(dir, `${message.deliveryId}.json`);
         // Attachments as base64, as an e-mail carries them, rather than JSON's index-by-index bytes.
         const written = {
           ...message,
@@ -158,14 +161,36 @@ export function createOutboxProvider(
           ...(message.attachments ?? []).map(
             (attachment) => `Attachment: ${attachment.filename} (${attachment.content.byteLength} bytes)`,
           ),
-          '',
-          message.text,
+          file
+            ? `Body (links included): ${file}`
+            : `Body not printed (its links act as the recipient): email_deliveries row ${message.deliveryId}`,
         ].join('\n'),
       );
       return { providerMessageId: `outbox-${randomUUID()}` };
     },
   };
 }
+
+/**
+ * Refused by the provider production uses when none is configured (no RESEND_API_KEY, incomplete
+ * Mailgun settings): production never falls back to the outbox, and the message stays queued,
+ * without spending an attempt, until a provider is configured.
+ */
+export class EmailNotConfigured extends Error {
+  override readonly name = 'EmailNotConfigured';
+  constructor() {
+    super(
+      'Not sent: no e-mail provider is configured. Set RESEND_API_KEY, or complete the Mailgun settings ' +
+        '(Admin → Settings); queued messages are sent once one is.',
+    );
+  }
+}
+
+/** The provider of production without Resend or Mailgun: every send is refused (EmailNotConfigured). */
+export const unconfiguredProvider = (): EmailProvider => ({
+  name: 'none',
+  send: () => Promise.reject(new EmailNotConfigured()),
+});
 
 /**
  * An `INSERT INTO email_deliveries … RETURNING id` of `messages`, with its parameters numbered from
@@ -282,11 +307,14 @@ type Outcome =
       error: string;
       permanent: boolean;
       retryAfterSeconds: number | null;
-      /** Never handed to the provider (the database went away first): the claim's attempt is given back. */
+      /**
+       * Never handed to a provider (the database went away first, or production has none configured):
+       * the claim's attempt is given back.
+       */
       untried: boolean;
     };
 
-/** How soon a message that waited for the database is tried again (the scheduled run may come later). */
+/** How soon a message that was not tried (database away, no provider) is due again (the scheduled run may come later). */
 export const DATABASE_WAIT_MINUTES = 1;
 
 const errorText = (error: unknown): string => {
@@ -401,7 +429,7 @@ export async function deliverQueued(
         });
         return { id: row.id, ok: true, providerMessageId };
       } catch (error) {
-        return error instanceof NotSentYet ? failure(row.id, error, true) : failure(row.id, error);
+        return failure(row.id, error, error instanceof NotSentYet || error instanceof EmailNotConfigured);
       }
     }),
   );

@@ -285,3 +285,55 @@ describe('a file in the RESO response shape', () => {
     expect(() => resoFileSource({ results: [] }, 'sold.json')).toThrow(/not a RESO response/);
   });
 });
+
+describe('a large file (security audit, finding 10)', () => {
+  /** Runs `work`, counting the turns the event loop had meanwhile (a chain of setImmediate callbacks). */
+  async function turnsDuring(work: () => Promise<void>): Promise<number> {
+    let turns = 0;
+    let running = true;
+    const tick = () => {
+      if (!running) return;
+      turns += 1;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    await work();
+    running = false;
+    return turns;
+  }
+
+  it('skips 1,250,000 zeros one by one, cheaply, and lets the event loop run while it does', async () => {
+    const zeros = Array<number>(1_250_000).fill(0);
+    let skipped = 0;
+    let reason = '';
+    const turns = await turnsDuring(async () => {
+      const sales = resoFileSource(zeros, 'zeros.json').closedSales({
+        ...QUERY,
+        onSkip: (skip) => {
+          skipped += 1;
+          reason = skip.reason;
+        },
+      });
+      for await (const sale of sales) throw new Error(`a zero became a sale: ${sale.ListingKey}`);
+    });
+    expect(skipped).toBe(zeros.length);
+    expect(reason).toBe('record: expected an object, received number');
+    // Before the fix the whole file was checked in one go: the loop had no turn at all.
+    expect(turns).toBeGreaterThan(0);
+  });
+
+  it('an object without a required field is skipped before the schema, naming the fields', () => {
+    const skipped: SkippedRecord[] = [];
+    const onSkip = (skip: SkippedRecord) => skipped.push(skip);
+    expect(parseResoRecord({}, onSkip)).toBeUndefined();
+    expect(parseResoRecord({ ListingKey: 'K9', CloseDate: null }, onSkip)).toBeUndefined();
+    expect(parseResoRecord(null, onSkip)).toBeUndefined();
+    expect(parseResoRecord([RECORD], onSkip)).toBeUndefined();
+    expect(skipped).toEqual([
+      { listingKey: null, reason: 'ListingKey: missing; CloseDate: missing; ModificationTimestamp: missing' },
+      { listingKey: 'K9', reason: 'CloseDate: missing; ModificationTimestamp: missing' },
+      { listingKey: null, reason: 'record: expected an object, received null' },
+      { listingKey: null, reason: 'record: expected an object, received an array' },
+    ]);
+  });
+});

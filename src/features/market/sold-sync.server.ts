@@ -12,6 +12,7 @@
  * also remove stored sales of the towns concerned that the feed no longer lists (withdrawn or
  * corrected records). Later runs ask only for records with `ModificationTimestamp gt` the position.
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { placeKey } from '../towns/place-key.ts';
 import type { Db, Queryable } from '../../server/db.ts';
 import { allTowns, type Town } from '../towns/town-data.ts';
@@ -178,6 +179,8 @@ interface WriteResult {
 async function upsertRows(tx: Queryable, rows: readonly SoldHomeRow[], towns: Set<string>): Promise<number> {
   let upserted = 0;
   for (let start = 0; start < rows.length; start += UPSERT_BATCH) {
+    // Between statements the event loop runs: the embedded database works in this process.
+    if (start > 0) await nextTurn();
     const batch = rows.slice(start, start + UPSERT_BATCH);
     const written = await tx.query<{ town_slug: string; previous_town_slug: string | null }>(
       `WITH input AS (
