@@ -512,7 +512,7 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
       await expectJson(
         await suite.client().post('/api/auth/resend-verification', { email: body.email }),
         200,
-        okResponse,
+        messageResponse(RESENT),
       );
       await suite.settle();
       const verify = lastLinkToken(suite.outbox, 'verify-email', body.email);
