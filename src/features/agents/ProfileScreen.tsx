@@ -203,21 +203,7 @@ function ProfileEditor({ profile }: { profile: Profile }) {
           <Field label="Last name" autoComplete="family-name" required {...text('last_name')} />
         </div>
         <div className="form-row">
-          <Field
-            label="Email"
-            type="email"
-            autoComplete="email"
-            required
-            {...text('email')}
-            hint={
-              profile.pending_email ? (
-                <span className="pending-email" role="status">
-                  Waiting for confirmation: we sent a link to <strong>{profile.pending_email}</strong>. Your email stays{' '}
-                  {profile.email} until you follow it.
-                </span>
-              ) : undefined
-            }
-          />
+          <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
           <Field
             label="Phone"
             type="tel"
@@ -227,6 +213,13 @@ function ProfileEditor({ profile }: { profile: Profile }) {
             onChange={(event) => setForm({ ...form, phone: formatPhoneAsTyped(event.target.value) })}
           />
         </div>
+        {/* A new address is not the e-mail until the link sent to it is followed (issue 21). */}
+        {profile.pending_email ? (
+          <p className="note" role="status">
+            Waiting for confirmation: we sent a link to <strong>{profile.pending_email}</strong>. Your email stays{' '}
+            {profile.email} until you follow it.
+          </p>
+        ) : null}
         <div className="field">
           <label htmlFor={titleId}>Professional title</label>
           <select
