@@ -12,6 +12,7 @@ describe('rate limits', () => {
       resendPerIp: { limit: 10, windowSeconds: 3600 },
       resendPerEmail: { limit: 5, windowSeconds: 3600 },
       verifyPerIp: { limit: 30, windowSeconds: 3600 },
+      emailChangePerAgent: { limit: 5, windowSeconds: 3600 },
       resetPerIp: { limit: 30, windowSeconds: 3600 },
     });
   });
