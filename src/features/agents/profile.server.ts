@@ -102,10 +102,11 @@ async function readProfileForm(c: Context): Promise<FormData> {
 
 interface SavedRow {
   signed_in: boolean;
-  /** The e-mail-change counter, when the address changed: over the limit, nothing was written. */
-  change_hits: number | null;
+  /** Seconds into the e-mail-change counter's window, when the address changed. */
   change_elapsed: number | null;
+  /** Null (while signed in) when the agent was over the e-mail-change limit: nothing was written. */
   profile: Profile | null;
+  delivery_ids: number[] | null;
 }
 
 /** What a save did besides the profile: the address a link (or notice) was queued to, if any. */
@@ -142,7 +143,7 @@ async function saveProfile(
   const undo = newToken();
   const confirmMessage = confirmEmailChangeEmail({ token: confirm.token, siteUrl });
   const takenMessage = emailChangeTakenEmail({ siteUrl });
-  const notice = emailChangeNoticeEmail({ token: undo.token, siteUrl, newEmail: fields.email, firstName: null });
+  const notice = emailChangeNoticeEmail({ token: undo.token, siteUrl, newEmail: fields.email });
   const limit = rateCheck(LIMITS.emailChangePerAgent, `email-change:agent:${sessionOf(c).agentId}`);
   const counting = countHitsStatement([limit], {
     firstParam: params.length + 1,
@@ -156,7 +157,7 @@ async function saveProfile(
   const ctes = [
     sessionAgentCte(1),
     `change AS (
-       SELECT agents.id, agents.email AS old_email, agents.first_name,
+       SELECT agents.id, agents.email AS old_email,
               EXISTS (SELECT 1 FROM agents o WHERE lower(o.email) = lower(${newEmail}) AND o.id <> agents.id) AS taken
          FROM agents JOIN me ON me.id = agents.id
         WHERE lower(agents.email) <> lower(${newEmail})
@@ -178,7 +179,7 @@ async function saveProfile(
   }
   const hours = p(TOKEN_HOURS.change_email);
   const undoHours = p(TOKEN_HOURS.undo_email_change);
-  const [row] = await db.query<SavedRow & { delivery_ids: number[] | null }>(
+  const [row] = await db.query<SavedRow>(
     `WITH ${ctes.join(',\n')}${issueTokenCtes('free_change', p(confirm.hash), "'change_email'", hours, {
       email: newEmail,
       name: 'confirm_',
@@ -211,7 +212,7 @@ async function saveProfile(
                    FROM allowed WHERE agents.id = allowed.id
                  RETURNING ${RETURNING})
      SELECT EXISTS (SELECT 1 FROM me) AS signed_in,
-            (SELECT hits FROM counted) AS change_hits, (SELECT elapsed FROM counted) AS change_elapsed,
+            (SELECT elapsed FROM counted) AS change_elapsed,
             (SELECT row_to_json(updated) FROM updated) AS profile,
             (SELECT array_agg(id) FROM queued) AS delivery_ids`,
     params,
