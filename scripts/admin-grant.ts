@@ -1,4 +1,7 @@
-// npm run admin:grant -- email@example.com [more@example.com …]: makes existing agents admins.
+// npm run admin:grant -- email@example.com [more@example.com …]: makes existing agents admins, each only
+// once they have proved that address (signed up and followed the e-mailed link, confirmed an e-mail
+// change, or followed a password-reset link): an unconfirmed address is not enough (issue 21).
+// Unlike ADMIN_EMAILS at seed, it grants again an admin demoted before: it is an operator's act.
 import { z } from 'zod';
 import { grantAdmin } from '../src/features/auth/admin.server.ts';
 import { emailSchema } from '../src/features/auth/auth-schemas.ts';
@@ -25,7 +28,10 @@ try {
   const { granted, missing } = await grantAdmin(db, parsed.data);
   for (const email of granted) console.log(`${email} is an admin now.`);
   for (const email of missing) {
-    console.error(`No agent with the e-mail ${email}: nothing changed. They must sign up first (check the spelling).`);
+    console.error(
+      `No agent has verified the e-mail ${email}: nothing changed. They must sign up and follow the e-mailed ` +
+        'link first, or, with an older account, use "Forgot password" once (check the spelling).',
+    );
     exitCode = 1;
   }
 } finally {

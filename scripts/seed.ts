@@ -22,8 +22,8 @@ try {
   if (result.admins.granted.length > 0) console.log(`Admins (ADMIN_EMAILS): ${result.admins.granted.join(', ')}`);
   if (result.admins.missing.length > 0) {
     console.warn(
-      `ADMIN_EMAILS names no agent for: ${result.admins.missing.join(', ')} (they become admins at the next seed ` +
-        'after they sign up, or run npm run admin:grant -- EMAIL).',
+      `ADMIN_EMAILS names no agent who has verified: ${result.admins.missing.join(', ')} (they become admins at ` +
+        'the next seed after they sign up and follow the e-mailed link, or run npm run admin:grant -- EMAIL then).',
     );
   }
   const sampleRuns = await seedSampleMarketData(db, env);

@@ -210,7 +210,7 @@ export function createApiApp({
   api.route('/', overviewRoutes(db));
   api.route('/', adminOverviewRoutes(db));
   api.route('/', agentSettingsRoutes(db, purge));
-  api.route('/', profileRoutes(db, purge));
+  api.route('/', profileRoutes(db, purge, mail));
   // Before imageRoutes: its /images/:file would take /images/list and the other showcase image paths.
   api.route('/', showcaseRoutes(db, purge));
   api.route('/', imageRoutes(db));

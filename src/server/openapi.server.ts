@@ -25,6 +25,7 @@ import {
   PHOTO_SIZE,
   photoUploadSchema,
   profileAnswerSchema,
+  profileSaveAnswerSchema,
   profileSchema,
 } from '../features/agents/profile.ts';
 import { publicAgentSchema } from '../features/agents/public-agent.ts';
@@ -454,9 +455,27 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'POST',
     path: '/api/auth/logout',
-    summary: "Ends this browser's session",
+    summary: "Ends this browser's session on the server (the agent's other sessions stay)",
     tag: 'Accounts',
     success: ok('Signed out'),
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/confirm-email-change',
+    summary: "Makes the pending new address the agent's e-mail, with the token e-mailed to it; every session ends",
+    tag: 'Accounts',
+    body: json(tokenSchema),
+    success: ok('E-mail changed'),
+    errors: [409, 429],
+  },
+  {
+    method: 'POST',
+    path: '/api/auth/undo-email-change',
+    summary: 'Gives the account its old address back, with the token e-mailed there; every session ends',
+    tag: 'Accounts',
+    body: json(tokenSchema),
+    success: ok('Change undone'),
+    errors: [409, 429],
   },
   {
     method: 'GET',
@@ -513,8 +532,11 @@ export const OPERATIONS: readonly Operation[] = [
       'application/x-www-form-urlencoded': { schemas: [profileSchema] },
     },
     uploads: { profile_photo: PHOTO_SIZE, logo: LOGO_SIZE },
-    success: ok('Saved', profileAnswerSchema),
-    errors: [409],
+    success: ok(
+      'Saved; a new e-mail waits as pending_email until the link sent to it is followed',
+      profileSaveAnswerSchema,
+    ),
+    errors: [429],
   },
   {
     method: 'POST',

@@ -38,6 +38,8 @@ export const ROUTE_ACCESS: RouteAccess = {
   'POST /api/auth/forgot-password': 'public',
   'POST /api/auth/reset-password': 'public',
   'POST /api/auth/logout': 'public',
+  'POST /api/auth/confirm-email-change': 'public',
+  'POST /api/auth/undo-email-change': 'public',
   'GET /api/auth/me': 'agent',
   'POST /api/auth/logout-everywhere': 'agent',
   // The agent's dashboard.

@@ -57,7 +57,10 @@ export const DEMO_ACCOUNTS = [
 export interface SeedOptions {
   /** Local demo data (never in production): demo showcase images, an unfinished agent, demo accounts. */
   demo: boolean;
-  /** E-mails of existing agents to make admins (ADMIN_EMAILS, already lower-cased). */
+  /**
+   * ADMIN_EMAILS (already lower-cased): each becomes an admin at the first seed after an agent has
+   * proved the address, and only then (grantAdmin with `once`).
+   */
   adminEmails?: readonly string[];
   /** Told what became of the accounts once the seed has committed (scripts/seed.ts prints it). */
   onAccounts?: (accounts: SeededAccounts) => void;
@@ -94,7 +97,10 @@ export async function seed(
   options: SeedOptions = { demo: false },
 ): Promise<{ agentId: number; towns: number }> {
   const demoAccounts = options.demo ? await missingDemoAccounts(db) : [];
-  let accounts: SeededAccounts = { admins: { granted: [], missing: [] }, demoAccountsCreated: [] };
+  let accounts: SeededAccounts = {
+    admins: { granted: [], missing: [], alreadyGranted: [] },
+    demoAccountsCreated: [],
+  };
   const seeded = await db.transaction(async (tx) => {
     const [row] = await tx.query<{ id: number }>(
       `INSERT INTO agents (first_name, last_name, email, phone, slug, brokerage, status, license_number, website,
@@ -178,8 +184,8 @@ export async function seed(
       // ON CONFLICT DO NOTHING: an account someone made with this e-mail or slug is left as it is.
       const created = await tx.query<{ id: number }>(
         `INSERT INTO agents (first_name, last_name, email, phone, password_hash, slug, brokerage, status, is_admin,
-                             license_number, professional_title, email_verified_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, now())
+                             license_number, professional_title, email_verified_at, verified_email)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, now(), lower($3))
          ON CONFLICT DO NOTHING
          RETURNING id`,
         [
@@ -211,7 +217,8 @@ export async function seed(
         ],
       );
     }
-    accounts = { admins: await grantAdmin(tx, options.adminEmails ?? []), demoAccountsCreated };
+    // Once per address (admin_grants), and only to an agent who proved it: see grantAdmin.
+    accounts = { admins: await grantAdmin(tx, options.adminEmails ?? [], { once: true }), demoAccountsCreated };
     const towns = await seedTowns(tx);
     return { agentId: row.id, towns };
   });

@@ -76,7 +76,11 @@ describe.each(BACKENDS)('admins and demo accounts on %s', (backend) => {
       demo: false,
       adminEmails: [account.email.toUpperCase(), 'not.yet.signed.up@example.com'],
     });
-    expect(result.admins).toEqual({ granted: [account.email], missing: ['not.yet.signed.up@example.com'] });
+    expect(result.admins).toEqual({
+      granted: [account.email],
+      missing: ['not.yet.signed.up@example.com'],
+      alreadyGranted: [],
+    });
     const login = await expectJson(
       await suite.client().post('/api/auth/login', { email: account.email, password: account.password }),
       200,
@@ -90,8 +94,9 @@ describe.each(BACKENDS)('admins and demo accounts on %s', (backend) => {
     expect(await grantAdmin(suite.db, [' ', account.email, ` ${account.email} `])).toEqual({
       granted: [account.email],
       missing: [],
+      alreadyGranted: [],
     });
-    expect(await grantAdmin(suite.db, [])).toEqual({ granted: [], missing: [] });
+    expect(await grantAdmin(suite.db, [])).toEqual({ granted: [], missing: [], alreadyGranted: [] });
   });
 });
 
@@ -103,7 +108,9 @@ describe('npm run admin:grant', () => {
       try {
         await migrate(db);
         await db.query(
-          `INSERT INTO agents (first_name, last_name, email, slug, status) VALUES ('Robin', 'Lee', 'Robin.Lee@example.com', 'robinlee', 'active')`,
+          `INSERT INTO agents (first_name, last_name, email, slug, status, email_verified_at, verified_email)
+           VALUES ('Robin', 'Lee', 'Robin.Lee@example.com', 'robinlee', 'active', now(), 'robin.lee@example.com'),
+                  ('Una', 'Proven', 'una@example.com', 'unaproven', 'active', now(), NULL)`,
         );
       } finally {
         await db.close();
@@ -120,7 +127,11 @@ describe('npm run admin:grant', () => {
 
       const missing = run('--', 'nobody@example.com');
       expect(missing.status).toBe(1);
-      expect(missing.stderr).toContain('No agent with the e-mail nobody@example.com: nothing changed.');
+      expect(missing.stderr).toContain('No agent has verified the e-mail nobody@example.com: nothing changed.');
+      // An address its agent never proved (e.g. changed before e-mail changes needed a link) is not enough.
+      const unproven = run('--', 'una@example.com');
+      expect(unproven.status).toBe(1);
+      expect(unproven.stderr).toContain('No agent has verified the e-mail una@example.com: nothing changed.');
 
       const invalid = run('not-an-email');
       expect(invalid.status).toBe(2);

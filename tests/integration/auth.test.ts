@@ -490,7 +490,7 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
       expect(suite.outbox.filter((line) => line.includes('/reset-password?token='))).toEqual([]);
     });
 
-    it('lets a pending agent reset, which also verifies the address they proved they own', async () => {
+    it('lets a pending agent reset, which does not activate them (finding 5): they still verify', async () => {
       const body = signupBody();
       await expectJson(await suite.client().post('/api/auth/signup', body), 201, messageResponse(SIGNED_UP));
       await expectJson(
@@ -505,7 +505,18 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
         200,
         messageResponse(PASSWORD_RESET),
       );
-      expect(await agentByEmail(suite, body.email)).toMatchObject({ status: 'active' });
+      // A reset never changes the status (an admin's pending would be undone by it otherwise).
+      expect(await agentByEmail(suite, body.email)).toMatchObject({ status: 'pending', email_verified_at: null });
+      const early = await suite.client().post('/api/auth/login', { email: body.email, password: 'chosen after reset' });
+      expect(early.status).toBe(403);
+      await expectJson(
+        await suite.client().post('/api/auth/resend-verification', { email: body.email }),
+        200,
+        messageResponse(RESENT),
+      );
+      await suite.settle();
+      const verify = lastLinkToken(suite.outbox, 'verify-email', body.email);
+      expect((await suite.client().post('/api/auth/verify-email', { token: verify })).status).toBe(200);
       await loggedIn(suite, { email: body.email, password: 'chosen after reset' });
     });
   });

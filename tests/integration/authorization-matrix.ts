@@ -138,12 +138,21 @@ const twoOffers = [
 const unsubscribeToken = (email: string) => unsubscribeSigner(TEST_AUTH.sessionKey).token(email);
 
 /** A new agent with a usable e-mail token (as the e-mailed link carries) for `purpose`. */
-async function tokenFor(suite: AuthSuite, purpose: 'verify_email' | 'reset_password'): Promise<string> {
+async function tokenFor(
+  suite: AuthSuite,
+  purpose: 'verify_email' | 'reset_password' | 'change_email' | 'undo_email_change',
+): Promise<string> {
   const agent = await createAgent(suite.db, { status: purpose === 'verify_email' ? 'pending' : 'active' });
   const token = randomBytes(32).toString('base64url');
+  // An e-mail change's tokens name their address: the pending new one, or the old one to restore.
+  const address = `${purpose}.${randomBytes(4).toString('hex')}@example.com`;
+  if (purpose === 'change_email') {
+    await suite.db.query('UPDATE agents SET pending_email = $2 WHERE id = $1', [agent.id, address]);
+  }
   await suite.db.query(
-    `INSERT INTO auth_tokens (token_hash, agent_id, purpose, expires_at) VALUES ($1, $2, $3, now() + interval '1 hour')`,
-    [hashToken(token), agent.id, purpose],
+    `INSERT INTO auth_tokens (token_hash, agent_id, purpose, expires_at, email)
+     VALUES ($1, $2, $3, now() + interval '1 hour', $4)`,
+    [hashToken(token), agent.id, purpose, address],
   );
   return token;
 }
@@ -290,6 +299,20 @@ export const MATRIX: Record<string, MatrixRow> = {
     expect: everyone(200),
   },
   'POST /api/auth/logout': { request: () => ({ path: '/api/auth/logout', json: {} }), expect: everyone(200) },
+  'POST /api/auth/confirm-email-change': {
+    request: async (_w, _caller, suite) => ({
+      path: '/api/auth/confirm-email-change',
+      json: { token: await tokenFor(suite, 'change_email') },
+    }),
+    expect: everyone(200),
+  },
+  'POST /api/auth/undo-email-change': {
+    request: async (_w, _caller, suite) => ({
+      path: '/api/auth/undo-email-change',
+      json: { token: await tokenFor(suite, 'undo_email_change') },
+    }),
+    expect: everyone(200),
+  },
   'GET /api/auth/me': { request: () => ({ path: '/api/auth/me' }), expect: signedIn(200, email) },
   'POST /api/auth/logout-everywhere': {
     request: () => ({ path: '/api/auth/logout-everywhere', json: {} }),

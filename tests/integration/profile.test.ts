@@ -5,7 +5,7 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { profileAnswerSchema } from '../../src/features/agents/profile.ts';
+import { profileAnswerSchema, profileSaveAnswerSchema } from '../../src/features/agents/profile.ts';
 import { expectError, expectFieldError, expectJson } from '../support/api-suite.ts';
 import { clientAs, SESSION_COOKIE, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
@@ -14,6 +14,7 @@ import { blobOf, dataUrl, formOf, imageCount, png, profileFields, putProfile } f
 import { publicAgentResponse } from '../support/schemas.ts';
 
 const answer = profileAnswerSchema.strict();
+const saveAnswer = profileSaveAnswerSchema.strict();
 
 describe.each(BACKENDS)('the agent profile on %s', (backend) => {
   const suite = useAuthSuite(backend, 'profile');
@@ -49,11 +50,15 @@ describe.each(BACKENDS)('the agent profile on %s', (backend) => {
     const { client, slug } = await signedIn({ professional_title: null, brokerage: null });
     expect((await publicAgent(slug)).profile_complete).toBe(false);
     const fields = profileFields({ email: 'Dana.Whitfield.PUT@Example.com' });
-    const { profile } = await expectJson(await putProfile(suite, client, formOf(fields)), 200, answer);
+    const saved = await expectJson(await putProfile(suite, client, formOf(fields)), 200, saveAnswer);
+    // The new address waits for its link (tests/integration/email-change.test.ts); the e-mail stays.
+    expect(saved.email_change_sent_to).toBe('dana.whitfield.put@example.com');
+    const { profile } = saved;
     expect(profile).toEqual({
       first_name: 'Dana',
       last_name: 'Whitfield',
-      email: `dana.whitfield.put@example.com`,
+      email: `${slug}@example.com`,
+      pending_email: 'dana.whitfield.put@example.com',
       phone: '6315550142',
       slug,
       brokerage: 'Harbor Point Realty (demo)',
@@ -79,7 +84,7 @@ describe.each(BACKENDS)('the agent profile on %s', (backend) => {
     });
     // The header's name comes from /api/auth/me.
     const me = await client.get('/api/auth/me');
-    expect(await me.json()).toMatchObject({ agent: { first_name: 'Dana', email: 'dana.whitfield.put@example.com' } });
+    expect(await me.json()).toMatchObject({ agent: { first_name: 'Dana', email: `${slug}@example.com` } });
   });
 
   it('PUT refuses bad fields with the field named, and changes nothing', async () => {
@@ -116,34 +121,32 @@ describe.each(BACKENDS)('the agent profile on %s', (backend) => {
     expect(row?.first_name).toBe('Jamie');
   });
 
-  it("PUT refuses another agent's e-mail (any case) with 409 and stores nothing, not even the photo", async () => {
+  it("PUT with another agent's e-mail (any case) saves the rest and leaves both addresses as they were", async () => {
     const other = await createAgent(suite.db, { email: 'taken.address@example.com' });
     const { client, id, slug } = await signedIn();
-    const images = await imageCount(suite.db);
     const form = formOf({
       ...profileFields({ email: 'Taken.Address@example.com' }),
       profile_photo: blobOf(await png(40, 40, '#aa3300')),
     });
-    const error = await expectError(await putProfile(suite, client, form), 409, 'This email is already registered');
-    expect(error.fields).toEqual({ email: 'This email is already registered' });
-    expect(await imageCount(suite.db)).toBe(images);
+    const saved = await expectJson(await putProfile(suite, client, form), 200, saveAnswer);
+    expect(saved.profile).toMatchObject({ email: `${slug}@example.com`, pending_email: 'taken.address@example.com' });
     const rows = await suite.db.query<{ id: number; first_name: string; email: string }>(
       'SELECT id, first_name, email FROM agents WHERE id = ANY($1) ORDER BY id',
       [[other.id, id]],
     );
     expect(rows.map((row) => row.email)).toEqual(['taken.address@example.com', `${slug}@example.com`]);
-    expect(rows[1]?.first_name).toBe('Jamie');
+    expect(rows[1]?.first_name).toBe('Dana');
   });
 
   it('PUT with a photo and a logo file stores both, re-encoded, in one round trip', async () => {
-    const { client } = await signedIn();
+    const { client, slug } = await signedIn();
     const form = formOf({
-      ...profileFields(),
+      ...profileFields({ email: `${slug}@example.com` }),
       profile_photo: blobOf(await png(300, 300, '#336699')),
       logo: blobOf(await png(200, 80, '#ffffff')),
     });
     const before = suite.db.roundTrips;
-    const { profile } = await expectJson(await putProfile(suite, client, form), 200, answer);
+    const { profile } = await expectJson(await putProfile(suite, client, form), 200, saveAnswer);
     expect(suite.db.roundTrips - before).toBe(1);
     expect(profile.profile_photo).toMatch(/^\/api\/images\/[0-9a-f]{64}\.jpg$/);
     expect(profile.logo).toMatch(/^\/api\/images\/[0-9a-f]{64}\.png$/);
@@ -239,7 +242,7 @@ describe.each(BACKENDS)('the agent profile on %s', (backend) => {
         formOf({ ...profileFields({ first_name: 'Changed' }), id: String(a.id), slug: a.slug }),
       ),
       200,
-      answer,
+      saveAnswer,
     );
     await expectJson(
       await b.client.post('/api/upload/logo', {
@@ -270,7 +273,7 @@ describe.each(BACKENDS)('the agent profile on %s', (backend) => {
     await expectJson(
       await putProfile(suite, admin.client, formOf(profileFields({ first_name: 'Adriana' }))),
       200,
-      answer,
+      saveAnswer,
     );
     expect((await expectJson(await other.client.get('/api/agents/profile'), 200, answer)).profile.first_name).toBe(
       'Olive',

@@ -161,13 +161,21 @@ export function signupBody(overrides: Record<string, unknown> = {}): {
   };
 }
 
-/** The token of the last link to `/{page}?token=` the outbox printed (verify-email or reset-password). */
-export function lastLinkToken(outbox: readonly string[], page: 'verify-email' | 'reset-password', to?: string): string {
+/** Is `line` (printed by the outbox) a message to `to`, with or without a name? */
+export const sentTo = (line: string, to: string): boolean =>
+  line.includes(`<${to}>`) || new RegExp(` to ${to.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`).test(line);
+
+/** The token of the last link to `/{page}?token=` the outbox printed (to `to`, when given). */
+export function lastLinkToken(
+  outbox: readonly string[],
+  page: 'verify-email' | 'reset-password' | 'confirm-email-change' | 'undo-email-change',
+  to?: string,
+): string {
   const pattern = new RegExp(
     `${TEST_SITE_URL.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/${page}\\?token=([A-Za-z0-9_-]{43})`,
   );
   for (const line of [...outbox].reverse()) {
-    if (to !== undefined && !line.includes(`<${to}>`)) continue;
+    if (to !== undefined && !sentTo(line, to)) continue;
     const match = pattern.exec(line);
     if (match?.[1]) return match[1];
   }
@@ -182,6 +190,7 @@ export async function forgeSession({
   issuedAt = Math.floor(Date.now() / 1000),
   expiresAt = issuedAt + 7 * 24 * 60 * 60,
   alg = 'HS256',
+  jti = randomBytes(16).toString('base64url'),
 }: {
   key?: Uint8Array;
   sub: string;
@@ -189,8 +198,10 @@ export async function forgeSession({
   issuedAt?: number;
   expiresAt?: number;
   alg?: 'HS256' | 'HS512';
+  /** The session id; null for a token without one (as signed before sessions had ids). */
+  jti?: string | null;
 }): Promise<string> {
-  return new SignJWT({ ver })
+  return new SignJWT(jti === null ? { ver } : { ver, jti })
     .setProtectedHeader({ alg, typ: 'JWT' })
     .setSubject(sub)
     .setIssuedAt(issuedAt)

@@ -123,7 +123,7 @@ export function adminAgentRoutes({ db, mail, featured, purge }: AdminAgentRoutes
              INSERT INTO agent_settings (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
                                          transfer_tax_rate_per_1000, default_commission_percent)
              SELECT id, $14, $15, $16, $17 FROM agent
-           )${issueTokenCtes('agent', '$9', "'reset_password'", '$10')},
+           )${issueTokenCtes('agent', '$9', "'invitation'", '$10')},
            queued AS (
              INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
              SELECT 'invitation', $5, $3 || ' ' || $4, $11, $12, $13 FROM agent

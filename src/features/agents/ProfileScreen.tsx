@@ -9,11 +9,13 @@ import { UploadField } from '../../ui/UploadField.tsx';
 import AccountFrame, { type Area } from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import {
+  emailChangeSentMessage,
   LOGO_SIZE,
   MAX_UPLOAD_BYTES,
   PROFESSIONAL_TITLES,
   PROFILE_MESSAGES,
   profileAnswerSchema,
+  profileSaveAnswerSchema,
   profileSchema,
   type Profile,
 } from './profile.ts';
@@ -115,10 +117,11 @@ function ProfileEditor({ profile }: { profile: Profile }) {
   };
 
   const save = useMutation({
-    mutationFn: (body: FormData) => sendJson('PUT', '/api/agents/profile', profileAnswerSchema, body),
-    onSuccess: (data) => {
-      saved(data, PROFILE_MESSAGES.saved);
-      setForm(formOf(data.profile));
+    mutationFn: (body: FormData) => sendJson('PUT', '/api/agents/profile', profileSaveAnswerSchema, body),
+    onSuccess: ({ email_change_sent_to: sentTo, ...answer }) => {
+      // "We sent a link" only when the server queued one; the e-mail itself changes when it is followed.
+      saved(answer, sentTo === null ? PROFILE_MESSAGES.saved : emailChangeSentMessage(sentTo));
+      setForm(formOf(answer.profile));
       // The frame's header shows the first name from ['me'].
       void queryClient.invalidateQueries({ queryKey: ['me'] });
     },
@@ -210,6 +213,13 @@ function ProfileEditor({ profile }: { profile: Profile }) {
             onChange={(event) => setForm({ ...form, phone: formatPhoneAsTyped(event.target.value) })}
           />
         </div>
+        {/* A new address is not the e-mail until the link sent to it is followed (issue 21). */}
+        {profile.pending_email ? (
+          <p className="note" role="status">
+            Waiting for confirmation: we sent a link to <strong>{profile.pending_email}</strong>. Your email stays{' '}
+            {profile.email} until you follow it.
+          </p>
+        ) : null}
         <div className="field">
           <label htmlFor={titleId}>Professional title</label>
           <select

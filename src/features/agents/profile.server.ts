@@ -3,13 +3,22 @@
  * upload routes (POST and DELETE /api/upload/profile-photo and /api/upload/logo). No route takes an
  * agent id: each reads and changes only the session's agent, in ONE statement that also checks the
  * session (sessionAgentCte) and stores any image (storeImageCte), so a refusal stores nothing.
+ *
+ * A new e-mail address is not written (issue 21, finding 1): it waits as pending_email until the
+ * link sent to it is followed (POST /api/auth/confirm-email-change), and the old address is told,
+ * with a link that undoes the change. The answer is the same whether or not another account has
+ * the new address (that owner is told instead, and the change cannot be confirmed).
  */
 import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import { HttpError, parseOrThrow, readBody, readJson, route, type BodyLimit } from '../../server/http.ts';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { confirmEmailChangeEmail, emailChangeNoticeEmail, emailChangeTakenEmail } from '../auth/auth-emails.ts';
+import { countHitsStatement, LIMITS, rateCheck, secondsLeft, TooManyAttempts } from '../auth/rate-limit.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
+import { issueTokenCtes, newToken, TOKEN_HOURS } from '../auth/tokens.server.ts';
+import type { MailContext } from '../email/email.server.ts';
 import {
   base64ImageBytes,
   imageParams,
@@ -48,6 +57,7 @@ const PROFILE_COLUMNS = [
   'show_logo',
   'profile_photo',
   'logo',
+  'pending_email',
 ] as const satisfies readonly (keyof Profile)[];
 
 const RETURNING = PROFILE_COLUMNS.map((column) => `agents.${column}`).join(', ');
@@ -90,39 +100,74 @@ async function readProfileForm(c: Context): Promise<FormData> {
   }
 }
 
-/** The Postgres unique constraint on agents' e-mail was violated (two saves racing for one address). */
-const isEmailConflict = (error: unknown): boolean =>
-  typeof error === 'object' &&
-  error !== null &&
-  'code' in error &&
-  error.code === '23505' &&
-  'constraint' in error &&
-  error.constraint === 'agents_email_key';
-
 interface SavedRow {
   signed_in: boolean;
-  email_taken: boolean;
+  /** Seconds into the e-mail-change counter's window, when the address changed. */
+  change_elapsed: number | null;
+  /** Null (while signed in) when the agent was over the e-mail-change limit: nothing was written. */
   profile: Profile | null;
+  delivery_ids: number[] | null;
+}
+
+/** What a save did besides the profile: the address a link (or notice) was queued to, if any. */
+interface Saved {
+  profile: Profile;
+  emailChangeSentTo: string | null;
+  deliveryIds: number[];
 }
 
 /**
- * One statement: checks the session, refuses an e-mail another agent has, stores the new images and
- * writes the profile. Images are stored only when the profile is written.
+ * One statement: checks the session, stores the new images and writes the profile. A new e-mail
+ * (other than the current one in any case) is counted against the agent's limit and, within it,
+ * stored as pending with a change_email token bound to it (unless another account has it) and an
+ * undo token bound to the old address, and the two e-mails queued; over the limit nothing is
+ * written. Images are stored only when the profile is written.
  */
 async function saveProfile(
   db: Db,
   c: Context,
+  mail: MailContext,
   fields: ProfileFields,
   images: { photo: ProcessedImage | undefined; logo: ProcessedImage | undefined },
-): Promise<Profile> {
+): Promise<Saved> {
   const params: unknown[] = [...sessionParams(sessionOf(c)), ...WRITTEN_FIELDS.map((field) => fields[field])];
-  const sets = WRITTEN_FIELDS.map((field, index) => `${field} = $${index + 3}`);
+  const newEmail = `$${3 + WRITTEN_FIELDS.indexOf('email')}::text`;
+  // The address itself changes only in case (same mailbox); any other change waits (pending_email).
+  const sets = WRITTEN_FIELDS.map((field, index) =>
+    field === 'email'
+      ? `email = CASE WHEN lower(agents.email) = lower(${newEmail}) THEN ${newEmail} ELSE agents.email END`
+      : `${field} = $${index + 3}`,
+  );
+  const siteUrl = mail.siteUrl(c.req.raw);
+  const confirm = newToken();
+  const undo = newToken();
+  const confirmMessage = confirmEmailChangeEmail({ token: confirm.token, siteUrl });
+  const takenMessage = emailChangeTakenEmail({ siteUrl });
+  const notice = emailChangeNoticeEmail({ token: undo.token, siteUrl, newEmail: fields.email });
+  const limit = rateCheck(LIMITS.emailChangePerAgent, `email-change:agent:${sessionOf(c).agentId}`);
+  const counting = countHitsStatement([limit], {
+    firstParam: params.length + 1,
+    onlyIf: 'EXISTS (SELECT 1 FROM change)',
+  });
+  params.push(...counting.params);
+  const p = (value: unknown): string => {
+    params.push(value);
+    return `$${params.length}`;
+  };
   const ctes = [
     sessionAgentCte(1),
-    `taken AS (SELECT 1 FROM agents, me WHERE lower(agents.email) = lower($${3 + WRITTEN_FIELDS.indexOf('email')})
-                AND agents.id <> me.id)`,
+    `change AS (
+       SELECT agents.id, agents.email AS old_email,
+              EXISTS (SELECT 1 FROM agents o WHERE lower(o.email) = lower(${newEmail}) AND o.id <> agents.id) AS taken
+         FROM agents JOIN me ON me.id = agents.id
+        WHERE lower(agents.email) <> lower(${newEmail})
+     )`,
+    `counted AS (${counting.sql})`,
+    `allowed AS (SELECT me.id FROM me WHERE NOT EXISTS (SELECT 1 FROM counted WHERE counted.hits > ${p(limit.limit)}))`,
+    `changing AS (SELECT change.* FROM change JOIN allowed ON allowed.id = change.id)`,
+    `free_change AS (SELECT * FROM changing WHERE NOT taken)`,
   ];
-  const writable = 'EXISTS (SELECT 1 FROM me) AND NOT EXISTS (SELECT 1 FROM taken)';
+  const writable = 'EXISTS (SELECT 1 FROM allowed)';
   for (const [name, column, image] of [
     ['stored_photo', 'profile_photo', images.photo],
     ['stored_logo', 'logo', images.logo],
@@ -132,27 +177,51 @@ async function saveProfile(
     params.push(...imageParams(image), image.url);
     sets.push(`${column} = $${params.length}`);
   }
-  let row: SavedRow | undefined;
-  try {
-    [row] = await db.query<SavedRow>(
-      `WITH ${ctes.join(',\n')},
-       updated AS (UPDATE agents SET ${sets.join(', ')}, updated_at = now() FROM me
-                    WHERE agents.id = me.id AND NOT EXISTS (SELECT 1 FROM taken)
-                    RETURNING ${RETURNING})
-       SELECT EXISTS (SELECT 1 FROM me) AS signed_in, EXISTS (SELECT 1 FROM taken) AS email_taken,
-              (SELECT row_to_json(updated) FROM updated) AS profile`,
-      params,
-    );
-  } catch (error) {
-    if (isEmailConflict(error)) throw emailTaken();
-    throw error;
-  }
+  const hours = p(TOKEN_HOURS.change_email);
+  const undoHours = p(TOKEN_HOURS.undo_email_change);
+  const [row] = await db.query<SavedRow>(
+    `WITH ${ctes.join(',\n')}${issueTokenCtes('free_change', p(confirm.hash), "'change_email'", hours, {
+      email: newEmail,
+      name: 'confirm_',
+    })}${issueTokenCtes('changing', p(undo.hash), "'undo_email_change'", undoHours, {
+      email: 'changing.old_email',
+      name: 'undo_',
+      keepOlder: true,
+    })},
+     dropped AS (
+       -- The link of an earlier pending change to an address another account has: none is issued.
+       DELETE FROM auth_tokens t USING changing WHERE t.agent_id = changing.id AND t.purpose = 'change_email'
+          AND changing.taken
+     ),
+     queued AS (
+       INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
+       SELECT 'change_email', ${newEmail}, NULL,
+              CASE WHEN taken THEN ${p(takenMessage.subject)} ELSE ${p(confirmMessage.subject)} END,
+              CASE WHEN taken THEN ${p(takenMessage.html)} ELSE ${p(confirmMessage.html)} END,
+              CASE WHEN taken THEN ${p(takenMessage.text)} ELSE ${p(confirmMessage.text)} END
+         FROM changing
+       UNION ALL
+       SELECT 'email_change_notice', old_email, NULL, ${p(notice.subject)}, ${p(notice.html)}, ${p(notice.text)}
+         FROM changing
+       RETURNING id
+     ),
+     updated AS (UPDATE agents SET ${sets.join(', ')},
+                        pending_email = CASE WHEN EXISTS (SELECT 1 FROM changing) THEN ${newEmail}
+                                             ELSE agents.pending_email END,
+                        updated_at = now()
+                   FROM allowed WHERE agents.id = allowed.id
+                 RETURNING ${RETURNING})
+     SELECT EXISTS (SELECT 1 FROM me) AS signed_in,
+            (SELECT elapsed FROM counted) AS change_elapsed,
+            (SELECT row_to_json(updated) FROM updated) AS profile,
+            (SELECT array_agg(id) FROM queued) AS delivery_ids`,
+    params,
+  );
   if (!row?.signed_in) throw pleaseLogIn();
-  if (row.email_taken || !row.profile) throw emailTaken();
-  return row.profile;
+  if (!row.profile) throw new TooManyAttempts(secondsLeft(limit, row.change_elapsed ?? 0));
+  const deliveryIds = row.delivery_ids ?? [];
+  return { profile: row.profile, emailChangeSentTo: deliveryIds.length > 0 ? fields.email : null, deliveryIds };
 }
-
-const emailTaken = () => new HttpError(409, PROFILE_MESSAGES.emailTaken, { email: PROFILE_MESSAGES.emailTaken });
 
 interface UploadKind {
   path: string;
@@ -185,7 +254,7 @@ const UPLOADS: UploadKind[] = [
   },
 ];
 
-export function profileRoutes(db: Db, purge: PurgeAfterWrite): Hono {
+export function profileRoutes(db: Db, purge: PurgeAfterWrite, mail: MailContext): Hono {
   const app = new Hono();
 
   /** Runs `sql` (an UPDATE … FROM me … RETURNING, or a SELECT) and answers the profile, or 401. */
@@ -217,9 +286,10 @@ export function profileRoutes(db: Db, purge: PurgeAfterWrite): Hono {
       const logoBytes = await formFile(form.get('logo'));
       const photo = photoBytes ? await processImage(photoBytes, PHOTO_RULES) : undefined;
       const logo = logoBytes ? await processImage(logoBytes, LOGO_RULES) : undefined;
-      const profile = await saveProfile(db, c, fields, { photo, logo });
+      const saved = await saveProfile(db, c, mail, fields, { photo, logo });
+      mail.deliverSoon(saved.deliveryIds, c.req.raw);
       await purge(c.req.raw, [CACHE_TAGS.agent(sessionOf(c).agentId)]);
-      return c.json({ success: true, profile });
+      return c.json({ success: true, profile: saved.profile, email_change_sent_to: saved.emailChangeSentTo });
     },
   });
 

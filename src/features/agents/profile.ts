@@ -41,7 +41,6 @@ export const PROFILE_MESSAGES = {
   photoTooLarge: 'Photo must be less than 10MB',
   logoTooLarge: 'Logo must be less than 10MB',
   notAnImage: 'Please select an image file',
-  emailTaken: 'This email is already registered',
 } as const;
 
 // An agent's name and brokerage are printed in every estimate e-mail and PDF of theirs, which go
@@ -117,9 +116,23 @@ export const logoUploadSchema = z.object({
 export const profileAnswerSchema = z.object({
   success: z.literal(true),
   // The Agent entity the public page answers too (its id aside); the title here is one of the three.
+  // pending_email: a new address waiting for its link to be followed (it is not the e-mail yet).
   profile: publicAgentSchema.shape.agent
     .omit({ id: true })
-    .extend({ professional_title: z.enum(PROFESSIONAL_TITLES).nullable() }),
+    .extend({ professional_title: z.enum(PROFESSIONAL_TITLES).nullable(), pending_email: z.string().nullable() }),
 });
 
 export type Profile = z.infer<typeof profileAnswerSchema>['profile'];
+
+/**
+ * PUT /api/agents/profile's answer: the profile, and the new address a link was e-mailed to when the
+ * save asked for another e-mail (null otherwise). It is the same whether or not another account has
+ * that address.
+ */
+export const profileSaveAnswerSchema = profileAnswerSchema.extend({
+  email_change_sent_to: z.string().nullable(),
+});
+
+/** The screen's message after a save that asked for a new e-mail address. */
+export const emailChangeSentMessage = (email: string): string =>
+  `Profile updated. We sent a link to ${email}: your email changes when you follow it.`;

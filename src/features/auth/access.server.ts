@@ -12,7 +12,17 @@ import type { Queryable } from '../../server/db.ts';
 import { errorResponse, HttpError, readJson, type BodyLimit } from '../../server/http.ts';
 import { SETTINGS_MESSAGES } from '../settings/agent-settings.ts';
 import { pathMatcher } from '../../server/netlify-rules.ts';
-import { PLEASE_LOG_IN, readSession, SESSION_COOKIE, type AuthConfig, type SessionClaims } from './sessions.server.ts';
+import {
+  currentSessionCondition,
+  PLEASE_LOG_IN,
+  readSession,
+  SESSION_COOKIE,
+  sessionParams,
+  type AuthConfig,
+  type SessionClaims,
+} from './sessions.server.ts';
+
+export { sessionParams };
 
 /** public: anyone; agent: any signed-in agent (admins too); admin: signed-in admins only. */
 export type Access = 'public' | 'agent' | 'admin';
@@ -66,19 +76,16 @@ export function sessionOf(c: Context): SessionClaims {
   return claims;
 }
 
-/**
- * A CTE `me` holding the session's agent (id, is_admin) while the session is current and the agent
- * active, with its two parameters at `$first` and `$first + 1` (sessionParams). A query that finds
- * no `me` row answers 401, as GET /api/auth/me does.
- */
 /** A signed-in agent asked for an admin's screen or list. */
 export const ADMINS_ONLY = 'Admins only';
 
+/**
+ * A CTE `me` holding the session's agent (id, is_admin) while the session is current (not ended by
+ * logout, its version the agent's) and the agent active, with its two parameters at `$first` and
+ * `$first + 1` (sessionParams). A query that finds no `me` row answers 401, as GET /api/auth/me does.
+ */
 export const sessionAgentCte = (first: number): string =>
-  `me AS (SELECT id, is_admin FROM agents
-           WHERE id = $${first} AND session_version = $${first + 1} AND status = 'active')`;
-
-export const sessionParams = ({ agentId, version }: SessionClaims): [number, number] => [agentId, version];
+  `me AS (SELECT id, is_admin FROM agents WHERE ${currentSessionCondition(first)})`;
 
 /**
  * For the `me` row a query of an admin route read (with `is_admin`): no row is 401 (signed out),

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { passwordResetEmail, resetPasswordUrl, verificationEmail, verifyEmailUrl } from './auth-emails.ts';
+import {
+  confirmEmailChangeEmail,
+  emailChangeNoticeEmail,
+  emailChangeTakenEmail,
+  passwordResetEmail,
+  resetPasswordUrl,
+  verificationEmail,
+  verifyEmailUrl,
+} from './auth-emails.ts';
 
 const token = 'AbC-_0123456789abcdefghijklmnopqrstuvwxyzAB';
 
@@ -29,5 +37,24 @@ describe('account e-mails', () => {
     expect(email.html).not.toContain('<b>Pat</b>');
     expect(email.html).toContain('Hi &lt;b&gt;Pat&lt;/b&gt; &amp; &quot;Co&quot;,');
     expect(email.text).toContain('Hi <b>Pat</b> & "Co",');
+  });
+
+  it('an e-mail change: the new address gets only product words and its link; the old one the undo link', () => {
+    const confirm = confirmEmailChangeEmail({ token, siteUrl: 'https://homes.example.com' });
+    expect(confirm.text).toContain(`https://homes.example.com/confirm-email-change?token=${token}`);
+    expect(confirm.text).toContain('Hello,');
+    expect(confirm.text).toContain('expires in 24 hours');
+    const taken = emailChangeTakenEmail({ siteUrl: 'https://homes.example.com' });
+    expect(taken.text).toContain('already has an account, so nothing changed');
+    expect(taken.text).not.toContain('token=');
+    const notice = emailChangeNoticeEmail({
+      token,
+      siteUrl: 'https://homes.example.com',
+      newEmail: 'new<b>@example.com',
+      firstName: 'Pat',
+    });
+    expect(notice.text).toContain(`https://homes.example.com/undo-email-change?token=${token}`);
+    expect(notice.text).toContain('for 7 days');
+    expect(notice.html).toContain('new&lt;b&gt;@example.com');
   });
 });

@@ -11,6 +11,10 @@ export const VERIFY_EMAIL_HOURS = 24;
 export const RESET_PASSWORD_HOURS = 1;
 /** An admin's invitation waits longer than a reset link: the new agent may not read it at once. */
 export const INVITATION_HOURS = 72;
+/** The link that moves an account to a new address. */
+export const CHANGE_EMAIL_HOURS = 24;
+/** The old address can undo a change for a week: its owner may be away when it happens. */
+export const UNDO_EMAIL_CHANGE_HOURS = 7 * 24;
 
 const FONT = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 const INK = '#14213d';
@@ -22,6 +26,12 @@ export const verifyEmailUrl = (siteUrl: string, token: string): string =>
 
 export const resetPasswordUrl = (siteUrl: string, token: string): string =>
   `${siteUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+
+export const confirmEmailChangeUrl = (siteUrl: string, token: string): string =>
+  `${siteUrl.replace(/\/+$/, '')}/confirm-email-change?token=${encodeURIComponent(token)}`;
+
+export const undoEmailChangeUrl = (siteUrl: string, token: string): string =>
+  `${siteUrl.replace(/\/+$/, '')}/undo-email-change?token=${encodeURIComponent(token)}`;
 
 interface ActionEmail {
   subject: string;
@@ -131,8 +141,9 @@ export function passwordResetEmail({
 }
 
 /**
- * Sent when an admin adds an agent: a password-reset link (purpose reset_password), as following
- * it both sets the password and proves the address, which activates the account.
+ * Sent when an admin adds an agent: a link to the set-password page (a token of purpose invitation),
+ * as following it both sets the password and proves the address, which activates the account the
+ * admin made. A password reset (purpose reset_password) never activates anyone.
  */
 export function invitationEmail({
   token,
@@ -154,6 +165,76 @@ export function invitationEmail({
     url: resetPasswordUrl(origin, token),
     expiry: `This link works once and expires in ${INVITATION_HOURS} hours.`,
     footer: 'If you did not expect this email, you can ignore it; the account stays inactive.',
+    siteUrl: origin,
+  });
+}
+
+/**
+ * Sent to the NEW address of a profile e-mail change: the link that moves the account there. It
+ * carries only the product's words and the address itself (no name or text the agent typed), as
+ * anyone can type any address.
+ */
+export function confirmEmailChangeEmail({ token, siteUrl }: { token: string; siteUrl: string }): EmailContent {
+  const origin = siteUrl.replace(/\/+$/, '');
+  return actionEmail({
+    subject: `Confirm your new email for ${BRAND_NAME}`,
+    greeting: 'Hello,',
+    intro:
+      `Someone asked to use this address for an agent account of ${BRAND_NAME}. If it was you, confirm ` +
+      'the change; the account keeps its old address until you do.',
+    action: 'Confirm my new email',
+    url: confirmEmailChangeUrl(origin, token),
+    expiry: `This link works once and expires in ${CHANGE_EMAIL_HOURS} hours.`,
+    footer: 'If you did not ask for this, ignore this email: nothing changes.',
+    siteUrl: origin,
+  });
+}
+
+/**
+ * Sent instead of confirmEmailChangeEmail when the new address already has an account: the change
+ * cannot happen, and the address's owner is told why they got mail (the profile screen answers the
+ * same either way, so it does not tell the asker whether the address is registered).
+ */
+export function emailChangeTakenEmail({ siteUrl }: { siteUrl: string }): EmailContent {
+  const origin = siteUrl.replace(/\/+$/, '');
+  return actionEmail({
+    subject: `Your address was entered on ${BRAND_NAME}`,
+    greeting: 'Hello,',
+    intro:
+      `Someone asked to move another agent account of ${BRAND_NAME} to this address. This address ` +
+      'already has an account, so nothing changed. If you forgot your password, you can reset it here:',
+    action: 'Reset my password',
+    url: `${origin}/forgot-password`,
+    expiry: 'Your account and its password are unchanged.',
+    footer: 'If you did not ask for this, you can ignore this email.',
+    siteUrl: origin,
+  });
+}
+
+/** Sent to the OLD address of a profile e-mail change: what is happening, and the link that undoes it. */
+export function emailChangeNoticeEmail({
+  token,
+  siteUrl,
+  newEmail,
+  firstName,
+}: {
+  token: string;
+  siteUrl: string;
+  newEmail: string;
+  firstName?: string | null;
+}): EmailContent {
+  const origin = siteUrl.replace(/\/+$/, '');
+  return actionEmail({
+    subject: `Your ${BRAND_NAME} email is being changed`,
+    greeting: greetingFor(firstName),
+    intro:
+      `Someone signed in to your agent account asked to change its email to ${newEmail}. The change ` +
+      'happens once that address confirms it. If this was not you, undo it: your account keeps (or gets ' +
+      'back) this address and every session is signed out.',
+    action: 'Undo the change',
+    url: undoEmailChangeUrl(origin, token),
+    expiry: `This link works once and for ${UNDO_EMAIL_CHANGE_HOURS / 24} days.`,
+    footer: 'If you made this change, you need not do anything. If you did not, also reset your password.',
     siteUrl: origin,
   });
 }

@@ -1,6 +1,7 @@
 /**
  * The account calls of the specification (section 7, Auth): sign-up, e-mail verification, login,
- * resend-verification, forgot and reset password, the current agent, logout and logout-everywhere.
+ * resend-verification, forgot and reset password, the current agent, logout and logout-everywhere;
+ * and confirming or undoing a profile e-mail change by its e-mailed link (issue 21, finding 1).
  *
  * Every write and the e-mail it causes are one statement (so both happen or neither does); the
  * e-mail is delivered after the response. No response or log line carries a password, a hash or a
@@ -27,10 +28,13 @@ import { enforceRateLimits, LIMITS, rateCheck, type RateCheck, type RateLimit } 
 import {
   clearSessionCookie,
   currentAgent,
+  currentSessionCondition,
   PLEASE_LOG_IN,
   readSession,
+  readSessionExpiry,
   SESSION_AGENT_COLUMNS,
   SESSION_COOKIE,
+  sessionParams,
   setSessionCookie,
   signSession,
   type AuthConfig,
@@ -41,6 +45,7 @@ import {
   hashToken,
   issueTokenCtes,
   newToken,
+  purposeIn,
   TOKEN_HOURS,
   tokenError,
   type TokenPurpose,
@@ -57,6 +62,9 @@ export const MESSAGES = {
   resent: 'If that account needs verifying, we have sent a new link.',
   resetSent: 'If an account exists for that email, we have sent a password reset link.',
   passwordReset: 'Your password has been reset. You can now log in.',
+  emailChanged: 'Your email has been changed. Please log in with your new address.',
+  emailChangeUndone: 'The email change has been undone and every session signed out. Please log in.',
+  emailNowTaken: 'Another account uses this address now, so the change cannot be made.',
 } as const;
 
 export interface AuthRoutesDeps {
@@ -81,6 +89,14 @@ export const isLocalClient = (ip: string): boolean => ip === 'unknown' || ip ===
  */
 export const perIpCheck = (ip: string, limit: RateLimit, action: string): RateCheck[] =>
   isLocalClient(ip) ? [] : [rateCheck(limit, `${action}:ip:${clientKey(ip)}`)];
+
+/**
+ * The login counter of one account from one client (finding 7): a stranger's guesses slow down only
+ * the stranger, so the owner still logs in from their own address. Clients on this machine share
+ * one counter per account (they have no address of their own to tell them apart).
+ */
+export const loginAccountClientCheck = (email: string, ip: string): RateCheck =>
+  rateCheck(LIMITS.loginPerAccountClient, `login:email-client:${email}:${isLocalClient(ip) ? 'local' : ip}`);
 
 /** The Postgres unique constraint a failed statement violated, if that is why it failed. */
 function violatedConstraint(error: unknown): string | undefined {
@@ -191,20 +207,25 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
   });
 
   /**
-   * One round trip: the token used up and the agent verified (and activated if pending) together;
-   * one more first for the per-IP limit when the client has an address of its own.
+   * One round trip: the token used up and the agent verified (and activated if pending and never
+   * verified before) together; one more first for the per-IP limit when the client has an address
+   * of its own.
    */
   route(app, '/auth/verify-email', {
     POST: async (c) => {
       const { token } = await readJson(c, tokenSchema);
       await enforceRateLimits(db, perIp(c, LIMITS.verifyPerIp, 'verify'));
       const consume = consumeTokenSql('$1', "'verify_email'");
+      // Only an account never verified verifies itself into active: a pending status set by an
+      // admin on a verified account stands until an admin changes it (finding 5).
       const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(
         `WITH ${consume.cte},
          verified AS (
            UPDATE agents a
-              SET status = CASE WHEN a.status = 'pending' THEN 'active' ELSE a.status END,
-                  email_verified_at = coalesce(a.email_verified_at, now()), updated_at = now()
+              SET status = CASE WHEN a.status = 'pending' AND a.email_verified_at IS NULL THEN 'active'
+                                ELSE a.status END,
+                  email_verified_at = coalesce(a.email_verified_at, now()), verified_email = lower(a.email),
+                  updated_at = now()
              FROM consumed WHERE a.id = consumed.agent_id
            RETURNING a.id
          )
@@ -217,14 +238,14 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
   });
 
   /**
-   * Round trips: 1 rate limit (per e-mail and per IP), 1 lookup, and 1 more when the stored hash is
-   * upgraded. Exactly one scrypt runs whether or not the account exists.
+   * Round trips: 1 rate limit (per account and client, and per IP), 1 lookup, and 1 more when the
+   * stored hash is upgraded. Exactly one scrypt runs whether or not the account exists.
    */
   route(app, '/auth/login', {
     POST: async (c) => {
       const { email, password } = await readJson(c, loginSchema);
       await enforceRateLimits(db, [
-        rateCheck(LIMITS.loginPerEmail, `login:email:${email}`),
+        loginAccountClientCheck(email, clientIp(c)),
         ...perIp(c, LIMITS.loginPerIp, 'login'),
       ]);
       const [agent] = await db.query<LoginRow>(
@@ -255,7 +276,8 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
 
   /**
    * Round trips: 1 rate limit, 1 statement that issues a token and queues the e-mail only when the
-   * e-mail names a pending agent. The answer is the same either way.
+   * e-mail names a pending agent who has never verified (an admin's pending on a verified account is
+   * not the agent's to undo). The answer is the same either way.
    */
   route(app, '/auth/resend-verification', {
     POST: async (c) => {
@@ -269,6 +291,7 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
       const ids = await queueTokenEmail(db, {
         email,
         statuses: ['pending'],
+        neverVerified: true,
         purpose: 'verify_email',
         hash,
         ...message,
@@ -302,24 +325,29 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
 
   /**
    * Round trips: 1 to check the token (so a dead link costs no scrypt), then 1 statement that uses
-   * it up, sets the new hash and raises session_version (every older session ends). Following the
-   * e-mailed link also proves the address: a pending agent is verified and activated. One more
-   * first for the per-IP limit when the client has an address of its own.
+   * it up, sets the new hash and raises session_version (every older session ends). The same page
+   * takes an admin's invitation: following that link proves the address and activates the pending
+   * account the admin made. A password reset never changes the status (finding 5): an admin's
+   * pending stands. One more first for the per-IP limit when the client has an address of its own.
    */
   route(app, '/auth/reset-password', {
     POST: async (c) => {
       const { token, password } = await readJson(c, resetPasswordSchema);
       await enforceRateLimits(db, perIp(c, LIMITS.resetPerIp, 'reset'));
-      await checkToken(db, token, 'reset_password');
+      const purposes = ['reset_password', 'invitation'] as const;
+      await checkToken(db, token, purposes);
       const passwordHash = await hashPassword(password);
-      const consume = consumeTokenSql('$1', "'reset_password'");
+      const consume = consumeTokenSql('$1', purposeIn(purposes));
       const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(
         `WITH ${consume.cte},
          updated AS (
            UPDATE agents a
               SET password_hash = $2, session_version = a.session_version + 1,
-                  status = CASE WHEN a.status = 'pending' THEN 'active' ELSE a.status END,
-                  email_verified_at = coalesce(a.email_verified_at, now()), updated_at = now()
+                  status = CASE WHEN consumed.purpose = 'invitation' AND a.status = 'pending'
+                                     AND a.email_verified_at IS NULL THEN 'active' ELSE a.status END,
+                  email_verified_at = CASE WHEN consumed.purpose = 'invitation'
+                                           THEN coalesce(a.email_verified_at, now()) ELSE a.email_verified_at END,
+                  verified_email = lower(a.email), updated_at = now()
              FROM consumed WHERE a.id = consumed.agent_id
            RETURNING a.id
          )
@@ -337,9 +365,24 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
     GET: async (c) => c.json({ success: true, agent: await currentAgent(c, db, config) }),
   });
 
-  /** Ends this browser's session (the cookie is dropped); answers success also without one. */
+  /**
+   * Ends this browser's session on the server (finding 6): its id goes to ended_sessions until the
+   * token would have expired, so the token no longer works even if it was copied; the agent's other
+   * sessions stay. One round trip with a session cookie we signed (none without), which also drops
+   * ended sessions past their expiry. Answers success also without a session.
+   */
   route(app, '/auth/logout', {
-    POST: (c) => {
+    POST: async (c) => {
+      const cookie = getCookie(c, SESSION_COOKIE);
+      const ending = cookie ? await readSessionExpiry(config, cookie) : undefined;
+      if (ending) {
+        await db.query(
+          `WITH expired AS (DELETE FROM ended_sessions WHERE expires_at < now())
+           INSERT INTO ended_sessions (jti, expires_at) VALUES ($1, to_timestamp($2))
+           ON CONFLICT (jti) DO NOTHING`,
+          [ending.claims.sessionId, ending.exp],
+        );
+      }
       clearSessionCookie(c, config);
       return c.json({ success: true });
     },
@@ -353,9 +396,9 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
       if (!claims) throw new HttpError(401, PLEASE_LOG_IN);
       const rows = await db.query<{ id: number }>(
         `UPDATE agents SET session_version = session_version + 1, updated_at = now()
-          WHERE id = $1 AND session_version = $2 AND status = 'active'
+          WHERE ${currentSessionCondition(1)}
           RETURNING id`,
-        [claims.agentId, claims.version],
+        sessionParams(claims),
       );
       if (rows.length === 0) throw new HttpError(401, PLEASE_LOG_IN);
       clearSessionCookie(c, config);
@@ -363,7 +406,91 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
     },
   });
 
+  /**
+   * The link sent to the new address of a profile e-mail change (finding 1). One statement: the
+   * token used up and, while that address is still the agent's pending one and no other account
+   * has it, the address made the agent's e-mail, proved, and every session of the agent ended (the
+   * sign-in name changed). One more first for the per-IP limit when the client has an address.
+   */
+  route(app, '/auth/confirm-email-change', {
+    POST: async (c) => {
+      const { token } = await readJson(c, tokenSchema);
+      await enforceRateLimits(db, perIp(c, LIMITS.verifyPerIp, 'verify'));
+      const consume = consumeTokenSql('$1', "'change_email'");
+      await changeEmailStatement(
+        db,
+        `WITH ${consume.cte},
+         changed AS (
+           UPDATE agents a
+              SET email = consumed.email, pending_email = NULL, verified_email = lower(consumed.email),
+                  email_verified_at = now(), session_version = a.session_version + 1, updated_at = now()
+             FROM consumed
+            WHERE a.id = consumed.agent_id AND lower(a.pending_email) = lower(consumed.email)
+              AND NOT EXISTS (SELECT 1 FROM agents o WHERE lower(o.email) = lower(consumed.email) AND o.id <> a.id)
+           RETURNING a.id
+         )
+         SELECT (SELECT id FROM changed) AS agent_id, EXISTS (SELECT 1 FROM consumed) AS used,
+                ${consume.expired} AS expired`,
+        [hashToken(token)],
+      );
+      clearSessionCookie(c, config);
+      return c.json({ success: true, message: MESSAGES.emailChanged });
+    },
+  });
+
+  /**
+   * The link sent to the old address of a profile e-mail change (finding 1): within a week, the
+   * owner of the old address takes the account back. One statement: the token used up, the old
+   * address restored (unless another account has taken it since) and proved, the pending change
+   * and its link dropped, and every session of the agent ended (whoever made the change is out).
+   */
+  route(app, '/auth/undo-email-change', {
+    POST: async (c) => {
+      const { token } = await readJson(c, tokenSchema);
+      await enforceRateLimits(db, perIp(c, LIMITS.verifyPerIp, 'verify'));
+      const consume = consumeTokenSql('$1', "'undo_email_change'");
+      await changeEmailStatement(
+        db,
+        `WITH ${consume.cte},
+         changed AS (
+           UPDATE agents a
+              SET email = consumed.email, pending_email = NULL, verified_email = lower(consumed.email),
+                  session_version = a.session_version + 1, updated_at = now()
+             FROM consumed
+            WHERE a.id = consumed.agent_id
+              AND NOT EXISTS (SELECT 1 FROM agents o WHERE lower(o.email) = lower(consumed.email) AND o.id <> a.id)
+           RETURNING a.id
+         ),
+         dropped AS (
+           DELETE FROM auth_tokens t USING changed WHERE t.agent_id = changed.id AND t.purpose = 'change_email'
+         )
+         SELECT (SELECT id FROM changed) AS agent_id, EXISTS (SELECT 1 FROM consumed) AS used,
+                ${consume.expired} AS expired`,
+        [hashToken(token)],
+      );
+      clearSessionCookie(c, config);
+      return c.json({ success: true, message: MESSAGES.emailChangeUndone });
+    },
+  });
+
   return app;
+}
+
+/**
+ * Runs a confirm or undo statement (columns agent_id, used, expired): an unusable token is the
+ * token error; a used token whose address another account has (now) is 409, and the link is spent.
+ */
+async function changeEmailStatement(db: Db, sql: string, params: unknown[]): Promise<void> {
+  let row: { agent_id: number | null; used: boolean; expired: boolean } | undefined;
+  try {
+    [row] = await db.query<{ agent_id: number | null; used: boolean; expired: boolean }>(sql, params);
+  } catch (error) {
+    // Two agents confirming one address at once: the unique index decides.
+    if (violatedConstraint(error) === 'agents_email_key') throw new HttpError(409, MESSAGES.emailNowTaken);
+    throw error;
+  }
+  if (!row?.used) throw tokenError(row?.expired ?? false);
+  if (row.agent_id === null) throw new HttpError(409, MESSAGES.emailNowTaken);
 }
 
 /**
@@ -376,6 +503,7 @@ async function queueTokenEmail(
   {
     email,
     statuses,
+    neverVerified = false,
     purpose,
     hash,
     subject,
@@ -384,6 +512,8 @@ async function queueTokenEmail(
   }: {
     email: string;
     statuses: readonly SessionAgent['status'][];
+    /** Only an agent who has never verified their address. */
+    neverVerified?: boolean;
     purpose: TokenPurpose;
     hash: string;
     subject: string;
@@ -393,7 +523,8 @@ async function queueTokenEmail(
 ): Promise<number[]> {
   const rows = await db.query<{ id: number }>(
     `WITH agent AS (
-       SELECT id, email, first_name, last_name FROM agents WHERE lower(email) = $1 AND status = ANY ($2::text[])
+       SELECT id, email, first_name, last_name FROM agents
+        WHERE lower(email) = $1 AND status = ANY ($2::text[]) AND (NOT $9::boolean OR email_verified_at IS NULL)
      )${issueTokenCtes('agent', '$3', '$4::text', '$5')},
      queued AS (
        INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
@@ -401,7 +532,7 @@ async function queueTokenEmail(
        RETURNING id
      )
      SELECT id FROM queued`,
-    [email, statuses, hash, purpose, TOKEN_HOURS[purpose], subject, html, text],
+    [email, statuses, hash, purpose, TOKEN_HOURS[purpose], subject, html, text, neverVerified],
   );
   return rows.map((row) => row.id);
 }

@@ -19,7 +19,11 @@ const HOUR = 60 * MINUTE;
 
 /** The account limits of the product. */
 export const LIMITS = {
-  loginPerEmail: { limit: 10, windowSeconds: 15 * MINUTE },
+  /**
+   * Logins of one account from one client (finding 7): a stranger guessing slows down only their
+   * own address; the owner, from theirs, still logs in. The per-IP limit holds a guesser's total.
+   */
+  loginPerAccountClient: { limit: 10, windowSeconds: 15 * MINUTE },
   loginPerIp: { limit: 30, windowSeconds: 15 * MINUTE },
   signupPerIp: { limit: 10, windowSeconds: HOUR },
   forgotPerIp: { limit: 10, windowSeconds: HOUR },
@@ -32,6 +36,11 @@ export const LIMITS = {
    * accounts and reset passwords on the same morning.
    */
   verifyPerIp: { limit: 30, windowSeconds: HOUR },
+  /**
+   * Profile e-mail changes of one agent: each mails the new address and the old one, so a signed-in
+   * agent cannot use the form to mail many strangers.
+   */
+  emailChangePerAgent: { limit: 5, windowSeconds: HOUR },
   resetPerIp: { limit: 30, windowSeconds: HOUR },
 } as const satisfies Record<string, RateLimit>;
 

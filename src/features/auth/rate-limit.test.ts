@@ -4,7 +4,7 @@ import { LIMITS, TooManyAttempts } from './rate-limit.server.ts';
 describe('rate limits', () => {
   it('has the limits of the issue', () => {
     expect(LIMITS).toEqual({
-      loginPerEmail: { limit: 10, windowSeconds: 900 },
+      loginPerAccountClient: { limit: 10, windowSeconds: 900 },
       loginPerIp: { limit: 30, windowSeconds: 900 },
       signupPerIp: { limit: 10, windowSeconds: 3600 },
       forgotPerIp: { limit: 10, windowSeconds: 3600 },
@@ -12,6 +12,7 @@ describe('rate limits', () => {
       resendPerIp: { limit: 10, windowSeconds: 3600 },
       resendPerEmail: { limit: 5, windowSeconds: 3600 },
       verifyPerIp: { limit: 30, windowSeconds: 3600 },
+      emailChangePerAgent: { limit: 5, windowSeconds: 3600 },
       resetPerIp: { limit: 30, windowSeconds: 3600 },
     });
   });

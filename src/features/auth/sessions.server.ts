@@ -1,8 +1,11 @@
 /**
- * Sessions: a jose-signed JWT (HS256) in the HttpOnly cookie `nts_session`, carrying the agent's id
- * and their session_version. Raising agents.session_version (logout-everywhere, password reset)
- * ends every session signed before, without a session table.
+ * Sessions: a jose-signed JWT (HS256) in the HttpOnly cookie `nts_session`, carrying the agent's id,
+ * their session_version and the session's own id (`jti`). Raising agents.session_version
+ * (logout-everywhere, password reset, an e-mail change) ends every session signed before; logout
+ * ends one session by writing its id to ended_sessions (until the token would have expired), which
+ * every signed-in query looks up by primary key in the statement that loads the agent.
  */
+import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { Queryable } from '../../server/db.ts';
@@ -27,7 +30,13 @@ export const sessionKeyFrom = (secret: string): Uint8Array => new TextEncoder().
 export interface SessionClaims {
   agentId: number;
   version: number;
+  /** The session's id (the JWT's jti): 16 random bytes, base64url. */
+  sessionId: string;
 }
+
+const SESSION_ID = /^[A-Za-z0-9_-]{22}$/;
+
+export const newSessionId = (): string => randomBytes(16).toString('base64url');
 
 const ALGORITHM = 'HS256';
 
@@ -40,7 +49,7 @@ const loadJose = () => import('jose');
 /** A signed session token for the agent, valid SESSION_TTL_SECONDS from `now`. */
 export async function signSession(
   config: AuthConfig,
-  { agentId, version }: SessionClaims,
+  { agentId, version, sessionId = newSessionId() }: Omit<SessionClaims, 'sessionId'> & { sessionId?: string },
   now: Date = new Date(),
 ): Promise<string> {
   const issuedAt = Math.floor(now.getTime() / 1000);
@@ -48,6 +57,7 @@ export async function signSession(
   return new SignJWT({ ver: version })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(String(agentId))
+    .setJti(sessionId)
     .setIssuedAt(issuedAt)
     .setExpirationTime(issuedAt + SESSION_TTL_SECONDS)
     .sign(config.sessionKey);
@@ -58,7 +68,8 @@ export async function signSession(
  * signature through WebCrypto, which in Node costs about 30 µs of CPU per call (createHmac: 2 µs),
  * a fifth of a signed-in dashboard call; a screen makes several calls with one cookie. A token is a
  * signed, immutable string, so the verdict holds until its `exp`, which is checked on every use.
- * Revocation does not depend on this: every signed-in query checks the session version (me CTE).
+ * Revocation does not depend on this: every signed-in query checks the session version and the
+ * ended sessions (me CTE).
  * Bounded: past VERIFIED_LIMIT the oldest entry goes.
  */
 const VERIFIED_LIMIT = 1_000;
@@ -69,6 +80,14 @@ const verifiedByKey = new WeakMap<Uint8Array, Map<string, { claims: SessionClaim
  * expired or does not carry an agent id and version.
  */
 export async function readSession(config: AuthConfig, token: string): Promise<SessionClaims | undefined> {
+  return (await readSessionExpiry(config, token))?.claims;
+}
+
+/** As readSession, with the token's expiry (`exp`, seconds since the epoch). */
+export async function readSessionExpiry(
+  config: AuthConfig,
+  token: string,
+): Promise<{ claims: SessionClaims; exp: number } | undefined> {
   let verified = verifiedByKey.get(config.sessionKey);
   if (!verified) {
     verified = new Map();
@@ -76,7 +95,7 @@ export async function readSession(config: AuthConfig, token: string): Promise<Se
   }
   const known = verified.get(token);
   if (known) {
-    if (known.exp > Date.now() / 1000) return known.claims;
+    if (known.exp > Date.now() / 1000) return known;
     verified.delete(token);
     return undefined;
   }
@@ -85,7 +104,7 @@ export async function readSession(config: AuthConfig, token: string): Promise<Se
     if (verified.size >= VERIFIED_LIMIT) verified.delete(verified.keys().next().value ?? token);
     verified.set(token, checked);
   }
-  return checked?.claims;
+  return checked;
 }
 
 /** jose's verdict on a token: its claims and expiry, or undefined. */
@@ -96,13 +115,15 @@ async function verifySession(
   const { errors, jwtVerify } = await loadJose();
   try {
     const { payload } = await jwtVerify(token, config.sessionKey, { algorithms: [ALGORITHM], requiredClaims: ['exp'] });
-    const { sub, ver, exp } = payload;
+    const { sub, ver, exp, jti } = payload;
     if (typeof sub !== 'string' || !/^[1-9]\d{0,9}$/.test(sub)) return undefined;
-    if (typeof ver !== 'number' || !Number.isInteger(ver) || ver < 1) return undefined;
+    if (typeof ver !== 'number' || !Number.isInteger(ver) || ver < 1 || ver > MAX_RECORD_ID) return undefined;
     if (typeof exp !== 'number') return undefined;
+    // A token without a session id (signed before logout could end one session) is not accepted.
+    if (typeof jti !== 'string' || !SESSION_ID.test(jti)) return undefined;
     const agentId = Number(sub);
     if (agentId > MAX_RECORD_ID) return undefined;
-    return { claims: { agentId, version: ver }, exp };
+    return { claims: { agentId, version: ver, sessionId: jti }, exp };
   } catch (error) {
     if (error instanceof errors.JOSEError) return undefined;
     throw error;
@@ -126,17 +147,37 @@ export const SESSION_AGENT_COLUMNS =
   'id, first_name, last_name, email, phone, slug, brokerage, status, is_admin, professional_title';
 
 /**
+ * The session's claims as the two parameters of sessionAgentCte (src/features/auth/access.server.ts):
+ * the agent's id, and the version and session id together as one text `version.sessionId`. One
+ * value for both keeps every signed-in query's parameter numbering as it was before sessions had
+ * ids (the session id is base64url, so it has no dot).
+ */
+export const sessionParams = ({ agentId, version, sessionId }: SessionClaims): [number, string] => [
+  agentId,
+  `${version}.${sessionId}`,
+];
+
+/**
+ * The SQL condition, over `agents`, that the session with parameters `$first` and `$first + 1`
+ * (sessionParams) is current: the agent's version is the session's, the session was not ended by
+ * logout (one primary-key lookup), and the agent is active.
+ */
+export const currentSessionCondition = (first: number): string =>
+  `id = $${first} AND session_version = split_part($${first + 1}::text, '.', 1)::integer AND status = 'active'
+   AND NOT EXISTS (SELECT 1 FROM ended_sessions WHERE jti = split_part($${first + 1}::text, '.', 2))`;
+
+/**
  * One round trip: the agent of the request's session, when the cookie holds a token we signed that
- * has not expired, whose version is the agent's current session_version, of an agent who still
- * exists and is active. Anything else is 401 "Please log in".
+ * has not expired and was not ended by logout, whose version is the agent's current
+ * session_version, of an agent who still exists and is active. Anything else is 401 "Please log in".
  */
 export async function currentAgent(c: Context, db: Queryable, config: AuthConfig): Promise<SessionAgent> {
   const token = getCookie(c, SESSION_COOKIE);
   const claims = token ? await readSession(config, token) : undefined;
   if (!claims) throw new HttpError(401, PLEASE_LOG_IN);
   const [agent] = await db.query<SessionAgent>(
-    `SELECT ${SESSION_AGENT_COLUMNS} FROM agents WHERE id = $1 AND session_version = $2 AND status = 'active'`,
-    [claims.agentId, claims.version],
+    `SELECT ${SESSION_AGENT_COLUMNS} FROM agents WHERE ${currentSessionCondition(1)}`,
+    sessionParams(claims),
   );
   if (!agent) throw new HttpError(401, PLEASE_LOG_IN);
   return agent;

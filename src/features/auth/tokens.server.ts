@@ -11,14 +11,31 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Queryable } from '../../server/db.ts';
 import { HttpError } from '../../server/http.ts';
-import { RESET_PASSWORD_HOURS, VERIFY_EMAIL_HOURS } from './auth-emails.ts';
+import {
+  CHANGE_EMAIL_HOURS,
+  INVITATION_HOURS,
+  RESET_PASSWORD_HOURS,
+  UNDO_EMAIL_CHANGE_HOURS,
+  VERIFY_EMAIL_HOURS,
+} from './auth-emails.ts';
 
-export type TokenPurpose = 'verify_email' | 'reset_password';
+/**
+ * What a link is for. change_email and undo_email_change tokens also carry the address they were
+ * sent to (auth_tokens.email): the new address to confirm, the old address to restore.
+ */
+export type TokenPurpose = 'verify_email' | 'reset_password' | 'invitation' | 'change_email' | 'undo_email_change';
 
 export const TOKEN_HOURS: Record<TokenPurpose, number> = {
   verify_email: VERIFY_EMAIL_HOURS,
   reset_password: RESET_PASSWORD_HOURS,
+  invitation: INVITATION_HOURS,
+  change_email: CHANGE_EMAIL_HOURS,
+  undo_email_change: UNDO_EMAIL_CHANGE_HOURS,
 };
+
+/** The SQL for "one of `purposes`" (literals of the closed TokenPurpose set, so safe to inline). */
+export const purposeIn = (purposes: readonly TokenPurpose[]): string =>
+  `ANY (ARRAY[${purposes.map((purpose) => `'${purpose}'`).join(', ')}]::text[])`;
 
 export const TOKEN_EXPIRED = 'Token expired';
 export const TOKEN_INVALID = 'This link is invalid or has already been used.';
@@ -34,31 +51,45 @@ export function newToken(): { token: string; hash: string } {
 /**
  * CTEs (to follow other CTEs, each line starting with a comma) that replace the tokens of `purpose`
  * of the agent in CTE `agentCte` (column `id`) with a new one: `$hash`, `$purpose` and `$hours` are
- * the parameter placeholders to use. Nothing is written when `agentCte` is empty.
+ * the parameter placeholders to use. Nothing is written when `agentCte` is empty. Options: `email`,
+ * an SQL expression (over `agentCte`) for the address the token is bound to; `name`, a prefix for
+ * the CTEs' names, to issue two tokens in one statement; `keepOlder`, to add the token without
+ * deleting the older ones (an undo link must not be cancelled by a later change).
  */
-export function issueTokenCtes(agentCte: string, hash: string, purpose: string, hours: string): string {
-  return `,
-     superseded AS (
+export function issueTokenCtes(
+  agentCte: string,
+  hash: string,
+  purpose: string,
+  hours: string,
+  { email = 'NULL', name = '', keepOlder = false }: { email?: string; name?: string; keepOlder?: boolean } = {},
+): string {
+  const superseded = keepOlder
+    ? ''
+    : `,
+     ${name}superseded AS (
        DELETE FROM auth_tokens t USING ${agentCte} WHERE t.agent_id = ${agentCte}.id AND t.purpose = ${purpose}
-     ),
-     issued AS (
-       INSERT INTO auth_tokens (token_hash, agent_id, purpose, expires_at)
-       SELECT ${hash}, ${agentCte}.id, ${purpose}, now() + make_interval(hours => ${hours}::integer) FROM ${agentCte}
+     )`;
+  return `${superseded},
+     ${name}issued AS (
+       INSERT INTO auth_tokens (token_hash, agent_id, purpose, expires_at, email)
+       SELECT ${hash}, ${agentCte}.id, ${purpose}, now() + make_interval(hours => ${hours}::integer), ${email}
+         FROM ${agentCte}
        RETURNING agent_id
      )`;
 }
 
 /**
- * The CTE `consumed` (column agent_id) that uses up the token with hash `$hash` of purpose `$purpose`
- * when it is unused and unexpired, and the expression `token_expired` that tells, when it did not,
- * whether the token exists but has expired.
+ * The CTE `consumed` (columns agent_id, purpose, email) that uses up the token with hash `$hash` of
+ * purpose `$purpose` (an SQL expression: a placeholder, a literal or purposeIn) when it is unused
+ * and unexpired, and the expression `token_expired` that tells, when it did not, whether the token
+ * exists but has expired.
  */
 export function consumeTokenSql(hash: string, purpose: string): { cte: string; expired: string } {
   return {
     cte: `consumed AS (
        UPDATE auth_tokens SET used_at = now()
         WHERE token_hash = ${hash} AND purpose = ${purpose} AND used_at IS NULL AND expires_at > now()
-        RETURNING agent_id
+        RETURNING agent_id, purpose, email
      )`,
     expired: `coalesce((SELECT used_at IS NULL AND expires_at <= now() FROM auth_tokens
                          WHERE token_hash = ${hash} AND purpose = ${purpose}), false)`,
@@ -70,11 +101,11 @@ export const tokenError = (expired: boolean): HttpError =>
   new HttpError(400, expired ? TOKEN_EXPIRED : TOKEN_INVALID, { token: expired ? TOKEN_EXPIRED : TOKEN_INVALID });
 
 /** One round trip, nothing written: throws tokenError unless the token could be used now. */
-export async function checkToken(q: Queryable, token: string, purpose: TokenPurpose): Promise<void> {
+export async function checkToken(q: Queryable, token: string, purposes: readonly TokenPurpose[]): Promise<void> {
   const [row] = await q.query<{ usable: boolean; expired: boolean }>(
     `SELECT used_at IS NULL AND expires_at > now() AS usable, used_at IS NULL AND expires_at <= now() AS expired
-       FROM auth_tokens WHERE token_hash = $1 AND purpose = $2`,
-    [hashToken(token), purpose],
+       FROM auth_tokens WHERE token_hash = $1 AND purpose = ANY ($2::text[])`,
+    [hashToken(token), purposes],
   );
   if (!row?.usable) throw tokenError(row?.expired ?? false);
 }
