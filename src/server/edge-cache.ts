@@ -4,7 +4,6 @@
  * a write changes them. Every other API answer stays `Cache-Control: no-store` (createApi).
  */
 import type { Context } from 'hono';
-import { purgeCache } from '@netlify/functions';
 import type { RunRecord } from '../features/market/data-runs.server.ts';
 
 /** The tags cached answers carry; a write purges exactly the tags of the answers it changed. */
@@ -78,10 +77,12 @@ export function defaultEdgePurger(env: NodeJS.ProcessEnv = process.env): EdgePur
   const token = env.NETLIFY_PURGE_API_TOKEN;
   if (!token) return () => Promise.resolve();
   // No tags is nothing changed, never a call: purgeCache without tags purges the whole site.
-  return (tags) =>
-    tags.length === 0
-      ? Promise.resolve()
-      : purgeCache({ tags: [...tags], token, ...(env.SITE_ID ? { siteID: env.SITE_ID } : {}) });
+  return async (tags) => {
+    if (tags.length === 0) return;
+    // Loaded on the first purge (an admin's or agent's write), not at every cold start (decision 0026).
+    const { purgeCache } = await import('@netlify/functions');
+    await purgeCache({ tags: [...tags], token, ...(env.SITE_ID ? { siteID: env.SITE_ID } : {}) });
+  };
 }
 
 /**

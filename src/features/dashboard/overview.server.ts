@@ -15,6 +15,7 @@ import {
   type Activity,
   type Overview,
 } from './overview.ts';
+import { onFirstUse } from '../../ui/on-first-use.ts';
 
 /**
  * The rows behind the activity list; messages are worded in TypeScript (money formatting). The
@@ -178,15 +179,18 @@ export function toActivity(row: z.infer<typeof activityRowSchema>, agentName?: s
   }
 }
 
-const newYorkDay = new Intl.DateTimeFormat('en-CA', {
-  timeZone: OVERVIEW_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-});
+const newYorkDay = onFirstUse(
+  () =>
+    new Intl.DateTimeFormat('en-CA', {
+      timeZone: OVERVIEW_TIME_ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+    }),
+);
 
 /** The New York date (YYYY-MM-DD) of a moment: the days agent_daily_counts keeps are New York's. */
-const newYorkDate = (moment: Date): string => newYorkDay.format(moment);
+const newYorkDate = (moment: Date): string => newYorkDay().format(moment);
 
 const DAY_MS = 86_400_000;
 
