@@ -26,7 +26,7 @@ import {
 import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { estimateAttachments, estimatePdfRoutes } from '../features/net-sheet/estimate-pdf.server.ts';
-import { imageRoutes } from '../features/images/images.server.ts';
+import { imageRoutes, WorkersBusy } from '../features/images/images.server.ts';
 import { showcaseRoutes } from '../features/showcase/showcase.server.ts';
 import { leadExportLimits, leadExportRoutes } from '../features/leads/lead-export.server.ts';
 import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';
@@ -258,7 +258,9 @@ export function createApi({
   api.route('/', openApiRoutes());
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
-    if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));
+    if (error instanceof TooManyAttempts || error instanceof WorkersBusy) {
+      c.header('Retry-After', String(error.retryAfterSeconds));
+    }
     if (error instanceof HttpError) return errorResponse(c, error);
     logError(error, c.req.raw);
     if (error instanceof DatabaseUnavailable) {

@@ -9,7 +9,14 @@ import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
-import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import {
+  adminFirst,
+  assertAdmin,
+  checkAdmin,
+  sessionAgentCte,
+  sessionOf,
+  sessionParams,
+} from '../auth/access.server.ts';
 import {
   base64ImageBytes,
   imageParams,
@@ -90,11 +97,15 @@ export function siteImageRoutes(db: Db, purge: PurgeAfterWrite): Hono {
   for (const kind of KINDS) {
     route(app, kind.path, {
       POST: async (c) => {
-        // Read, size-checked and decoded before the statement; an agent is told 403 first either way.
-        const image = await adminFirst(c, db, async () => {
-          const body = await readJson(c, siteImageUploadSchema, UPLOAD_BODY_LIMIT);
-          return processImage(base64ImageBytes(body.image, UPLOAD_BODY_LIMIT, 'base64-or-data-url'), kind.rules);
-        });
+        // A caller who may not upload gets 403 before the body is read or decoded (audit finding 3:
+        // decoding first let any agent spend the server's CPU); the statement checks again, as the
+        // admin may change meanwhile.
+        await checkAdmin(c, db);
+        const body = await readJson(c, siteImageUploadSchema, UPLOAD_BODY_LIMIT);
+        const image = await processImage(
+          base64ImageBytes(body.image, UPLOAD_BODY_LIMIT, 'base64-or-data-url'),
+          kind.rules,
+        );
         const [row] = await db.query<{ is_admin: boolean; image_data: string | null }>(
           `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me WHERE me.is_admin)')},
            saved AS (UPDATE ${kind.table} AS t SET ${kind.column} = $8, ${kind.typeColumn} = $9, updated_at = now()
