@@ -216,7 +216,7 @@ export function createApi({
   api.route('/', estimateRoutes(db, clientAddress));
   api.route(
     '/',
-    estimatePdfRoutes(db, (request) => mail.siteUrl(request)),
+    estimatePdfRoutes(db, (request) => mail.siteUrl(request), clientAddress),
   );
   api.route(
     '/',

@@ -155,6 +155,23 @@ export const imageParams = (image: ProcessedImage): [string, string, Buffer, num
   image.height,
 ];
 
+/**
+ * A CTE `name` that stores the print copy of an image (printCopyParams, three parameters from
+ * `$first`: the image's hash, the copy's type and bytes) when `condition` holds and there is one.
+ * Put it beside storeImageCte in the statement that stores the image.
+ */
+export const storePrintCopyCte = (name: string, first: number, condition: string): string =>
+  `${name} AS (INSERT INTO image_print_copies (hash, content_type, bytes)
+     SELECT $${first}::text, $${first + 1}::text, $${first + 2}::bytea
+      WHERE $${first + 1}::text IS NOT NULL AND ${condition}
+     ON CONFLICT (hash) DO NOTHING)`;
+
+export const printCopyParams = (image: ProcessedImage): [string, string | null, Buffer | null] => [
+  image.hash,
+  image.print?.contentType ?? null,
+  image.print ? bytesParam(image.print.bytes) : null,
+];
+
 export const imageFile = z.object({ file: z.string().regex(/^[0-9a-f]{64}\.(jpg|png)$/) });
 
 /** A stored image is an image and nothing else, wherever it is opened. */
