@@ -155,7 +155,7 @@ describe.each(BACKENDS)('hostile image and PDF work on %s', (backend) => {
       // The estimate e-mail attaches the stored PDF: no render of its own.
       const [attachment] = await estimateAttachments(
         suite.db,
-        suite.api.origin,
+        TEST_SITE_URL,
       )({
         kind: 'estimate',
         estimateUuid: estimate.uuid,
