@@ -13,6 +13,7 @@ import type { CrmContext } from '../features/crm/crm-sync.server.ts';
 import { fubClient } from '../features/crm/fub-client.server.ts';
 import { fubIntegrationRoutes } from '../features/crm/fub-integration.server.ts';
 import { leadSyncRoutes } from '../features/crm/lead-sync.server.ts';
+import { WorkersBusy } from './workers-busy.server.ts';
 import { TooManyAttempts } from '../features/auth/rate-limit.server.ts';
 import type { AuthConfig } from '../features/auth/sessions.server.ts';
 import { emailRoutes } from '../features/email/email-routes.server.ts';
@@ -26,7 +27,7 @@ import {
 import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import { estimateRoutes } from '../features/estimate/estimate.server.ts';
 import { estimateAttachments, estimatePdfRoutes } from '../features/net-sheet/estimate-pdf.server.ts';
-import { imageRoutes, WorkersBusy } from '../features/images/images.server.ts';
+import { imageRoutes } from '../features/images/images.server.ts';
 import { showcaseRoutes } from '../features/showcase/showcase.server.ts';
 import { leadExportLimits, leadExportRoutes } from '../features/leads/lead-export.server.ts';
 import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';

@@ -137,10 +137,11 @@ export const imageJob = workerJob({
     sharp.concurrency(1);
     sharp.cache(false);
     const options: SharpOptions = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' };
-    const looksLikeMarkup = /^\uFEFF?\s*</.test(Buffer.from(input.bytes.subarray(0, 64)).toString('latin1'));
+    // What librsvg would take for an SVG (other markup is no image, as sharp will say).
+    const looksLikeSvg = /<svg/i.test(Buffer.from(input.bytes.subarray(0, 4096)).toString('latin1'));
     const svgProblem = () => (input.accepts.includes('svg') ? svgLogoProblem(input.bytes) : 'not a logo');
     // Checked before sharp reads it at all, and again if sharp finds an SVG where the text did not.
-    if (looksLikeMarkup && input.accepts.includes('svg')) {
+    if (looksLikeSvg && input.accepts.includes('svg')) {
       const problem = svgProblem();
       if (problem) return refuse('svgFeatures', problem);
     }

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
 import { HttpError, route, type BodyLimit } from '../../server/http.ts';
 import { WorkerPoolError } from '../../server/worker-pool.server.ts';
+import { WorkersBusy } from '../../server/workers-busy.server.ts';
 import { imageJob, MAX_IMAGE_PIXELS, type EncodedImage, type ImageRefusal } from './image-job.server.ts';
 import { SVG_LOGO_MESSAGE } from './svg-logo.ts';
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE, type StoredSize } from './uploads.ts';
@@ -33,9 +34,6 @@ export const IMAGE_MESSAGES = {
   busy: 'The server is busy processing other images. Please try again in a minute.',
 } as const;
 
-/** Seconds a client is asked to wait when every worker is busy (503). */
-export const WORKERS_BUSY_RETRY_AFTER_SECONDS = 30;
-
 /** Formats sharp may decode for an upload: no TIFF, PDF, HEIF or other loaders reach libvips. */
 export type ImageFormat = 'jpeg' | 'png' | 'webp' | 'svg';
 
@@ -56,17 +54,6 @@ export interface ProcessedImage extends EncodedImage {
 }
 
 const EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png' } as const;
-
-/**
- * The 503 of a route whose work found every worker busy, with Retry-After (the app's error handler
- * sends it for a TooManyAttempts; this one sets it itself through `retryAfterSeconds`).
- */
-export class WorkersBusy extends HttpError {
-  readonly retryAfterSeconds = WORKERS_BUSY_RETRY_AFTER_SECONDS;
-  constructor(message: string) {
-    super(503, message);
-  }
-}
 
 /**
  * Decodes `input` and re-encodes it by `rules`, in a worker of the pool (never on the event loop),

@@ -12,10 +12,10 @@ import { Hono } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { HttpError, route } from '../../server/http.ts';
 import { WorkerPoolError } from '../../server/worker-pool.server.ts';
+import { WorkersBusy } from '../../server/workers-busy.server.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { enforceRateLimits } from '../auth/rate-limit.server.ts';
 import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
-import { bytesParam, WorkersBusy } from '../images/images.server.ts';
 import { ESTIMATE_COLUMNS, estimateParams, toEstimate, type EstimateRow } from '../estimate/estimate-row.server.ts';
 import { netSheetLines } from '../estimate/net-sheet.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
@@ -172,7 +172,7 @@ export async function estimatePdf(db: Db, uuid: string, siteUrl: string): Promis
     `INSERT INTO estimate_pdfs (estimate_uuid, version, bytes)
      SELECT uuid, $2, $3 FROM estimates WHERE uuid = $1
      ON CONFLICT (estimate_uuid) DO UPDATE SET version = excluded.version, bytes = excluded.bytes, created_at = now()`,
-    [row.uuid, version, bytesParam(pdf)],
+    [row.uuid, version, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)],
   );
   return pdf;
 }
