@@ -69,4 +69,35 @@ describe('what the Netlify functions load', () => {
     // The browser's data library is no part of a server function.
     expect(reached.has('@tanstack/react-query')).toBe(false);
   });
+
+  // Decision 0033-image-and-pdf-workers: a worker runs the file its pool module is in
+  // (new Worker(new URL(import.meta.url))). Bundled, that is the function's one output file, so the
+  // pool and every job module it may be asked to run must be in that same file.
+  it.each([
+    ['api', ['image-job.server.ts', 'net-sheet-pdf.server.ts']],
+    ['api-images', ['image-job.server.ts', 'net-sheet-pdf.server.ts']],
+    ['deliver-email', ['net-sheet-pdf.server.ts']],
+  ])('%s carries its worker pool and jobs in its own file', async (name, jobs) => {
+    const { metafile, outputFiles } = await build({
+      entryPoints: [`netlify/functions/${name}.mts`],
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      write: false,
+      metafile: true,
+      outdir: 'out',
+      logLevel: 'silent',
+    });
+    expect(outputFiles).toHaveLength(1);
+    const inputs = Object.keys(metafile.inputs);
+    for (const module of ['worker-pool.server.ts', ...jobs]) {
+      expect(
+        inputs.some((input) => input.endsWith(module)),
+        module,
+      ).toBe(true);
+    }
+    expect(outputFiles[0]?.text).toContain('new URL(import.meta.url)');
+  });
 });
