@@ -158,13 +158,6 @@ async function run(label: string, child: ChildProcessLike, url: string, figures:
     () => request('/api/upload/logo', post({ imageData: svgDataUrl(CONCURRENT_SIDE) }), agent),
     ADMIN,
   );
-  // What an attacker can still send: the heaviest images accepted (random pixels, 1200 px).
-  const noisy = await noisyJpegDataUrl(1200);
-  await loginsDuring(
-    '4 noisy 1200 px logo uploads at once',
-    () => request('/api/upload/logo', post({ imageData: noisy }), agent),
-    AGENT,
-  );
   if (label === 'after') {
     // An SVG that passes the scan but draws a path 10^4 times: the time budget stops it. (Not sent
     // to the code before, where nothing would stop it.)
@@ -175,10 +168,8 @@ async function run(label: string, child: ChildProcessLike, url: string, figures:
   }
 
   // The PDF with a noisy 1200 px logo.
-  show(
-    'noisy 1200 px logo upload',
-    await timed('/api/upload/logo', post({ imageData: await noisyJpegDataUrl(1200), showLogo: true }), agent),
-  );
+  const noisy = await noisyJpegDataUrl(1200);
+  show('noisy 1200 px logo upload', await timed('/api/upload/logo', post({ imageData: noisy, showLogo: true }), agent));
   const profile = z
     .object({ profile: z.object({ slug: z.string() }) })
     .parse(await (await request('/api/agents/profile', {}, agent)).json());
@@ -208,6 +199,18 @@ async function run(label: string, child: ChildProcessLike, url: string, figures:
   console.log(
     `[${label}] PDF ${figures['PDF bytes']} B; GET /api/global/settings while a PDF is made: ${figures['GET /api/global/settings during a PDF: ms']?.toFixed(0)} ms`,
   );
+
+  // What an attacker can still send: the heaviest images accepted (random pixels, 1200 px).
+  try {
+    await loginsDuring(
+      '4 noisy 1200 px logo uploads at once',
+      () => request('/api/upload/logo', post({ imageData: noisy }), agent),
+      AGENT,
+    );
+  } catch (error) {
+    // The code before (main) may not survive it: say so, and keep the figures measured so far.
+    console.log(`[${label}] 4 noisy 1200 px logo uploads at once: failed (${String(error)}; did the server stop?)`);
+  }
 }
 
 const beforeIndex = process.argv.indexOf('--before');
