@@ -60,7 +60,7 @@ const WRITTEN_FIELDS = profileSchema.keyof().options;
 
 /** A profile photo: a square JPEG, re-encoded whatever came in. */
 const PHOTO_RULES: ImageRules = { ...PHOTO_SIZE, accepts: ['jpeg', 'png', 'webp'], printSide: PRINT_SIDES.photo };
-/** A business logo: PNG (keeps transparency; an SVG is rasterised, so no script survives). */
+/** A business logo: PNG (keeps transparency; an SVG holding only shapes, see svg-logo.ts, is rasterised). */
 const LOGO_RULES: ImageRules = { ...LOGO_SIZE, accepts: ['jpeg', 'png', 'webp', 'svg'], printSide: PRINT_SIDES.logo };
 
 const pleaseLogIn = () => new HttpError(401, PLEASE_LOG_IN);

@@ -4,6 +4,8 @@
  * and shapes 2 and 3 of PATCH /api/agents/me/settings (the logo scale and the town-page logo toggle).
  * Each save is ONE statement that checks the admin, stores the image (storeImageCte) and points the
  * settings row at it, so a refusal stores nothing; the site_changes trigger marks the pages stale.
+ * An upload checks the admin once more before its body is read (checkAdmin): nobody else has an
+ * image decoded (finding 3 of the 2026-11-26 audit).
  */
 import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
@@ -47,7 +49,7 @@ interface SiteImageKind {
   deleted: string;
 }
 
-/** Logos keep transparency as PNG; an SVG is rasterised, so no script survives. */
+/** Logos keep transparency as PNG; an SVG holding only shapes (svg-logo.ts) is rasterised. */
 const LOGO_FORMATS: ImageRules['accepts'] = ['jpeg', 'png', 'webp', 'svg'];
 
 const KINDS: SiteImageKind[] = [
