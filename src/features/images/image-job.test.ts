@@ -53,6 +53,17 @@ describe('SVG logos', () => {
     ['an external url() fill', '<rect width="9" height="9" fill="url(http://127.0.0.1:9/p.svg#g)"/>'],
     ['an @import', '<style>@import "http://127.0.0.1:9/x.css";</style>'],
     ['a DOCTYPE', ''],
+    [
+      'a <use> inside a referenced group (ten of ten draw a path 100 times, four levels 10^4)',
+      '<defs><path id="p" d="M0 0L9 9"/><g id="a"><use href="#p"/><use href="#p"/></g></defs><use href="#a"/>',
+    ],
+    ['a <use> hidden from the walk by a comment', '<g id="a"><!-- </g> --><use href="#p"/></g><path id="p" d="M0 0"/>'],
+    [
+      'more <use>s than its size allows',
+      `<path id="p" d="M0 0${' L1 1'.repeat(20_000)}"/>${'<use href="#p"/>'.repeat(5)}`,
+    ],
+    ['more than 5000 elements', '<rect width="1" height="1"/>'.repeat(5001)],
+    ['a marker', '<marker id="m"><path d="M0 0"/></marker><path d="M0 0L9 9" marker-mid="url(#m)"/>'],
   ])('refuses %s', (_label, body) => {
     const bytes =
       body === ''

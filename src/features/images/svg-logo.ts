@@ -34,13 +34,22 @@ const LOGO_ELEMENTS = new Set([
   'stop',
   'clippath',
   'mask',
-  'pattern',
-  'marker',
   'style',
 ]);
 
 export const SVG_LOGO_MESSAGE =
-  'This SVG uses features a logo does not need (filters, scripts, embedded or linked files). Please save it as a plain SVG, or upload a PNG.';
+  'This SVG uses features a logo does not need (filters, scripts, embedded or linked files, repeated or very many shapes). Please save it as a plain SVG, or upload a PNG.';
+
+/**
+ * Bounds on how much drawing a logo can ask for. libvips stops a render between tiles when the
+ * worker's budget runs out, but each tile is one librsvg call that draws the whole document (clipped)
+ * and cannot be interrupted: a tile of a 256 KB path of long lines took ~1.2 s here, and 10^4 draws of
+ * a path (four levels of ten `<use>`s) minutes. So the drawing is bounded before: at most 512 KB, a
+ * `<use>` never inside an element with an id (one level of reuse), and the text times the draws it
+ * can make (1 + the `<use>`s) at most 512 KB: a tile then costs about what one 512 KB drawing does.
+ * Markers and patterns repeat content too: not in a logo.
+ */
+export const SVG_LIMITS = { maxBytes: 512 * 1024, maxDrawnBytes: 512 * 1024, maxElements: 5000 } as const;
 
 /** An XML name: an optional prefix, then the local name. */
 const START_TAG = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/g;
@@ -60,6 +69,7 @@ export function svgLogoProblem(bytes: Uint8Array): string | undefined {
   } catch {
     return 'not UTF-8';
   }
+  if (bytes.byteLength > SVG_LIMITS.maxBytes) return `more than ${SVG_LIMITS.maxBytes / 1024} KB`;
   // UTF-16 without a byte-order mark is valid UTF-8 full of NULs; the scan would not see its tags.
   if (text.includes('\u0000')) return 'NUL characters';
   const declaration = /^\uFEFF?\s*<\?xml\b[^>]*\bencoding\s*=\s*["']([^"']*)["']/i.exec(text);
@@ -73,9 +83,37 @@ export function svgLogoProblem(bytes: Uint8Array): string | undefined {
     const point = code.startsWith('x') || code.startsWith('X') ? parseInt(code.slice(1), 16) : Number(code);
     return point > 0 && point <= 0x10ffff ? String.fromCodePoint(point) : '';
   });
+  const drawing = tooMuchDrawing(text);
+  if (drawing) return drawing;
   for (const version of [text, decoded, decoded.replace(/\/\*[\s\S]*?\*\//g, '')]) {
     const problem = forbiddenIn(version);
     if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** Too many elements, too many `<use>`s, or a `<use>` inside an element that can be referenced. */
+function tooMuchDrawing(text: string): string | undefined {
+  const tags = /<(\/?)([A-Za-z_][\w.:-]*)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>/g;
+  /** Open elements: whether each has an id (the root too: a <use> of it would draw it again). */
+  const open: boolean[] = [];
+  let elements = 0;
+  let uses = 0;
+  // Comments and CDATA hold no elements (and could hide a closing tag from this walk).
+  const markup = text.replace(/<!--[\s\S]*?-->/g, '').replace(/<!\[CDATA\[[\s\S]*?\]\]>/g, '');
+  for (const [, closing, name = '', attributes = '', selfClosing] of markup.matchAll(tags)) {
+    if (closing) {
+      open.pop();
+      continue;
+    }
+    elements += 1;
+    if (elements > SVG_LIMITS.maxElements) return `more than ${SVG_LIMITS.maxElements} elements`;
+    if (/(^|:)use$/i.test(name)) {
+      uses += 1;
+      if (text.length * (1 + uses) > SVG_LIMITS.maxDrawnBytes) return 'too many <use> elements for its size';
+      if (open.some((hasId) => hasId)) return 'a <use> inside an element that can be reused';
+    }
+    if (!selfClosing) open.push(/(^|\s)id\s*=/.test(attributes));
   }
   return undefined;
 }
