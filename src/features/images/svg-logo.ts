@@ -41,15 +41,16 @@ export const SVG_LOGO_MESSAGE =
   'This SVG uses features a logo does not need (filters, scripts, embedded or linked files, repeated or very many shapes). Please save it as a plain SVG, or upload a PNG.';
 
 /**
- * Bounds on how much drawing a logo can ask for. libvips stops a render between tiles when the
- * worker's budget runs out, but each tile is one librsvg call that draws the whole document (clipped)
- * and cannot be interrupted: a tile of a 256 KB path of long lines took ~1.2 s here, and 10^4 draws of
- * a path (four levels of ten `<use>`s) minutes. So the drawing is bounded before: at most 512 KB, a
- * `<use>` never inside an element with an id (one level of reuse), and the text times the draws it
- * can make (1 + the `<use>`s) at most 512 KB: a tile then costs about what one 512 KB drawing does.
- * Markers and patterns repeat content too: not in a logo.
+ * Bounds on how much drawing a logo can ask for. libvips stops a render between strips when the
+ * worker's budget runs out, but each strip is one librsvg call that draws the whole document
+ * (clipped) and cannot be interrupted, and its cost grows faster than the drawing's size: measured
+ * here, one draw of a path of long stroked lines took 0.1 s at 43 KB, 2-3 s at 216 KB and 8 s at
+ * 432 KB; a path drawn 10^4 times through four levels of ten `<use>`s, minutes. So the drawing is
+ * bounded before: at most 128 KB, a `<use>` never inside an element with an id (one level of reuse),
+ * and the text times the draws it can make (1 + the `<use>`s) at most 128 KB. Markers and patterns
+ * repeat content too: not in a logo. A logo larger than this is uploaded as a PNG.
  */
-export const SVG_LIMITS = { maxBytes: 512 * 1024, maxDrawnBytes: 512 * 1024, maxElements: 5000 } as const;
+export const SVG_LIMITS = { maxBytes: 128 * 1024, maxDrawnBytes: 128 * 1024, maxElements: 5000 } as const;
 
 /** An XML name: an optional prefix, then the local name. */
 const START_TAG = /<([A-Za-z_][\w.-]*:)?([A-Za-z_][\w.-]*)/g;
