@@ -13,6 +13,7 @@ import type { CrmContext } from '../features/crm/crm-sync.server.ts';
 import { fubClient } from '../features/crm/fub-client.server.ts';
 import { fubIntegrationRoutes } from '../features/crm/fub-integration.server.ts';
 import { leadSyncRoutes } from '../features/crm/lead-sync.server.ts';
+import { WorkersBusy } from './workers-busy.server.ts';
 import { TooManyAttempts } from '../features/auth/rate-limit.server.ts';
 import type { AuthConfig } from '../features/auth/sessions.server.ts';
 import { emailRoutes } from '../features/email/email-routes.server.ts';
@@ -219,7 +220,7 @@ export function createApiApp({
   api.route('/', estimateRoutes(db, clientAddress));
   api.route(
     '/',
-    estimatePdfRoutes(db, (request) => mail.siteUrl(request)),
+    estimatePdfRoutes(db, (request) => mail.siteUrl(request), clientAddress),
   );
   api.route(
     '/',
@@ -261,7 +262,9 @@ export function createApiApp({
   api.route('/', openApiRoutes());
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError((error, c) => {
-    if (error instanceof TooManyAttempts) c.header('Retry-After', String(error.retryAfterSeconds));
+    if (error instanceof TooManyAttempts || error instanceof WorkersBusy) {
+      c.header('Retry-After', String(error.retryAfterSeconds));
+    }
     if (error instanceof HttpError) return errorResponse(c, error);
     logError(error, c.req.raw);
     if (error instanceof DatabaseUnavailable) {

@@ -77,4 +77,45 @@ describe('what the Netlify functions load', () => {
     // Only the pages function renders (/r/, /estimate/, /offers/); the API's cold starts load no React.
     expect(react.length > 0, `${name} reaches ${react.join(', ') || 'no React'}`).toBe(name === 'pages');
   });
+
+  // Decision 0036: a worker runs the file its pool module is in
+  // (new Worker(new URL(import.meta.url))). Bundled, that is the function's one output file, so the
+  // pool and every job module it may be asked to run must be in that same file.
+  it.each([
+    ['api', ['image-job.server.ts', 'net-sheet-pdf.server.ts']],
+    ['api-images', ['image-job.server.ts', 'net-sheet-pdf.server.ts']],
+    ['deliver-email', ['net-sheet-pdf.server.ts']],
+  ])('%s carries its worker pool and jobs in its own file', async (name, jobs) => {
+    const { metafile, outputFiles } = await build({
+      entryPoints: [`netlify/functions/${name}.mts`],
+      bundle: true,
+      packages: 'external',
+      platform: 'node',
+      format: 'esm',
+      target: 'node22',
+      write: false,
+      metafile: true,
+      outdir: 'out',
+      logLevel: 'silent',
+    });
+    expect(outputFiles).toHaveLength(1);
+    // Reached by static imports from the function: esbuild evaluates such a module when the bundle
+    // loads (a worker's too), so its job is declared there; one reached only by import() would not be.
+    const reached = new Set<string>();
+    const pending = [`netlify/functions/${name}.mts`];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      if (reached.has(next)) continue;
+      reached.add(next);
+      for (const { path, kind } of metafile.inputs[next]?.imports ?? []) {
+        if (kind === 'import-statement') pending.push(path);
+      }
+    }
+    for (const module of ['worker-pool.server.ts', ...jobs]) {
+      expect(
+        [...reached].some((input) => input.endsWith(module)),
+        module,
+      ).toBe(true);
+    }
+    expect(outputFiles[0]?.text).toContain('new URL(import.meta.url)');
+  });
 });

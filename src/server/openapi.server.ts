@@ -240,7 +240,7 @@ export const OPERATIONS: readonly Operation[] = [
     tag: 'Estimates',
     params: estimateParams,
     success: { status: 200, description: 'The PDF', media: 'application/pdf' },
-    errors: [404],
+    errors: [404, 429],
   },
   {
     method: 'POST',
@@ -919,7 +919,7 @@ const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   422: 'Valid, but cannot be met',
   429: 'Too many requests: try again after Retry-After seconds',
   502: 'An outside service did not answer',
-  503: 'The database cannot be reached just now: try again after Retry-After seconds (decision 0023)',
+  503: 'The database cannot be reached just now, or every worker making images and PDFs is busy: try again after Retry-After seconds (decisions 0023, 0033)',
 };
 
 const uploadLimit = `${MAX_UPLOAD_BODY_BYTES / (1024 * 1024)} MB (${MAX_UPLOAD_BODY_BYTES.toLocaleString('en-US')} bytes)`;

@@ -5,11 +5,12 @@
  * answers as its access says (public: alike for all; agent: 401 signed out; admin: 401 and 403
  * to agents), and a forged or expired session is refused like no session. A refused write leaves
  * every table as it was (rate-limit counters aside); no answer but A's own and an admin's reading
- * every agent's leads carries A's private data.
+ * every agent's leads carries A's private data. A refused caller has no image decoded (finding 3).
  */
 import { registeredRoutes } from '../support/registered-routes.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
+import { workerPoolStats } from '../../src/server/worker-pool.server.ts';
 import { startFakeFub } from '../fakes/fub.ts';
 import { apiErrorSchema, expectError } from '../support/api-suite.ts';
 import { forgeSession, type AuthSuite, type Client } from '../support/auth-suite.ts';
@@ -79,6 +80,7 @@ describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
     const request = await row.request(w, caller, suite);
     const client = await clientOf(w, caller, suite);
     const before = method === 'GET' ? undefined : await digest();
+    const imagesDecoded = workerPoolStats().completed('image');
     // On an agent route, whatever anyone but A does leaves A's rows alone.
     const rowsOfA = ROUTE_ACCESS[key] === 'agent' && caller !== 'agent A' ? await rowsOf(w.a.id) : undefined;
     const response = await send(client, method, request);
@@ -92,6 +94,10 @@ describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
       expect(text, 'agent A’s private data in the answer').not.toContain(w.a.secret);
     }
     if (before && expected.status >= 400) expect(await digest(), 'a refused write changed a table').toEqual(before);
+    // Finding 3 (2026-11-26): a caller refused 401 or 403 has the server decode nothing it sent.
+    if (expected.status === 401 || expected.status === 403) {
+      expect(workerPoolStats().completed('image'), 'an image decoded for a refused caller').toBe(imagesDecoded);
+    }
     if (rowsOfA !== undefined) expect(await rowsOf(w.a.id), 'agent A’s rows changed').toBe(rowsOfA);
     // A public read answers a signed-in caller exactly what it answers anyone.
     if (ROUTE_ACCESS[key] === 'public' && method === 'GET' && caller !== 'signed out') {

@@ -8,6 +8,7 @@
 import sharp from 'sharp';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
+import { IMAGE_MESSAGES } from '../../src/features/images/images.server.ts';
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE } from '../../src/features/images/uploads.ts';
 import { ogImageAnswerSchema } from '../../src/features/seo/seo-settings.ts';
 import {
@@ -212,11 +213,11 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
       }
     });
 
-    it('an SVG logo with scripts is stored as a PNG with no script left', async () => {
+    it('an SVG logo is stored as a PNG with no markup left; one with scripts is refused (finding 3)', async () => {
       const admin = await adminClient();
       const svg = Buffer.from(
         `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60" onload="alert(1)">
-           <script>alert('svg-script')</script><rect width="200" height="60" fill="#0a58ca"/></svg>`,
+           <title>alert</title><rect width="200" height="60" fill="#0a58ca"/></svg>`,
       );
       const { image_data, mime_type } = await expectJson(
         await admin.send('POST', WEBSITE_LOGO, { image: dataUrl(svg, 'image/svg+xml') }),
@@ -225,7 +226,16 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
       );
       expect(mime_type).toBe('image/png');
       const bytes = Buffer.from(await (await suite.client().get(image_data)).arrayBuffer());
-      for (const payload of ['<svg', 'script', 'alert']) expect(bytes.includes(payload)).toBe(false);
+      for (const payload of ['<svg', 'onload', 'alert']) expect(bytes.includes(payload)).toBe(false);
+      const withScript = Buffer.from(
+        `<svg xmlns="http://www.w3.org/2000/svg" width="200" height="60">
+           <script>alert('svg-script')</script><rect width="200" height="60" fill="#0a58ca"/></svg>`,
+      );
+      await expectRefused(
+        () => admin.send('POST', WEBSITE_LOGO, { image: dataUrl(withScript, 'image/svg+xml') }),
+        400,
+        IMAGE_MESSAGES.svgFeatures,
+      );
     });
 
     it('/town-logo-api.php and /api/upload/town-logo give the same answers, from one handler', async () => {

@@ -16,14 +16,17 @@ import { HttpError, parseOrThrow, readBody, readJson, route, type BodyLimit } fr
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { confirmEmailChangeEmail, emailChangeNoticeEmail, emailChangeTakenEmail } from '../auth/auth-emails.ts';
 import { countHitsStatement, LIMITS, rateCheck, secondsLeft, TooManyAttempts } from '../auth/rate-limit.server.ts';
+import { PRINT_SIDES } from '../net-sheet/print-sizes.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { issueTokenCtes, newToken, TOKEN_HOURS } from '../auth/tokens.server.ts';
 import type { MailContext } from '../email/email.server.ts';
 import {
   base64ImageBytes,
   imageParams,
+  printCopyParams,
   processImage,
   storeImageCte,
+  storePrintCopyCte,
   UPLOAD_BODY_LIMIT,
   type ImageRules,
   type ProcessedImage,
@@ -66,9 +69,9 @@ const RETURNING = PROFILE_COLUMNS.map((column) => `agents.${column}`).join(', ')
 const WRITTEN_FIELDS = profileSchema.keyof().options;
 
 /** A profile photo: a square JPEG, re-encoded whatever came in. */
-const PHOTO_RULES: ImageRules = { ...PHOTO_SIZE, accepts: ['jpeg', 'png', 'webp'] };
-/** A business logo: PNG (keeps transparency; an SVG is rasterised, so no script survives). */
-const LOGO_RULES: ImageRules = { ...LOGO_SIZE, accepts: ['jpeg', 'png', 'webp', 'svg'] };
+const PHOTO_RULES: ImageRules = { ...PHOTO_SIZE, accepts: ['jpeg', 'png', 'webp'], printSide: PRINT_SIDES.photo };
+/** A business logo: PNG (keeps transparency; an SVG holding only shapes, see svg-logo.ts, is rasterised). */
+const LOGO_RULES: ImageRules = { ...LOGO_SIZE, accepts: ['jpeg', 'png', 'webp', 'svg'], printSide: PRINT_SIDES.logo };
 
 const pleaseLogIn = () => new HttpError(401, PLEASE_LOG_IN);
 
@@ -174,7 +177,9 @@ async function saveProfile(
   ] as const) {
     if (!image) continue;
     ctes.push(storeImageCte(name, params.length + 1, writable));
-    params.push(...imageParams(image), image.url);
+    params.push(...imageParams(image));
+    ctes.push(storePrintCopyCte(`${name}_print`, params.length + 1, writable));
+    params.push(...printCopyParams(image), image.url);
     sets.push(`${column} = $${params.length}`);
   }
   const hours = p(TOKEN_HOURS.change_email);
@@ -301,12 +306,13 @@ export function profileRoutes(db: Db, purge: PurgeAfterWrite, mail: MailContext)
         const image = await processImage(bytes, kind.rules);
         return answerSaved(
           c,
-          `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me)')}
-           UPDATE agents SET ${kind.column} = $8, ${kind.toggle} = COALESCE($9::boolean, agents.${kind.toggle}),
+          `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me)')},
+           ${storePrintCopyCte('stored_print', 8, 'EXISTS (SELECT 1 FROM me)')}
+           UPDATE agents SET ${kind.column} = $11, ${kind.toggle} = COALESCE($12::boolean, agents.${kind.toggle}),
                   updated_at = now()
              FROM me WHERE agents.id = me.id
            RETURNING ${RETURNING}`,
-          [...sessionParams(sessionOf(c)), ...imageParams(image), image.url, show ?? null],
+          [...sessionParams(sessionOf(c)), ...imageParams(image), ...printCopyParams(image), image.url, show ?? null],
         );
       },
       DELETE: (c) =>

@@ -13,4 +13,9 @@ export const ESTIMATE_LIMITS = {
   estimatesPerIp: { limit: 600, windowSeconds: HOUR },
   /** Comparing offers is a deliberate step after an estimate: a fifth of the estimates' allowance. */
   offersPerIp: { limit: 120, windowSeconds: HOUR },
+  /**
+   * GET /api/estimates/{uuid}/pdf (finding 4 of the 2026-11-26 audit): each download reads up to
+   * 300 KB and a new version costs a render. An office opening its sheets is far below 300 an hour.
+   */
+  pdfsPerIp: { limit: 300, windowSeconds: HOUR },
 } as const satisfies Record<string, RateLimit>;

@@ -2,19 +2,21 @@
  * The one images module (ARCHITECTURE, "Signed-in areas"): every uploaded image (profile photos,
  * logos, OG and showcase images) comes in a request body of at most MAX_UPLOAD_BODY_BYTES, checked
  * before anything is decoded (decision 0027), and is decoded and re-encoded by
- * sharp (which drops EXIF and any other metadata, rasterises SVG, and keeps nothing of a polyglot
+ * sharp in a worker thread (image-job.server.ts, decision 0036) (which drops EXIF and any other metadata, rasterises SVG, and keeps nothing of a polyglot
  * but its pixels), stored in PostgreSQL under the SHA-256 of the stored bytes, and served from
  * /api/images/{hash}.{ext} with a year of caching (docs/decisions/0013-images-in-postgres.md).
  */
-import { createHash } from 'node:crypto';
 import { Hono } from 'hono';
-// Types only: sharp (libvips) takes ~250 ms to load, so the first upload loads it rather than every
-// cold start of the API function (decision 0026).
-import type { Metadata, OutputInfo, SharpOptions } from 'sharp';
 import { z } from 'zod';
 import type { Db } from '../../server/db.ts';
 import { HttpError, route, type BodyLimit } from '../../server/http.ts';
+import { WorkerPoolError } from '../../server/worker-pool.server.ts';
+import { WorkersBusy } from '../../server/workers-busy.server.ts';
+import { imageJob, MAX_IMAGE_PIXELS, type EncodedImage, type ImageRefusal } from './image-job.server.ts';
+import { SVG_LOGO_MESSAGE } from './svg-logo.ts';
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE, type StoredSize } from './uploads.ts';
+
+export { MAX_IMAGE_PIXELS };
 
 /**
  * The body limit of every upload route (JSON or multipart, every field together): 413 with
@@ -22,16 +24,14 @@ import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE, type StoredSize } from './uplo
  */
 export const UPLOAD_BODY_LIMIT: BodyLimit = { bytes: MAX_UPLOAD_BODY_BYTES, message: UPLOAD_TOO_LARGE };
 
-/**
- * Decompression bombs: a few bytes of PNG can claim 20000 x 20000 pixels (1.6 GB decoded). sharp
- * checks this limit when it reads the header (metadata()), before any pixel is allocated.
- */
-export const MAX_IMAGE_PIXELS = 40_000_000;
-
 export const IMAGE_MESSAGES = {
   notAnImage: 'Please select an image file',
   damaged: 'This image could not be read; it may be damaged or incomplete. Please choose another file.',
   tooManyPixels: `This image is too large: at most ${MAX_IMAGE_PIXELS / 1_000_000} megapixels, please use a smaller one.`,
+  svgFeatures: SVG_LOGO_MESSAGE,
+  tooSlow:
+    'This image takes too long to process. Please upload a simpler one (a PNG or JPEG of at most a few megapixels).',
+  busy: 'The server is busy processing other images. Please try again in a minute.',
 } as const;
 
 /** Formats sharp may decode for an upload: no TIFF, PDF, HEIF or other loaders reach libvips. */
@@ -42,78 +42,63 @@ export interface ImageRules extends StoredSize {
   accepts: readonly ImageFormat[];
   /** The message for an image of a format not in `accepts` (a GIF, say); "not an image" without one. */
   wrongFormat?: string;
+  /** Also make a print copy of at most this many pixels a side (an agent's photo and logo, for the PDF). */
+  printSide?: number;
 }
 
-export interface ProcessedImage {
-  hash: string;
-  contentType: 'image/jpeg' | 'image/png';
-  bytes: Buffer;
-  width: number;
-  height: number;
+export interface ProcessedImage extends EncodedImage {
   /** Where it is served: /api/images/{hash}.{jpg|png}. */
   url: string;
+  /** The print copy, when the rules asked for one. */
+  print?: EncodedImage;
 }
 
 const EXTENSIONS = { 'image/jpeg': 'jpg', 'image/png': 'png' } as const;
 
-const isFormat = (format: string | undefined, accepts: readonly ImageFormat[]): format is ImageFormat =>
-  accepts.some((accepted) => accepted === format);
-
-/** sharp refused the image from its header because of limitInputPixels. */
-const isPixelLimit = (error: unknown): boolean => error instanceof Error && /pixel limit/i.test(error.message);
-
 /**
- * Decodes `input` with sharp and re-encodes it by `rules`. Throws HttpError 400 for a file that is
- * not an accepted image, is damaged, or has too many pixels (checked from its header first).
+ * Decodes `input` and re-encodes it by `rules`, in a worker of the pool (never on the event loop),
+ * within the image job's time budget (or `budgetMs`). Throws HttpError 400 for a file that is not an
+ * accepted image, is damaged, has too many pixels (checked from its header first), is an SVG with
+ * more than a logo needs, or takes longer than the budget; 503 when every worker is busy.
  * The caller checks the byte size (with its own message) before calling.
  */
-export async function processImage(input: Uint8Array, rules: ImageRules): Promise<ProcessedImage> {
-  const { default: sharp } = await import('sharp');
-  const options: SharpOptions = { limitInputPixels: MAX_IMAGE_PIXELS, failOn: 'error' };
-  let metadata: Metadata;
+export async function processImage(
+  input: Uint8Array,
+  rules: ImageRules,
+  { budgetMs }: { budgetMs?: number } = {},
+): Promise<ProcessedImage> {
+  const budget = budgetMs ?? imageJob.budgetMs;
+  let answer: Awaited<ReturnType<typeof imageJob.run>>;
   try {
-    metadata = await sharp(input, options).metadata();
+    answer = await imageJob.run(
+      {
+        bytes: input,
+        accepts: [...rules.accepts],
+        maxSide: rules.maxSide,
+        maxHeight: rules.maxHeight,
+        output: rules.output,
+        printSide: rules.printSide,
+        timeoutSeconds: Math.max(1, Math.ceil(budget / 1000)),
+      },
+      { budgetMs: budget },
+    );
   } catch (error) {
-    throw isPixelLimit(error)
-      ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels)
-      : new HttpError(400, IMAGE_MESSAGES.notAnImage);
+    if (error instanceof WorkerPoolError) {
+      if (error.reason === 'busy') throw new WorkersBusy(IMAGE_MESSAGES.busy);
+      throw new HttpError(400, IMAGE_MESSAGES.tooSlow);
+    }
+    throw error;
   }
-  if (!isFormat(metadata.format, rules.accepts)) {
-    throw new HttpError(400, rules.wrongFormat ?? IMAGE_MESSAGES.notAnImage);
-  }
-  let encoded: { data: Buffer; info: OutputInfo };
-  try {
-    // rotate() applies the EXIF orientation before the metadata (EXIF, GPS, XMP) is dropped.
-    const pipeline = sharp(input, options)
-      .rotate()
-      .resize({
-        width: rules.maxSide,
-        height: rules.maxHeight ?? rules.maxSide,
-        fit: 'inside',
-        withoutEnlargement: true,
-      });
-    encoded =
-      rules.output === 'jpeg'
-        ? await pipeline.flatten({ background: '#ffffff' }).jpeg({ quality: 85, mozjpeg: true }).toBuffer({
-            resolveWithObject: true,
-          })
-        : await pipeline.png({ compressionLevel: 9 }).toBuffer({ resolveWithObject: true });
-  } catch (error) {
-    throw isPixelLimit(error)
-      ? new HttpError(400, IMAGE_MESSAGES.tooManyPixels)
-      : new HttpError(400, IMAGE_MESSAGES.damaged);
-  }
-  const contentType = rules.output === 'jpeg' ? 'image/jpeg' : 'image/png';
-  const hash = createHash('sha256').update(encoded.data).digest('hex');
-  return {
-    hash,
-    contentType,
-    bytes: encoded.data,
-    width: encoded.info.width,
-    height: encoded.info.height,
-    url: `/api/images/${hash}.${EXTENSIONS[contentType]}`,
-  };
+  if ('refused' in answer) throw new HttpError(400, refusalMessage(answer.refused, rules));
+  return { ...answer.image, url: imageUrl(answer.image), ...(answer.print ? { print: answer.print } : {}) };
 }
+
+const refusalMessage = (refusal: ImageRefusal, rules: ImageRules): string =>
+  refusal === 'wrongFormat' ? (rules.wrongFormat ?? IMAGE_MESSAGES.notAnImage) : IMAGE_MESSAGES[refusal];
+
+/** Where an image is served. */
+export const imageUrl = (image: Pick<EncodedImage, 'hash' | 'contentType'>): string =>
+  `/api/images/${image.hash}.${EXTENSIONS[image.contentType]}`;
 
 const DATA_URL_HEADER = /^data:(image\/[\w.+-]+)(;[\w=.+-]+)*;base64,/i;
 
@@ -146,12 +131,32 @@ export const storeImageCte = (name: string, first: number, condition: string): s
       WHERE ${condition}
      ON CONFLICT (hash) DO NOTHING)`;
 
+/** Bytes as the database drivers take them (a Buffer over the same memory). */
+export const bytesParam = (bytes: Uint8Array): Buffer => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
 export const imageParams = (image: ProcessedImage): [string, string, Buffer, number, number] => [
   image.hash,
   image.contentType,
-  image.bytes,
+  bytesParam(image.bytes),
   image.width,
   image.height,
+];
+
+/**
+ * A CTE `name` that stores the print copy of an image (printCopyParams, three parameters from
+ * `$first`: the image's hash, the copy's type and bytes) when `condition` holds and there is one.
+ * Put it beside storeImageCte in the statement that stores the image.
+ */
+export const storePrintCopyCte = (name: string, first: number, condition: string): string =>
+  `${name} AS (INSERT INTO image_print_copies (hash, content_type, bytes)
+     SELECT $${first}::text, $${first + 1}::text, $${first + 2}::bytea
+      WHERE $${first + 1}::text IS NOT NULL AND ${condition}
+     ON CONFLICT (hash) DO NOTHING)`;
+
+export const printCopyParams = (image: ProcessedImage): [string, string | null, Buffer | null] => [
+  image.hash,
+  image.print?.contentType ?? null,
+  image.print ? bytesParam(image.print.bytes) : null,
 ];
 
 export const imageFile = z.object({ file: z.string().regex(/^[0-9a-f]{64}\.(jpg|png)$/) });

@@ -2,10 +2,14 @@
  * The printable net sheet: one Letter page drawn with pdf-lib (docs/decisions/0016-pdf-net-sheets.md).
  * The renderer takes plain lines ({ label, amountCents, kind }) and meta, not an estimate, so any
  * net sheet (today's quick one, the detailed Long Island one) prints through it unchanged.
+ * It runs as a job of the worker pool (netSheetPdfJob, decision 0036), never
+ * on the event loop; so this module imports only what a worker can run (see the pool's module).
  */
 // Types only: pdf-lib takes ~300 ms to load, so the first sheet loads it, not the API function's
 // cold start (decision 0026).
 import type { Color, PDFDocument, PDFFont, PDFImage, PDFPage } from 'pdf-lib';
+import { z } from 'zod';
+import { workerJob } from '../../server/worker-pool.server.ts';
 import { centsToDollars, formatMoney } from '../../ui/money.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';
 
@@ -263,3 +267,48 @@ export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8A
 
   return document.save();
 }
+
+/**
+ * The time a PDF job may take in its worker: a sheet with its print-size images renders in about a
+ * tenth of a second; one still at work after this is stopped.
+ */
+export const PDF_BUDGET_MS = 5000;
+
+const bytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array);
+const pdfImageSchema = z.object({ bytes: bytesSchema, contentType: z.enum(['image/jpeg', 'image/png']) }).nullable();
+
+/** NetSheetPdfInput, as it crosses to the worker. */
+const netSheetPdfInputSchema = z.object({
+  title: z.string(),
+  lines: z
+    .array(z.object({ label: z.string(), amountCents: z.number(), kind: z.enum(['credit', 'deduction']) }))
+    .readonly(),
+  netToSellerCents: z.number(),
+  date: z.date(),
+  link: z.string(),
+  disclaimer: z.string(),
+  agent: z.object({
+    name: z.string(),
+    title: z.string().nullable(),
+    brokerage: z.string().nullable(),
+    phone: z.string().nullable(),
+    email: z.string(),
+    photo: pdfImageSchema,
+    logo: pdfImageSchema,
+  }),
+}) satisfies z.ZodType<NetSheetPdfInput>;
+
+/** renderNetSheetPdf in a worker of the pool. */
+export const netSheetPdfJob = workerJob({
+  name: 'net-sheet-pdf',
+  moduleUrl: import.meta.url,
+  input: netSheetPdfInputSchema,
+  output: bytesSchema,
+  budgetMs: PDF_BUDGET_MS,
+  async handler(input) {
+    const pdf = await renderNetSheetPdf(input);
+    // A copy in a buffer of its own, which moves to the caller rather than being cloned again.
+    const own = new Uint8Array(pdf);
+    return { output: own, transfer: [own.buffer] };
+  },
+});

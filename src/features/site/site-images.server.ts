@@ -4,12 +4,21 @@
  * and shapes 2 and 3 of PATCH /api/agents/me/settings (the logo scale and the town-page logo toggle).
  * Each save is ONE statement that checks the admin, stores the image (storeImageCte) and points the
  * settings row at it, so a refusal stores nothing; the site_changes trigger marks the pages stale.
+ * An upload checks the admin once more before its body is read (checkAdmin): nobody else has an
+ * image decoded (finding 3 of the 2026-11-26 audit).
  */
 import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
-import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import {
+  adminFirst,
+  assertAdmin,
+  checkAdmin,
+  sessionAgentCte,
+  sessionOf,
+  sessionParams,
+} from '../auth/access.server.ts';
 import {
   base64ImageBytes,
   imageParams,
@@ -40,7 +49,7 @@ interface SiteImageKind {
   deleted: string;
 }
 
-/** Logos keep transparency as PNG; an SVG is rasterised, so no script survives. */
+/** Logos keep transparency as PNG; an SVG holding only shapes (svg-logo.ts) is rasterised. */
 const LOGO_FORMATS: ImageRules['accepts'] = ['jpeg', 'png', 'webp', 'svg'];
 
 const KINDS: SiteImageKind[] = [
@@ -90,11 +99,15 @@ export function siteImageRoutes(db: Db, purge: PurgeAfterWrite): Hono {
   for (const kind of KINDS) {
     route(app, kind.path, {
       POST: async (c) => {
-        // Read, size-checked and decoded before the statement; an agent is told 403 first either way.
-        const image = await adminFirst(c, db, async () => {
-          const body = await readJson(c, siteImageUploadSchema, UPLOAD_BODY_LIMIT);
-          return processImage(base64ImageBytes(body.image, UPLOAD_BODY_LIMIT, 'base64-or-data-url'), kind.rules);
-        });
+        // A caller who may not upload gets 403 before the body is read or decoded (audit finding 3:
+        // decoding first let any agent spend the server's CPU); the statement checks again, as the
+        // admin may change meanwhile.
+        await checkAdmin(c, db);
+        const body = await readJson(c, siteImageUploadSchema, UPLOAD_BODY_LIMIT);
+        const image = await processImage(
+          base64ImageBytes(body.image, UPLOAD_BODY_LIMIT, 'base64-or-data-url'),
+          kind.rules,
+        );
         const [row] = await db.query<{ is_admin: boolean; image_data: string | null }>(
           `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me WHERE me.is_admin)')},
            saved AS (UPDATE ${kind.table} AS t SET ${kind.column} = $8, ${kind.typeColumn} = $9, updated_at = now()
