@@ -79,7 +79,9 @@ export function useEmailSuite(
     name: realOutbox.name,
     async send(message) {
       const sent = await realOutbox.send(message);
-      outbox.push([printed.at(-1) ?? '', message.text].join('\n'));
+      // This message's own summary: sends overlap, so the last line printed may be another's.
+      const own = printed.findLast((line) => line.includes(`e-mail #${message.deliveryId} `));
+      outbox.push([own ?? '', message.text].join('\n'));
       return sent;
     },
   };

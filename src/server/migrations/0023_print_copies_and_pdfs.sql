@@ -1,4 +1,4 @@
--- Finding 4 of the security audit of 2026-11-26 (docs/decisions/0036.md).
+-- Finding 4 of the security audit of 2026-11-26 (docs/decisions/0036-image-and-pdf-workers.md).
 -- The print copy of an agent's photo or logo (a few hundred pixels, made at upload in the image
 -- worker), keyed by the stored image it was made from: the PDF embeds it, never the 1200 px original.
 CREATE TABLE image_print_copies (
