@@ -28,10 +28,11 @@ export default defineConfig({
   // Hashes of Astro's own inline scripts and styles go into a CSP meta tag on every page, with a
   // default-src (audit 2026-11-26, finding 13): nothing loads from or is sent to another origin.
   // Images are the site's own, data: (canvas previews) and blob: (a picked photo before upload);
-  // fetch() calls only the site's own API. The header (public/_headers) adds what a meta cannot.
+  // fetch() calls only the site's own API and blob: (Chrome counts reading a picked file's blob URL
+  // as a connection: the upload's scaling in the browser). The header (public/_headers) adds what a meta cannot.
   security: {
     csp: {
-      directives: ["default-src 'self'", "img-src 'self' data: blob:", "connect-src 'self'"],
+      directives: ["default-src 'self'", "img-src 'self' data: blob:", "connect-src 'self' blob:"],
     },
   },
   // No code blocks on this site; Shiki's inline styles would break the CSP.

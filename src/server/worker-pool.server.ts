@@ -21,7 +21,7 @@
  * (no parameter properties, no enums; types with `import type`), and no package at their top.
  */
 import { availableParallelism } from 'node:os';
-import { isMainThread, parentPort, Worker, workerData, type TransferListItem } from 'node:worker_threads';
+import { isMainThread, parentPort, Worker, workerData, type Transferable } from 'node:worker_threads';
 import type { z } from 'zod';
 
 /** How a job's failure reaches its caller, besides the job's own answer. */
@@ -46,7 +46,7 @@ export const MAX_WAITING = 16;
 /** The answer of a job: its output, and which of its buffers to move rather than copy. */
 export interface JobAnswer<Output> {
   output: Output;
-  transfer?: TransferListItem[];
+  transfer?: Transferable[];
 }
 
 export interface WorkerJob<Input, Output> {
