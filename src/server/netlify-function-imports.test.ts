@@ -22,9 +22,9 @@ type FunctionName = string;
 
 const packageOf = (specifier: string): string => /^(@[^/]+\/)?[^/]+/.exec(specifier)?.[0] ?? specifier;
 
-/** The packages a function imports, statically and dynamically. */
-async function importsOf(name: FunctionName): Promise<{ static: Set<string>; dynamic: Set<string> }> {
-  const { metafile }: { metafile: Metafile } = await build({
+/** A function bundled as Netlify bundles it: esbuild, packages external, one output file. */
+function bundleOf(name: FunctionName) {
+  return build({
     entryPoints: [`netlify/functions/${name}.mts`],
     bundle: true,
     packages: 'external',
@@ -33,8 +33,14 @@ async function importsOf(name: FunctionName): Promise<{ static: Set<string>; dyn
     target: 'node22',
     write: false,
     metafile: true,
+    outdir: 'out',
     logLevel: 'silent',
   });
+}
+
+/** The packages a function imports, statically and dynamically. */
+async function importsOf(name: FunctionName): Promise<{ static: Set<string>; dynamic: Set<string> }> {
+  const { metafile }: { metafile: Metafile } = await bundleOf(name);
   const found = { static: new Set<string>(), dynamic: new Set<string>() };
   for (const input of Object.values(metafile.inputs)) {
     for (const { path, external, kind } of input.imports) {
@@ -86,18 +92,7 @@ describe('what the Netlify functions load', () => {
     ['api-images', ['image-job.server.ts', 'net-sheet-pdf.server.ts']],
     ['deliver-email', ['net-sheet-pdf.server.ts']],
   ])('%s carries its worker pool and jobs in its own file', async (name, jobs) => {
-    const { metafile, outputFiles } = await build({
-      entryPoints: [`netlify/functions/${name}.mts`],
-      bundle: true,
-      packages: 'external',
-      platform: 'node',
-      format: 'esm',
-      target: 'node22',
-      write: false,
-      metafile: true,
-      outdir: 'out',
-      logLevel: 'silent',
-    });
+    const { metafile, outputFiles } = await bundleOf(name);
     expect(outputFiles).toHaveLength(1);
     // Reached by static imports from the function: esbuild evaluates such a module when the bundle
     // loads (a worker's too), so its job is declared there; one reached only by import() would not be.
