@@ -235,10 +235,14 @@ for (const name of Object.keys(after)) {
     `| ${name} | ${values.map((value) => (Number.isNaN(value) ? '-' : value.toFixed(0))).join(' | ')}${ratio}`,
   );
 }
+const loginsDuringUploads = Object.entries(after)
+  .filter(([name]) => /^login during 4 .* max ms$/.test(name))
+  .map(([, ms]) => ms);
 const budgets = [
   [
     `a login during four hostile uploads answers within ${LOGIN_BUDGET_MS} ms`,
-    (after['login during 4 uploads: max ms'] ?? Infinity) <= LOGIN_BUDGET_MS,
+    // Every phase of four hostile uploads at once (the audit's SVGs, noisy logos): its slowest login.
+    loginsDuringUploads.length > 0 && loginsDuringUploads.every((ms) => ms <= LOGIN_BUDGET_MS),
   ],
   [
     `the PDF with a noisy 1200 px logo is under ${PDF_BUDGET_BYTES / 1024} KB`,
