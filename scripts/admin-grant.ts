@@ -2,7 +2,7 @@
 // once they have proved that address (signed up and followed the e-mailed link, confirmed an e-mail
 // change, or followed a password-reset link): an unconfirmed address is not enough (issue 21).
 // Unlike ADMIN_EMAILS at seed, it grants again an admin demoted before: it is an operator's act.
-import { z } from 'zod';
+import * as z from 'zod';
 import { grantAdmin } from '../src/features/auth/admin.server.ts';
 import { emailSchema } from '../src/features/auth/auth-schemas.ts';
 import { openDatabase } from '../src/server/database.ts';

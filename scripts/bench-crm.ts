@@ -13,7 +13,7 @@ import { parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';
 import { migrate } from '../src/server/migrate.ts';
 import { seed } from '../src/server/seed.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { start as startPostgres } from '../tests/support/postgres.ts';
 import { benchAuth } from './bench/agent-leads.ts';
 import { roundTripsOfChild, startChild, type ChildProcessLike } from './bench/children.ts';

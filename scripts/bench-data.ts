@@ -28,7 +28,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { importZhvi } from '../src/features/market/zhvi.server.ts';
 import { allTowns } from '../src/features/towns/town-data.ts';
 import { openNeon, type Db } from '../src/server/db.ts';

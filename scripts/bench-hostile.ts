@@ -10,7 +10,7 @@ import { copyFileSync, existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
-import { z } from 'zod';
+import * as z from 'zod';
 import { askChild, startChild, type ChildProcessLike } from './bench/children.ts';
 
 const REQUEST_TIMEOUT_MS = 300_000;

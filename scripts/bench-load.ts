@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { z } from 'zod';
+import * as z from 'zod';
 import { SEARCH_NAME } from './bench/agent-leads.ts';
 import { askChild } from './bench/children.ts';
 import { NASSAU_DETAILS, quickEstimateBody } from './bench/estimate-bodies.ts';

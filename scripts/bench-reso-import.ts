@@ -8,7 +8,7 @@
 // record schema), `--kind valid` N valid sales of the towns, instead of zeros.
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { dataRunsResponseSchema } from '../src/features/market/data-admin.ts';
 import { uploadMarketFile } from '../src/features/market/upload-chunks.ts';
 import { allTowns } from '../src/features/towns/town-data.ts';

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser } from 'playwright';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv } from '../src/server/env.ts';
 import { createRouter, listFiles, sitePages } from '../tests/support/site-pages.ts';
 

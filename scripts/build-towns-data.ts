@@ -22,7 +22,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { format, resolveConfig } from 'prettier';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const OUTPUT = new URL('../src/features/towns/towns.data.json', import.meta.url);
 const require = createRequire(import.meta.url);

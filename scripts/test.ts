@@ -2,7 +2,7 @@
 // Installs what is missing (Chromium, PostgreSQL) with apt-get when run as root on Debian.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { z } from 'zod';
+import * as z from 'zod';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const POSTGRES = '/usr/lib/postgresql/15/bin/postgres';

@@ -3,7 +3,7 @@
 // A worker that serves nothing (the market refresh of bench-load) prints `READY` instead and is
 // steered by messages (askChild).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Spawns `script` with `env` on top of ours; resolves with the first capture of `ready` in its output. */
 function spawnUntil(

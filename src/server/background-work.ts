@@ -9,7 +9,7 @@
  * background-job.ts; this module imports no feature, so the scheduled function stays small.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The background function's address on the site (netlify/functions/refresh-market-data-background.mts). */
 export const BACKGROUND_FUNCTION_PATH = '/.netlify/functions/refresh-market-data-background';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { databaseFor, deploymentOf, describeDeployment, isPreviewDeployment, type Deployment } from './deployment.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { Context, Handler, Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { fieldErrorsOf, type FieldErrors } from '../ui/field-errors.ts';
 
 /** Thrown by handlers; the app's one error handler turns it into the API's error shape. */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { threadId, Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { lockPgliteDir } from './pglite-lock.ts';
 
 const HANG = { timeout: 120_000 };

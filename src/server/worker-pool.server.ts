@@ -22,7 +22,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData, type Transferable } from 'node:worker_threads';
-import type { z } from 'zod';
+import type * as z from 'zod';
 
 /** How a job's failure reaches its caller, besides the job's own answer. */
 export class WorkerPoolError extends Error {

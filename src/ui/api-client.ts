@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 // In the browser zod must not compile validators with `new Function`: the CSP forbids eval.
 z.config({ jitless: true });

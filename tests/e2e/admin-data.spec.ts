@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import type { Page } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { allTowns } from '../../src/features/towns/town-data.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
 import { fakeSeries, zhviCsv } from '../fakes/zillow.ts';

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   expect,
   expectNoAxeViolations,

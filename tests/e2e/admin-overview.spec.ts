@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { adminOverviewResponseSchema } from '../../src/features/admin/admin-overview.ts';
 import {
   expect,

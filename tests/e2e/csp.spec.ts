@@ -7,7 +7,7 @@
 // the page's scripts; the fixtures also fail a test on any console error, which Chromium logs for
 // each violation). Desktop project only: the policy does not depend on the viewport.
 import type { Page } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { listFiles, pathOfHtmlFile, sitePages } from '../support/site-pages.ts';
 import { expect, makeEstimate, signInAsAdmin, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
 

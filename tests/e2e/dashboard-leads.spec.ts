@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { expect, expectNoAxeViolations, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];

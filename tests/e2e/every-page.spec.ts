@@ -7,7 +7,7 @@
 // The list is read from dist/ when this file loads; Playwright starts the webServer (which builds
 // dist/) before it loads the test files, so the list is that of the build under test.
 import { test as base, type ConsoleMessage, type Page } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv } from '../../src/server/env.ts';
 import { parseRedirects } from '../../src/server/netlify-rules.ts';
 import {

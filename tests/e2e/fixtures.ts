@@ -3,7 +3,7 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { E2E_BASE_URL, E2E_DATA_DIR } from '../../playwright.config.ts';
 
 /**

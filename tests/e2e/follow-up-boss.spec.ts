@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { FUB_FAKE_KEY, FUB_FAKE_URL } from '../../playwright.config.ts';
 import {
   expect,

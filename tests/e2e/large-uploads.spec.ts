@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { z } from 'zod';
+import * as z from 'zod';
 import { UPLOAD_IMAGE_BYTES } from '../../src/features/images/uploads.ts';
 import { expect, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
 import { heavyLogo, largePhoto, NETLIFY_BODY_LIMIT, noiseLogo, recordRequestBodies, TEN_MB } from './large-images.ts';

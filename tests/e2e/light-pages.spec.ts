@@ -3,7 +3,7 @@
 // touch or key, and what the visitor typed or pressed before it arrived is kept.
 import { gzipSync } from 'node:zlib';
 import type { Page, Response } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { expect, makeEstimate, recordApiCalls, test } from './fixtures.ts';
 
 /** Gzipped JavaScript before interaction, at most (scripts/bench-web.ts budgets the same). */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatPrice } from '../../src/ui/money.ts';
 import { expect, test } from './fixtures.ts';
 

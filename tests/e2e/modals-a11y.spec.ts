@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { calculate, clickNav, expect, expectNoAxeViolations, test, waitForIslands } from './fixtures.ts';
 
 // axe over the dynamic states: every modal open, on the pages that have it.

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LI_FEE_DEFAULTS } from '../../src/features/net-sheet/li-fees.ts';
 import { formatMoney } from '../../src/ui/money.ts';
 import { expect, expectNoAxeViolations, recordApiCalls, sameSiteHeaders, test, waitForIslands } from './fixtures.ts';

@@ -3,7 +3,7 @@
 // its link as a referrer, unknown ids answer 404 with their not-found screens, and an agent's page
 // previews with the agent's name in its raw HTML (link previewers run no JavaScript).
 import type { APIResponse } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { expect, test } from './fixtures.ts';
 
 /** The raw HTML's head: its meta tags and links, as a previewer or a crawler reads them (no JavaScript). */

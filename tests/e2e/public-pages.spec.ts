@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { calculate, clickNav, expect, openHomeModal, recordApiCalls, submitContact, test } from './fixtures.ts';
 
 test.describe('home page', () => {

@@ -1,5 +1,5 @@
 import type { APIRequestContext } from '@playwright/test';
-import { z } from 'zod';
+import * as z from 'zod';
 import { emailsTo, expect, expectNoAxeViolations, test } from './fixtures.ts';
 
 /** Asks for an estimate by e-mail as the estimate page's form does (lead, then send), and answers that e-mail. */

@@ -2,7 +2,7 @@
 // "Morganor", "toOct", "County ›Huntington"), "1 bath", the price chart's axis, and the label on
 // the shipped sample market data (the e2e server's first seed imports it; its real import then
 // replaces Huntington's and Smithtown's, see playwright.config.ts).
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatPrice, formatPriceShort } from '../../src/ui/money.ts';
 import { expect, test } from './fixtures.ts';
 

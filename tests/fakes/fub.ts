@@ -29,7 +29,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import { z } from 'zod';
+import * as z from 'zod';
 import { header, readBody, startLoopbackServer, troubleQueue } from './loopback-server.ts';
 import type { RecordedRequest } from './resend.ts';
 

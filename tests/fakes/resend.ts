@@ -13,7 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { header, readBody, startLoopbackServer, troubleQueue } from './loopback-server.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export interface ResendEmail {
   id: string;

@@ -7,7 +7,7 @@
  * client.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { profileSaveAnswerSchema } from '../../src/features/agents/profile.ts';
 import { seed } from '../../src/server/seed.ts';
 import { expectError, expectJson, expectTooMany } from '../support/api-suite.ts';

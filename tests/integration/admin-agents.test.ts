@@ -5,7 +5,7 @@
  * sets a password and activates, inactive agents locked out, who cannot be deleted).
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { anyString, expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, lastLinkToken, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -4,7 +4,7 @@
  * 1,000 leads a request here: decision 0029) and a lead's timeline, each refused signed out (401) and to an agent (403).
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -5,7 +5,7 @@
  * each route.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { mailgunViewSchema, testEmailAnswerSchema } from '../../src/features/email/email-settings.ts';
 import { createOutboxProvider } from '../../src/features/email/email.server.ts';

@@ -4,7 +4,7 @@
  * agents, own data only, and a new estimate that uses the saved values while an old one keeps its own.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { calculatorSettingsSchema, settingsResponseSchema } from '../../src/features/settings/agent-settings.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';

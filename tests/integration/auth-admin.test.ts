@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { grantAdmin } from '../../src/features/auth/admin.server.ts';
 import { openPglite } from '../../src/server/pglite.ts';
 import { migrate } from '../../src/server/migrate.ts';

@@ -5,7 +5,7 @@
  * the round-trip budgets.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { hashPassword } from '../../src/features/auth/passwords.server.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectJson, expectTooMany } from '../support/api-suite.ts';

@@ -4,7 +4,7 @@
  * password, logout-everywhere; every validation message of the spec and the duplicate checks.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import {

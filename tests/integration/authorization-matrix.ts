@@ -38,7 +38,7 @@ import { expectJson } from '../support/api-suite.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { blobOf, dataUrl, formOf, png } from '../support/images.ts';
 import { estimateResponse } from '../support/schemas.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const CALLERS = ['signed out', 'agent A', 'agent B', 'admin'] as const;
 export type Caller = (typeof CALLERS)[number];

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { allTowns } from '../../src/features/towns/town-data.ts';
 import { recordingPurger } from '../fakes/edge-purger.ts';
 import { generateClosedSales } from '../fakes/reso.ts';

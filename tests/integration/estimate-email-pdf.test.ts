@@ -4,7 +4,7 @@
  * PDF that cannot be made does not lose the e-mail.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
 import { startFakeMailgun, type FakeMailgun } from '../fakes/mailgun.ts';

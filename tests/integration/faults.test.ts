@@ -7,7 +7,7 @@
  * Decision record: docs/decisions/0023-faults-lose-nothing-and-send-nothing-twice.md.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { FUB_API_KEY_CONTEXT, FUB_SYSTEM_KEY_CONTEXT } from '../../src/features/crm/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { deliverQueued, queueEmail, type DeliverOptions } from '../../src/features/email/email.server.ts';

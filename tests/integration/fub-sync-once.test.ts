@@ -7,7 +7,7 @@
  * it answers and whose dropped connection records nothing.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { syncDue } from '../../src/features/crm/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { fubIntegrationSchema } from '../../src/features/crm/fub-integration.ts';

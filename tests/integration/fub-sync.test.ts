@@ -5,7 +5,7 @@
  * and the dashboard's sync controls.
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { syncDue } from '../../src/features/crm/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { FUB_API_KEY_CONTEXT } from '../../src/features/crm/crm-sync.server.ts';

@@ -9,7 +9,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { openApiDocument } from '../../src/server/openapi.server.ts';
 import { startFakeFub } from '../fakes/fub.ts';

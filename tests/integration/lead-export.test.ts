@@ -7,7 +7,7 @@
  * export, and cursors that are not one.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../src/server/db.ts';
 import { EXPORT_HEADERS, LEAD_EXPORT } from '../../src/features/leads/lead-export.ts';
 import { csvLine, LEAD_CSV_COLUMNS, leadCsvCells } from '../../src/features/leads/lead-list.ts';

@@ -7,7 +7,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectJson, expectTooMany } from '../support/api-suite.ts';
 import { IP_HEADER, randomIp } from '../support/auth-suite.ts';

@@ -4,7 +4,7 @@
  * signed out, another agent's data and an admin.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -6,7 +6,7 @@
  * the figures; the typed labels stay on the estimate page behind the link.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
 import { startFakeResend, type FakeResend } from '../fakes/resend.ts';
 import { apiErrorSchema, expectJson } from '../support/api-suite.ts';

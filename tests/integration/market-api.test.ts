@@ -3,7 +3,7 @@
  * /sold-api.php?town= over real HTTP on both backends.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, useApiSuite } from '../support/api-suite.ts';
 import { nearestTowns, allTowns } from '../../src/features/towns/town-data.ts';

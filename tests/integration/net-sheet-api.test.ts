@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   comparisonAnswerSchema,
   detailedEstimateAnswerSchema,

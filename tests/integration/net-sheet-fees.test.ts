@@ -5,7 +5,7 @@
  * write nothing, and readFeeTable giving the estimates the table in force.
  */
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { feeTableAnswerSchema, feeTableSavedSchema } from '../../src/features/net-sheet/fee-table.ts';
 import { readFeeTable } from '../../src/features/net-sheet/fee-table.server.ts';
 import { defaultFeeTable, type FeeTable } from '../../src/features/net-sheet/li-fees.ts';

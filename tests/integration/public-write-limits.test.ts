@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { LIMITS } from '../../src/features/auth/rate-limit.server.ts';
 import { unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
 import { ESTIMATE_LIMITS } from '../../src/features/estimate/estimate-limits.server.ts';

@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { ISLAND_END, islandDataId, LIGHT_ISLANDS, type LightIsland } from '../../src/features/site/light-island.ts';

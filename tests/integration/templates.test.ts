@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
 import { createAgent } from '../support/fixtures.ts';

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ProviderMessage } from '../../src/features/email/email.server.ts';
 import { INVALID_UNSUBSCRIBE_LINK } from '../../src/features/email/unsubscribe.ts';
 import { anyNumber, expectError, expectJson } from '../support/api-suite.ts';

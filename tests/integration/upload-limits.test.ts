@@ -7,7 +7,7 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { profileAnswerSchema } from '../../src/features/agents/profile.ts';
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE } from '../../src/features/images/uploads.ts';
 import { imageUploadedSchema } from '../../src/features/showcase/showcase-settings.ts';

@@ -4,7 +4,7 @@
  * logs are collected, and every test fails if one was logged that it did not expect.
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../src/server/db.ts';
 import { openTestDatabase, type Backend, type TestDatabase } from './backends.ts';
 import { startApi, type RunningApi } from './http.ts';

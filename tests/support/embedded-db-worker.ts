@@ -8,7 +8,7 @@
  * import this module: it acts on load.
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
-import { z } from 'zod';
+import * as z from 'zod';
 import { lockPgliteDir } from '../../src/server/pglite-lock.ts';
 
 const data = z.object({ dataDir: z.string(), how: z.enum(['lock', 'open']) });

@@ -3,7 +3,7 @@
  * flag), so a test can keep every worker busy and see what the server does meanwhile, by events
  * rather than by timing. Imported by the worker from this file, like any job module.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { POOL_SIZE, workerJob } from '../../src/server/worker-pool.server.ts';
 
 const gateJob = workerJob({

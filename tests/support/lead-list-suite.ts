@@ -1,6 +1,6 @@
 /** Leads written straight to the table, and the CSV export read back: for the lead list suites. */
 import { expect } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../src/server/db.ts';
 import { EXPORT_HEADERS, fetchLeadExport } from '../../src/features/leads/lead-export.ts';
 

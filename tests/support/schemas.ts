@@ -2,7 +2,7 @@
  * The API's success responses as the specs describe them, written independently of src/ so a test
  * notices when a response gains, loses or retypes a field. Strict: an extra key fails the parse.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const globalSettingsResponse = z.strictObject({
   success: z.literal(true),

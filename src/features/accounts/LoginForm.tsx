@@ -1,5 +1,5 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Field } from '../../ui/Field.tsx';
 import { loginSchema, sessionAgentSchema } from '../auth/auth-schemas.ts';
 import { currentAgent, destinationAfterLogin, NETWORK_ERROR, postAccount } from './account-api.ts';

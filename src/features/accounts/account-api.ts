@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { callApi, type ApiResult } from '../../ui/api-client.ts';
 import { isProfileComplete } from '../agents/public-agent.ts';
 import { sessionAgentSchema, type SessionAgent } from '../auth/auth-schemas.ts';

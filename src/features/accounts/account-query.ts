@@ -4,7 +4,7 @@
  * screens get loading, error-with-Retry and invalidation after a save from the library.
  */
 import { QueryClient } from '@tanstack/react-query';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 
 /** An error answer of the API: its status, message and per-field errors. */

@@ -6,7 +6,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { ApiError } from './account-query.ts';
 

@@ -3,7 +3,7 @@
  * sign-up form's, without a password: the new agent sets one from an e-mailed link), the status
  * change, and the list row, shared by the screen (which checks before sending) and the server.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { signupSchema } from '../auth/auth-schemas.ts';
 import { recordIdParam } from '../forms/record-id.ts';
 

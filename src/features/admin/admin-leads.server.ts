@@ -4,7 +4,7 @@
  * caller is an admin (403 to an agent who is not).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';

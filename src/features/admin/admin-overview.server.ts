@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import { ACTIVITY_KINDS, activityRowSchema, chartDays, toActivity, weeksFrom } from '../dashboard/overview.server.ts';

@@ -2,7 +2,7 @@
  * GET /api/admin/overview and GET /api/admin/activity: the whole site's figures and recent activity,
  * shared by the routes (which build the answers) and the admin overview screen (which parses them).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { activitySchema, weekSchema } from '../dashboard/overview.ts';
 
 /** The answer to a signed-in agent who is not an admin (403). */

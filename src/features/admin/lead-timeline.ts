@@ -3,7 +3,7 @@
  * it came in, each e-mail about it queued, sent or failed (email_deliveries) and each call to Follow
  * Up Boss for it (crm_sync_attempts), oldest first.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const TIMELINE_EVENT_KINDS = [
   'created',

@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { HoneypotField } from '../../ui/HoneypotField.tsx';

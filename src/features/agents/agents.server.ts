@@ -4,7 +4,7 @@ import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, cacheAtEdge, EDITED_TTL } from '../../server/edge-cache.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import { z } from 'zod';
+import * as z from 'zod';
 import { agentSlugSchema, isProfileComplete, type PublicAgentResponse } from './public-agent.ts';
 
 type PublicAgentRow = PublicAgentResponse['agent'] & {

@@ -3,7 +3,7 @@
  * checks before sending) and the API (PUT /api/agents/profile and the upload routes, which check
  * again), the answer both read, and the spec's messages.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StoredSize } from '../images/uploads.ts';
 import { optionalText, withoutLinks } from '../forms/text-fields.ts';
 import { emailSchema } from '../auth/auth-schemas.ts';

@@ -4,7 +4,7 @@
  * /api/admin/site-content, the /admin/content form and the build share this shape, its limits and
  * its messages. The defaults are the seed of migration 0018, not here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { requiredText } from '../forms/text-fields.ts';
 
 /** How long each text may be, and how many items each list holds. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Modal } from '../../ui/Modal.tsx';
 import { getJson } from '../accounts/account-query.ts';
 import { LEAD_TIME_ZONE, type LeadRow } from '../leads/lead-list.ts';

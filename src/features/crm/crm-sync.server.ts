@@ -18,7 +18,7 @@
  *   it is not: the agent's timeline gets each inquiry once (decision 0023).
  */
 import { setTimeout as wait } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DatabaseUnavailable, type Db, type Queryable } from '../../server/db.ts';
 import { decrypt, resolveSecret, type SecretSource } from '../../server/encryption.ts';
 import type { FubAnswer, FubClient, FubCredentials, FubLookup } from './fub-client.server.ts';

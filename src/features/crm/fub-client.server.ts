@@ -9,7 +9,7 @@
  * needs attention), give up on this event (other 4xx) or retry later (5xx, network, timeout).
  * The key never appears in a message.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseRetryAfter } from '../email/email.server.ts';
 import { endpoint, isTimeout, jsonBody, safeDetail } from '../email/providers/provider-http.server.ts';
 

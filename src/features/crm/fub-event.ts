@@ -6,7 +6,7 @@
  * Its description carries a reference of its own, by which a retry after a lost answer finds the
  * event among the person's in FUB instead of posting it again (crm-sync.server.ts).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { BRAND_NAME } from '../auth/auth-emails.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { estimateLinesText, estimateUrl, sourceLabel, type EmailLead } from '../email/templates.ts';

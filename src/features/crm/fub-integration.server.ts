@@ -4,7 +4,7 @@
  * key is not stored and the answer says why. Keys are encrypted at rest and never answered.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import type { Db } from '../../server/db.ts';

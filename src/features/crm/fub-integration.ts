@@ -2,7 +2,7 @@
  * The Follow Up Boss card's contract, shared by the screen and the server: what a save sends, what
  * the card is shown, and the spec's messages.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const FUB_MESSAGES = {
   saved: 'Follow Up Boss integration settings saved successfully!',

@@ -5,7 +5,7 @@
  * - GET /api/leads/:id/crm: the lead's sync job and every attempt.
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { toEstimate } from '../estimate/estimate-row.server.ts';

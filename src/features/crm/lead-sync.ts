@@ -1,5 +1,5 @@
 /** The sync controls' contract, shared by the leads screen and the server. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { recordId } from '../forms/record-id.ts';
 
 export const MAX_SYNC_LEADS = 100;

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { computeEstimate, storedEstimateInputs } from '../estimate/estimate.ts';

@@ -2,7 +2,7 @@
  * GET /api/agents/me/overview: the signed-in agent's figures, shared by the route (which builds
  * the answer) and the overview screen (which parses it).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Weeks in the chart (the current one last), and the most activity items the list shows. */
 export const OVERVIEW_WEEKS = 12;

@@ -3,7 +3,7 @@
  * shows, parsed (the document is plain JSON), and each JSON Schema flattened into rows of fields
  * with their limits.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 type JsonSchema = { [key: string]: unknown };
 const jsonSchema: z.ZodType<JsonSchema> = z.record(z.string(), z.unknown());

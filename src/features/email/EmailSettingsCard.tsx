@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Field } from '../../ui/Field.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';

@@ -2,7 +2,7 @@
  * The admin's e-mail sending settings (Mailgun) as the server stores them and as the settings
  * screen sends and shows them: the schemas both sides parse with, and the spec's messages.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const EMAIL_SETTINGS_MESSAGES = {
   saved: 'Email settings saved successfully!',

@@ -2,7 +2,7 @@
  * Follow-up messages an agent can send a seller about their estimate (POST /api/templates): an
  * e-mail subject and body and a text message, built from the estimate's own figures.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { MAX_NAME_LENGTH, UUID_PATTERN } from '../estimate/estimate-request.ts';
 import { formatMoney } from '../../ui/money.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_NAME_LENGTH, UUID_PATTERN } from '../estimate/estimate-request.ts';
 import { personName } from '../leads/lead.ts';
 

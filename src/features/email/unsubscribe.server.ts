@@ -7,7 +7,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Queryable } from '../../server/db.ts';
 import { HttpError, MAX_JSON_BYTES, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';

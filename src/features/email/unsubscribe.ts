@@ -4,7 +4,7 @@
  * only the server can check the HMAC (unsubscribe.server.ts), but anyone holding the link may
  * read the address, so the page can say which address it is about before the visitor clicks.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The page an e-mail's footer links to; the API path is what List-Unsubscribe names. */
 export const UNSUBSCRIBE_PAGE_PATH = '/unsubscribe';

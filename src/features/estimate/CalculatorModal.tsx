@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useState, type SubmitEvent } from 'react';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';

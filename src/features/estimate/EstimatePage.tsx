@@ -1,6 +1,6 @@
 import { idInPath, LinkLoading, LinkMissing } from '../site/LinkStates.tsx';
 import { useEffect, useState } from 'react';
-import { z } from 'zod';
+import * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone } from '../../ui/phone.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { withoutLinks } from '../forms/text-fields.ts';
 import { sheetSchema } from '../net-sheet/sheet-schema.ts';
 import { dollarAmount, MIN_SALE_PRICE_DOLLARS } from './amount.ts';

@@ -2,7 +2,7 @@
  * A stored estimate as the database holds it and the API answers it: shared by the estimate routes,
  * the net sheet, the PDF, the e-mails, the CRM sync and the shell pages.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { computeEstimate, storedEstimateInputs, type StoredEstimate } from './estimate.ts';

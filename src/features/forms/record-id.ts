@@ -4,7 +4,7 @@
  * database and answered 500 ("out of range for type integer"; security audit 2026-11-26, finding 13);
  * bounded here it is a 400 on the field, as a malformed id is.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** The largest `integer` (int4) PostgreSQL stores. */
 export const MAX_RECORD_ID = 2_147_483_647;

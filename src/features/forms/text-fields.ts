@@ -1,5 +1,5 @@
 /** The text fields every form of the product has, with friendly messages (zod schemas shared by forms and routes). */
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Trimmed text, at least one character and at most `max`. */
 export const requiredText = (label: string, max: number) =>

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 // Types only: sharp (libvips) takes ~250 ms to load, so the first job loads it (decision 0026).
 import type { Metadata, OutputInfo, Sharp, SharpOptions } from 'sharp';
-import { z } from 'zod';
+import * as z from 'zod';
 import { workerJob, type JobAnswer } from '../../server/worker-pool.server.ts';
 import { svgLogoProblem } from './svg-logo.ts';
 

@@ -7,7 +7,7 @@
  * /api/images/{hash}.{ext} with a year of caching (docs/decisions/0013-images-in-postgres.md).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
 import { HttpError, route, type BodyLimit } from '../../server/http.ts';
 import { WorkerPoolError } from '../../server/worker-pool.server.ts';

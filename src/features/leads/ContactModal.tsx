@@ -1,6 +1,6 @@
 import { useStore } from '@nanostores/react';
 import { useState, type SubmitEvent } from 'react';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Field } from '../../ui/Field.tsx';
 import { HoneypotField } from '../../ui/HoneypotField.tsx';
 import { formatMoney } from '../../ui/money.ts';

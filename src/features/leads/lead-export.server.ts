@@ -5,7 +5,7 @@
  * (lead-list.server.ts) by scope, so the export's filters are the list's.
  */
 import { Hono, type Context, type Handler } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { ADMINS_ONLY, sessionOf } from '../auth/access.server.ts';

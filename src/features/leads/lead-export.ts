@@ -11,7 +11,7 @@
  * The first page starts with the byte order mark and the header line; the others are rows only, so
  * the file is the pages' bodies end to end.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { MAX_RECORD_ID } from '../forms/record-id.ts';
 import { adminLeadFilterFields, leadFilterFields, leadQueryString, withDatesInOrder } from './lead-list.ts';
 

@@ -2,7 +2,7 @@
  * The agent's list of leads, shared by the leads table (which builds its requests from these) and
  * the API (which parses them): the query, the list row, the CSV columns and cell encoding.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatPhone } from '../../ui/phone.ts';
 import { recordIdParam } from '../forms/record-id.ts';
 import { LEAD_SOURCES } from './lead.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { optionalText, requiredText, withoutLinks } from '../forms/text-fields.ts';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
 import { recordId } from '../forms/record-id.ts';

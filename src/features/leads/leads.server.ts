@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { whenConnectionDrops, type Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';

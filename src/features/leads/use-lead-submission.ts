@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 

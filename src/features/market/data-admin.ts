@@ -2,7 +2,7 @@
  * /admin/data: the market-data runs, Refresh now and the file uploads, shared by the routes
  * (src/features/market/data-admin.server.ts) and the screen (DataScreen.tsx).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const dataRunSchema = z.object({
   id: z.number(),

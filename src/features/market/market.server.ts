@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, cacheAtEdge, MARKET_TTL } from '../../server/edge-cache.ts';
 import { HttpError, parseOrThrow, route } from '../../server/http.ts';

@@ -8,7 +8,7 @@
  *
  * Pure: no DOM and no Node APIs, so the screen (DataScreen.tsx) and the tests run the same code.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CsvError, CsvRecordReader, parseCsvFields } from './csv.ts';
 import {
   DATA_MESSAGES,

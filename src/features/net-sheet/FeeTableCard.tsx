@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';

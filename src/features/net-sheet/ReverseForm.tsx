@@ -1,5 +1,5 @@
 import { useState, type SubmitEvent } from 'react';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { formatPrice } from '../../ui/money.ts';

@@ -3,7 +3,7 @@
  * Every field is optional; the defaults are documented on each field and applied by
  * computeDetailedSheet (the closing date's default depends on `today`, which a schema cannot know).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { dollarAmount } from '../estimate/amount.ts';
 import { withoutLinks } from '../forms/text-fields.ts';
 

@@ -2,7 +2,7 @@
  * The site-wide fee table as stored: only the fees an admin changed (migration 0019), laid over the
  * researched defaults of li-fees.ts, which stay the one place the defaults are written.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { defaultFeeTable, FEE_KEYS, feeEntrySchema, feeTableSchema, type FeeEntry, type FeeTable } from './li-fees.ts';
 
 export const FEE_MESSAGES = {

@@ -5,7 +5,7 @@
  * block fee was ruled excessive in 2025; its tax map fee went from $355 to $270 in 2023), so every
  * one is a setting the admin can correct, never a constant in the arithmetic.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export type County = 'Nassau' | 'Suffolk';
 

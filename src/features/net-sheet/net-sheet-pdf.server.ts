@@ -8,7 +8,7 @@
 // Types only: pdf-lib takes ~300 ms to load, so the first sheet loads it, not the API function's
 // cold start (decision 0026).
 import type { Color, PDFDocument, PDFFont, PDFImage, PDFPage } from 'pdf-lib';
-import { z } from 'zod';
+import * as z from 'zod';
 import { workerJob } from '../../server/worker-pool.server.ts';
 import { centsToDollars, formatMoney } from '../../ui/money.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { createBatcher } from '../../server/batcher.ts';
 import type { Db } from '../../server/db.ts';
 import { HttpError, jsonObject, parseOrThrow, readJson, route } from '../../server/http.ts';

@@ -1,5 +1,5 @@
 /** Two to four offers side by side: each one's sheet and net, how far each is from the best. */
-import { z } from 'zod';
+import * as z from 'zod';
 import { dollarAmount } from '../estimate/amount.ts';
 import { computeDetailedSheet, type DetailedSheet, type SheetOptions } from './detailed-sheet.ts';
 import { netSheetDetailsSchema, type NetSheetDetails } from './details.ts';

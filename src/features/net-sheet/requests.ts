@@ -2,7 +2,7 @@
  * The net-sheet requests, one schema each, shared by the routes and the forms. Kept apart from
  * estimate-request.ts so the quick calculator's islands do not carry the details' schema.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { dollarAmount } from '../estimate/amount.ts';
 import { estimateRequestSchema, UUID_PATTERN } from '../estimate/estimate-request.ts';
 import { netSheetDetailsSchema } from './details.ts';

@@ -2,7 +2,7 @@
  * The detailed net sheet as the API answers it (dollars with two decimals, as every estimate field),
  * and the answers of the net-sheet routes, as zod schemas the islands parse them with.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { centsToDollars } from '../../ui/money.ts';
 import { estimateSchema } from '../estimate/estimate-request.ts';
 import { sheetLineSchema, sheetSchema } from './sheet-schema.ts';

@@ -1,5 +1,5 @@
 /** The detailed sheet as the API answers it (dollars), apart so the estimate's own schema can carry it. */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const sheetLineSchema = z.object({
   key: z.string(),

@@ -2,7 +2,7 @@
  * The detailed sheet as stored with its estimate (migration 0020), read back through schemas: a
  * jsonb column is whatever was written, so nothing is trusted by a cast.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { storedEstimateInputs, type StoredEstimate } from '../estimate/estimate.ts';
 import { computeDetailedSheet, type DetailedSheet, type SheetDefaults, type SheetOptions } from './detailed-sheet.ts';
 import { netSheetDetailsSchema, type NetSheetDetails } from './details.ts';

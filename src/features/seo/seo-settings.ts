@@ -2,7 +2,7 @@
  * The site's search-engine and social-preview defaults: GET and PUT /api/seo/settings and the
  * admin's SEO form share these limits, schemas and messages. (The OG image is uploaded apart.)
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { optionalText, requiredText } from '../forms/text-fields.ts';
 
 /** The spec's limits, each shown with a live counter on the form. */

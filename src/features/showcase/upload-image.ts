@@ -3,7 +3,7 @@
  * XMLHttpRequest, multipart with the file in the `image` field. Answers like sendJson: the parsed
  * answer, an ApiError for an error answer, a rejection when the request did not get through.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ApiError } from '../accounts/account-query.ts';
 import { imageUploadedSchema } from './showcase-settings.ts';
 

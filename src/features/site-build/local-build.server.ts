@@ -24,7 +24,7 @@ import {
 } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { snapshotBuildData } from '../../server/build-data.ts';
 import type { Db } from '../../server/db.ts';
 import type { SiteFolder } from '../../server/site-server.ts';

@@ -5,7 +5,7 @@
  * a build into a new folder swapped in (local-build.server.ts).
  */
 import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { Db, Queryable } from '../../server/db.ts';
 import { HttpError, route } from '../../server/http.ts';

@@ -2,7 +2,7 @@
  * GET and POST /api/admin/site-build: whether the static site shows the latest data, and the
  * latest build; shared by the routes (which build the answers) and SiteBuildCard (which parses them).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const siteBuildSchema = z.object({
   id: z.number(),

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import CalculatorModal from '../estimate/CalculatorModal.tsx';
 import ContactModal from '../leads/ContactModal.tsx';
 import { LEAD_SOURCES } from '../leads/lead.ts';

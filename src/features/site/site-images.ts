@@ -3,7 +3,7 @@
  * town-page logo) and the logo settings: the limits, request and answer schemas and the spec's
  * messages, shared by the cards and the routes (src/features/site/site-images.server.ts).
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { StoredSize } from '../images/uploads.ts';
 
 const MB = 1024 * 1024;

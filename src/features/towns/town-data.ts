@@ -4,7 +4,7 @@
  * use. Shared by the server (which seeds the `towns` table) and the browser: no server
  * imports here.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { onFirstUse } from '../../ui/on-first-use.ts';
 import data from './towns.data.json' with { type: 'json' };
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** A town as its page shows it: the town, its market data and recent sales (from the database). */
 export interface TownPageData {

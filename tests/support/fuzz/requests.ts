@@ -6,7 +6,7 @@
  * query values, repeated query keys), each sent as a caller the operation's access allows.
  */
 import fc from 'fast-check';
-import { z } from 'zod';
+import * as z from 'zod';
 import { HUGE, invalidOf, validOf, type Hints, type JsonSchema } from './schema-arbitrary.ts';
 
 export type Access = 'public' | 'agent' | 'admin';

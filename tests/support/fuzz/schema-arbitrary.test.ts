@@ -6,7 +6,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { openApiDocument } from '../../../src/server/openapi.server.ts';
 import { HUGE, invalidOf, leaks, validOf, type JsonSchema } from './schema-arbitrary.ts';
 

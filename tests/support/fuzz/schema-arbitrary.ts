@@ -14,7 +14,7 @@
  * (leaks), so a leak in an answer can only come from the server.
  */
 import fc from 'fast-check';
-import { z } from 'zod';
+import * as z from 'zod';
 
 export type JsonSchema = Readonly<Record<string, unknown>>;
 

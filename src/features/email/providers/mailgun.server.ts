@@ -9,7 +9,7 @@
  * Mailgun has no idempotency key; the delivery id goes along as the user variable
  * `v:delivery_id`, so it shows in Mailgun's logs and webhooks.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatAddress, ProviderError, parseRetryAfter, type EmailProvider } from '../email.server.ts';
 import {
   endpoint,

@@ -14,7 +14,7 @@
  * the Retry-After header, our own time limit and a zod-checked body, matches the Mailgun client,
  * and needs only a base URL to run against tests/fakes/resend.ts.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { formatAddress, ProviderError, parseRetryAfter, type EmailProvider } from '../email.server.ts';
 import {
   endpoint,
