@@ -23,7 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
-import { z } from 'zod';
+import * as z from 'zod';
 import { startChild } from './bench/children.ts';
 import { extractZip } from './netlify/zip-archive.ts';
 import { checkFunctionZips, readFunctionZips, sizeTable, ZIPPED_BUDGETS } from './netlify/zip-budget.ts';
@@ -56,6 +56,8 @@ const { values: options } = parseArgs({
     runs: { type: 'string', default: '5' },
     // Writes a V8 CPU profile of each api cold start into this folder (open in Chrome's DevTools).
     profile: { type: 'string' },
+    // Also times this module (a function bundle made another way), for experiments.
+    compare: { type: 'string' },
   },
 });
 const RUNS = Number(options.runs);
@@ -126,8 +128,9 @@ async function bareBundle(dir: string): Promise<string> {
 }
 
 /**
- * The function's own module in the unzipped bundle: `netlify/functions/api.mjs` under the zip's base,
- * which is the function's own folder when it has no packages (then the module is at the top).
+ * The function's own module in the unzipped bundle: at the top for a function we bundle
+ * (scripts/build-functions.ts: `api.mjs` beside its `chunks/`), `netlify/functions/<name>.mjs` under
+ * the zip's base for one Netlify's bundler made.
  */
 async function functionModule(dir: string, name: string): Promise<string> {
   const wanted = `${name}.mjs`;
@@ -235,13 +238,16 @@ try {
   const url = `http://127.0.0.1:8888${READ_PATH}`;
   const bare: Probe[] = [];
   const api: Probe[] = [];
+  const compared: Probe[] = [];
   for (let index = 0; index < RUNS; index += 1) {
     bare.push(await probe(probeFile, bareModule, url, productionEnv));
     const profiling = options.profile === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profile}`];
     const result = await probe(probeFile, apiModule, url, productionEnv, profiling);
     if (result.status !== 200) throw new Error(`GET ${READ_PATH} answered ${result.status}`);
     api.push(result);
+    if (options.compare !== undefined) compared.push(await probe(probeFile, options.compare, url, productionEnv));
   }
+  if (options.compare !== undefined) report(`compared: ${options.compare}`, compared);
 
   const bareTotal = report('bare function (no dependencies), the baseline', bare).total;
   const apiTotal = report(`api function (.netlify/functions/api.zip): GET ${READ_PATH}`, api).total;

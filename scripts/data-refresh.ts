@@ -5,13 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { triggerRebuild } from '../src/features/site-build/site-build.server.ts';
-import {
-  csvFromFile,
-  planFromEnv,
-  refreshMarketData,
-  soldFromFile,
-  type RefreshPlan,
-} from '../src/features/market/refresh.server.ts';
+import { csvFromFile, planFromEnv, soldFromFile, type RefreshPlan } from '../src/features/market/feeds.server.ts';
+import { refreshMarketData } from '../src/features/market/refresh.server.ts';
 import { openDatabase } from '../src/server/database.ts';
 import { isProduction, parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';

@@ -1,5 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { apiFunction } from '../../src/server/api-function.ts';
+// Netlify's bundler puts this function in one file, which its workers load: the jobs must be declared
+// when it loads (src/server/worker-jobs.server.ts).
+import '../../src/server/worker-jobs.server.ts';
 
 /**
  * The API's image uploads (decision 0026): the same app as `api`, on the paths whose routes

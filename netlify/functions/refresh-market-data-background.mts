@@ -1,4 +1,4 @@
-import { planFromEnv } from '../../src/features/market/refresh.server.ts';
+import { planFromEnv } from '../../src/features/market/feeds.server.ts';
 import { runBackgroundJob } from '../../src/server/background-job.ts';
 import {
   backgroundRequestSchema,

@@ -5,12 +5,8 @@
 // a "start" message until a "stop" message, then answers with what it did once the refresh under
 // way has ended.
 import { join } from 'node:path';
-import {
-  csvFromFile,
-  refreshMarketData,
-  soldFromFile,
-  type RefreshPlan,
-} from '../../src/features/market/refresh.server.ts';
+import { csvFromFile, soldFromFile, type RefreshPlan } from '../../src/features/market/feeds.server.ts';
+import { refreshMarketData } from '../../src/features/market/refresh.server.ts';
 import { openDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
 import { writeMarketFiles } from '../../tests/fixtures/write-market-files.ts';

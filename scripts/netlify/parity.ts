@@ -7,6 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { islandDataId, LIGHT_ISLANDS } from '../../src/features/site/light-island.ts';
 
 /** The headers compared: security, robots, caching at the edge and in the browser, type, redirects. */
 export const COMPARED_HEADERS = [
@@ -47,6 +48,11 @@ export interface ParityRow {
   /** Values both servers must send (null: must be absent), beyond being equal to each other. */
   expect?: Partial<Record<ComparedHeader, string | RegExp | null>>;
   cli?: CliDeviation;
+  /**
+   * Text both servers' bodies must hold: what shows the page was rendered, not only answered (a
+   * page whose island failed to render still answers 200, with the shell as built).
+   */
+  bodyContains?: string;
   /** Reads what later rows need from this row's JSON answer. */
   remember?: (json: unknown, found: Found) => void;
 }
@@ -111,6 +117,8 @@ export const PARITY_TABLE: ParityRow[] = [
     name: "an agent's calculator (function, cached at the edge)",
     path: '/r/alexmorgan',
     status: 200,
+    // Rendered by React on the server: the data it rendered the island with is beside it.
+    bodyContains: `id="${islandDataId(LIGHT_ISLANDS.agentPage)}"`,
     expect: {
       ...PAGE_SECURITY,
       'content-type': /^text\/html/,
@@ -147,7 +155,16 @@ export const PARITY_TABLE: ParityRow[] = [
     name: 'that estimate, shared (function, private)',
     path: (found) => `/estimate/${found.estimateUuid ?? 'missing'}`,
     status: 200,
+    bodyContains: `id="${islandDataId(LIGHT_ISLANDS.estimatePage)}"`,
     expect: { 'cache-control': NO_STORE, 'referrer-policy': 'no-referrer', 'x-robots-tag': 'noindex, nofollow' },
+  },
+  {
+    // Rendered in the worker pool (decision 0036): a worker of the bundled function loads its chunks.
+    name: "that estimate's PDF (worker pool)",
+    path: (found) => `/api/estimates/${found.estimateUuid ?? 'missing'}/pdf`,
+    status: 200,
+    bodyContains: '%PDF-',
+    expect: { 'cache-control': 'private, no-store', 'content-type': 'application/pdf' },
   },
   {
     name: 'an unknown estimate',
@@ -235,6 +252,8 @@ export interface Answer {
   status: number;
   headers: Partial<Record<ComparedHeader, string>>;
   json?: unknown;
+  /** Whether the body held the row's `bodyContains` (undefined when the row asks for nothing). */
+  bodyHeld?: boolean;
 }
 
 /** Asks one server every row, in order (a later row may use what an earlier one found). */
@@ -260,7 +279,8 @@ export async function askAll(origin: string, table: ParityRow[], astroScript: st
     let json: unknown;
     if (/json/.test(response.headers.get('content-type') ?? '')) json = JSON.parse(text);
     row.remember?.(json, found);
-    answers.push({ status: response.status, headers, json });
+    const bodyHeld = row.bodyContains === undefined ? undefined : text.includes(row.bodyContains);
+    answers.push({ status: response.status, headers, json, bodyHeld });
   }
   return answers;
 }
@@ -294,6 +314,7 @@ export function compare(table: ParityRow[], netlify: Answer[], local: Answer[]):
     ] as const) {
       if (answer.status !== row.status)
         problems.push(`${row.name}: ${server} answered ${answer.status}, not ${row.status}`);
+      if (answer.bodyHeld === false) problems.push(`${row.name}: ${server}'s body has no ${row.bodyContains ?? ''}`);
     }
     const deviating = new Set(row.cli?.headers ?? []);
     for (const name of COMPARED_HEADERS) {

@@ -1,56 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
-import { adminOverviewRoutes } from '../features/admin/admin-overview.server.ts';
-import { adminAgentRoutes } from '../features/admin/admin-agents.server.ts';
-import { agentRoutes } from '../features/agents/agents.server.ts';
-import { profileRoutes } from '../features/agents/profile.server.ts';
-import { authRoutes } from '../features/auth/auth-routes.server.ts';
+import * as z from 'zod';
 import { accessControl } from '../features/auth/access.server.ts';
 import { csrfProtection } from '../features/auth/csrf.server.ts';
-import { overviewRoutes } from '../features/dashboard/overview.server.ts';
 import type { CrmContext } from '../features/crm/crm-sync.server.ts';
-import { fubClient } from '../features/crm/fub-client.server.ts';
-import { fubIntegrationRoutes } from '../features/crm/fub-integration.server.ts';
-import { leadSyncRoutes } from '../features/crm/lead-sync.server.ts';
 import { WorkersBusy } from './workers-busy.server.ts';
 import { TooManyAttempts } from '../features/auth/rate-limit.server.ts';
 import type { AuthConfig } from '../features/auth/sessions.server.ts';
-import { emailRoutes } from '../features/email/email-routes.server.ts';
-import { emailSettingsRoutes } from '../features/email/email-settings-routes.server.ts';
-import {
-  deliverQueued,
-  type EmailAddress,
-  type EmailProvider,
-  type MailContext,
-} from '../features/email/email.server.ts';
-import { unsubscribeLinks, unsubscribeRoutes, unsubscribeSigner } from '../features/email/unsubscribe.server.ts';
-import { estimateRoutes } from '../features/estimate/estimate.server.ts';
-import { estimateAttachments, estimatePdfRoutes } from '../features/net-sheet/estimate-pdf.server.ts';
-import { imageRoutes } from '../features/images/images.server.ts';
-import { showcaseRoutes } from '../features/showcase/showcase.server.ts';
-import { leadExportLimits, leadExportRoutes } from '../features/leads/lead-export.server.ts';
-import { adminLeadRoutes } from '../features/admin/admin-leads.server.ts';
-import { siteContentRoutes } from '../features/content/site-content.server.ts';
-import { feeTableRoutes } from '../features/net-sheet/fee-table.server.ts';
-import { netSheetRoutes } from '../features/net-sheet/net-sheet.server.ts';
-import { leadRoutes } from '../features/leads/leads.server.ts';
-import { dataAdminRoutes } from '../features/market/data-admin.server.ts';
-import { marketRoutes } from '../features/market/market.server.ts';
-import { planFromEnv, type RefreshPlan } from '../features/market/refresh.server.ts';
-import { agentSettingsRoutes } from '../features/settings/agent-settings.server.ts';
-import { settingsRoutes } from '../features/settings/settings.server.ts';
-import { seoSettingsRoutes } from '../features/seo/seo-settings.server.ts';
-import { siteImageRoutes } from '../features/site/site-images.server.ts';
-import { siteBuildRoutes, type SiteBuilds } from '../features/site-build/site-build.server.ts';
+import type { EmailAddress, EmailProvider, MailContext } from '../features/email/email.server.ts';
+import type { RefreshPlan } from '../features/market/feeds.server.ts';
+import type { SiteBuilds } from '../features/site-build/site-build.server.ts';
+import { API_GROUPS, type GroupDeps, type GroupName } from './api-groups.server.ts';
+import { API_ROUTES } from './api-routes.generated.ts';
 import { DatabaseUnavailable, type Db } from './db.ts';
 import { DEFAULT_FUB_API_URL, parseEnv } from './env.ts';
 import { defaultEdgePurger, purgeAfterWrite, type EdgePurger } from './edge-cache.ts';
 import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
 import { errorResponse, HttpError } from './http.ts';
-import { runBackgroundJob } from './background-job.ts';
 import { inProcessBackgroundStarter, type StartBackgroundWork } from './background-work.ts';
-import { openApiRoutes } from './openapi.server.ts';
 import { ROUTE_ACCESS } from './route-access.ts';
 import { siteOriginOf } from './site-origin.ts';
 
@@ -142,12 +109,8 @@ export interface AppDeps {
   purgeCache?: EdgePurger;
 }
 
-/**
- * The API: every /api/* route and the old product's API paths, served by the `api` and `api-images`
- * functions and (with the pages, src/server/app.ts) by the local server. No page is rendered here,
- * so the API's functions load no React (decision 0026).
- */
-export function createApiApp({
+/** What the route groups are built from: `deps` with every default filled in. */
+export function groupDepsFor({
   db,
   logError = defaultLogError,
   email,
@@ -157,111 +120,100 @@ export function createApiApp({
   clientIp,
   leadNoticesPerHour,
   leadExportPageRows,
-  crm = { client: fubClient(DEFAULT_FUB_API_URL), secret: randomBytes(32).toString('hex') },
+  crm,
   crmWaitMs,
   featuredAgent = featuredAgentFrom(parseEnv({})),
   siteBuilds,
-  marketFeeds = () => planFromEnv(parseEnv()),
+  marketFeeds,
   purgeCache = defaultEdgePurger(),
   startBackgroundWork,
-}: AppDeps): Hono {
+}: AppDeps): GroupDeps {
   const purge = purgeAfterWrite(purgeCache, logError);
+  // The default reads the environment's feeds, from a module loaded only by the routes that need it.
+  const feeds = once(async (): Promise<() => RefreshPlan> => {
+    if (marketFeeds) return marketFeeds;
+    const { planFromEnv } = await import('../features/market/feeds.server.ts');
+    return () => planFromEnv(parseEnv());
+  });
   const startBackground =
     startBackgroundWork ??
-    inProcessBackgroundStarter(
-      (job) =>
-        runBackgroundJob(db, job, {
-          feeds: marketFeeds,
-          // The data is saved either way; a failed purge leaves the CDN's copies to their TTL (decision 0020).
-          purge: (tags) => purgeCache(tags).catch((error: unknown) => console.error('[imports] purge failed:', error)),
-        }),
-      runAfterResponse,
-    );
+    inProcessBackgroundStarter(async (job) => {
+      const [{ runBackgroundJob }, plan] = await Promise.all([import('./background-job.ts'), feeds()]);
+      return runBackgroundJob(db, job, {
+        feeds: plan,
+        // The data is saved either way; a failed purge leaves the CDN's copies to their TTL (decision 0020).
+        purge: (tags) => purgeCache(tags).catch((error: unknown) => console.error('[imports] purge failed:', error)),
+      });
+    }, runAfterResponse);
+  const crmSecret = crm?.secret ?? randomBytes(32).toString('hex');
+  const crmOf = once(
+    async (): Promise<CrmContext> =>
+      crm ?? {
+        client: (await import('../features/crm/fub-client.server.ts')).fubClient(DEFAULT_FUB_API_URL),
+        secret: crmSecret,
+      },
+  );
   // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
-  const signer = unsubscribeSigner(auth.sessionKey);
+  const signer = once(async () =>
+    (await import('../features/email/unsubscribe.server.ts')).unsubscribeSigner(auth.sessionKey),
+  );
   const mail: MailContext = {
     siteUrl: siteOriginOf(siteUrl),
     deliverSoon(ids, request) {
       if (!email || ids.length === 0) return;
-      const unsubscribe = unsubscribeLinks(mail.siteUrl(request), signer);
-      runAfterResponse(
-        deliverQueued(db, email.provider, {
+      const siteOrigin = mail.siteUrl(request);
+      // After the response, so the modules that send are loaded then, not before it.
+      const delivery = async () => {
+        const [{ deliverQueued }, { unsubscribeLinks }, { estimateAttachments }, unsubscribeKey] = await Promise.all([
+          import('../features/email/email.server.ts'),
+          import('../features/email/unsubscribe.server.ts'),
+          import('../features/net-sheet/estimate-pdf.server.ts'),
+          signer(),
+        ]);
+        await deliverQueued(db, email.provider, {
           ids,
           from: email.from,
-          unsubscribe,
-          attachments: estimateAttachments(db, mail.siteUrl(request)),
+          unsubscribe: unsubscribeLinks(siteOrigin, unsubscribeKey),
+          attachments: estimateAttachments(db, siteOrigin),
           attachmentError: (error) => logError(error, request),
-        }).catch((error: unknown) => logError(error, request)),
-      );
+        });
+      };
+      runAfterResponse(delivery().catch((error: unknown) => logError(error, request)));
     },
   };
-  const api = new Hono().basePath('/api');
-  api.use(async (c, next) => {
-    await next();
-    for (const [name, value] of API_HEADERS) if (!c.res.headers.has(name)) c.header(name, value);
-  });
-  // Before every route: a cross-site POST with the session cookie changes nothing.
-  api.use(csrfProtection({ trustedOrigins: siteUrl ? [new URL(siteUrl).origin] : [] }));
-  // Then who may call what (src/server/route-access.ts): signed-out calls to agent routes are 401 here.
-  api.use(accessControl(ROUTE_ACCESS, auth));
-  const clientAddress = (c: Context) => clientIp?.(c.req.raw) ?? socketAddress(c);
-  api.route('/', authRoutes({ db, mail, config: auth, clientIp: clientAddress }));
-  api.route('/', settingsRoutes(db));
-  api.route('/', agentRoutes(db));
-  api.route('/', overviewRoutes(db));
-  api.route('/', adminOverviewRoutes(db));
-  api.route('/', agentSettingsRoutes(db, purge));
-  api.route('/', profileRoutes(db, purge, mail));
-  // Before imageRoutes: its /images/:file would take /images/list and the other showcase image paths.
-  api.route('/', showcaseRoutes(db, purge));
-  api.route('/', imageRoutes(db));
-  // Before the estimate routes: their `/estimates/:uuid` would take `/estimates/reverse` (405).
-  api.route('/', netSheetRoutes(db, clientAddress));
-  api.route('/', estimateRoutes(db, clientAddress));
-  api.route(
-    '/',
-    estimatePdfRoutes(db, (request) => mail.siteUrl(request), clientAddress),
-  );
-  api.route(
-    '/',
-    leadSyncRoutes(db, crm, (request) => mail.siteUrl(request)),
-  );
-  api.route(
-    '/',
-    leadRoutes(
-      db,
-      mail,
-      clientAddress,
-      { noticesPerHour: leadNoticesPerHour, crm, runAfterResponse, crmWaitMs },
-      logError,
-    ),
-  );
-  api.route('/', fubIntegrationRoutes(db, crm));
-  const exportLimits = leadExportLimits(leadExportPageRows);
-  api.route('/', leadExportRoutes(db, exportLimits));
-  api.route('/', adminLeadRoutes(db, exportLimits));
-  api.route('/', emailRoutes(db, mail, clientAddress));
-  api.route('/', unsubscribeRoutes(db, signer, clientAddress));
-  // The Mailgun key is encrypted with ENCRYPTION_KEY, the secret the CRM keys use too.
-  api.route(
-    '/',
-    emailSettingsRoutes(db, {
-      secret: crm.secret,
-      email,
-      unsubscribe: (request) => unsubscribeLinks(mail.siteUrl(request), signer),
-    }),
-  );
-  api.route('/', seoSettingsRoutes(db));
-  api.route('/', siteImageRoutes(db, purge));
-  api.route('/', siteContentRoutes(db));
-  api.route('/', feeTableRoutes(db));
-  api.route('/', marketRoutes(db));
-  api.route('/', adminAgentRoutes({ db, mail, featured: featuredAgent, purge }));
-  api.route('/', siteBuildRoutes({ db, builds: siteBuilds, runAfterResponse }));
-  api.route('/', dataAdminRoutes({ db, feeds: marketFeeds, startImports: () => startBackground('imports') }));
-  api.route('/', openApiRoutes());
-  api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
-  api.onError((error, c) => {
+  return {
+    db,
+    mail,
+    auth,
+    clientAddress: (c) => clientIp?.(c.req.raw) ?? socketAddress(c),
+    purge,
+    crm: crmOf,
+    crmSecret,
+    unsubscribeSigner: signer,
+    email,
+    leadNoticesPerHour,
+    leadExportPageRows,
+    runAfterResponse,
+    crmWaitMs,
+    featuredAgent,
+    siteBuilds,
+    marketFeeds: feeds,
+    startImports: () => startBackground('imports'),
+    logError,
+  };
+}
+
+/**
+ * The API: every /api/* route and the old product's API paths, served by the `api` and `api-images`
+ * functions and (with the pages, src/server/app.ts) by the local server. No page is rendered here,
+ * so the API's functions load no React (decision 0026); a group of routes is loaded at its first
+ * request (src/server/api-groups.server.ts).
+ */
+export function createApiApp(deps: AppDeps): Hono {
+  const groupDeps = groupDepsFor(deps);
+  const { auth, logError } = groupDeps;
+
+  function answerError(error: unknown, c: Context): Response {
     if (error instanceof TooManyAttempts || error instanceof WorkersBusy) {
       c.header('Retry-After', String(error.retryAfterSeconds));
     }
@@ -273,7 +225,43 @@ export function createApiApp({
       return errorResponse(c, new HttpError(503, DATABASE_UNAVAILABLE_MESSAGE));
     }
     return errorResponse(c, new HttpError(500, 'Something went wrong on our side. Please try again.'));
+  }
+
+  /** A group's routes as an app of their own, built at the first request to one of them and kept. */
+  const groups = new Map<GroupName, Promise<Hono>>();
+  const groupApp = (group: GroupName): Promise<Hono> => {
+    let built = groups.get(group);
+    if (!built) {
+      built = API_GROUPS[group](groupDeps).then((routes) => {
+        const app = new Hono().basePath('/api');
+        app.route('/', routes);
+        app.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
+        app.onError(answerError);
+        return app;
+      });
+      // A failed load (a passing fault) is tried again at the next request, not kept.
+      built.catch(() => groups.delete(group));
+      groups.set(group, built);
+    }
+    return built;
+  };
+
+  const api = new Hono().basePath('/api');
+  api.use(async (c, next) => {
+    await next();
+    for (const [name, value] of API_HEADERS) if (!c.res.headers.has(name)) c.header(name, value);
   });
+  // Before every route: a cross-site POST with the session cookie changes nothing.
+  api.use(csrfProtection({ trustedOrigins: deps.siteUrl ? [new URL(deps.siteUrl).origin] : [] }));
+  // Then who may call what (src/server/route-access.ts): signed-out calls to agent routes are 401 here.
+  // The session it reads is kept with the request itself, which the group's app is handed.
+  api.use(accessControl(ROUTE_ACCESS, auth));
+  // Every path a group registers, in the groups' order, answered by that group (src/server/api-groups.server.ts).
+  for (const [path, group] of API_ROUTES) {
+    api.all(path, async (c) => (await groupApp(group)).fetch(c.req.raw, c.env));
+  }
+  api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
+  api.onError(answerError);
   // The old product's sold-homes address, kept working: /sold-api.php?town= is /api/sold?town=.
   const app = new Hono();
   app.get(LEGACY_SOLD_PATH, (c) => {
@@ -291,6 +279,16 @@ export function createApiApp({
   // A mounted app's notFound is not consulted: the outer one answers unknown /api paths.
   app.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   return app;
+}
+
+/** A value made by `make` at its first call and kept; a failure is not kept (the next call tries again). */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make();
+    made.catch(() => (made = undefined));
+    return made;
+  };
 }
 
 /** The answer while the database cannot be reached (503). */

@@ -7,7 +7,7 @@ import { SHELL_PAGE_PATHS } from '../features/site/shell-pages.server.ts';
 
 /** The string literals of a function's `config` property (Netlify reads them without running the code). */
 function configPaths(file: string, property: 'path' | 'excludedPath'): string[] {
-  const source = readFileSync(`netlify/functions/${file}`, 'utf8');
+  const source = readFileSync(file, 'utf8');
   const list = new RegExp(`\\b${property}: \\[([^\\]]*)\\]`).exec(source)?.[1] ?? '';
   return [...list.matchAll(/'([^']+)'/g)].map((match) => match[1] ?? '');
 }
@@ -18,9 +18,9 @@ const matches = (pattern: string, path: string): boolean =>
 
 describe('the image uploads have a function of their own (decision 0026)', () => {
   it('api-images claims exactly IMAGE_FUNCTION_PATHS, and api leaves every one of them to it', () => {
-    expect(configPaths('api-images.mts', 'path')).toEqual([...IMAGE_FUNCTION_PATHS]);
-    const apiPaths = configPaths('api.mts', 'path');
-    const excluded = configPaths('api.mts', 'excludedPath');
+    expect(configPaths('netlify/functions/api-images.mts', 'path')).toEqual([...IMAGE_FUNCTION_PATHS]);
+    const apiPaths = configPaths('netlify/bundled/api.mts', 'path');
+    const excluded = configPaths('netlify/bundled/api.mts', 'excludedPath');
     for (const pattern of IMAGE_FUNCTION_PATHS) {
       const example = pattern.replace('/*', '/logo');
       if (apiPaths.some((apiPath) => matches(apiPath, example))) expect(excluded, pattern).toContain(pattern);
@@ -44,8 +44,8 @@ describe('the image uploads have a function of their own (decision 0026)', () =>
 
 describe('the pages a function renders have a function of their own (decision 0026)', () => {
   it('pages claims exactly SHELL_PAGE_PATHS, and api none of them', () => {
-    expect(configPaths('pages.mts', 'path')).toEqual([...SHELL_PAGE_PATHS]);
-    const apiPaths = configPaths('api.mts', 'path');
+    expect(configPaths('netlify/bundled/pages.mts', 'path')).toEqual([...SHELL_PAGE_PATHS]);
+    const apiPaths = configPaths('netlify/bundled/api.mts', 'path');
     for (const pattern of SHELL_PAGE_PATHS) {
       const example = pattern.replace('/*', '/alexmorgan');
       expect(

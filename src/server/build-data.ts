@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { readSiteContent } from '../features/content/site-content.server.ts';
 import { logoHeight, logoSource } from '../features/site/logo.ts';
 import { SHOWCASE_FALLBACK, showcaseImages } from '../features/showcase/showcase.ts';
@@ -46,7 +46,7 @@ export interface SiteChrome {
   };
 }
 
-async function readSiteChrome(db: Db): Promise<SiteChrome> {
+export async function readSiteChrome(db: Db): Promise<SiteChrome> {
   const [row] = await db.query<{
     website_logo: string | null;
     website_logo_type: string | null;
@@ -153,7 +153,7 @@ const recentSalesSchema = z.array(
 );
 
 /** Every town with its market data and its three most recent sales, in one query. */
-async function readTowns(db: Db): Promise<TownPageData[]> {
+export async function readTowns(db: Db): Promise<TownPageData[]> {
   const rows = await db.query<TownRow>(
     `SELECT t.slug, t.name, t.county, t.region, t.zip_codes, t.latitude, t.longitude, t.population,
             t.meta_title, t.meta_description, t.h1_title, t.description, t.unique_facts, t.landmarks,

@@ -1,4 +1,4 @@
-import { planFromEnv } from '../features/market/refresh.server.ts';
+import { planFromEnv } from '../features/market/feeds.server.ts';
 import type { AppDeps } from './api-app.ts';
 import { authFrom } from './compose/auth.ts';
 import { crmFrom } from './compose/crm.ts';

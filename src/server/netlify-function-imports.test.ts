@@ -1,10 +1,14 @@
 import { readdirSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { build, type Metafile } from 'esbuild';
 import { describe, expect, it } from 'vitest';
+import { bundledFunctions, bundleOptions } from '../../scripts/build-functions.ts';
 
 /**
- * What each Netlify function loads (decision 0026), from its own code bundled as Netlify bundles it
- * (esbuild, packages external). Two things are held here, in a second, without a Netlify build:
+ * What each Netlify function loads (decision 0026). The functions Netlify bundles
+ * (netlify/functions/*.mts), from their own code bundled as Netlify bundles it (esbuild, packages
+ * external); those we bundle (netlify/bundled/*.mts: api, pages), as scripts/build-functions.ts does.
+ * For the first kind, Two things are held here, in a second, without a Netlify build:
  * - a package imported statically anywhere a function reaches is loaded by its every cold start,
  *   even from a module the function imports lazily (esbuild hoists it to the bundle's top): the
  *   heavy ones the API needs only now and then (sharp for uploads, pdf-lib for the PDF, jose for
@@ -55,7 +59,7 @@ const LOADED_ON_USE = ['@electric-sql/pglite', 'sharp', 'pdf-lib', 'jose'];
 
 describe('what the Netlify functions load', () => {
   it('finds every function', () => {
-    expect(FUNCTIONS).toEqual(expect.arrayContaining(['api', 'api-images', 'deliver-email', 'sync-crm']));
+    expect(FUNCTIONS).toEqual(expect.arrayContaining(['api-images', 'deliver-email', 'sync-crm']));
   });
 
   it.each(FUNCTIONS)('%s bundles, and loads PGlite, sharp, pdf-lib and jose only when it uses them', async (name) => {
@@ -68,11 +72,8 @@ describe('what the Netlify functions load', () => {
   it.each(FUNCTIONS)('%s reaches sharp and pdf-lib only if it runs them', async (name) => {
     const { static: loaded, dynamic } = await importsOf(name);
     const reached = new Set([...loaded, ...dynamic]);
-    // The api and pages functions' code reaches sharp (one app serves both API functions; the pages
-    // read agents through the same module), but their zips leave sharp out (netlify.toml) and
-    // api-images answers every route that uses it (api-function.ts).
-    expect(reached.has('sharp')).toBe(['api', 'api-images', 'pages'].includes(name));
-    expect(reached.has('pdf-lib')).toBe(['api', 'api-images', 'deliver-email'].includes(name));
+    expect(reached.has('sharp')).toBe(name === 'api-images');
+    expect(reached.has('pdf-lib')).toBe(['api-images', 'deliver-email'].includes(name));
     // The browser's data library is no part of a server function.
     expect(reached.has('@tanstack/react-query')).toBe(false);
   });
@@ -80,15 +81,14 @@ describe('what the Netlify functions load', () => {
   it.each(FUNCTIONS)('%s loads React only if it renders pages', async (name) => {
     const { static: loaded, dynamic } = await importsOf(name);
     const react = [...loaded, ...dynamic].filter((specifier) => ['react', 'react-dom'].includes(specifier));
-    // Only the pages function renders (/r/, /estimate/, /offers/); the API's cold starts load no React.
-    expect(react.length > 0, `${name} reaches ${react.join(', ') || 'no React'}`).toBe(name === 'pages');
+    // Only the pages function renders (/r/, /estimate/, /offers/), and it is bundled apart (below).
+    expect(react, name).toEqual([]);
   });
 
   // Decision 0036: a worker runs the file its pool module is in
   // (new Worker(new URL(import.meta.url))). Bundled, that is the function's one output file, so the
   // pool and every job module it may be asked to run must be in that same file.
   it.each([
-    ['api', ['image-job.server.ts', 'net-sheet-pdf.server.ts']],
     ['api-images', ['image-job.server.ts', 'net-sheet-pdf.server.ts']],
     ['deliver-email', ['net-sheet-pdf.server.ts']],
   ])('%s carries its worker pool and jobs in its own file', async (name, jobs) => {
@@ -112,5 +112,80 @@ describe('what the Netlify functions load', () => {
       ).toBe(true);
     }
     expect(outputFiles[0]?.text).toContain('new URL(import.meta.url)');
+  });
+});
+
+const BUNDLED = bundledFunctions();
+
+/** A function of netlify/bundled as the build bundles it, and what its cold start loads. */
+async function shippedBundle(name: string) {
+  const { metafile } = await build({ ...bundleOptions(name), write: false });
+  const outputs = Object.entries(metafile.outputs);
+  const source = `netlify/bundled/${name}.mts`;
+  // Every lazily imported module is an entry point of its own chunk too: the function's is its source's.
+  const entry = outputs.find(([, output]) => output.entryPoint === source)?.[0];
+  // What loads before the function answers anything: its entry and the chunks it imports statically.
+  const atStart = new Set<string>();
+  for (let pending = entry ? [entry] : []; pending.length > 0;) {
+    const next = pending.pop() ?? '';
+    if (atStart.has(next)) continue;
+    atStart.add(next);
+    for (const { path, kind } of metafile.outputs[next]?.imports ?? [])
+      if (kind === 'import-statement') pending.push(path);
+  }
+  const modulesAtStart = new Set([...atStart].flatMap((output) => Object.keys(metafile.outputs[output]?.inputs ?? {})));
+  const externals = outputs.flatMap(([, output]) => output.imports.filter((imported) => imported.external));
+  return { metafile, modulesAtStart, externals };
+}
+
+const packagesIn = (modules: Iterable<string>): Set<string> =>
+  new Set([...modules].flatMap((module) => /node_modules\/((@[^/]+\/)?[^/]+)/.exec(module)?.[1] ?? []));
+
+describe('the functions we bundle (scripts/build-functions.ts)', () => {
+  it('are api and pages', () => {
+    expect(BUNDLED.sort()).toEqual(['api', 'pages']);
+  });
+
+  it.each(BUNDLED)('%s bundles every package but PGlite and sharp, which it never loads at start', async (name) => {
+    const packages = (await shippedBundle(name)).externals.filter(({ path }) => !isBuiltin(path));
+    expect(new Set(packages.map(({ path }) => packageOf(path)))).toEqual(new Set(['@electric-sql/pglite', 'sharp']));
+    // Imported where they are used (a local run opening PGlite, an image upload, which api-images
+    // answers): dynamically, never at a cold start; neither is in the zip (nodeBundler 'none').
+    expect(packages.filter(({ kind }) => kind !== 'dynamic-import')).toEqual([]);
+  });
+
+  it('api starts with no route group, no React and none of the heavy packages it uses now and then', async () => {
+    const { metafile, modulesAtStart } = await shippedBundle('api');
+    expect([...packagesIn(modulesAtStart)].sort()).toEqual(['@neondatabase/serverless', 'hono', 'zod']);
+    // Pages are the pages function's: the API bundles no React, even for later.
+    expect([...packagesIn(Object.keys(metafile.inputs))].filter((name) => name.startsWith('react'))).toEqual([]);
+    // Every module a route group loads (src/server/api-groups.server.ts) waits for its first request.
+    const groups = metafile.inputs['src/server/api-groups.server.ts']?.imports ?? [];
+    const groupModules = groups.filter(({ kind }) => kind === 'dynamic-import').map(({ path }) => path);
+    expect(groupModules.length).toBeGreaterThanOrEqual(25);
+    expect(groupModules.filter((module) => modulesAtStart.has(module))).toEqual([]);
+    // zod is tree-shaken: no locale but the English one it configures (import * as z, decision 0026).
+    expect([...modulesAtStart].filter((module) => module.includes('zod/v4/locales/')).sort()).toEqual([
+      'node_modules/zod/v4/locales/en.js',
+    ]);
+  });
+
+  it('pages loads React, and the API none of its routes', async () => {
+    const { metafile, modulesAtStart } = await shippedBundle('pages');
+    expect(packagesIn(Object.keys(metafile.inputs))).toContain('react-dom');
+    expect([...modulesAtStart].filter((module) => module.includes('api-groups'))).toEqual([]);
+  });
+
+  // Decision 0036: a worker runs the file its pool module is in (new Worker(new URL(import.meta.url))):
+  // bundled with chunks, that is the pool's chunk, and a job's module is imported by its chunk's URL.
+  it('api carries the worker pool and its jobs in chunks of their own file tree', async () => {
+    const { metafile } = await build({ ...bundleOptions('api'), write: false });
+    const inputs = Object.keys(metafile.inputs);
+    for (const module of ['worker-pool.server.ts', 'image-job.server.ts', 'net-sheet-pdf.server.ts']) {
+      expect(
+        inputs.some((input) => input.endsWith(module)),
+        module,
+      ).toBe(true);
+    }
   });
 });

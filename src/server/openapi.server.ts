@@ -5,8 +5,7 @@
  * comes from ROUTE_ACCESS. tests/integration/openapi.test.ts fails when an operation here has no
  * route, or a route has no operation here.
  */
-import { Hono } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { leadIdSchema } from '../features/admin/admin-leads.server.ts';
 import { adminActivityResponseSchema, adminOverviewResponseSchema } from '../features/admin/admin-overview.ts';
 import {
@@ -123,7 +122,7 @@ import {
   siteLogoSettingsSchema,
 } from '../features/site/site-images.ts';
 import { siteBuildResponseSchema, siteBuildStartedSchema } from '../features/site-build/site-build.ts';
-import { route } from './http.ts';
+import { groupDigits } from '../ui/money.ts';
 import { ROUTE_ACCESS } from './route-access.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -922,7 +921,7 @@ const ERROR_MEANINGS: Readonly<Record<number, string>> = {
   503: 'The database cannot be reached just now, or every worker making images and PDFs is busy: try again after Retry-After seconds (decisions 0023, 0033)',
 };
 
-const uploadLimit = `${MAX_UPLOAD_BODY_BYTES / (1024 * 1024)} MB (${MAX_UPLOAD_BODY_BYTES.toLocaleString('en-US')} bytes)`;
+const uploadLimit = `${MAX_UPLOAD_BODY_BYTES / (1024 * 1024)} MB (${groupDigits(String(MAX_UPLOAD_BODY_BYTES))} bytes)`;
 
 /**
  * What an upload's body may weigh and, for a media type that carries images, what is kept of each
@@ -1111,12 +1110,4 @@ export function openApiDocument(): JsonSchema {
     },
     security: [{ session: [] }],
   };
-}
-
-/** GET /api/openapi.json, built once: the schemas do not change while the process runs. */
-export function openApiRoutes(): Hono {
-  const app = new Hono();
-  let document: JsonSchema | undefined;
-  route(app, '/openapi.json', { GET: (c) => c.json((document ??= openApiDocument())) });
-  return app;
 }

@@ -7,7 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DATA_MESSAGES, dataRunsResponseSchema, dataStartedSchema } from '../../src/features/market/data-admin.ts';
-import type { RefreshPlan } from '../../src/features/market/refresh.server.ts';
+import type { RefreshPlan } from '../../src/features/market/feeds.server.ts';
 import {
   BACKGROUND_FUNCTION_PATH,
   BACKGROUND_SECRET_HEADER,

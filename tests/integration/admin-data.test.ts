@@ -14,8 +14,8 @@ import {
   UPLOAD_CHUNK_BYTES,
   uploadChunkAnswerSchema,
 } from '../../src/features/market/data-admin.ts';
-import type { CsvSource, RefreshPlan } from '../../src/features/market/refresh.server.ts';
-import { SETTINGS_MESSAGES } from '../../src/features/settings/agent-settings.ts';
+import type { CsvSource, RefreshPlan } from '../../src/features/market/feeds.server.ts';
+import { SETTINGS_MESSAGES } from '../../src/features/settings/settings-messages.ts';
 import { allTowns } from '../../src/features/towns/town-data.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';

@@ -54,8 +54,8 @@ describe.each(BACKENDS)('the authorization matrix on %s', (backend) => {
   const clientOf = (w: World, caller: Caller, s: AuthSuite): Promise<Client> | Client =>
     caller === 'signed out' ? s.client() : signedInAs(partyOf(w, caller).id);
 
-  it('has one row for every route the app serves and the access table lists, and no other', () => {
-    const served = registeredRoutes(suite.db);
+  it('has one row for every route the app serves and the access table lists, and no other', async () => {
+    const served = await registeredRoutes(suite.db);
     expect(Object.keys(ROUTE_ACCESS).sort()).toEqual(served);
     expect(Object.keys(MATRIX).sort()).toEqual(served);
   });

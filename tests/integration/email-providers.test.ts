@@ -29,7 +29,7 @@ import {
 import { chooseProvider, settingsAwareProvider } from '../../src/features/email/providers/choose-provider.server.ts';
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
-import { withUnsubscribeFooter } from '../../src/features/email/templates.ts';
+import { withUnsubscribeFooter } from '../../src/features/email/unsubscribe-footer.ts';
 import { maskedKey } from '../../src/server/encryption.ts';
 import { EncryptionError } from '../../src/server/encryption.ts';
 import { parseEnv } from '../../src/server/env.ts';

@@ -6,7 +6,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { openApiDocument } from '../../src/server/openapi.server.ts';
 import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
 import { apiErrorSchema, expectJson } from '../support/api-suite.ts';
@@ -147,11 +147,11 @@ describe('the OpenAPI document', () => {
 describe.each(BACKENDS)('the OpenAPI document over HTTP on %s', (backend) => {
   const suite = useAuthSuite(backend, 'openapi');
 
-  it('describes exactly the routes the app registers and the access table lists, with their access', () => {
+  it('describes exactly the routes the app registers and the access table lists, with their access', async () => {
     const documented = operations(document)
       .map(([key]) => key)
       .sort();
-    expect(documented).toEqual(registeredRoutes(suite.db));
+    expect(documented).toEqual(await registeredRoutes(suite.db));
     expect(documented).toEqual(Object.keys(ROUTE_ACCESS).sort());
     for (const [key, operation] of operations(document)) expect(operation['x-access'], key).toBe(ROUTE_ACCESS[key]);
   });

@@ -9,11 +9,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resoFileSource } from '../../src/features/market/reso-client.server.ts';
 import { refreshMarketData } from '../../src/features/market/refresh.server.ts';
 import { allTowns } from '../../src/features/towns/town-data.ts';
-import { openDatabase, shareDatabase } from '../../src/server/database.ts';
+import { readTowns } from '../../src/server/build-data.ts';
+import { openDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
 import { seedSampleMarketData } from '../../src/server/seed.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
@@ -31,13 +32,8 @@ const SAMPLE_TOWNS = [
   'southampton',
 ];
 
-/** The town pages' data as the build reads it (a fresh module: its reads are memoised). */
-async function townPages(test: TestDatabase) {
-  shareDatabase(test.db);
-  vi.resetModules();
-  const { loadTowns } = await import('../../src/server/build-data.ts');
-  return loadTowns();
-}
+/** The town pages' data as a build reads it (readTowns, not the build's memoised loadTowns). */
+const townPages = (test: TestDatabase) => readTowns(test.db);
 
 describe.each(BACKENDS)('sample market data on %s', (backend) => {
   let test: TestDatabase;

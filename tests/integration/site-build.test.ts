@@ -9,7 +9,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import {
   localBuilder,
   prepareBuildFolders,
@@ -24,7 +24,7 @@ import {
   type SiteBuilds,
 } from '../../src/features/site-build/site-build.server.ts';
 import { siteBuildResponseSchema, siteBuildStartedSchema } from '../../src/features/site-build/site-build.ts';
-import { SETTINGS_MESSAGES } from '../../src/features/settings/agent-settings.ts';
+import { SETTINGS_MESSAGES } from '../../src/features/settings/settings-messages.ts';
 import { siteFolder } from '../../src/server/site-server.ts';
 import { startFakeBuildHook, type FakeBuildHook } from '../fakes/build-hook.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';

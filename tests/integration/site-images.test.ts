@@ -6,8 +6,8 @@
  * (GET /api/global/settings at run time, loadSiteChrome at build time).
  */
 import sharp from 'sharp';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { z } from 'zod';
+import { beforeEach, describe, expect, it } from 'vitest';
+import * as z from 'zod';
 import { IMAGE_MESSAGES } from '../../src/features/images/images.server.ts';
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE } from '../../src/features/images/uploads.ts';
 import { ogImageAnswerSchema } from '../../src/features/seo/seo-settings.ts';
@@ -17,7 +17,7 @@ import {
   siteLogosAnswerSchema,
   siteLogosSavedSchema,
 } from '../../src/features/site/site-images.ts';
-import { shareDatabase } from '../../src/server/database.ts';
+import { readSiteChrome } from '../../src/server/build-data.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, IP_HEADER, SESSION_COOKIE, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
@@ -442,13 +442,10 @@ describe.each(BACKENDS)('site-wide images on %s', (backend) => {
         uploaded,
       );
       await expectJson(await admin.send('PATCH', SETTINGS, { website_logo_scale: 1.2 }), 200, saved);
-      const chrome = async () => {
-        // loadSiteChrome is memoised for a build: each read here is a fresh build's.
-        vi.resetModules();
-        shareDatabase(suite.db);
-        const { loadSiteChrome } = await import('../../src/server/build-data.ts');
-        return loadSiteChrome();
-      };
+      // What a build reads (readSiteChrome: loadSiteChrome is memoised for a whole build). No
+      // vi.resetModules: it would give the next suite's route groups, loaded on first use, module
+      // instances apart from the app's own (the session the access check keeps with the request).
+      const chrome = () => readSiteChrome(suite.db);
       expect(await chrome()).toMatchObject({
         townLogo: null,
         logo: { src: logo.image_data, height: 96 },

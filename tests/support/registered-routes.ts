@@ -1,11 +1,9 @@
-import { createApi } from '../../src/server/app.ts';
+import { currentRouteTable } from '../../scripts/api-routes/table.ts';
 import type { Db } from '../../src/server/db.ts';
 
-/** Every METHOD PATH the app registers under /api (not the 405 catch-alls route() adds). */
-export function registeredRoutes(db: Db): string[] {
-  const app = createApi({ db });
-  const keys = app.routes
-    .filter((route) => route.method !== 'ALL' && route.path.startsWith('/api/'))
-    .map((route) => `${route.method} ${route.path}`);
+/** Every METHOD PATH the app's route groups register under /api (not the 405 catch-alls route() adds). */
+export async function registeredRoutes(db: Db): Promise<string[]> {
+  const table = await currentRouteTable(db);
+  const keys = table.flatMap(({ path, methods }) => methods.map((method) => `${method} /api${path}`));
   return [...new Set(keys)].sort();
 }

@@ -7,10 +7,10 @@
  */
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Queryable } from '../../server/db.ts';
 import { errorResponse, HttpError, readJson, type BodyLimit } from '../../server/http.ts';
-import { SETTINGS_MESSAGES } from '../settings/agent-settings.ts';
+import { SETTINGS_MESSAGES } from '../settings/settings-messages.ts';
 import { pathMatcher } from '../../server/netlify-rules.ts';
 import {
   currentSessionCondition,

@@ -2,7 +2,8 @@
  * The account e-mails (verification and password reset), as pure functions: data in,
  * { subject, html, text } out. Every interpolated value is HTML-escaped in the html part.
  */
-import { escapeHtml, type EmailContent } from '../email/templates.ts';
+import { escapeHtml } from '../email/html.ts';
+import type { EmailContent } from '../email/templates.ts';
 
 /** The product's name as it signs its e-mails. */
 export const BRAND_NAME = 'Long Island Net Proceeds';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseUnavailable, type Queryable } from '../../server/db.ts';
-import { withUnsubscribeFooter } from './templates.ts';
+import { withUnsubscribeFooter } from './unsubscribe-footer.ts';
 
 export type EmailKind = 'estimate' | 'new_lead' | 'verify_email' | 'reset_password';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Estimate } from '../estimate/estimate-request.ts';
-import { ESTIMATE_DISCLAIMER, escapeHtml, estimateEmail, newLeadEmail, type EmailLead } from './templates.ts';
+import { escapeHtml } from './html.ts';
+import { ESTIMATE_DISCLAIMER, estimateEmail, newLeadEmail, type EmailLead } from './templates.ts';
 import { WORKED_EXAMPLE } from '../estimate/worked-example.fixture.ts';
 
 const estimate: Estimate = WORKED_EXAMPLE;

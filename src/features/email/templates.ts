@@ -7,6 +7,7 @@ import { netSheetLines, type LineLabels } from '../estimate/net-sheet.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { formatPhone } from '../../ui/phone.ts';
 import { pageLabel } from '../leads/lead-page.ts';
+import { escapeHtml, FONT, link } from './html.ts';
 
 export interface EmailContent {
   subject: string;
@@ -38,19 +39,6 @@ export const ESTIMATE_DISCLAIMER =
   'This is an estimate for information only, not a guarantee of sale price or proceeds. Actual figures depend on ' +
   'your contract, your lender’s payoff statement and your closing costs; ask your attorney for exact amounts.';
 
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-};
-
-/** Text made safe to put in HTML element content and in quoted attribute values. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (character) => HTML_ESCAPES[character] ?? character);
-}
-
 /** A subject is one line: line breaks and other control characters become spaces. */
 export function oneLine(value: string): string {
   return value
@@ -73,8 +61,6 @@ function netLine(estimate: Estimate): { label: string; amount: string } {
     amount: formatMoney(Math.abs(estimate.net_to_seller)),
   };
 }
-
-const FONT = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 
 /** The shared frame of every HTML message: a simple, centred, single-column layout. */
 function page(title: string, body: string): string {
@@ -115,31 +101,6 @@ export function estimateLinesText(estimate: Estimate, labels: LineLabels = 'type
     ),
     `${net.label}: ${net.amount}`,
   ];
-}
-
-const link = (href: string, label: string): string =>
-  `<a href="${escapeHtml(href)}" style="color:#1d4f91">${escapeHtml(label)}</a>`;
-
-export const UNSUBSCRIBE_FOOTER = 'Don’t want these e-mails?';
-
-/**
- * Adds the unsubscribe line to a message made by any template here or in auth-emails.ts: in the
- * html just before `</body>` (every frame ends with it; interpolated values are escaped, so it
- * cannot come from the data), at the end of the text. deliverQueued calls it with the
- * recipient's link as it sends.
- */
-export function withUnsubscribeFooter(
-  { html, text }: Pick<EmailContent, 'html' | 'text'>,
-  unsubscribeUrl: string,
-): Pick<EmailContent, 'html' | 'text'> {
-  const line =
-    `<p style="max-width:560px;margin:12px auto 0;font-size:12px;color:#5a6b7b;text-align:center;${FONT}">` +
-    `${escapeHtml(UNSUBSCRIBE_FOOTER)} ${link(unsubscribeUrl, 'Unsubscribe')}</p>\n`;
-  const end = html.lastIndexOf('</body>');
-  return {
-    html: end === -1 ? `${html}\n${line}` : `${html.slice(0, end)}${line}${html.slice(end)}`,
-    text: `${text.replace(/\n*$/, '')}\n\n${UNSUBSCRIBE_FOOTER} Unsubscribe: ${unsubscribeUrl}\n`,
-  };
 }
 
 function agentContactHtml(agent: EmailAgent): string {

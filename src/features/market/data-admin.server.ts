@@ -6,7 +6,7 @@
  * each run's rows read so far; the screen polls them. Nobody has to stop the site.
  */
 import { Hono, type Context } from 'hono';
-import { z } from 'zod';
+import * as z from 'zod';
 import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, readBody, readJson, route } from '../../server/http.ts';
@@ -22,7 +22,8 @@ import {
   type UploadKind,
 } from './data-admin.ts';
 import { failQueuedRuns, queueRunsUnlessRunning } from './data-runs.server.ts';
-import { plannedRuns, type RefreshPlan } from './refresh.server.ts';
+import type { RefreshPlan } from './feeds.server.ts';
+import { plannedRuns } from './refresh.server.ts';
 import { parseHeader, ZillowFileError } from './zhvi.server.ts';
 
 /** ONE round trip: the session's agent (401/403) and, for an admin, the newest runs. */

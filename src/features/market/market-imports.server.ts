@@ -10,7 +10,8 @@ import type { Db } from '../../server/db.ts';
 import { marketTagsOf } from '../../server/edge-cache.ts';
 import { DATA_MESSAGES } from './data-admin.ts';
 import { claimQueuedRuns, recordRun, type ClaimedRun, type RunRecord } from './data-runs.server.ts';
-import { refreshMarketData, type CsvSource, type RefreshPlan } from './refresh.server.ts';
+import type { CsvSource, RefreshPlan } from './feeds.server.ts';
+import { refreshMarketData } from './refresh.server.ts';
 import { resoFileSource, type ClosedSalesSource } from './reso-client.server.ts';
 
 export interface MarketImportDeps {

@@ -22,8 +22,9 @@
  * - 401 with client credentials fetches a new token once and asks again; a second 401 fails.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseRetryAfter } from '../email/email.server.ts';
+import { resoPropertyUrl } from './reso-address.ts';
 
 /** Records per page: the usual `$top` ceiling of RESO servers outside replication endpoints. */
 export const RESO_PAGE_SIZE = 200;
@@ -382,7 +383,7 @@ export function createResoClient(config: ResoClientConfig): ResoClient {
   } catch (error) {
     throw new ResoError('The RESO base URL is not a URL', { kind: 'config', cause: error });
   }
-  const propertyUrl = `${base.href.replace(/\/+$/, '')}/Property`;
+  const propertyUrl = resoPropertyUrl(base);
   /** Never in an error message: the secret, the static token, and each access token issued. */
   const secrets = [config.clientSecret, config.bearerToken].filter((value): value is string => Boolean(value));
   const safe = (text: string): string =>

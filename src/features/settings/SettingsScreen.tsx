@@ -10,11 +10,11 @@ import {
   agentDefaultsSchema,
   agentSettingsResponseSchema,
   agentSettingsSavedSchema,
-  SETTINGS_MESSAGES,
   splitCommission,
   type AgentDefaults,
   type AgentSettings,
 } from './agent-settings.ts';
+import { SETTINGS_MESSAGES } from './settings-messages.ts';
 import './settings.css';
 
 /** /dashboard/settings: the calculator defaults. */

@@ -11,13 +11,13 @@ import {
   agentDefaultsSchema,
   calculatorSettingsSchema,
   NET_SHEET_DEFAULTS,
-  SETTINGS_MESSAGES,
   SITE_WIDE_KEYS,
   splitCommission,
   type AgentDefaults,
   type AgentSettings,
   type CalculatorSettings,
 } from './agent-settings.ts';
+import { SETTINGS_MESSAGES } from './settings-messages.ts';
 
 export interface SettingsRow {
   default_attorney_fee_cents: number | null;

@@ -2,20 +2,13 @@
  * The agent's calculator defaults: GET and PATCH /api/agents/me/settings and the settings form
  * share these schemas and messages.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 export const SETTINGS_LIMITS = {
   maxFeeDollars: 100_000,
   maxTransferTaxPer1000: 20,
   maxCommissionPercent: 20,
   maxDaysToClosing: 365,
-} as const;
-
-export const SETTINGS_MESSAGES = {
-  saved: 'Calculator settings saved successfully!',
-  saveFailed: 'Failed to save settings',
-  loadFailed: 'Failed to load current settings',
-  siteWideOnly: 'Only admins can change site-wide settings',
 } as const;
 
 const aNumber = (label: string) =>

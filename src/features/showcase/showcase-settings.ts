@@ -2,7 +2,8 @@
  * The admin's showcase: PATCH /api/agents/me/showcase, the image routes under /api/images and the
  * /admin/showcase screen share these limits, schemas and messages.
  */
-import { z } from 'zod';
+import * as z from 'zod';
+import { groupDigits } from '../../ui/money.ts';
 import type { StoredSize } from '../images/uploads.ts';
 
 export const SHOWCASE_LIMITS = {
@@ -65,7 +66,7 @@ const count = (label: string, max: number) =>
   aNumber(label)
     .int(`${label} must be a whole number`)
     .min(1, `${label} must be at least 1`)
-    .max(max, `${label} must be at most ${max.toLocaleString('en-US')}`);
+    .max(max, `${label} must be at most ${groupDigits(String(max))}`);
 
 const FIELD_RULES = {
   showcase_property_price: aNumber('Price')

@@ -17,7 +17,7 @@ import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, EDITED_TTL, edgeCacheHeaders } from '../../server/edge-cache.ts';
 import AgentCalculatorPage from '../agent-page/AgentCalculatorPage.tsx';
 import { agentParams, findPublicAgent, publicAgentAnswer } from '../agents/agents.server.ts';
-import { escapeHtml } from '../email/templates.ts';
+import { escapeHtml } from '../email/html.ts';
 import EstimatePage, { preparedByLineOf, type EstimatePageData } from '../estimate/EstimatePage.tsx';
 import { estimateParams } from '../estimate/estimate-row.server.ts';
 import { comparisonParams, findComparison, findEstimateSheet } from '../net-sheet/net-sheet.server.ts';
@@ -156,9 +156,8 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
     request: Request,
   ): Promise<string> => {
     try {
-      // Loaded on the first page it renders, not at the function's start: React's server renderer is
-      // the largest package the API loads, and most cold starts answer an API call (decision 0026).
-      const { renderToString } = await import('react-dom/server');
+      // Loaded on the first page it renders, not at the function's start (render-island.server.ts).
+      const { renderToString } = await import('./render-island.server.ts');
       const start = new RegExp(`<div [^>]*id="${island}"[^>]*>`).exec(html);
       const end = start ? html.indexOf(ISLAND_END, start.index) : -1;
       const close = start ? html.lastIndexOf('</div>', end) : -1;

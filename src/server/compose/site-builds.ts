@@ -1,10 +1,23 @@
-import { hookBuilder, siteBuilds, type SiteBuilds } from '../../features/site-build/site-build.server.ts';
+import type { SiteBuilds } from '../../features/site-build/site-build.server.ts';
 import type { Db } from '../db.ts';
 import { isPreview, type Env } from '../env.ts';
 
 /**
  * Rebuilds through Netlify's build hook when there is one; the local server adds its own builds
- * (serve.ts). A preview never calls the hook: it is production's (decision 0030).
+ * (serve.ts). A preview never calls the hook: it is production's (decision 0030). The builds' module
+ * is loaded at the first rebuild asked for, not at every cold start of the API (decision 0026).
  */
-export const siteBuildsFrom = (env: Env, db: Db): SiteBuilds | undefined =>
-  env.BUILD_HOOK_URL && !isPreview(env) ? siteBuilds(db, hookBuilder(env.BUILD_HOOK_URL)) : undefined;
+export function siteBuildsFrom(env: Env, db: Db): SiteBuilds | undefined {
+  const hook = env.BUILD_HOOK_URL;
+  if (!hook || isPreview(env)) return undefined;
+  let builds: Promise<SiteBuilds> | undefined;
+  const made = () =>
+    (builds ??= import('../../features/site-build/site-build.server.ts').then(({ siteBuilds, hookBuilder }) =>
+      siteBuilds(db, hookBuilder(hook)),
+    ));
+  return {
+    mode: 'hook',
+    request: async (trigger, requestedBy) => (await made()).request(trigger, requestedBy),
+    idle: async () => (await made()).idle(),
+  };
+}

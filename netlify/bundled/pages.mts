@@ -10,8 +10,11 @@ export default pagesFunction();
 // Literal paths: SHELL_PAGE_PATHS (src/features/site/shell-pages.server.ts); Netlify reads this config
 // without running the code. A function path runs before the rules of _redirects, so these pages can
 // answer 404 and carry the agent's name. preferStatic: a file at the path (the shells /r/, /estimate/
-// and /offers/ themselves) is served as a file.
-export const config: Config = {
+// and /offers/ themselves) is served as a file. nodeBundler 'none': scripts/build-functions.ts has
+// bundled it (with its chunks) for Netlify to ship as built.
+export const config: Config & { nodeBundler: 'none'; includedFiles: string[] } = {
   path: ['/r/*', '/estimate/*', '/offers/*'],
   preferStatic: true,
+  nodeBundler: 'none',
+  includedFiles: ['chunks/**'],
 };

@@ -7,7 +7,10 @@ export default apiFunction('api');
 // '/town-logo-api.php' LEGACY_TOWN_LOGO_PATH (an image upload: api-images answers it). The pages a
 // function renders (/r/*, /estimate/*, /offers/*) are the `pages` function's (decision 0026).
 // excludedPath: IMAGE_FUNCTION_PATHS (src/server/api-function.ts), answered by api-images, which carries sharp.
-export const config: Config = {
+// nodeBundler 'none': scripts/build-functions.ts has bundled it (with its chunks) for Netlify to ship as built.
+export const config: Config & { nodeBundler: 'none'; includedFiles: string[] } = {
   path: ['/api/*', '/sold-api.php'],
   excludedPath: ['/api/agents/profile', '/api/upload/*', '/api/images/upload'],
+  nodeBundler: 'none',
+  includedFiles: ['chunks/**'],
 };
