@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { postAccount, tokenFromUrl } from './account-api.ts';
+import { LinkOutcome } from './LinkOutcome.tsx';
 
 type State =
   { kind: 'ready' } | { kind: 'sending' } | { kind: 'done'; message: string } | { kind: 'error'; message: string };
@@ -62,18 +63,10 @@ export default function EmailChangeLink({ action }: { action: keyof typeof PAGES
         </>
       ) : null}
       {state.kind === 'done' ? (
-        <>
-          <p role="status">{state.message}</p>
-          <a className="button button-primary" href="/auth">
-            Go to Agent Login
-          </a>
-        </>
+        <LinkOutcome role="status" message={state.message} href="/auth" label="Go to Agent Login" primary />
       ) : null}
       {state.kind === 'error' ? (
-        <>
-          <p role="alert">{state.message}</p>
-          <a href="/auth">Agent Login</a>
-        </>
+        <LinkOutcome role="alert" message={state.message} href="/auth" label="Agent Login" />
       ) : null}
     </section>
   );

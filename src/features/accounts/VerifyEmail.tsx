@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { postAccount, REDIRECT_DELAY_MS, tokenFromUrl } from './account-api.ts';
+import { LinkOutcome } from './LinkOutcome.tsx';
 
 type State = { kind: 'verifying' } | { kind: 'success' } | { kind: 'expired' } | { kind: 'error'; message: string };
 
@@ -35,26 +36,25 @@ export default function VerifyEmail() {
       <h1>Email Verification</h1>
       {state.kind === 'verifying' ? <p>Verifying your email…</p> : null}
       {state.kind === 'success' ? (
-        <>
-          <p role="status">Your email has been successfully verified! You can now log in to your account.</p>
-          <a className="button button-primary" href="/auth">
-            Go to Agent Login
-          </a>
-        </>
+        <LinkOutcome
+          role="status"
+          message="Your email has been successfully verified! You can now log in to your account."
+          href="/auth"
+          label="Go to Agent Login"
+          primary
+        />
       ) : null}
       {state.kind === 'expired' ? (
-        <>
-          <p role="alert">Your verification link has expired. Please request a new one.</p>
-          <a className="button button-primary" href="/signup">
-            Back to Sign Up
-          </a>
-        </>
+        <LinkOutcome
+          role="alert"
+          message="Your verification link has expired. Please request a new one."
+          href="/signup"
+          label="Back to Sign Up"
+          primary
+        />
       ) : null}
       {state.kind === 'error' ? (
-        <>
-          <p role="alert">{state.message}</p>
-          <a href="/auth">Agent Login</a>
-        </>
+        <LinkOutcome role="alert" message={state.message} href="/auth" label="Agent Login" />
       ) : null}
     </section>
   );
