@@ -1,5 +1,6 @@
 import { formatMoney } from '../../ui/money.ts';
 import { NetTotal } from '../estimate/NetSheet.tsx';
+import { longDateOf } from './long-date.ts';
 import type { SheetAnswer, SheetLineAnswer } from './sheet-answer.ts';
 
 /** The groups in the order a closing statement reads, each under its heading (the sale price needs none). */
@@ -14,8 +15,7 @@ const GROUPS: { group: SheetLineAnswer['group']; heading: string | null }[] = [
 ];
 
 /** A YYYY-MM-DD date in words, read as a calendar day (no time zone can move it). */
-export const longDate = (iso: string): string =>
-  new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+export const longDate = longDateOf;
 
 /** The sale price as it is; a cost taken from the proceeds with a minus; any other credit with a plus. */
 function Amount({ line }: { line: SheetLineAnswer }) {

@@ -16,4 +16,9 @@ export const sheetSchema = z.object({
   net_to_seller: z.number(),
   closing_date: z.string(),
   notes: z.array(z.object({ key: z.string(), text: z.string() })),
+  /**
+   * What is legal but unusual (a closing date already past, concessions over 10 % of the price):
+   * computed as given and said in words, never refused (decision 0038). `field` names the detail.
+   */
+  warnings: z.array(z.object({ key: z.string(), field: z.string(), text: z.string() })),
 });
