@@ -18,14 +18,11 @@ describe('Suffolk proration: one Dec 1-Nov 30 levy, by days of the whole fiscal 
     ['D32', 12_000, true, false, '2027-08-02', 2_021_92],
     ['D34', 12_000, true, false, '2027-05-31', -49_32],
     ['D35', 12_000, true, true, '2027-06-01', -6_016_44],
-  ])(
-    '%s: $%i bill, closing %s... matches the audit oracle to the cent',
-    (_id, annual, first, second, closing, cents) => {
-      expect(suffolk(annual, first, second, closing)).toEqual([
-        expect.objectContaining({ key: 'tax_suffolk', label: 'Property tax proration', amount_cents: cents }),
-      ]);
-    },
-  );
+  ])('%s matches the audit oracle to the cent', (_id, annual, first, second, closing, cents) => {
+    expect(suffolk(annual, first, second, closing)).toEqual([
+      expect.objectContaining({ key: 'tax_suffolk', label: 'Property tax proration', amount_cents: cents }),
+    ]);
+  });
 
   it('says the basis: the seller days of the fiscal year, their share and what was paid (D31)', () => {
     // $20,000 × 90 / 365 = $4,931.51 is the seller's; the 1st half, $10,000, was paid.
