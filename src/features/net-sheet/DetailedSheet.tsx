@@ -28,6 +28,26 @@ function Amount({ line }: { line: SheetLineAnswer }) {
   );
 }
 
+/**
+ * What is legal but unusual on a sheet (a closing already past, large concessions): said above the
+ * figures, in the seller's words, so nobody relies on a typed slip (decision 0038).
+ */
+export function SheetWarnings({ warnings }: { warnings: SheetAnswer['warnings'] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <div className="notice-warning sheet-warnings" role="note" aria-label="Please check">
+      <p className="sheet-warnings-title">Please check</p>
+      <ul>
+        {warnings.map((warning) => (
+          <li key={warning.key} data-warning={warning.key}>
+            {warning.text}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** A detailed net sheet (POST /api/estimates with details, GET /api/estimates/{uuid}/sheet): every line with its why. */
 export function DetailedSheet({ sheet }: { sheet: SheetAnswer }) {
   const disclaimer = sheet.notes.find((note) => note.key === 'disclaimer');
@@ -36,6 +56,7 @@ export function DetailedSheet({ sheet }: { sheet: SheetAnswer }) {
       <p className="sheet-closing">
         Estimated closing: <strong>{longDate(sheet.closing_date)}</strong>
       </p>
+      <SheetWarnings warnings={sheet.warnings} />
       <table className="net-sheet">
         <caption className="visually-hidden">Estimated net proceeds, line by line</caption>
         {GROUPS.map(({ group, heading }) => {
