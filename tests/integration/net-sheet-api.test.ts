@@ -185,9 +185,9 @@ describe.each(BACKENDS)('the detailed net sheet on %s', (backend) => {
           property_taxes: { suffolk: { annual: 12000, first_half_paid: true } },
         },
       });
-      // Dec 1 - May 31 half ($6,000) paid; the buyer owns 106 of its 182 days from Feb 15.
-      expect(amountOf(body.sheet, 'tax_suffolk_1')).toBe(-3494.51);
-      expect(body.sheet.lines.map((line) => line.key)).not.toContain('tax_suffolk_2');
+      // One Dec 1-Nov 30 bill (decision 0038): the seller's 76 of 365 days from Dec 1 to Feb 15,
+      // $12,000 × 76 / 365 = $2,498.63, less the 1st half paid ($6,000): $3,501.37 credited.
+      expect(amountOf(body.sheet, 'tax_suffolk')).toBe(-3501.37);
       expect(body.sheet.notes.map((note) => note.key)).toEqual([
         'mansion_tax',
         'east_end',

@@ -139,6 +139,7 @@ describe('estimateEmail of a detailed estimate (security audit finding 2)', () =
       net_to_seller: 328950,
       closing_date: '2026-12-31',
       notes: [],
+      warnings: [],
     },
   };
 

@@ -104,3 +104,17 @@ export function computeEstimate(inputs: EstimateInputs): EstimateLines {
 export function formatPercent(percent: number): string {
   return `${percent.toFixed(1)}%`;
 }
+
+/**
+ * The transfer-tax rate in words, from the rate in force (an agent may set their own): one wording
+ * for the sheet, its notes, the PDF and the pages ("$2 per $500 of the price or part of it"), so no
+ * two places can disagree (issue 22, newcomer audit minor 10). A rate whose $500 step is not whole
+ * cents (4.01 per $1,000) is said per $1,000.
+ */
+export function transferTaxRateText(ratePer1000: number): string {
+  const centsPer1000 = hundredths(ratePer1000);
+  const dollars = (cents: number) => `$${cents % 100 === 0 ? cents / 100 : (cents / 100).toFixed(2)}`;
+  return centsPer1000 % 2 === 0
+    ? `${dollars(centsPer1000 / 2)} per $500 of the price or part of it`
+    : `${dollars(centsPer1000)} per $1,000 of the price, charged per $500 or part of it`;
+}

@@ -1,5 +1,6 @@
 import { formatMoney } from '../../ui/money.ts';
 import { NetTotal } from '../estimate/NetSheet.tsx';
+import { longDateOf } from './long-date.ts';
 import type { SheetAnswer, SheetLineAnswer } from './sheet-answer.ts';
 
 /** The groups in the order a closing statement reads, each under its heading (the sale price needs none). */
@@ -14,8 +15,7 @@ const GROUPS: { group: SheetLineAnswer['group']; heading: string | null }[] = [
 ];
 
 /** A YYYY-MM-DD date in words, read as a calendar day (no time zone can move it). */
-export const longDate = (iso: string): string =>
-  new Date(`${iso}T00:00:00Z`).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+export const longDate = longDateOf;
 
 /** The sale price as it is; a cost taken from the proceeds with a minus; any other credit with a plus. */
 function Amount({ line }: { line: SheetLineAnswer }) {
@@ -28,6 +28,26 @@ function Amount({ line }: { line: SheetLineAnswer }) {
   );
 }
 
+/**
+ * What is legal but unusual on a sheet (a closing already past, large concessions): said above the
+ * figures, in the seller's words, so nobody relies on a typed slip (decision 0038).
+ */
+export function SheetWarnings({ warnings }: { warnings: SheetAnswer['warnings'] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <div className="notice-warning sheet-warnings" role="note" aria-label="Please check">
+      <p className="sheet-warnings-title">Please check</p>
+      <ul>
+        {warnings.map((warning) => (
+          <li key={warning.key} data-warning={warning.key}>
+            {warning.text}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** A detailed net sheet (POST /api/estimates with details, GET /api/estimates/{uuid}/sheet): every line with its why. */
 export function DetailedSheet({ sheet }: { sheet: SheetAnswer }) {
   const disclaimer = sheet.notes.find((note) => note.key === 'disclaimer');
@@ -36,6 +56,7 @@ export function DetailedSheet({ sheet }: { sheet: SheetAnswer }) {
       <p className="sheet-closing">
         Estimated closing: <strong>{longDate(sheet.closing_date)}</strong>
       </p>
+      <SheetWarnings warnings={sheet.warnings} />
       <table className="net-sheet">
         <caption className="visually-hidden">Estimated net proceeds, line by line</caption>
         {GROUPS.map(({ group, heading }) => {

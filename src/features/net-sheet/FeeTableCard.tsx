@@ -150,6 +150,7 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
               Per {fee.per} · {'county' in fee ? `${fee.county} only` : 'Nassau and Suffolk'} · researched default{' '}
               {(loaded.defaults[key].cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' })}
             </p>
+            {'note' in fee ? <p className="fee-meta fee-note">{fee.note}</p> : null}
             <div className="fee-fields">
               <Field
                 label="Amount ($)"

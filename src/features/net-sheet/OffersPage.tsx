@@ -6,7 +6,7 @@ import { Notice } from '../../ui/Notice.tsx';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
 import { copyLink } from '../site/clipboard.ts';
 import { FINANCING_LABELS } from './financing.ts';
-import { DetailedSheet, longDate } from './DetailedSheet.tsx';
+import { DetailedSheet, longDate, SheetWarnings } from './DetailedSheet.tsx';
 import { comparisonAnswerSchema, type ComparisonAnswer } from './sheet-answer.ts';
 import './detailed-sheet.css';
 import './offers.css';
@@ -60,6 +60,7 @@ function OfferCard({ offer, index, count }: { offer: ComparedOffer; index: numbe
         <span className="net-total-amount">{netText(offer.net_to_seller)}</span>
       </p>
       <p className="offer-standing">{standing(offer, count)}</p>
+      <SheetWarnings warnings={offer.sheet.warnings} />
       <details className="offer-details">
         <summary>Full sheet of offer {index + 1}</summary>
         <DetailedSheet sheet={offer.sheet} />

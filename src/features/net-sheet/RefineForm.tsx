@@ -296,13 +296,13 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
                     `${path}.per_diem_interest`,
                     lien.per_diem_interest,
                     (per_diem_interest) => set({ per_diem_interest }),
-                    'Interest for each day after the payoff date. Empty: none.',
+                    "Interest for each day after the payoff letter's date. Empty: none.",
                   )}
                   <Field
                     label="Payoff good through"
                     name={`${path}.payoff_date`}
                     type="date"
-                    hint="The date of the payoff figure. Empty: today."
+                    hint="The date the payoff letter's figure is good through: required with per-diem interest."
                     value={lien.payoff_date}
                     error={fields[`${path}.payoff_date`]}
                     onChange={(event) => set({ payoff_date: event.target.value })}

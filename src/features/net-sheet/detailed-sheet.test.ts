@@ -64,18 +64,17 @@ describe('computeDetailedSheet, worked examples', () => {
     expect(sheet.lines.some((line) => line.key === 'recording_fee')).toBe(false);
   });
 
-  it('prorates a Suffolk bill: a paid half credits the buyer days, an unpaid half charges the seller days', () => {
+  it('prorates a Suffolk bill by days of its whole Dec-Nov year, less the halves paid (decision 0038)', () => {
     const bill = { annual: 12_000_00, first_half_paid: true, second_half_paid: false };
-    // Dec 1 2026 - Jun 1 2027 = 182 days; closing Mar 1: seller 90 days, buyer 92 (closing day included).
-    // $6,000 × 92 / 182 = $3,032.967 -> 303,297 cents credited.
+    // Dec 1 2026 - Dec 1 2027 = 365 days; closing Mar 1: the seller's 90 days (closing day to the buyer).
+    // $12,000 × 90 / 365 = $2,958.904 -> 295,890; less the 1st half paid, 600,000: -304,110 credited.
     expect(prorations('Suffolk', { suffolk: bill }, '2027-03-01')).toEqual([
-      expect.objectContaining({ key: 'tax_suffolk_1', amount_cents: -303_297 }),
+      expect.objectContaining({ key: 'tax_suffolk', amount_cents: -304_110 }),
     ]);
-    // Closing Aug 15 2027, nothing paid: the whole first half (182/182) and Jun 1 - Aug 15 = 75 of 183 days:
-    // $6,000 × 75 / 183 = $2,459.016 -> 245,902.
+    // Closing Aug 15 2027, nothing paid: the seller's 257 days, $12,000 × 257 / 365 = $8,449.315 -> 844,932.
     const unpaid = { ...bill, first_half_paid: false };
     expect(prorations('Suffolk', { suffolk: unpaid }, '2027-08-15').map((line) => line.amount_cents)).toEqual([
-      600_000, 245_902,
+      844_932,
     ]);
     const details = netSheetDetailsSchema.parse({
       county: 'Suffolk',
@@ -84,7 +83,7 @@ describe('computeDetailedSheet, worked examples', () => {
       property_taxes: { suffolk: { annual: 12000, first_half_paid: true } },
     });
     const sheet = computeDetailedSheet(quick(600_000_00), details, fees, options);
-    expect(amount(sheet, 'tax_suffolk_1')).toBe(-303_297);
+    expect(amount(sheet, 'tax_suffolk')).toBe(-304_110);
     expect(amount(sheet, 'suffolk_mortgage_verification')).toBe(300_00);
     expect(amount(sheet, 'suffolk_satisfaction_recording')).toBe(60_00);
     expect(amount(sheet, 'suffolk_lot_verification')).toBe(400_00); // 1 lien × 2 lots × $200
@@ -183,7 +182,19 @@ const details = fc
       }),
     }),
   })
-  .map((raw) => netSheetDetailsSchema.parse(raw));
+  // Only what the schema accepts (decision 0038): each county's own levies, a payoff letter's date
+  // with per-diem interest, at most 0.1 % of the payoff a day.
+  .map(({ property_taxes: { nassau_school, suffolk, village }, liens, ...raw }) =>
+    netSheetDetailsSchema.parse({
+      ...raw,
+      liens: liens.map((lien) => ({
+        ...lien,
+        per_diem_interest: Math.min(lien.per_diem_interest, Math.floor(lien.payoff / 10) / 100),
+        payoff_date: '2026-11-20',
+      })),
+      property_taxes: raw.county === 'Nassau' ? { nassau_school, village } : { suffolk, village },
+    }),
+  );
 
 describe('computeDetailedSheet, properties', () => {
   it('gives integer lines that sum to minus the net', () => {

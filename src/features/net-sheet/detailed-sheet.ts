@@ -3,9 +3,17 @@
  * lines in integer cents (positive = a cost to the seller, negative = a credit). The net is minus the
  * sum of the lines. Each line is rounded once, half-up (commissions as in computeEstimate).
  */
-import { computeEstimate, divideRoundHalfUp, hundredths, type EstimateInputs } from '../estimate/estimate.ts';
+import {
+  computeEstimate,
+  divideRoundHalfUp,
+  hundredths,
+  transferTaxRateText,
+  type EstimateInputs,
+} from '../estimate/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
-import { EAST_END_TOWNS, LI_FEE_DEFAULTS, type FeeKey, type FeeTable } from './li-fees.ts';
+import { EAST_END_TOWNS, LI_FEE_DEFAULTS, satisfactionRecordingBasis, type FeeKey, type FeeTable } from './li-fees.ts';
+import { sheetWarnings, type SheetWarning } from './guard-rails.ts';
+import { longDateOf } from './long-date.ts';
 import { dayNumber, prorations } from './proration.ts';
 import { NET_SHEET_DEFAULTS } from '../settings/agent-settings.ts';
 
@@ -24,6 +32,8 @@ export interface DetailedSheet {
   net_cents: number;
   closing_date: string;
   notes: { key: string; text: string }[];
+  /** What is legal but unusual (a past closing, large concessions): said, not refused (guard-rails.ts). */
+  warnings: SheetWarning[];
 }
 
 export interface SheetOptions {
@@ -177,12 +187,16 @@ export function computeDetailedSheet(
       why: 'Paid off at closing',
       group: 'payoff',
     });
-    const days = Math.max(dayNumber(closingDate) - dayNumber(lien.payoff_date ?? options.today), 0);
+    // Interest runs from the payoff letter's good-through date only: until then the monthly payments
+    // pay it (audit M3). Without the date (details stored before it was required) nothing is charged.
+    const days = lien.payoff_date ? Math.max(dayNumber(closingDate) - dayNumber(lien.payoff_date), 0) : 0;
     lines.push({
       key: `lien_${index + 1}_per_diem`,
       label: `${lien.label} interest to closing`,
       amount_cents: (lien.per_diem_interest ?? 0) * days,
-      why: `${days} days of per-diem interest after the payoff date, closing day included`,
+      why: lien.payoff_date
+        ? `${days} days of per-diem interest after the payoff letter's date, ${longDateOf(lien.payoff_date)}, closing day included`
+        : 'No payoff date given: no per-diem interest charged',
       group: 'payoff',
     });
   });
@@ -191,7 +205,7 @@ export function computeDetailedSheet(
       key: 'transfer_tax',
       label: 'NYS transfer tax',
       amount_cents: transferTax,
-      why: `$${quick.transferTaxRatePer1000 / 2} per started $500 of price`,
+      why: transferTaxRateText(quick.transferTaxRatePer1000),
       group: 'tax',
     },
     {
@@ -223,7 +237,7 @@ export function computeDetailedSheet(
       fee('nassau_tax_map_verification', liens.length, perLien);
     } else {
       fee('suffolk_mortgage_verification', liens.length, perLien);
-      fee('suffolk_satisfaction_recording', liens.length, perLien);
+      fee('suffolk_satisfaction_recording', liens.length, `${perLien}; ${satisfactionRecordingBasis(fees)}`);
       // Each satisfaction is verified against every lot of the property (research: ~$500 + recording for one lot).
       fee(
         'suffolk_lot_verification',
@@ -263,5 +277,6 @@ export function computeDetailedSheet(
     net_cents: -kept.reduce((sum, line) => sum + line.amount_cents, 0),
     closing_date: closingDate,
     notes: notesFor(quick.salePriceCents, details?.town),
+    warnings: sheetWarnings(quick.salePriceCents, details?.seller_concessions ?? 0, closingDate, options.today),
   };
 }

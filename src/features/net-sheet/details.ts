@@ -32,13 +32,17 @@ const lienSchema = z.strictObject({
   payoff: dollars('Payoff'),
   /** Dollars per day; accrues from payoff_date (exclusive) to the closing date (inclusive). */
   per_diem_interest: dollars('Per-diem interest').optional(),
-  /** The date the payoff figure is good through (default: today). */
+  /** The date the payoff letter's figure is good through; required with per_diem_interest (decision 0038). */
   payoff_date: isoDate('Payoff date').optional(),
 });
 
 const halves = { first_half_paid: z.boolean().default(false), second_half_paid: z.boolean().default(false) };
 
-export const netSheetDetailsSchema = z.strictObject({
+/**
+ * The details' fields, each checked alone. Stored details are read back with this (storedDetailsSchema):
+ * an estimate stored before a cross-field rule below still opens, with the sheet it was given.
+ */
+const detailsFieldsSchema = z.strictObject({
   /** Default: the agent's commission split as the caller's `defaults` say. */
   listing_commission_percent: percent('Listing commission').optional(),
   buyer_agent_percent: percent("Buyer's agent commission").optional(),
@@ -89,5 +93,51 @@ export const netSheetDetailsSchema = z.strictObject({
     .max(20, 'At most 20 other lines')
     .optional(),
 });
+
+/** The most per-diem interest a payoff can carry: 0.1 % of it a day (36.5 % a year; a mortgage is far below). */
+const PER_DIEM_PER_PAYOFF = 1 / 1000;
+
+/**
+ * Every accepted input counts (issue 22, audit M5 and M3; decision 0038): a levy of the other county
+ * (or of no county), lots outside Suffolk, the RP-5217 without a county (its fees are itemised with
+ * the county's) and per-diem interest without the payoff letter's date would each be ignored or
+ * guessed by the sheet, so the request is refused with the field to fix.
+ */
+export const netSheetDetailsSchema = detailsFieldsSchema.superRefine((details, ctx) => {
+  const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+  const taxes = details.property_taxes;
+  const otherCounty = (levy: string, county: 'Nassau' | 'Suffolk') =>
+    details.county
+      ? `${levy} is a ${county} tax: leave it out for a ${details.county} home`
+      : `${levy} is a ${county} tax: choose ${county} as the county`;
+  if (details.county !== 'Nassau') {
+    if (taxes?.nassau_school) issue(['property_taxes', 'nassau_school', 'annual'], otherCounty('School tax', 'Nassau'));
+    if (taxes?.nassau_general)
+      issue(['property_taxes', 'nassau_general', 'annual'], otherCounty('General tax', 'Nassau'));
+  }
+  if (details.county !== 'Suffolk' && taxes?.suffolk)
+    issue(['property_taxes', 'suffolk', 'annual'], otherCounty('The Suffolk property tax', 'Suffolk'));
+  if (details.county !== 'Suffolk' && details.suffolk_lots > 1)
+    issue(['suffolk_lots'], 'Lots count in Suffolk only: choose Suffolk as the county, or leave lots empty');
+  if (details.county === undefined && details.seller_pays_rp5217 === true)
+    issue(['county'], 'Choose the county: the RP-5217 filing is charged with its closing fees');
+  details.liens?.forEach((lien, index) => {
+    if (lien.per_diem_interest === undefined || lien.per_diem_interest === 0) return;
+    if (lien.payoff_date === undefined)
+      issue(
+        ['liens', index, 'payoff_date'],
+        'Payoff good-through date is required with per-diem interest: it is on the payoff letter',
+      );
+    const most = Math.floor(lien.payoff * PER_DIEM_PER_PAYOFF);
+    if (lien.per_diem_interest > most)
+      issue(
+        ['liens', index, 'per_diem_interest'],
+        `Per-diem interest must be at most $${(most / 100).toFixed(2)} a day (0.1% of the payoff): check the payoff letter`,
+      );
+  });
+});
+
+/** Details as stored with an estimate: each field checked, not the rules above (see detailsFieldsSchema). */
+export const storedDetailsSchema = detailsFieldsSchema;
 
 export type NetSheetDetails = z.output<typeof netSheetDetailsSchema>;

@@ -20,6 +20,8 @@ export interface SiteFee {
   /** YYYY-MM-DD: when the amount was last checked against its source. */
   checked: string;
   source: string;
+  /** How the amount is arrived at, where it is not a quoted fee (shown in the admin's fee table). */
+  note?: string;
 }
 
 /** The date the research notes were compiled (each admin correction sets its own). */
@@ -71,7 +73,7 @@ export const LI_FEE_DEFAULTS = {
     source: SUFFOLK_DEED_FEES,
   },
   // The research puts a short one-lot satisfaction at about $550-600 in all ($300 + $200 + recording):
-  // the recording part is arithmetic from the schedule, not a quoted figure.
+  // the recording part is arithmetic from the schedule, not a quoted figure (decision 0038).
   suffolk_satisfaction_recording: {
     label: 'Satisfaction recording (Suffolk)',
     per: 'lien',
@@ -79,6 +81,7 @@ export const LI_FEE_DEFAULTS = {
     cents: 60_00,
     checked: RESEARCHED,
     source: SUFFOLK_MORTGAGE_FEES,
+    note: 'Arithmetic from the page count, not a quoted fee: $5 a page plus $40 a document ($20 handling, $5 Commissioner of Education, $15 Cultural Education Fund). $60 is a 4-page satisfaction; 3 pages cost $55.',
   },
   tp584_filing: {
     label: 'TP-584 filing',
@@ -119,6 +122,22 @@ export const LI_FEE_DEFAULTS = {
 } as const satisfies Record<string, SiteFee>;
 
 export type FeeKey = keyof typeof LI_FEE_DEFAULTS;
+
+/** Suffolk's Mortgage Fee Schedule: $5 a page, and $20 + $5 + $15 a document (research §3). */
+const SUFFOLK_CENTS_PER_PAGE = 5_00;
+const SUFFOLK_CENTS_PER_DOCUMENT = 40_00;
+
+/**
+ * What the sheet says of Suffolk's satisfaction recording, from the amount in force: the page count
+ * it stands for, and what one page fewer would cost (audit M1: $55 or $60 are both arithmetic).
+ */
+export function satisfactionRecordingBasis(fees: Pick<FeeTable, 'suffolk_satisfaction_recording'>): string {
+  const cents = fees.suffolk_satisfaction_recording.cents;
+  const pages = (cents - SUFFOLK_CENTS_PER_DOCUMENT) / SUFFOLK_CENTS_PER_PAGE;
+  if (!Number.isInteger(pages) || pages < 2) return "the site's amount (the clerk charges $5 a page plus $40)";
+  const fewer = (cents - SUFFOLK_CENTS_PER_PAGE) / 100;
+  return `figured for a ${pages}-page satisfaction at $5 a page plus $40 (${pages - 1} pages: $${fewer})`;
+}
 export const FEE_KEYS = Object.keys(LI_FEE_DEFAULTS).filter((key): key is FeeKey => key in LI_FEE_DEFAULTS);
 
 /** What an admin may change of one fee: its amount, when it was checked and its source. */

@@ -40,6 +40,7 @@ import {
 import { solveReverse, UnreachableTargetError, type QuickWithoutPrice } from './reverse.ts';
 import { toSheetAnswer, type rangeAnswerSchema, type sheetAnswerSchema } from './sheet-answer.ts';
 import { FIRST_RANGE_PERCENT } from './range-view.ts';
+import { closingDateProblem, detailsProblems } from './guard-rails.ts';
 import { longIslandDate, sheetTermsOf, storedSheetSchema, type SheetBasis } from './stored-sheet.ts';
 
 const agentNotFound = () => new HttpError(404, 'Agent not found', { agent_slug: 'Agent not found' });
@@ -182,6 +183,20 @@ async function createSheetEstimate(db: Db, terms: AgentTerms, request: NewSheetE
   return { estimate: toEstimate({ ...row, agent_slug: request.agent_slug }), sheet: toSheetAnswer(sheet) };
 }
 
+/** 400 with each field, by its path in the request, that no sheet can be computed on (guard-rails.ts). */
+function refuseUnusable(problems: Record<string, string>, prefix: string): void {
+  const fields = Object.fromEntries(Object.entries(problems).map(([key, message]) => [`${prefix}${key}`, message]));
+  const [first] = Object.values(fields);
+  if (first !== undefined) throw new HttpError(400, first, fields);
+}
+
+/** The details' dates against the day the sheet is made (a closing years off, a payoff letter a year old). */
+function refuseUnusableDetails(details: NetSheetDetails | undefined, basis: SheetBasis): void {
+  if (!details) return;
+  const closing = details.closing_date ?? addDays(basis.today, basis.defaults.days_to_closing);
+  refuseUnusable(detailsProblems(details, closing, basis.today), 'details.');
+}
+
 /**
  * POST /api/estimates with `details` (the estimate routes hand the raw body over, with the client's
  * per-IP counter, shared with the quick estimates): a new estimate with its detailed sheet.
@@ -195,6 +210,7 @@ export async function postDetailedEstimate(
   const request = parseOrThrow(detailedEstimateRequestSchema, body);
   await enforceRateLimits(db, ipCheck ? [ipCheck] : []);
   const terms = await agentTermsFor(db, request.agent_slug, new Date());
+  refuseUnusableDetails(request.details, terms.basis);
   const details = request.details ? { parsed: request.details, sent: body.details } : undefined;
   const created = await createSheetEstimate(db, terms, { ...request, details });
   return c.json({ success: true, ...created }, 201);
@@ -325,6 +341,7 @@ export function netSheetRoutes(db: Db, clientIp: (c: Context) => string): Hono {
       const request = parseOrThrow(reverseRequestSchema, body);
       await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.estimatesPerIp, 'estimate'));
       const terms = await agentTermsFor(db, request.agent_slug, new Date());
+      refuseUnusableDetails(request.details, terms.basis);
       const quick = { ...terms.rates, mortgagePayoffCents: request.mortgage_payoff };
       const options = { today: terms.basis.today, defaults: terms.basis.defaults };
       let price: number;
@@ -361,11 +378,24 @@ export function netSheetRoutes(db: Db, clientIp: (c: Context) => string): Hono {
     POST: async (c) => {
       const request = await readJson(c, offersRequestSchema);
       await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.offersPerIp, 'offers'));
+      // Offers are weighed today, whenever their estimate was made: their dates are judged against today.
+      const today = longIslandDate(new Date());
+      refuseUnusable(
+        Object.fromEntries(
+          request.offers.flatMap((offer, index) => {
+            const problem = closingDateProblem(offer.closing_date, today);
+            return problem ? [[`offers.${index}.closing_date`, problem]] : [];
+          }),
+        ),
+        '',
+      );
       const row = await findEstimate(db, request.estimate_uuid);
       if (!row) throw estimateNotFound('estimate_uuid');
       const terms = sheetTermsOf(row);
       const { buyerPercent } = commissionSplit(terms.quick, terms.details, terms.options);
-      const compared = compareOffers(request.offers, terms.quick, terms.details, terms.fees, terms.options);
+      // Every offer has its own closing date, so `today` moves nothing but what is said of a past one.
+      const options = { ...terms.options, today };
+      const compared = compareOffers(request.offers, terms.quick, terms.details, terms.fees, options);
       const stored: StoredOffer[] = compared.map(({ offer, sheet, net_cents, behind_best_cents, best }) => ({
         price_cents: offer.price,
         concessions_cents: offer.concessions,

@@ -19,7 +19,19 @@ export const offerSchema = z.strictObject({
   }),
   financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other'], { error: 'Choose a financing type' }),
 });
-export const offersSchema = z.array(offerSchema).min(2, 'Compare at least 2 offers').max(4, 'Compare at most 4 offers');
+/** An offer whose concessions are more than its price is a slip (newcomer audit M5), refused. */
+const checkedOfferSchema = offerSchema.superRefine((offer, ctx) => {
+  if (offer.concessions > offer.price)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['concessions'],
+      message: 'Concessions cannot be more than the offer price',
+    });
+});
+export const offersSchema = z
+  .array(checkedOfferSchema)
+  .min(2, 'Compare at least 2 offers')
+  .max(4, 'Compare at most 4 offers');
 export type Offer = z.output<typeof offerSchema>;
 
 export interface ComparedOffer {

@@ -5,7 +5,7 @@
  * leaves out what the seller left empty, so an empty field means the agent's default.
  */
 import type { Estimate } from '../estimate/estimate-request.ts';
-import { netSheetDetailsSchema, type NetSheetDetails } from './details.ts';
+import { storedDetailsSchema, type NetSheetDetails } from './details.ts';
 import type { SheetDefaultsAnswer } from './sheet-answer.ts';
 
 export const MAX_LIENS = 4;
@@ -76,7 +76,7 @@ export function draftFrom(
   storedDetails: Record<string, unknown> | null,
   defaults: SheetDefaultsAnswer,
 ): RefineDraft {
-  const parsed = storedDetails ? netSheetDetailsSchema.safeParse(storedDetails) : undefined;
+  const parsed = storedDetails ? storedDetailsSchema.safeParse(storedDetails) : undefined;
   const details: Partial<NetSheetDetails> = parsed?.success ? parsed.data : {};
   const taxes = details.property_taxes;
   const quickLien =

@@ -9,9 +9,17 @@ import { netSheetDetailsSchema } from './details.ts';
 import { offersSchema } from './offers.ts';
 
 /** POST /api/estimates: the quick request, plus the seller's details for a detailed sheet. */
-export const detailedEstimateRequestSchema = estimateRequestSchema.extend({
-  details: netSheetDetailsSchema.optional(),
-});
+export const detailedEstimateRequestSchema = estimateRequestSchema
+  .extend({ details: netSheetDetailsSchema.optional() })
+  .superRefine((request, ctx) => {
+    // Concessions are credits out of the price: more than the price is a slip (newcomer audit M5).
+    if ((request.details?.seller_concessions ?? 0) > request.sale_price)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['details', 'seller_concessions'],
+        message: 'Seller concessions cannot be more than the sale price',
+      });
+  });
 
 /** POST /api/estimates/reverse: the net the seller wants instead of a price. */
 export const reverseRequestSchema = estimateRequestSchema.omit({ sale_price: true }).extend({

@@ -19,6 +19,7 @@ export function toSheetAnswer(sheet: DetailedSheet): SheetAnswer {
     net_to_seller: centsToDollars(sheet.net_cents),
     closing_date: sheet.closing_date,
     notes: sheet.notes,
+    warnings: sheet.warnings,
   };
 }
 

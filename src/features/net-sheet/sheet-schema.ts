@@ -16,4 +16,12 @@ export const sheetSchema = z.object({
   net_to_seller: z.number(),
   closing_date: z.string(),
   notes: z.array(z.object({ key: z.string(), text: z.string() })),
+  /**
+   * What is legal but unusual (a closing date already past, concessions over 10 % of the price):
+   * computed as given and said in words, never refused (decision 0038). `field` names the detail.
+   */
+  warnings: z.array(z.object({ key: z.string(), field: z.string(), text: z.string() })).meta({
+    description:
+      'What is legal but unusual on this sheet, computed as given and said in words: past_closing_date (field closing_date), large_concessions (field seller_concessions, over 10 % of the price). Empty when nothing is unusual.',
+  }),
 });

@@ -5,7 +5,7 @@
 import * as z from 'zod';
 import { storedEstimateInputs, type StoredEstimate } from '../estimate/estimate.ts';
 import { computeDetailedSheet, type DetailedSheet, type SheetDefaults, type SheetOptions } from './detailed-sheet.ts';
-import { netSheetDetailsSchema, type NetSheetDetails } from './details.ts';
+import { storedDetailsSchema, type NetSheetDetails } from './details.ts';
 import { defaultFeeTable, feeTableSchema, type FeeTable } from './li-fees.ts';
 import type { QuickWithoutPrice } from './reverse.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';
@@ -23,6 +23,8 @@ export const storedSheetSchema = z.object({
   net_cents: z.number().int(),
   closing_date: z.string(),
   notes: z.array(z.object({ key: z.string(), text: z.string() })),
+  // Sheets stored before the guard rails (decision 0038) have none.
+  warnings: z.array(z.object({ key: z.string(), field: z.string(), text: z.string() })).default([]),
 }) satisfies z.ZodType<DetailedSheet>;
 
 const sheetDefaultsSchema = z.object({
@@ -80,7 +82,7 @@ export function sheetTermsOf(row: EstimateWithSheet): SheetTerms {
   const basis = sheetBasisSchema.parse(row.sheet_basis);
   return {
     quick,
-    details: netSheetDetailsSchema.parse(row.details),
+    details: storedDetailsSchema.parse(row.details),
     fees: basis.fees,
     options: { today: basis.today, defaults: basis.defaults },
     sheet: storedSheetSchema.parse(row.sheet),
