@@ -277,6 +277,29 @@ function rangeAnswerOf(
 }
 
 /**
+ * One round trip: an estimate and its agent's settings (the split of a quick estimate's commission).
+ * The agent's transfer-tax rate is read under its own name: the estimate's own column of the same
+ * name is the rate the estimate was made with, and a later setting must not change the estimate.
+ */
+async function findEstimateWithSettings(
+  db: Db,
+  uuid: string,
+): Promise<{ row: EstimateRow; settings: AgentSettings } | undefined> {
+  const [row] = await db.query<EstimateRow & Omit<SettingsRow, 'transfer_tax_rate_per_1000'> & AgentRate>(
+    `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug,
+            ${SETTINGS_COLUMNS.replace('s.transfer_tax_rate_per_1000', 's.transfer_tax_rate_per_1000 AS agent_transfer_tax_rate_per_1000')}
+       FROM estimates e JOIN agents a ON a.id = e.agent_id LEFT JOIN agent_settings s ON s.agent_id = a.id
+      WHERE e.uuid = $1`,
+    [uuid.toLowerCase()],
+  );
+  if (!row) return undefined;
+  return { row, settings: toSettings({ ...row, transfer_tax_rate_per_1000: row.agent_transfer_tax_rate_per_1000 }) };
+}
+interface AgentRate {
+  agent_transfer_tax_rate_per_1000: number | null;
+}
+
+/**
  * One round trip: the estimate as GET /api/estimates/{uuid} answers it, its sheet as GET
  * /api/estimates/{uuid}/sheet does (with the agent's settings for what the form's empty fields mean)
  * and the first range the page shows as GET /api/estimates/{uuid}/range does.
@@ -287,15 +310,12 @@ export async function findEstimateSheet(
 ): Promise<
   { estimate: Estimate; sheet: z.infer<typeof sheetAnswerSchema>; range: z.infer<typeof rangeAnswerSchema> } | undefined
 > {
-  const [row] = await db.query<EstimateRow & SettingsRow>(
-    `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug, ${SETTINGS_COLUMNS}
-       FROM estimates e JOIN agents a ON a.id = e.agent_id LEFT JOIN agent_settings s ON s.agent_id = a.id
-      WHERE e.uuid = $1`,
-    [uuid.toLowerCase()],
-  );
-  if (!row) return undefined;
-  const terms = sheetTermsOf(row);
-  const { days_to_closing, ...rest } = sheetDefaultsOf(toSettings(row));
+  const found = await findEstimateWithSettings(db, uuid);
+  if (!found) return undefined;
+  const { row } = found;
+  const agentDefaults = sheetDefaultsOf(found.settings);
+  const terms = sheetTermsOf(row, agentDefaults);
+  const { days_to_closing, ...rest } = agentDefaults;
   return {
     estimate: toEstimate(row),
     range: rangeAnswerOf(row, terms, rangeQuerySchema.parse({ percent: FIRST_RANGE_PERCENT })),
@@ -361,9 +381,10 @@ export function netSheetRoutes(db: Db, clientIp: (c: Context) => string): Hono {
     POST: async (c) => {
       const request = await readJson(c, offersRequestSchema);
       await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.offersPerIp, 'offers'));
-      const row = await findEstimate(db, request.estimate_uuid);
-      if (!row) throw estimateNotFound('estimate_uuid');
-      const terms = sheetTermsOf(row);
+      const found = await findEstimateWithSettings(db, request.estimate_uuid);
+      if (!found) throw estimateNotFound('estimate_uuid');
+      const { row } = found;
+      const terms = sheetTermsOf(row, sheetDefaultsOf(found.settings));
       const { buyerPercent } = commissionSplit(terms.quick, terms.details, terms.options);
       const compared = compareOffers(request.offers, terms.quick, terms.details, terms.fees, terms.options);
       const stored: StoredOffer[] = compared.map(({ offer, sheet, net_cents, behind_best_cents, best }) => ({
