@@ -213,7 +213,7 @@ const storedOfferSchema = z.object({
   concessions_cents: z.number().int(),
   buyer_agent_percent: z.number(),
   closing_date: z.string(),
-  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other']),
+  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other']).nullable(),
   net_cents: z.number().int(),
   behind_best_cents: z.number().int(),
   best: z.boolean(),
@@ -316,6 +316,7 @@ export async function findEstimateSheet(
   const agentDefaults = sheetDefaultsOf(found.settings);
   const terms = sheetTermsOf(row, agentDefaults);
   const { days_to_closing, ...rest } = agentDefaults;
+  const split = commissionSplit(terms.quick, terms.details, terms.options);
   return {
     estimate: toEstimate(row),
     range: rangeAnswerOf(row, terms, rangeQuerySchema.parse({ percent: FIRST_RANGE_PERCENT })),
@@ -324,6 +325,13 @@ export async function findEstimateSheet(
       sheet: toSheetAnswer(terms.sheet),
       details: jsonObject.nullable().parse(row.details),
       defaults: { ...rest, closing_date: addDays(longIslandDate(new Date()), days_to_closing) },
+      terms: {
+        sale_price: centsToDollars(row.sale_price_cents),
+        concessions: centsToDollars(terms.details?.seller_concessions ?? 0),
+        listing_commission_percent: split.listingPercent,
+        buyer_agent_percent: split.buyerPercent,
+        closing_date: terms.sheet.closing_date,
+      },
     },
   };
 }
@@ -392,7 +400,7 @@ export function netSheetRoutes(db: Db, clientIp: (c: Context) => string): Hono {
         concessions_cents: offer.concessions,
         buyer_agent_percent: offer.buyer_agent_percent ?? buyerPercent,
         closing_date: offer.closing_date,
-        financing: offer.financing,
+        financing: offer.financing ?? null,
         net_cents,
         behind_best_cents,
         best,
