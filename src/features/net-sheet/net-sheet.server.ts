@@ -276,6 +276,11 @@ function rangeAnswerOf(
   };
 }
 
+/** The agent's transfer-tax rate, read beside the estimate's own. */
+interface AgentRate {
+  agent_transfer_tax_rate_per_1000: number | null;
+}
+
 /**
  * One round trip: an estimate and its agent's settings (the split of a quick estimate's commission).
  * The agent's transfer-tax rate is read under its own name: the estimate's own column of the same
@@ -294,9 +299,6 @@ async function findEstimateWithSettings(
   );
   if (!row) return undefined;
   return { row, settings: toSettings({ ...row, transfer_tax_rate_per_1000: row.agent_transfer_tax_rate_per_1000 }) };
-}
-interface AgentRate {
-  agent_transfer_tax_rate_per_1000: number | null;
 }
 
 /**
