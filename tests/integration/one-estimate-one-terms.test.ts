@@ -11,10 +11,12 @@ import {
   comparisonAnswerSchema,
   detailedEstimateAnswerSchema,
   rangeAnswerSchema,
+  sheetAnswerSchema,
 } from '../../src/features/net-sheet/sheet-answer.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { expectJson, useApiSuite } from '../support/api-suite.ts';
 import { estimateResponse } from '../support/schemas.ts';
+import { createAgent } from '../support/fixtures.ts';
 
 describe.each(BACKENDS)('one estimate, one set of terms on %s', (backend) => {
   const suite = useApiSuite(backend, 'one-estimate-one-terms');
@@ -90,6 +92,25 @@ describe.each(BACKENDS)('one estimate, one set of terms on %s', (backend) => {
       sheet.net_to_seller,
       2,
     );
+  });
+
+  it("the sheet of an agent's estimate is computed at the estimate's own transfer-tax rate", async () => {
+    // An agent without a settings row: the LEFT JOINed settings' NULL rate once shadowed the estimate's.
+    const agent = await createAgent(suite.db);
+    const { estimate } = await expectJson(
+      await post('/api/estimates', { agent_slug: agent.slug, sale_price: 500000, mortgage_payoff: 0 }),
+      201,
+      estimateResponse,
+    );
+    // System defaults: 500,000 − 6 % (30,000) − 1,000 × $2 (2,000) − 750 − 175.
+    expect(estimate.net_to_seller).toBe(467075);
+    const sheet = await expectJson(
+      await suite.api.fetch(`/api/estimates/${estimate.uuid}/sheet`),
+      200,
+      sheetAnswerSchema,
+    );
+    expect(sheet.sheet.net_to_seller).toBe(467075);
+    expect(sheet.sheet.lines.find((line) => line.key === 'transfer_tax')?.amount).toBe(2000);
   });
 
   it('M7 (G03): a price with cents is the middle point of its range; the others are on the grid', async () => {
