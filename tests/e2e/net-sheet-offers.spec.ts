@@ -222,3 +222,66 @@ test.describe('the shared offers page', () => {
     await expect(page.getByRole('link', { name: 'Run another estimate' })).toHaveAttribute('href', '/');
   });
 });
+
+/**
+ * Issue 22, audit M4 (request O03): on a QUICK estimate ($650,000, payoff $200,000, the demo agent's
+ * 6 % = 3 % + 3 %), the offer on the estimate's own terms nets the estimate's $407,475, and the offer
+ * at $665,000 with $10,000 concessions and a 2 % buyer's agent (5 % in all) nets $418,165: the best.
+ * Before the fix the first was marked best ($250 closer fee on both, 6 % + 2 % on the second).
+ */
+test.describe('a seller comparing offers on a quick estimate', () => {
+  test('starts from the estimate’s terms and sees the better offer marked best', async ({ page }, testInfo) => {
+    // The widths the screens are checked at: a 390 px phone and a 1280 px desktop.
+    const width = testInfo.project.name === 'phone' ? 390 : 1280;
+    await page.setViewportSize({ width, height: 844 });
+    const response = await page.request.post('/api/estimates', {
+      data: { agent_slug: 'alexmorgan', sale_price: 650000, mortgage_payoff: 200000 },
+      headers: sameSiteHeaders(),
+    });
+    expect(response.status(), await response.text()).toBe(201);
+    const { uuid } = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await response.json()).estimate;
+    await page.goto(`/estimate/${uuid}`);
+    await waitForIslands(page);
+    const panel = page.getByRole('region', { name: 'Compare offers' });
+    const first = panel.getByRole('group', { name: 'Offer 1' });
+    const second = panel.getByRole('group', { name: 'Offer 2' });
+    // The form says the estimate's terms: its price, its (no) concessions, its buyer's side of the 6 %.
+    await expect(first.getByLabel('Price', { exact: true })).toHaveAttribute('placeholder', '650,000');
+    await expect(first.getByText('This estimate: $650,000.00')).toBeVisible();
+    await expect(first.getByLabel('Seller concessions')).toHaveValue('0');
+    await expect(first.getByLabel("Buyer's agent %")).toHaveAttribute('placeholder', '3');
+    await expect(first.getByText('Empty: 3 %, as on this estimate (listing side 3 %)')).toBeVisible();
+    await expect(first.getByLabel('Closing date')).not.toHaveValue('');
+    await first.getByLabel('Price', { exact: true }).fill('650000');
+    await first.getByLabel('Closing date').fill('2027-08-16');
+    await second.getByLabel('Price', { exact: true }).fill('665000');
+    await second.getByLabel('Seller concessions').fill('10000');
+    await second.getByLabel("Buyer's agent %").fill('2');
+    await second.getByLabel('Closing date').fill('2027-09-30');
+    await second.getByLabel('Financing').selectOption({ label: 'Conventional' });
+    await expectNoAxeViolations(page);
+    await panel.screenshot({ path: testInfo.outputPath(`quick-offers-form-${width}.png`) });
+    await panel.getByRole('button', { name: 'Compare offers' }).click();
+
+    await expect(page).toHaveURL(/\/offers\/[0-9a-f-]{36}$/);
+    const own = page.getByRole('listitem', { name: /^Offer 1/ });
+    const better = page.getByRole('listitem', { name: /^Offer 2/ });
+    await expect(own.getByTestId('offer-net')).toHaveText(`Net to seller${formatMoney(407475)}`);
+    await expect(better.getByTestId('offer-net')).toHaveText(`Net to seller${formatMoney(418165)}`);
+    await expect(better.getByText('Best net', { exact: true })).toBeVisible();
+    await expect(own.getByText('Best net', { exact: true })).toHaveCount(0);
+    await expect(own.getByText(`${formatMoney(10690)} less than the best`)).toBeVisible();
+    // Financing was not given for offer 1: it changes no figure.
+    await expect(own.getByRole('definition')).toContainText(['Not given']);
+    await own.getByText('Full sheet of offer 1').click();
+    await expect(own.getByRole('row', { name: /Commission \(6%\)/ }).getByRole('cell')).toHaveText('−$39,000.00');
+    await expect(own.getByRole('row', { name: /Title closer/ })).toHaveCount(0);
+    await better.getByText('Full sheet of offer 2').click();
+    await expect(better.getByRole('row', { name: /Listing commission \(3%\)/ }).getByRole('cell')).toHaveText(
+      '−$19,950.00',
+    );
+    await expect(better.getByRole('row', { name: /Buyer's agent \(2%\)/ }).getByRole('cell')).toHaveText('−$13,300.00');
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: testInfo.outputPath(`quick-offers-result-${width}.png`), fullPage: true });
+  });
+});

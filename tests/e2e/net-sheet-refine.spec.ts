@@ -47,8 +47,8 @@ function expectedSheet() {
     [
       'Commission',
       [
-        { label: 'Listing commission (3%)', cents: percentOf(PRICE, 3) },
-        { label: "Buyer's agent (3%)", cents: percentOf(PRICE, 3) },
+        // Neither side given: the estimate's 6 % as one line, rounded once (decision 0037).
+        { label: 'Commission (6%)', cents: percentOf(PRICE, 6) },
       ],
     ],
     [
@@ -108,6 +108,16 @@ async function refine(page: Page) {
   // The agent's split, shown as what an empty field means.
   await expect(form.getByLabel('Listing side (%)')).toHaveAttribute('placeholder', '3');
   await expect(form.getByLabel('Buyer’s agent (%)')).toHaveAttribute('placeholder', '3');
+
+  // Both sides empty: the estimate's 6 % as one line, as the quick sheet shows it (issue 22).
+  await expect(form.getByText('Both sides empty: the estimate’s commission (6%) as one line')).toBeVisible();
+
+  // The quick sheet has no title-closer pick-up: the form starts without it and says so (issue 22).
+  await form.locator('summary', { hasText: 'Closing fees' }).click();
+  const closer = form.getByRole('checkbox', { name: 'Title closer pick-up fee' });
+  await expect(closer).not.toBeChecked();
+  await expect(form.getByText('Not on this estimate; your agent usually includes it: tick to add it.')).toBeVisible();
+  await closer.check();
 
   await form.locator('summary', { hasText: 'Closing date and place' }).click();
   await form.getByLabel('Closing date').fill(CLOSING);
@@ -205,6 +215,23 @@ test.describe('a seller refining a shared estimate', () => {
     // The first link keeps the quick sheet it was shared with.
     await page.goto(`/estimate/${quick.uuid}`);
     await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
+  });
+
+  // Issue 22 (newcomer audit M4a): refining a quick estimate without changing anything nets what it nets.
+  test('sent unchanged, the refined sheet nets what the quick estimate nets', async ({ page }) => {
+    const quick = await makeEstimate(page.request, 'alexmorgan');
+    await page.goto(`/estimate/${quick.uuid}`);
+    await waitForIslands(page);
+    await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
+    await page.getByRole('button', { name: 'Refine this estimate' }).click();
+    const form = page.locator('form.refine-form');
+    await form.getByRole('button', { name: 'Show my detailed sheet' }).click();
+    await page.waitForURL(
+      (url) => /^\/estimate\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.includes(quick.uuid),
+    );
+    await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');
+    await expect(page.getByRole('row', { name: /Title closer/ })).toHaveCount(0);
+    await expect(page.getByRole('row', { name: /Commission \(6%\)/ }).getByRole('cell')).toHaveText('−$46,812.00');
   });
 
   test('a wrong figure is shown under its field, in a section opened for it, and nothing is sent', async ({ page }) => {

@@ -150,8 +150,9 @@ describe.each(BACKENDS)('the detailed net sheet on %s', (backend) => {
         details: { county: 'Suffolk', suffolk_lots: 2 },
       });
       const keys = body.sheet.lines.map((line) => line.key);
-      expect(amountOf(body.sheet, 'listing_commission')).toBe(19500);
-      expect(amountOf(body.sheet, 'buyer_agent_commission')).toBe(12000);
+      // Neither side given: one line at the estimate's 5.25 % (3.25 + 2 %), rounded once (decision 0037).
+      expect(amountOf(body.sheet, 'commission')).toBe(19500 + 12000);
+      expect(keys).not.toContain('listing_commission');
       expect(keys).not.toContain('title_closer_pickup');
       expect(amountOf(body.sheet, 'payoff_bank_attorney')).toBe(450);
       // Suffolk: mortgage verification $300 + satisfaction $60 per lien, lot verification $200 × 2 lots,
@@ -252,7 +253,7 @@ describe.each(BACKENDS)('the detailed net sheet on %s', (backend) => {
       expect(body.sheet.net_to_seller).toBe(created.estimate.net_to_seller);
       expect(body.sheet.lines.map((line) => [line.key, line.amount])).toEqual([
         ['sale_price', -780200],
-        ['listing_commission', 46812],
+        ['commission', 46812],
         ['lien_1_payoff', 450000],
         ['transfer_tax', 3122],
         ['attorney_fee', 750],

@@ -167,7 +167,7 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
         />
       ) : null}
       <RangePanel uuid={estimate.uuid} salePrice={estimate.sale_price} firstPoints={data?.range.points} />
-      <OffersPanel estimateUuid={estimate.uuid} />
+      <OffersPanel estimateUuid={estimate.uuid} terms={sheet?.terms ?? null} />
       <SendEstimateModal
         estimate={estimate}
         open={sending}

@@ -9,6 +9,7 @@ import { computeEstimate, storedEstimateInputs, type StoredEstimate } from './es
 import { UUID_PATTERN, type Estimate } from './estimate-request.ts';
 import { toSheetAnswer } from '../net-sheet/sheet-answer.ts';
 import { storedSheetSchema } from '../net-sheet/stored-sheet.ts';
+import type { DetailedSheet } from '../net-sheet/detailed-sheet.ts';
 
 /** The quick estimate's columns (all an estimate's figures in the API need). */
 export interface EstimateFields extends StoredEstimate {
@@ -45,8 +46,9 @@ export async function findEstimate(db: Db, uuid: string): Promise<EstimateRow | 
  * net is the sheet's: every reader of net_to_seller (e-mails, lead summaries) tells the seller's net.
  */
 export function toEstimate(row: EstimateFields & { sheet?: unknown }): Estimate {
-  const lines = computeEstimate(storedEstimateInputs(row));
+  const quick = computeEstimate(storedEstimateInputs(row));
   const sheet = row.sheet === undefined || row.sheet === null ? undefined : storedSheetSchema.parse(row.sheet);
+  const lines = sheet ? { ...quick, ...sheetFigures(sheet, quick.salePriceCents) } : quick;
   return {
     uuid: row.uuid,
     agent_id: row.agent_id,
@@ -63,6 +65,25 @@ export function toEstimate(row: EstimateFields & { sheet?: unknown }): Estimate 
     recipient_name: row.recipient_name,
     created_at: row.created_at.toISOString(),
     ...(sheet ? { sheet: toSheetAnswer(sheet) } : {}),
+  };
+}
+
+/**
+ * A detailed estimate's top-level figures read off its sheet (audit 2026-11-26, M8): the commission
+ * is its commission lines, its percent their rate (each side's rounding is under 0.0001 % of a
+ * price of $10,000 or more, so the rate rounded to hundredths is the sides' sum), the recording fee
+ * every fee line but the attorney's (the itemised costs that replace the quick estimate's one fee).
+ */
+function sheetFigures(sheet: DetailedSheet, salePriceCents: number) {
+  const sum = (keep: (line: DetailedSheet['lines'][number]) => boolean) =>
+    sheet.lines.filter(keep).reduce((total, line) => total + line.amount_cents, 0);
+  const commissionCents = sum((line) => line.group === 'commission');
+  return {
+    commissionCents,
+    commissionPercent: salePriceCents > 0 ? Math.round((commissionCents * 10_000) / salePriceCents) / 100 : 0,
+    transferTaxCents: sum((line) => line.key === 'transfer_tax'),
+    attorneyFeeCents: sum((line) => line.key === 'attorney_fee'),
+    recordingFeeCents: sum((line) => line.group === 'fee' && line.key !== 'attorney_fee'),
   };
 }
 

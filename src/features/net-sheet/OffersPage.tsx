@@ -5,7 +5,7 @@ import { formatMoney } from '../../ui/money.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
 import { copyLink } from '../site/clipboard.ts';
-import { FINANCING_LABELS } from './financing.ts';
+import { financingLabel } from './financing.ts';
 import { DetailedSheet, longDate, SheetWarnings } from './DetailedSheet.tsx';
 import { comparisonAnswerSchema, type ComparisonAnswer } from './sheet-answer.ts';
 import './detailed-sheet.css';
@@ -52,7 +52,7 @@ function OfferCard({ offer, index, count }: { offer: ComparedOffer; index: numbe
         </div>
         <div>
           <dt>Financing</dt>
-          <dd>{FINANCING_LABELS[offer.financing]}</dd>
+          <dd>{financingLabel(offer.financing)}</dd>
         </div>
       </dl>
       <p className={`offer-net${offer.net_to_seller < 0 ? ' is-negative' : ''}`} data-testid="offer-net">

@@ -7,9 +7,11 @@ import { Notice } from '../../ui/Notice.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
 import { SelectField } from '../../ui/SelectField.tsx';
 import { FINANCING_LABELS } from './financing.ts';
-import { offerSchema } from './offers.ts';
+import { FINANCING_TYPES } from './offers.ts';
+import { dollarsText } from './refine-form.ts';
 import { offersRequestSchema } from './requests.ts';
-import { comparisonAnswerSchema } from './sheet-answer.ts';
+import { comparisonAnswerSchema, type EstimateTerms } from './sheet-answer.ts';
+import { formatMoney } from '../../ui/money.ts';
 
 const MIN_OFFERS = 2;
 const MAX_OFFERS = 4;
@@ -24,12 +26,17 @@ interface OfferForm {
   financing: string;
 }
 
-const blankOffer = (id: number): OfferForm => ({
+/**
+ * A new offer starts from the estimate's own terms where a buyer rarely changes them (its
+ * concessions, its closing date): an offer left as it starts nets what the estimate nets. The price
+ * is the buyer's to state; the buyer's agent's side stays empty (the estimate's, as its hint says).
+ */
+const offerFrom = (id: number, terms: EstimateTerms | null): OfferForm => ({
   id,
   price: '',
-  concessions: '0',
+  concessions: terms ? dollarsText(Math.round(terms.concessions * 100)) : '0',
   buyerAgentPercent: '',
-  closingDate: '',
+  closingDate: terms?.closing_date ?? '',
   financing: '',
 });
 
@@ -45,7 +52,7 @@ function requestOf(estimateUuid: string, offers: OfferForm[]) {
       // Empty: the estimate's own split decides (the API's default).
       buyer_agent_percent: offer.buyerAgentPercent.trim() === '' ? undefined : Number(offer.buyerAgentPercent),
       closing_date: offer.closingDate,
-      financing: offer.financing,
+      financing: offer.financing === '' ? undefined : offer.financing,
     })),
   };
 }
@@ -54,8 +61,8 @@ function requestOf(estimateUuid: string, offers: OfferForm[]) {
  * "Compare offers" on /estimate/{uuid}: two to four offers weighed on this estimate's figures. The
  * comparison is stored and opened at its own link, /offers/{uuid}, to share.
  */
-export function OffersPanel({ estimateUuid }: { estimateUuid: string }) {
-  const [offers, setOffers] = useState<OfferForm[]>([blankOffer(0), blankOffer(1)]);
+export function OffersPanel({ estimateUuid, terms }: { estimateUuid: string; terms: EstimateTerms | null }) {
+  const [offers, setOffers] = useState<OfferForm[]>([offerFrom(0, terms), offerFrom(1, terms)]);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
@@ -107,15 +114,32 @@ export function OffersPanel({ estimateUuid }: { estimateUuid: string }) {
             <fieldset className="offer-fieldset" key={offer.id}>
               <legend>Offer {index + 1}</legend>
               <div className="form-row">
-                <Field label="Price" placeholder="780,000" required error={error('price')} {...price('price')} />
-                <Field label="Seller concessions" required error={error('concessions')} {...price('concessions')} />
+                <Field
+                  label="Price"
+                  placeholder={terms ? dollarsText(Math.round(terms.sale_price * 100)) : undefined}
+                  hint={terms ? `This estimate: ${formatMoney(terms.sale_price)}` : undefined}
+                  required
+                  error={error('price')}
+                  {...price('price')}
+                />
+                <Field
+                  label="Seller concessions"
+                  hint={terms ? `This estimate: ${formatMoney(terms.concessions)}` : undefined}
+                  required
+                  error={error('concessions')}
+                  {...price('concessions')}
+                />
               </div>
               <div className="form-row">
                 <Field
                   label="Buyer's agent %"
                   inputMode="decimal"
-                  placeholder="2.5"
-                  hint="Empty: as on this estimate"
+                  placeholder={terms ? String(terms.buyer_agent_percent) : undefined}
+                  hint={
+                    terms
+                      ? `Empty: ${terms.buyer_agent_percent} %, as on this estimate (listing side ${terms.listing_commission_percent} %)`
+                      : 'Empty: as on this estimate'
+                  }
                   value={offer.buyerAgentPercent}
                   error={error('buyer_agent_percent')}
                   onChange={(event) => update(offer.id, { buyerAgentPercent: event.target.value })}
@@ -123,6 +147,7 @@ export function OffersPanel({ estimateUuid }: { estimateUuid: string }) {
                 <Field
                   label="Closing date"
                   type="date"
+                  hint="Taxes and interest are counted to this day"
                   required
                   value={offer.closingDate}
                   error={error('closing_date')}
@@ -130,13 +155,14 @@ export function OffersPanel({ estimateUuid }: { estimateUuid: string }) {
                 />
               </div>
               <SelectField
-                label="Financing"
+                label="Financing (optional)"
+                hint="Shown beside the net to weigh the offer; it changes no figure"
                 value={offer.financing}
                 error={error('financing')}
                 onChange={(financing) => update(offer.id, { financing })}
               >
-                <option value="">Choose financing</option>
-                {offerSchema.shape.financing.options.map((financing) => (
+                <option value="">Not given</option>
+                {FINANCING_TYPES.map((financing) => (
                   <option key={financing} value={financing}>
                     {FINANCING_LABELS[financing]}
                   </option>
@@ -170,7 +196,7 @@ export function OffersPanel({ estimateUuid }: { estimateUuid: string }) {
               type="button"
               className="button button-secondary"
               onClick={() =>
-                setOffers((current) => [...current, blankOffer(Math.max(...current.map(({ id }) => id)) + 1)])
+                setOffers((current) => [...current, offerFrom(Math.max(...current.map(({ id }) => id)) + 1, terms)])
               }
             >
               Add an offer

@@ -205,7 +205,11 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
       name={key}
       checked={draft.switches[key]}
       error={fields[key]}
-      hint={`${why} Your agent’s default: ${onOff(defaults[key])}.`}
+      hint={
+        details === null && defaults[key]
+          ? `${why} Not on this estimate; your agent usually includes it: tick to add it.`
+          : `${why} Your agent’s default: ${onOff(defaults[key])}.`
+      }
       onChange={(checked) => update({ switches: { ...draft.switches, [key]: checked } })}
     >
       {label}
@@ -248,6 +252,10 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
               onChange={(event) => update({ buyer_agent_percent: event.target.value })}
             />
           </div>
+          <p className="field-hint">
+            Both sides empty: the estimate’s commission ({estimate.commission_percent}%) as one line, rounded once as on
+            the estimate; change one side and each side is its own line.
+          </p>
           {money(
             'Seller concessions ($)',
             'seller_concessions',

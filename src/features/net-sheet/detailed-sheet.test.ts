@@ -215,7 +215,7 @@ describe('computeDetailedSheet, properties', () => {
         expect(sheet.net_cents).toBe(estimate.netToSellerCents);
         const expected = {
           sale_price: -estimate.salePriceCents,
-          listing_commission: estimate.commissionCents,
+          commission: estimate.commissionCents,
           lien_1_payoff: estimate.mortgagePayoffCents,
           transfer_tax: estimate.transferTaxCents,
           attorney_fee: estimate.attorneyFeeCents,

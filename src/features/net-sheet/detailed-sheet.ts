@@ -65,16 +65,30 @@ export function addDays(iso: string, days: number): string {
 const dollarsText = (cents: number) =>
   `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
 
-/** The seller's percentages, else the caller's split of the agent's commission, else all of it on the listing side. */
+/**
+ * The estimate's commission (quick.commissionPercent, the total the quick estimate charged) as its
+ * two sides (decision 0037): the seller's percentages where given; a side the seller left empty is
+ * its share of the total in the proportion of the agent's defaults (all of it on the listing side
+ * without defaults). When the seller gives neither side the commission is ONE line at the total,
+ * rounded once as the quick estimate rounds it (`combined`), so every view of the estimate nets
+ * the same; changing one side (an offer's buyer's agent) charges the other side's share beside it.
+ */
 export function commissionSplit(
   quick: Pick<EstimateInputs, 'commissionPercent'>,
   details: NetSheetDetails | undefined,
   options: SheetOptions,
-): { listingPercent: number; buyerPercent: number } {
+): { listingPercent: number; buyerPercent: number; combined: boolean } {
+  const total = hundredths(quick.commissionPercent);
+  const agentListing = hundredths(options.defaults?.listing_commission_percent ?? 0);
+  const agentBuyer = hundredths(options.defaults?.buyer_agent_percent ?? 0);
+  const listingShare =
+    agentListing + agentBuyer === 0 ? total : divideRoundHalfUp(total * agentListing, agentListing + agentBuyer);
+  const listing = details?.listing_commission_percent;
+  const buyer = details?.buyer_agent_percent;
   return {
-    listingPercent:
-      details?.listing_commission_percent ?? options.defaults?.listing_commission_percent ?? quick.commissionPercent,
-    buyerPercent: details?.buyer_agent_percent ?? options.defaults?.buyer_agent_percent ?? 0,
+    listingPercent: listing ?? listingShare / 100,
+    buyerPercent: buyer ?? (total - listingShare) / 100,
+    combined: listing === undefined && buyer === undefined,
   };
 }
 
@@ -83,7 +97,13 @@ export function priceLines(
   quick: EstimateInputs,
   listingPercent: number,
   buyerPercent: number,
+  combined = false,
 ): { listing: number; buyer: number; transferTax: number } {
+  // Combined: the quick estimate's own commission line (the whole total, rounded once) in `listing`.
+  if (combined) {
+    const estimate = computeEstimate(quick);
+    return { listing: estimate.commissionCents, buyer: 0, transferTax: estimate.transferTaxCents };
+  }
   const estimate = computeEstimate({ ...quick, commissionPercent: listingPercent });
   const buyer = divideRoundHalfUp(quick.salePriceCents * hundredths(buyerPercent), 100 * 100);
   return { listing: estimate.commissionCents, buyer, transferTax: estimate.transferTaxCents };
@@ -130,7 +150,7 @@ export function computeDetailedSheet(
   fees: FeeTable,
   options: SheetOptions,
 ): DetailedSheet {
-  const { listingPercent, buyerPercent } = commissionSplit(quick, details, options);
+  const { listingPercent, buyerPercent, combined } = commissionSplit(quick, details, options);
   const closingDate =
     details?.closing_date ??
     addDays(options.today, options.defaults?.days_to_closing ?? NET_SHEET_DEFAULTS.daysToClosing);
@@ -147,7 +167,7 @@ export function computeDetailedSheet(
     : quick.mortgagePayoffCents > 0
       ? [{ label: 'Mortgage', payoff: quick.mortgagePayoffCents, per_diem_interest: undefined, payoff_date: undefined }]
       : [];
-  const { listing, buyer, transferTax } = priceLines(quick, listingPercent, buyerPercent);
+  const { listing, buyer, transferTax } = priceLines(quick, listingPercent, buyerPercent, combined);
 
   const lines: SheetLine[] = [
     {
@@ -157,20 +177,32 @@ export function computeDetailedSheet(
       why: 'What the buyer pays',
       group: 'sale',
     },
-    {
-      key: 'listing_commission',
-      label: `Listing commission (${listingPercent}%)`,
-      amount_cents: listing,
-      why: 'Percent of the sale price',
-      group: 'commission',
-    },
-    {
-      key: 'buyer_agent_commission',
-      label: `Buyer's agent (${buyerPercent}%)`,
-      amount_cents: buyer,
-      why: 'Percent of the sale price, if the seller agrees to pay it',
-      group: 'commission',
-    },
+    ...(combined
+      ? [
+          {
+            key: 'commission',
+            label: `Commission (${quick.commissionPercent}%)`,
+            amount_cents: listing,
+            why: `Percent of the sale price: listing ${listingPercent}% + buyer's agent ${buyerPercent}%, as on the estimate`,
+            group: 'commission' as const,
+          },
+        ]
+      : [
+          {
+            key: 'listing_commission',
+            label: `Listing commission (${listingPercent}%)`,
+            amount_cents: listing,
+            why: 'Percent of the sale price',
+            group: 'commission' as const,
+          },
+          {
+            key: 'buyer_agent_commission',
+            label: `Buyer's agent (${buyerPercent}%)`,
+            amount_cents: buyer,
+            why: 'Percent of the sale price, if the seller agrees to pay it',
+            group: 'commission' as const,
+          },
+        ]),
     {
       key: 'seller_concessions',
       label: 'Seller concessions',

@@ -229,7 +229,7 @@ const storedOfferSchema = z.object({
   concessions_cents: z.number().int(),
   buyer_agent_percent: z.number(),
   closing_date: z.string(),
-  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other']),
+  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other']).nullable(),
   net_cents: z.number().int(),
   behind_best_cents: z.number().int(),
   best: z.boolean(),
@@ -292,6 +292,31 @@ function rangeAnswerOf(
   };
 }
 
+/** The agent's transfer-tax rate, read beside the estimate's own. */
+interface AgentRate {
+  agent_transfer_tax_rate_per_1000: number | null;
+}
+
+/**
+ * One round trip: an estimate and its agent's settings (the split of a quick estimate's commission).
+ * The agent's transfer-tax rate is read under its own name: the estimate's own column of the same
+ * name is the rate the estimate was made with, and a later setting must not change the estimate.
+ */
+async function findEstimateWithSettings(
+  db: Db,
+  uuid: string,
+): Promise<{ row: EstimateRow; settings: AgentSettings } | undefined> {
+  const [row] = await db.query<EstimateRow & Omit<SettingsRow, 'transfer_tax_rate_per_1000'> & AgentRate>(
+    `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug,
+            ${SETTINGS_COLUMNS.replace('s.transfer_tax_rate_per_1000', 's.transfer_tax_rate_per_1000 AS agent_transfer_tax_rate_per_1000')}
+       FROM estimates e JOIN agents a ON a.id = e.agent_id LEFT JOIN agent_settings s ON s.agent_id = a.id
+      WHERE e.uuid = $1`,
+    [uuid.toLowerCase()],
+  );
+  if (!row) return undefined;
+  return { row, settings: toSettings({ ...row, transfer_tax_rate_per_1000: row.agent_transfer_tax_rate_per_1000 }) };
+}
+
 /**
  * One round trip: the estimate as GET /api/estimates/{uuid} answers it, its sheet as GET
  * /api/estimates/{uuid}/sheet does (with the agent's settings for what the form's empty fields mean)
@@ -303,15 +328,13 @@ export async function findEstimateSheet(
 ): Promise<
   { estimate: Estimate; sheet: z.infer<typeof sheetAnswerSchema>; range: z.infer<typeof rangeAnswerSchema> } | undefined
 > {
-  const [row] = await db.query<EstimateRow & SettingsRow>(
-    `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug, ${SETTINGS_COLUMNS}
-       FROM estimates e JOIN agents a ON a.id = e.agent_id LEFT JOIN agent_settings s ON s.agent_id = a.id
-      WHERE e.uuid = $1`,
-    [uuid.toLowerCase()],
-  );
-  if (!row) return undefined;
-  const terms = sheetTermsOf(row);
-  const { days_to_closing, ...rest } = sheetDefaultsOf(toSettings(row));
+  const found = await findEstimateWithSettings(db, uuid);
+  if (!found) return undefined;
+  const { row } = found;
+  const agentDefaults = sheetDefaultsOf(found.settings);
+  const terms = sheetTermsOf(row, agentDefaults);
+  const { days_to_closing, ...rest } = agentDefaults;
+  const split = commissionSplit(terms.quick, terms.details, terms.options);
   return {
     estimate: toEstimate(row),
     range: rangeAnswerOf(row, terms, rangeQuerySchema.parse({ percent: FIRST_RANGE_PERCENT })),
@@ -320,6 +343,13 @@ export async function findEstimateSheet(
       sheet: toSheetAnswer(terms.sheet),
       details: jsonObject.nullable().parse(row.details),
       defaults: { ...rest, closing_date: addDays(longIslandDate(new Date()), days_to_closing) },
+      terms: {
+        sale_price: centsToDollars(row.sale_price_cents),
+        concessions: centsToDollars(terms.details?.seller_concessions ?? 0),
+        listing_commission_percent: split.listingPercent,
+        buyer_agent_percent: split.buyerPercent,
+        closing_date: terms.sheet.closing_date,
+      },
     },
   };
 }
@@ -389,9 +419,10 @@ export function netSheetRoutes(db: Db, clientIp: (c: Context) => string): Hono {
         ),
         '',
       );
-      const row = await findEstimate(db, request.estimate_uuid);
-      if (!row) throw estimateNotFound('estimate_uuid');
-      const terms = sheetTermsOf(row);
+      const found = await findEstimateWithSettings(db, request.estimate_uuid);
+      if (!found) throw estimateNotFound('estimate_uuid');
+      const { row } = found;
+      const terms = sheetTermsOf(row, sheetDefaultsOf(found.settings));
       const { buyerPercent } = commissionSplit(terms.quick, terms.details, terms.options);
       // Every offer has its own closing date, so `today` moves nothing but what is said of a past one.
       const options = { ...terms.options, today };
@@ -401,7 +432,7 @@ export function netSheetRoutes(db: Db, clientIp: (c: Context) => string): Hono {
         concessions_cents: offer.concessions,
         buyer_agent_percent: offer.buyer_agent_percent ?? buyerPercent,
         closing_date: offer.closing_date,
-        financing: offer.financing,
+        financing: offer.financing ?? null,
         net_cents,
         behind_best_cents,
         best,

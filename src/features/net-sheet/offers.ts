@@ -6,6 +6,9 @@ import { netSheetDetailsSchema, type NetSheetDetails } from './details.ts';
 import type { FeeTable } from './li-fees.ts';
 import type { QuickWithoutPrice } from './reverse.ts';
 
+/** The financing an offer may name, in the form's order. */
+export const FINANCING_TYPES = ['cash', 'conventional', 'fha', 'va', 'other'] as const;
+
 export const offerSchema = z.strictObject({
   price: dollarAmount('Offer price', { minimumDollars: 0 }),
   concessions: dollarAmount('Concessions', { minimumDollars: 0 }),
@@ -17,7 +20,11 @@ export const offerSchema = z.strictObject({
         ? 'Closing date is required'
         : 'Closing date must be a date (YYYY-MM-DD)',
   }),
-  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other'], { error: 'Choose a financing type' }),
+  // Optional: it changes no figure (decision 0037). The form's empty choice sends ''.
+  financing: z.preprocess(
+    (value) => (value === '' || value === null ? undefined : value),
+    z.enum(FINANCING_TYPES, { error: 'Choose a financing type' }).optional(),
+  ),
 });
 /** An offer whose concessions are more than its price is a slip (newcomer audit M5), refused. */
 const checkedOfferSchema = offerSchema.superRefine((offer, ctx) => {

@@ -7,14 +7,22 @@ import { netAtPrice, type QuickWithoutPrice } from './reverse.ts';
 
 const DOLLAR = 100;
 
-/** Whole-dollar prices from `percent` below to `percent` above a price, in `points` even steps. */
+/**
+ * Prices from `percent` below to `percent` above a price, in `points` even steps on whole dollars,
+ * and the price itself in place of the grid point nearest it (the middle one for an odd count): a
+ * price with cents ($999,999.99) is a point of its own range, on its own side of the mansion-tax
+ * line (audit 2026-11-26, M7).
+ */
 export function rangePrices(priceCents: number, percent = 10, points = 41): number[] {
   const low = priceCents - (priceCents * percent) / 100;
   const width = (2 * priceCents * percent) / 100;
-  return Array.from({ length: points }, (_, index) => {
-    const exact = low + (width * index) / (points - 1);
-    return Math.min(Math.max(Math.round(exact / DOLLAR) * DOLLAR, 0), MAX_AMOUNT_CENTS);
-  });
+  const exactAt = (index: number) => low + (width * index) / (points - 1);
+  const nearest = Math.round(((priceCents - low) * (points - 1)) / width) || 0;
+  return Array.from({ length: points }, (_, index) =>
+    index === nearest
+      ? priceCents
+      : Math.min(Math.max(Math.round(exactAt(index) / DOLLAR) * DOLLAR, 0), MAX_AMOUNT_CENTS),
+  );
 }
 
 /** The net at each price, in one call. */

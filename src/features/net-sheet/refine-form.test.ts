@@ -14,22 +14,27 @@ const defaults = {
 const estimate = { mortgage_payoff: 450_000 };
 
 describe('the refine form of a quick estimate', () => {
-  it('starts with the estimate’s payoff as the first lien and the agent’s switches, and sends only that', () => {
+  // Issue 22 (newcomer audit M4a): the quick sheet has no title-closer pick-up, so the form starts
+  // without it and says so; refining unchanged nets what the quick estimate nets.
+  it('starts with the estimate’s payoff as the first lien and none of the fees it never had, and sends that', () => {
     const draft = draftFrom(estimate, null, defaults);
     expect(draft.liens).toEqual([{ label: 'Mortgage', payoff: '450,000', per_diem_interest: '', payoff_date: '' }]);
     expect(draft.switches).toEqual({
-      title_closer_pickup: true,
+      title_closer_pickup: false,
       payoff_bank_attorney: false,
       seller_pays_rp5217: false,
     });
     expect(draft.listing_commission_percent).toBe('');
-    expect(detailsFrom(draft, defaults)).toEqual({ liens: [{ label: 'Mortgage', payoff: '450,000' }] });
+    expect(detailsFrom(draft, defaults)).toEqual({
+      liens: [{ label: 'Mortgage', payoff: '450,000' }],
+      title_closer_pickup: false,
+    });
   });
 
-  it('starts with no lien when the estimate has no payoff, and then sends nothing', () => {
+  it('starts with no lien when the estimate has no payoff, and then sends only the switch it differs on', () => {
     const draft = draftFrom({ mortgage_payoff: 0 }, null, defaults);
     expect(draft.liens).toEqual([]);
-    expect(detailsFrom(draft, defaults)).toEqual({});
+    expect(detailsFrom(draft, defaults)).toEqual({ title_closer_pickup: false });
   });
 });
 
@@ -43,6 +48,7 @@ describe('the details the form sends', () => {
     draft.suffolk_lots = '2';
     draft.nassau_school = { annual: '10,000', first_half_paid: true, second_half_paid: false };
     draft.switches.payoff_bank_attorney = true;
+    draft.switches.title_closer_pickup = true;
     draft.listing_commission_percent = '2.5';
     expect(detailsFrom(draft, defaults)).toEqual({
       listing_commission_percent: 2.5,

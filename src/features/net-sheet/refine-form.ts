@@ -100,10 +100,12 @@ export function draftFrom(
     town: details.town ?? '',
     // The schema fills in 1 lot when none was sent: shown as the hint, not as a typed value.
     suffolk_lots: details.suffolk_lots && details.suffolk_lots > 1 ? String(details.suffolk_lots) : '',
+    // A quick estimate's sheet has none of these fees: the form starts from its terms (decision 0037),
+    // so refining it unchanged nets what it nets; the seller ticks what applies.
     switches: {
-      title_closer_pickup: details.title_closer_pickup ?? defaults.title_closer_pickup,
-      payoff_bank_attorney: details.payoff_bank_attorney ?? defaults.payoff_bank_attorney,
-      seller_pays_rp5217: details.seller_pays_rp5217 ?? defaults.seller_pays_rp5217,
+      title_closer_pickup: details.title_closer_pickup ?? (storedDetails !== null && defaults.title_closer_pickup),
+      payoff_bank_attorney: details.payoff_bank_attorney ?? (storedDetails !== null && defaults.payoff_bank_attorney),
+      seller_pays_rp5217: details.seller_pays_rp5217 ?? (storedDetails !== null && defaults.seller_pays_rp5217),
     },
     nassau_school: halvesDraft(taxes?.nassau_school),
     nassau_general: halvesDraft(taxes?.nassau_general),

@@ -29,11 +29,11 @@ export function netAtPrice(
   options: SheetOptions,
 ): (priceCents: number) => number {
   const sheet = computeDetailedSheet({ ...quick, salePriceCents: 0 }, details, fees, options);
-  const { listingPercent, buyerPercent } = commissionSplit(quick, details, options);
+  const { listingPercent, buyerPercent, combined } = commissionSplit(quick, details, options);
   // At price 0 every price-moving line is 0, so the sheet's net is the constant part.
   const constant = sheet.net_cents;
   return (priceCents) => {
-    const moving = priceLines({ ...quick, salePriceCents: priceCents }, listingPercent, buyerPercent);
+    const moving = priceLines({ ...quick, salePriceCents: priceCents }, listingPercent, buyerPercent, combined);
     return constant + priceCents - moving.listing - moving.buyer - moving.transferTax;
   };
 }

@@ -34,12 +34,26 @@ export const sheetDefaultsSchema = z.object({
 });
 export type SheetDefaultsAnswer = z.infer<typeof sheetDefaultsSchema>;
 
+/**
+ * The estimate's own terms as an offer states them (decision 0037): an offer on these terms nets
+ * exactly the estimate's net, and the offers form starts from them.
+ */
+export const estimateTermsSchema = z.object({
+  sale_price: z.number(),
+  concessions: z.number(),
+  listing_commission_percent: z.number(),
+  buyer_agent_percent: z.number(),
+  closing_date: z.string(),
+});
+export type EstimateTerms = z.infer<typeof estimateTermsSchema>;
+
 /** GET /api/estimates/{uuid}/sheet. `details` are as the seller sent them (null: a quick estimate). */
 export const sheetAnswerSchema = z.object({
   success: z.literal(true),
   sheet: sheetSchema,
   details: z.record(z.string(), z.unknown()).nullable(),
   defaults: sheetDefaultsSchema,
+  terms: estimateTermsSchema,
 });
 
 /** POST /api/estimates with `details`. */
@@ -63,7 +77,8 @@ export const comparedOfferSchema = z.object({
   concessions: z.number(),
   buyer_agent_percent: z.number(),
   closing_date: z.string(),
-  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other']),
+  /** Null when not given: it changes no figure. */
+  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other']).nullable(),
   net_to_seller: z.number(),
   /** The best net minus this one's (0 for the best). */
   behind_best: z.number(),

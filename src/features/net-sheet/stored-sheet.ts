@@ -68,13 +68,23 @@ const LONG_ISLAND_DAY = onFirstUse(() => new Intl.DateTimeFormat('en-CA', { time
 export const longIslandDate = (at: Date): string => LONG_ISLAND_DAY().format(at);
 
 /**
- * The stored sheet and its terms; a quick estimate's are its quick lines as a sheet (the same net).
+ * The stored sheet and its terms; a quick estimate's are its quick lines as a sheet (the same net),
+ * with none of the per-lien extras it never had, and its commission split in the proportion of the
+ * agent's defaults when an offer changes one side (decision 0037; all on the listing side without them).
  * Throws when a stored column no longer reads (a hand-edited row): a 500, never a different sheet.
  */
-export function sheetTermsOf(row: EstimateWithSheet): SheetTerms {
+export function sheetTermsOf(row: EstimateWithSheet, agentDefaults?: SheetDefaults): SheetTerms {
   const { salePriceCents, ...quick } = storedEstimateInputs(row);
   if (row.sheet === null) {
-    const options = { today: longIslandDate(row.created_at) };
+    const options: SheetOptions = {
+      today: longIslandDate(row.created_at),
+      defaults: {
+        ...agentDefaults,
+        title_closer_pickup: false,
+        payoff_bank_attorney: false,
+        seller_pays_rp5217: false,
+      },
+    };
     const fees = defaultFeeTable();
     const sheet = computeDetailedSheet({ ...quick, salePriceCents }, undefined, fees, options);
     return { quick, details: undefined, fees, options, sheet };

@@ -1,0 +1,147 @@
+/**
+ * Issue 22's "done means": for random estimates, every view of one estimate shows the same net —
+ * the quick sheet (GET /api/estimates/{uuid} and its /sheet), the refine form sent unchanged (the
+ * form's own draftFrom / detailsFrom), an offer on the estimate's own terms (the offers form's
+ * starting values and the sheet's `terms`), the range point at the estimate's price, the PDF text
+ * and the e-mail text. Random quick and detailed estimates, for an agent at the system defaults
+ * and one with an uneven split (3.25 % + 2 % = 5.25 %). On PGlite only: the views' arithmetic is
+ * the same on both backends (the defect tests run on both).
+ */
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import * as z from 'zod';
+import { estimateSchema } from '../../src/features/estimate/estimate-request.ts';
+import { estimateEmail } from '../../src/features/email/templates.ts';
+import { detailsFrom, draftFrom } from '../../src/features/net-sheet/refine-form.ts';
+import {
+  comparisonAnswerSchema,
+  detailedEstimateAnswerSchema,
+  rangeAnswerSchema,
+  sheetAnswerSchema,
+} from '../../src/features/net-sheet/sheet-answer.ts';
+import { formatMoney } from '../../src/ui/money.ts';
+import { expectJson, useApiSuite } from '../support/api-suite.ts';
+import { createAgent } from '../support/fixtures.ts';
+import { readPdf } from '../support/pdf.ts';
+
+const found = z.object({ estimate: estimateSchema });
+const created = z.object({ estimate: estimateSchema });
+
+/** Dollars with cents as a seller types them ("1234.56"), from cents. */
+const dollars = (cents: number) => (cents / 100).toFixed(2);
+
+const percent = fc.integer({ min: 0, max: 16 }).map((quarters) => quarters / 4);
+const detailsArbitrary = fc.record(
+  {
+    listing_commission_percent: percent,
+    buyer_agent_percent: percent,
+    seller_concessions: fc.integer({ min: 0, max: 2_000_000 }).map(dollars),
+    county: fc.constantFrom('Nassau', 'Suffolk'),
+    closing_date: fc.constantFrom('2027-03-31', '2027-07-01', '2027-12-15'),
+    title_closer_pickup: fc.boolean(),
+    payoff_bank_attorney: fc.boolean(),
+    other_lines: fc.constant([{ name: 'Final water bill', amount: '180.50' }]),
+  },
+  { requiredKeys: [] },
+);
+
+const estimateArbitrary = fc.record({
+  agent: fc.constantFrom('system', 'uneven'),
+  priceCents: fc.oneof(
+    fc.integer({ min: 10_000, max: 3_000_000 }).map((whole) => whole * 100),
+    fc.integer({ min: 10_000_00, max: 3_000_000_00 }),
+  ),
+  payoffShare: fc.integer({ min: 0, max: 60 }),
+  details: fc.option(detailsArbitrary, { nil: undefined }),
+});
+
+describe('every view of an estimate shows the same net', () => {
+  const suite = useApiSuite('pglite', 'every-view-same-net');
+
+  it('quick sheet, refine, offers, range, PDF and e-mail agree for random estimates', async () => {
+    const uneven = await createAgent(suite.db);
+    await suite.db.query(
+      `INSERT INTO agent_settings (agent_id, default_commission_percent, default_listing_percent,
+                                   default_buyer_agent_percent)
+       VALUES ($1, 5.25, 3.25, 2)`,
+      [uneven.id],
+    );
+    const agents = {
+      system: { slug: 'alexmorgan', first_name: 'Alex', last_name: 'Morgan', email: 'alex@example.com', phone: null },
+      uneven: { slug: uneven.slug, first_name: 'Una', last_name: 'Even', email: 'una@example.com', phone: null },
+    };
+    await fc.assert(
+      fc.asyncProperty(estimateArbitrary, async ({ agent, priceCents, payoffShare, details }) => {
+        const { slug } = agents[agent];
+        const payoffCents = Math.floor((priceCents * payoffShare) / 100);
+        const { estimate } = await expectJson(
+          await suite.api.postJson('/api/estimates', {
+            agent_slug: slug,
+            sale_price: dollars(priceCents),
+            mortgage_payoff: dollars(payoffCents),
+            ...(details ? { details } : {}),
+          }),
+          201,
+          created,
+        );
+        const net = estimate.net_to_seller;
+
+        // The quick sheet: the estimate as read back, and its sheet.
+        const read = await expectJson(await suite.api.fetch(`/api/estimates/${estimate.uuid}`), 200, found);
+        expect(read.estimate.net_to_seller).toBe(net);
+        const sheet = await expectJson(
+          await suite.api.fetch(`/api/estimates/${estimate.uuid}/sheet`),
+          200,
+          sheetAnswerSchema,
+        );
+        expect(sheet.sheet.net_to_seller).toBe(net);
+
+        // Refine, sent as the form sends it when the seller changes nothing.
+        const draft = draftFrom(read.estimate, sheet.details, sheet.defaults);
+        const refined = await expectJson(
+          await suite.api.postJson('/api/estimates', {
+            agent_slug: slug,
+            sale_price: read.estimate.sale_price,
+            mortgage_payoff: read.estimate.mortgage_payoff,
+            details: detailsFrom(draft, sheet.defaults),
+          }),
+          201,
+          detailedEstimateAnswerSchema,
+        );
+        expect(refined.sheet.net_to_seller).toBe(net);
+
+        // An offer on the estimate's own terms, as the offers form starts (buyer's side left empty).
+        const { terms } = sheet;
+        const own = { price: terms.sale_price, concessions: terms.concessions, closing_date: terms.closing_date };
+        const { comparison } = await expectJson(
+          await suite.api.postJson('/api/offers', {
+            estimate_uuid: estimate.uuid,
+            offers: [own, { ...own, price: dollars(Math.round(terms.sale_price * 100) + 10_000_00) }],
+          }),
+          201,
+          comparisonAnswerSchema,
+        );
+        expect(comparison.offers[0]?.net_to_seller).toBe(net);
+        expect(comparison.offers[0]?.buyer_agent_percent).toBe(terms.buyer_agent_percent);
+
+        // The range point at the estimate's price.
+        const range = await expectJson(
+          await suite.api.fetch(`/api/estimates/${estimate.uuid}/range?percent=1&points=3`),
+          200,
+          rangeAnswerSchema,
+        );
+        expect(range.points[1]).toEqual({ sale_price: read.estimate.sale_price, net_to_seller: net });
+
+        // The PDF and the e-mail, as text (a negative net is told as the amount to bring to closing).
+        const told = formatMoney(Math.abs(net));
+        const pdf = await readPdf(
+          new Uint8Array(await (await suite.api.fetch(`/api/estimates/${estimate.uuid}/pdf`)).arrayBuffer()),
+        );
+        expect(pdf.text).toContain(told);
+        const email = estimateEmail({ estimate: read.estimate, agent: agents[agent], siteUrl: 'http://127.0.0.1' });
+        expect(email.text).toContain(told);
+      }),
+      { numRuns: 60 },
+    );
+  }, 60_000);
+});
