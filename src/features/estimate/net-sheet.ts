@@ -1,3 +1,4 @@
+import { formatMoney } from '../../ui/money.ts';
 import { formatPercent } from './estimate.ts';
 import type { Estimate } from './estimate-request.ts';
 import type { SheetLineAnswer } from '../net-sheet/sheet-answer.ts';
@@ -61,4 +62,14 @@ export function netSheetLines(estimate: Estimate, labels: LineLabels = 'typed'):
     { label: 'Sale Price', dollars: estimate.sale_price, deduction: false, group: 'sale' },
     ...deductions.filter((line) => line.dollars > 0),
   ];
+}
+
+/**
+ * A line's amount as the web sheet writes it: the sale price as it is, a cost with a minus, any
+ * other credit with a plus and the word (a bare figure beside minus signs reads as a cost; newcomer
+ * audit 2026-11-26, minor 14). `minus` is the medium's sign: "-" in text, "−" in HTML.
+ */
+export function lineAmount(line: NetSheetLine, minus = '-'): string {
+  if (line.deduction) return `${minus}${formatMoney(line.dollars)}`;
+  return line.group === 'sale' ? formatMoney(line.dollars) : `+${formatMoney(line.dollars)} credit`;
 }
