@@ -211,9 +211,9 @@ export async function renderInWorker(render: () => Promise<Uint8Array>): Promise
 /**
  * The estimate `uuid` as a PDF for `audience`, or undefined when there is no such estimate.
  * `siteUrl` is the origin its printed link points at. The seller's is served from estimate_pdfs
- * while what it prints is unchanged, else rendered in a worker and stored. The mailed one is that
- * stored file when both print the same (no name, no town), else rendered for each e-mail and not
- * stored (sends have their own limits; decision 0040): the same sheet renders to the same bytes, so
+ * while what it prints is unchanged, else rendered in a worker and stored. The mailed one is the
+ * same file when both print the same (no name, no town); else it is rendered for each e-mail and
+ * not stored (sends have their own limits; decision 0040): the same sheet renders to the same bytes, so
  * a retried e-mail carries the same file. 503 when no worker can make it.
  */
 export async function estimatePdf(
@@ -228,8 +228,9 @@ export async function estimatePdf(
   const version = versionOf(input);
   // A sheet with no name and no town prints the same for both: the stored one is the mailed one too.
   if (row.pdf_bytes && row.pdf_version === version) return new Uint8Array(row.pdf_bytes);
-  if (audience === 'mail') return renderInWorker(() => netSheetPdfJob.run(input));
   const pdf = await renderInWorker(() => netSheetPdfJob.run(input));
+  // The seller's file is stored; the mailed one only when it is that same file, never over it.
+  if (audience === 'mail' && versionOf(sheetInput(row, siteUrl, 'seller')) !== version) return pdf;
   // The newest version wins; an estimate deleted meanwhile stores nothing.
   await db.query(
     `INSERT INTO estimate_pdfs (estimate_uuid, version, bytes)
