@@ -85,6 +85,8 @@ export const API_GROUPS = {
       siteUrlOf(mail),
       clientAddress,
     ),
+  offersPdf: async ({ db, mail, clientAddress }) =>
+    (await import('../features/net-sheet/offers-pdf.server.ts')).offersPdfRoutes(db, siteUrlOf(mail), clientAddress),
   leadSync: async ({ db, crm, mail }) =>
     (await import('../features/crm/lead-sync.server.ts')).leadSyncRoutes(db, await crm(), siteUrlOf(mail)),
   leads: async ({ db, mail, clientAddress, leadNoticesPerHour, crm, runAfterResponse, crmWaitMs, logError }) =>

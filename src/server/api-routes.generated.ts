@@ -39,6 +39,7 @@ export const API_ROUTES: readonly (readonly [path: string, group: GroupName])[] 
   ['/estimates', 'estimates'], // POST
   ['/estimates/:uuid', 'estimates'], // GET
   ['/estimates/:uuid/pdf', 'estimatePdf'], // GET
+  ['/offers/:uuid/pdf', 'offersPdf'], // GET
   ['/leads/sync-fub', 'leadSync'], // POST
   ['/leads/:id/crm', 'leadSync'], // GET
   ['/leads', 'leads'], // GET DELETE POST

@@ -235,7 +235,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     path: '/api/estimates/:uuid/pdf',
-    summary: "The estimate's one-page net sheet as a PDF",
+    summary: "The estimate's net sheet as a PDF, headed with the seller's name, the property and the closing date",
     tag: 'Estimates',
     params: estimateParams,
     success: { status: 200, description: 'The PDF', media: 'application/pdf' },
@@ -286,6 +286,15 @@ export const OPERATIONS: readonly Operation[] = [
     params: comparisonParams,
     success: ok('The comparison', comparisonAnswerSchema),
     errors: [404],
+  },
+  {
+    method: 'GET',
+    path: '/api/offers/:uuid/pdf',
+    summary: 'A stored offer comparison as a PDF: the offers side by side, then their sheets line by line',
+    tag: 'Net sheet',
+    params: comparisonParams,
+    success: { status: 200, description: 'The PDF', media: 'application/pdf' },
+    errors: [404, 429],
   },
   {
     method: 'POST',

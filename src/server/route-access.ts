@@ -18,6 +18,7 @@ export const ROUTE_ACCESS: RouteAccess = {
   'GET /api/estimates/:uuid/range': 'public',
   'POST /api/offers': 'public',
   'GET /api/offers/:uuid': 'public',
+  'GET /api/offers/:uuid/pdf': 'public',
   'POST /api/leads': 'public',
   'POST /api/email/send-estimate': 'public',
   'POST /api/templates': 'public',

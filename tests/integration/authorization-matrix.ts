@@ -207,6 +207,10 @@ export const MATRIX: Record<string, MatrixRow> = {
     request: (w) => ({ path: `/api/offers/${w.a.offersUuid}` }),
     expect: everyone(200),
   },
+  'GET /api/offers/:uuid/pdf': {
+    request: (w) => ({ path: `/api/offers/${w.a.offersUuid}/pdf` }),
+    expect: everyone(200),
+  },
   'POST /api/leads': {
     request: (w) => ({
       path: '/api/leads',

@@ -158,9 +158,20 @@ describe.each(BACKENDS)('the estimate e-mail PDF on %s', (backend) => {
 
   it('a PDF that cannot be made: the e-mail is still sent, without it, and the error is logged', async () => {
     suite.useProvider(createResendProvider({ apiKey: resend.apiKey, baseUrl: resend.url }));
-    // A hand-made change that breaks the disclaimer the sheet prints: the PDF refuses to print it.
-    const [saved] = await suite.db.query<{ disclaimer: string }>('SELECT disclaimer FROM site_content WHERE id = 1');
-    await suite.db.query(`UPDATE site_content SET disclaimer = '' WHERE id = 1`);
+    // A logo whose stored bytes are not an image (a hand-made change): pdf-lib cannot embed it, so the
+    // PDF cannot be made. (The sheet no longer prints the site's editable disclaimer, decision 0040.)
+    const hash = 'f'.repeat(64);
+    const [saved] = await suite.db.query<{ logo: string | null; show_logo: boolean }>(
+      `SELECT logo, show_logo FROM agents WHERE slug = 'alexmorgan'`,
+    );
+    await suite.db.query(
+      `INSERT INTO images (hash, content_type, bytes, width, height) VALUES ($1, 'image/png', $2, 10, 10)
+       ON CONFLICT DO NOTHING`,
+      [hash, Buffer.from('not a png at all')],
+    );
+    await suite.db.query(`UPDATE agents SET logo = $1, show_logo = true WHERE slug = 'alexmorgan'`, [
+      `/api/images/${hash}.png`,
+    ]);
     try {
       const { deliveryId } = await sendEstimate();
       expect(await deliveryById(suite.db, deliveryId)).toMatchObject({
@@ -173,7 +184,10 @@ describe.each(BACKENDS)('the estimate e-mail PDF on %s', (backend) => {
       const logged = suite.logged.splice(0);
       expect(logged).toEqual([{ error: anyError(), method: 'POST', path: '/api/email/send-estimate' }]);
     } finally {
-      await suite.db.query('UPDATE site_content SET disclaimer = $1 WHERE id = 1', [saved?.disclaimer]);
+      await suite.db.query(`UPDATE agents SET logo = $1, show_logo = $2 WHERE slug = 'alexmorgan'`, [
+        saved?.logo ?? null,
+        saved?.show_logo ?? false,
+      ]);
     }
   });
 });

@@ -12,6 +12,7 @@ import { createAgent } from '../support/fixtures.ts';
 import { png } from '../support/images.ts';
 import { readPdf } from '../support/pdf.ts';
 import { estimateResponse } from '../support/schemas.ts';
+import { estimateAttachments } from '../../src/features/net-sheet/estimate-pdf.server.ts';
 
 describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
   const suite = useApiSuite(backend, 'estimate-pdf');
@@ -19,7 +20,7 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
     (await expectJson(await suite.api.postJson('/api/estimates', body), 201, estimateResponse)).estimate;
   const getPdf = (uuid: string) => suite.api.fetch(`/api/estimates/${uuid}/pdf`);
 
-  it('prints every line with its amount, the net, the agent, the date, the link and the disclaimer on one page', async () => {
+  it('prints every line with its amount, the net, the agent, the date, the link and the disclaimer', async () => {
     const estimate = await createEstimate({
       agent_slug: 'alexmorgan',
       sale_price: 780200,
@@ -34,10 +35,15 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
     const pdf = await readPdf(new Uint8Array(await response.arrayBuffer()));
     expect(pdf.pages).toBe(1);
     expect(pdf.pageWidth).toBe(612);
-    // The product's title, never the typed name: the same PDF is mailed to typed addresses (finding 2).
-    expect(pdf.text).not.toContain('Pat Seller');
+    // The seller downloads it from their own estimate page, which shows the name already; the mailed
+    // twin never carries it (finding 2; mail-relay.test.ts).
+    expect(pdf.text).toContain('Prepared for Pat Seller');
     for (const piece of [
       'Net sheet',
+      'COMMISSION',
+      'MORTGAGES AND LIENS',
+      'TRANSFER TAX',
+      'CLOSING FEES',
       'Sale Price',
       '$780,200.00',
       'Mortgage Payoff',
@@ -55,10 +61,13 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
       'Alex Morgan',
       `/estimate/${estimate.uuid}`,
       'not legal or tax advice',
-      'Estimates are for information only',
+      // The agent's phone as the site shows it (newcomer audit, minor 14: it printed "5165550100").
+      '(631) 555-0142',
     ]) {
       expect(pdf.text).toContain(piece);
     }
+    // The site's footer disclaimer speaks of its marketing figures: not the seller's sheet's words.
+    expect(pdf.text).not.toContain('Marketing performance data');
     const newYorkDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'America/New_York' }).format(
       new Date(estimate.created_at),
     );
@@ -82,8 +91,12 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
     });
     const { estimate } = await expectJson(response, 201, detailedEstimateAnswerSchema);
     const pdf = await readPdf(new Uint8Array(await (await getPdf(estimate.uuid)).arrayBuffer()));
-    expect(pdf.pages).toBe(1);
     for (const piece of [
+      // The head: the property and the closing date before any figure.
+      'Property Southampton, Nassau County, NY',
+      'Estimated closing March 31, 2027',
+      'PROPERTY TAX PRORATIONS',
+      'OTHER COSTS AND CREDITS',
       'Listing commission (2.5%)',
       '-$25,000.00',
       "Buyer's agent (2%)",
@@ -97,7 +110,6 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
       '-$2,458.56',
       'Other cost 1',
       '-$120.00',
-      'Estimated closing: March 31, 2027.',
       'mansion tax',
       'Peconic Bay',
       'FIRPTA',
@@ -105,6 +117,54 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
       expect(pdf.text).toContain(piece);
     }
     expect(pdf.text).not.toContain('Compensation (6.0%)');
+  });
+
+  it('prints a paid tax half as a credit, with its plus and the word, as the web sheet does', async () => {
+    const response = await suite.api.postJson('/api/estimates', {
+      agent_slug: 'alexmorgan',
+      sale_price: 800000,
+      details: {
+        county: 'Suffolk',
+        closing_date: '2027-02-15',
+        liens: [{ label: 'First mortgage', payoff: 300000 }],
+        property_taxes: { suffolk: { annual: 12000, first_half_paid: true, second_half_paid: true } },
+      },
+    });
+    const { estimate } = await expectJson(response, 201, detailedEstimateAnswerSchema);
+    const credit = estimate.sheet?.lines.find((line) => line.group === 'proration' && line.amount < 0);
+    expect(credit).toBeDefined();
+    const pdf = await readPdf(new Uint8Array(await (await getPdf(estimate.uuid)).arrayBuffer()));
+    const amount = (-(credit?.amount ?? 0)).toLocaleString('en-US', { minimumFractionDigits: 2 });
+    expect(pdf.text).toContain(`+$${amount} credit`);
+  });
+
+  // Security audit 2026-11-26, finding 2: a file mailed to a typed address carries no typed words.
+  it('mails a twin with neither the name nor the town, and keeps serving the named one for download', async () => {
+    const response = await suite.api.postJson('/api/estimates', {
+      agent_slug: 'alexmorgan',
+      sale_price: 700000,
+      recipient_name: 'Pat Seller',
+      details: { county: 'Suffolk', town: 'Greenport', closing_date: '2027-03-31' },
+    });
+    const { estimate } = await expectJson(response, 201, detailedEstimateAnswerSchema);
+    const downloaded = await readPdf(new Uint8Array(await (await getPdf(estimate.uuid)).arrayBuffer()));
+    expect(downloaded.text).toContain('Prepared for Pat Seller');
+    expect(downloaded.text).toContain('Property Greenport, Suffolk County, NY');
+    const [attachment] = await estimateAttachments(
+      suite.db,
+      'https://homes.example.com',
+    )({
+      kind: 'estimate',
+      estimateUuid: estimate.uuid,
+    });
+    const mailed = await readPdf(new Uint8Array(attachment?.content ?? []));
+    expect(mailed.text).toContain('Property Suffolk County, NY');
+    expect(mailed.text).toContain('Estimated closing March 31, 2027');
+    expect(mailed.text).not.toContain('Pat Seller');
+    expect(mailed.text).not.toContain('Greenport');
+    // The mailed twin is not stored over the downloaded one.
+    const again = await readPdf(new Uint8Array(await (await getPdf(estimate.uuid)).arrayBuffer()));
+    expect(again.text).toContain('Prepared for Pat Seller');
   });
 
   it('dates the sheet in New York, not UTC', async () => {
@@ -124,7 +184,6 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
     });
     const estimate = await createEstimate({ agent_slug: agent.slug, sale_price: 650000, mortgage_payoff: 100000 });
     const pdf = await readPdf(new Uint8Array(await (await getPdf(estimate.uuid)).arrayBuffer()));
-    expect(pdf.pages).toBe(1);
     expect(pdf.text).toContain('Bartholomew-Maximilian');
     expect(pdf.text).toContain('…');
     for (const item of pdf.items) {

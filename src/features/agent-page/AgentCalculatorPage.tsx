@@ -249,6 +249,15 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
           <a className="button button-secondary button-block" href={`/api/estimates/${estimate.uuid}/pdf`} download>
             Download PDF
           </a>
+          {/* The estimate page's tools, which this page does not load (newcomer audit 2026-11-26, minor 22). */}
+          <nav className="estimate-tools" aria-label="More with this estimate">
+            <a className="button button-secondary" href={`/estimate/${estimate.uuid}#range`}>
+              Your net at other prices
+            </a>
+            <a className="button button-secondary" href={`/estimate/${estimate.uuid}#offers`}>
+              Compare offers
+            </a>
+          </nav>
           {refine.kind === 'open' ? (
             <RefineFormOnDemand
               estimate={estimate}

@@ -109,6 +109,40 @@ describe('estimateEmail', () => {
     }
   });
 
+  // Newcomer audit 2026-11-26, minor 14: the e-mail printed a tax-proration credit as a bare figure.
+  it('writes a credit as a credit, with its plus and the word, in text and html', () => {
+    const sale = { key: 'sale_price', label: 'Sale price', amount: -500000, why: '', group: 'sale' as const };
+    const credit = {
+      key: 'proration_suffolk_1',
+      label: 'Property tax proration, 1st half',
+      amount: -5419.78,
+      why: '',
+      group: 'proration' as const,
+    };
+    const cost = { key: 'attorney_fee', label: 'Attorney fee', amount: 750, why: '', group: 'fee' as const };
+    const detailed = estimateEmail({
+      estimate: {
+        ...estimate,
+        sale_price: 500000,
+        net_to_seller: 504669.78,
+        sheet: {
+          lines: [sale, credit, cost],
+          net_to_seller: 504669.78,
+          closing_date: '2027-03-31',
+          notes: [],
+          warnings: [],
+        },
+      },
+      agent,
+      siteUrl,
+    });
+    expect(detailed.text).toContain('Sale price: $500,000.00');
+    expect(detailed.text).toContain('Property tax proration, 1st half: +$5,419.78 credit');
+    expect(detailed.text).toContain('Attorney fee: -$750.00');
+    expect(detailed.html).toContain('+$5,419.78 credit');
+    expect(detailed.html).toContain('−$750.00');
+  });
+
   it('escapes markup in the names in html and keeps it plain in text', () => {
     const hostile = estimateEmail({
       estimate,

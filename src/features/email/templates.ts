@@ -3,7 +3,7 @@
  * interpolated value is HTML-escaped in the html part and left plain in the text part.
  */
 import type { Estimate } from '../estimate/estimate-request.ts';
-import { netSheetLines, type LineLabels } from '../estimate/net-sheet.ts';
+import { lineAmount, netSheetLines, type LineLabels } from '../estimate/net-sheet.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { formatPhone } from '../../ui/phone.ts';
 import { pageLabel } from '../leads/lead-page.ts';
@@ -81,7 +81,7 @@ function estimateTableHtml(estimate: Estimate, labels: LineLabels): string {
   const rows = netSheetLines(estimate, labels).map(
     (line) =>
       `<tr><th scope="row" style="text-align:left;font-weight:normal;padding:6px 0">${escapeHtml(line.label)}</th>` +
-      `<td style="text-align:right;padding:6px 0">${line.deduction ? '−' : ''}${escapeHtml(formatMoney(line.dollars))}</td></tr>`,
+      `<td style="text-align:right;padding:6px 0">${escapeHtml(lineAmount(line, '−'))}</td></tr>`,
   );
   const net = netLine(estimate);
   rows.push(
@@ -96,9 +96,7 @@ function estimateTableHtml(estimate: Estimate, labels: LineLabels): string {
 export function estimateLinesText(estimate: Estimate, labels: LineLabels = 'typed'): string[] {
   const net = netLine(estimate);
   return [
-    ...netSheetLines(estimate, labels).map(
-      (line) => `${line.label}: ${line.deduction ? '-' : ''}${formatMoney(line.dollars)}`,
-    ),
+    ...netSheetLines(estimate, labels).map((line) => `${line.label}: ${lineAmount(line)}`),
     `${net.label}: ${net.amount}`,
   ];
 }

@@ -1,10 +1,14 @@
+import { formatMoney } from '../../ui/money.ts';
 import { formatPercent } from './estimate.ts';
 import type { Estimate } from './estimate-request.ts';
+import type { SheetLineAnswer } from '../net-sheet/sheet-answer.ts';
 
 export interface NetSheetLine {
   label: string;
   dollars: number;
   deduction: boolean;
+  /** The section it is printed under, as on the web sheet (SHEET_GROUPS). */
+  group: SheetLineAnswer['group'];
 }
 
 /**
@@ -19,7 +23,7 @@ export type LineLabels = 'typed' | 'product';
 const PRODUCT_LIEN_NAME = 'Mortgage';
 
 /** A sheet line's label in the product's words: the lines a visitor named, by their number. */
-function productLabel(line: { key: string; label: string }): string {
+export function productLabel(line: { key: string; label: string }): string {
   const lien = /^lien_(\d+)_(payoff|per_diem)$/.exec(line.key);
   if (lien) {
     const suffix = lien[2] === 'payoff' ? 'payoff' : 'interest to closing';
@@ -39,21 +43,33 @@ export function netSheetLines(estimate: Estimate, labels: LineLabels = 'typed'):
       label: labels === 'product' ? productLabel(line) : line.label,
       dollars: Math.abs(line.amount),
       deduction: line.amount > 0,
+      group: line.group,
     }));
   }
   const deductions: NetSheetLine[] = [
-    { label: 'Mortgage Payoff', dollars: estimate.mortgage_payoff, deduction: true },
+    { label: 'Mortgage Payoff', dollars: estimate.mortgage_payoff, deduction: true, group: 'payoff' },
     {
       label: `Compensation (${formatPercent(estimate.commission_percent)})`,
       dollars: estimate.commission,
       deduction: true,
+      group: 'commission',
     },
-    { label: 'Transfer Tax', dollars: estimate.transfer_tax, deduction: true },
-    { label: 'Attorney Fee', dollars: estimate.lawyer_fee, deduction: true },
-    { label: 'Recording Fee', dollars: estimate.recording_fee, deduction: true },
+    { label: 'Transfer Tax', dollars: estimate.transfer_tax, deduction: true, group: 'tax' },
+    { label: 'Attorney Fee', dollars: estimate.lawyer_fee, deduction: true, group: 'fee' },
+    { label: 'Recording Fee', dollars: estimate.recording_fee, deduction: true, group: 'fee' },
   ];
   return [
-    { label: 'Sale Price', dollars: estimate.sale_price, deduction: false },
+    { label: 'Sale Price', dollars: estimate.sale_price, deduction: false, group: 'sale' },
     ...deductions.filter((line) => line.dollars > 0),
   ];
+}
+
+/**
+ * A line's amount as the web sheet writes it: the sale price as it is, a cost with a minus, any
+ * other credit with a plus and the word (a bare figure beside minus signs reads as a cost; newcomer
+ * audit 2026-11-26, minor 14). `minus` is the medium's sign: "-" in text, "−" in HTML.
+ */
+export function lineAmount(line: NetSheetLine, minus = '-'): string {
+  if (line.deduction) return `${minus}${formatMoney(line.dollars)}`;
+  return line.group === 'sale' ? formatMoney(line.dollars) : `+${formatMoney(line.dollars)} credit`;
 }

@@ -1,21 +1,10 @@
 import { formatMoney } from '../../ui/money.ts';
 import { NetTotal } from '../estimate/NetSheet.tsx';
-import { longDateOf } from './long-date.ts';
 import type { SheetAnswer, SheetLineAnswer } from './sheet-answer.ts';
+import { SHEET_GROUPS } from './sheet-groups.ts';
+import { longDate } from './long-date.ts';
 
-/** The groups in the order a closing statement reads, each under its heading (the sale price needs none). */
-const GROUPS: { group: SheetLineAnswer['group']; heading: string | null }[] = [
-  { group: 'sale', heading: null },
-  { group: 'commission', heading: 'Commission' },
-  { group: 'payoff', heading: 'Mortgages and liens' },
-  { group: 'tax', heading: 'Transfer tax' },
-  { group: 'fee', heading: 'Closing fees' },
-  { group: 'proration', heading: 'Property tax prorations' },
-  { group: 'other', heading: 'Other costs and credits' },
-];
-
-/** A YYYY-MM-DD date in words, read as a calendar day (no time zone can move it). */
-export const longDate = longDateOf;
+export { longDate } from './long-date.ts';
 
 /** The sale price as it is; a cost taken from the proceeds with a minus; any other credit with a plus. */
 function Amount({ line }: { line: SheetLineAnswer }) {
@@ -59,7 +48,7 @@ export function DetailedSheet({ sheet }: { sheet: SheetAnswer }) {
       <SheetWarnings warnings={sheet.warnings} />
       <table className="net-sheet">
         <caption className="visually-hidden">Estimated net proceeds, line by line</caption>
-        {GROUPS.map(({ group, heading }) => {
+        {SHEET_GROUPS.map(({ group, heading }) => {
           const lines = sheet.lines.filter((line) => line.group === group);
           if (lines.length === 0) return null;
           return (

@@ -130,6 +130,9 @@ export default function OffersPage() {
         >
           Copy link
         </button>
+        <a className="button button-secondary" href={`/api/offers/${comparison.uuid}/pdf`} download>
+          Download PDF
+        </a>
         <a className="button button-secondary" href={`/estimate/${comparison.estimate_uuid}`}>
           Back to the estimate
         </a>

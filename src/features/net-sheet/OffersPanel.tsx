@@ -99,7 +99,7 @@ export function OffersPanel({ estimateUuid, terms }: { estimateUuid: string; ter
   };
 
   return (
-    <section className="offers-panel" aria-labelledby={headingId}>
+    <section id="offers" className="offers-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>Compare offers</h2>
       <p className="field-hint">
         Enter two to four offers to see what each would leave you with on this estimate&apos;s figures, side by side, at

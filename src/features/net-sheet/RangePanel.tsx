@@ -74,7 +74,8 @@ export function RangePanel({
   const phoneRows = phoneRowIndexes(points.length, current);
 
   return (
-    <section className="range-panel" aria-labelledby={headingId}>
+    // id="range": the agent page's result links here (newcomer audit 2026-11-26, minor 22).
+    <section id="range" className="range-panel" aria-labelledby={headingId}>
       <h2 id={headingId}>Your net at other prices</h2>
       <fieldset className="range-choice">
         <legend>Prices around yours</legend>

@@ -13,7 +13,7 @@ import {
 import type { NetSheetDetails } from './details.ts';
 import { EAST_END_TOWNS, LI_FEE_DEFAULTS, satisfactionRecordingBasis, type FeeKey, type FeeTable } from './li-fees.ts';
 import { sheetWarnings, type SheetWarning } from './guard-rails.ts';
-import { longDateOf } from './long-date.ts';
+import { longDate } from './long-date.ts';
 import { dayNumber, prorations } from './proration.ts';
 import { NET_SHEET_DEFAULTS } from '../settings/agent-settings.ts';
 
@@ -227,7 +227,7 @@ export function computeDetailedSheet(
       label: `${lien.label} interest to closing`,
       amount_cents: (lien.per_diem_interest ?? 0) * days,
       why: lien.payoff_date
-        ? `${days} days of per-diem interest after the payoff letter's date, ${longDateOf(lien.payoff_date)}, closing day included`
+        ? `${days} days of per-diem interest after the payoff letter's date, ${longDate(lien.payoff_date)}, closing day included`
         : 'No payoff date given: no per-diem interest charged',
       group: 'payoff',
     });

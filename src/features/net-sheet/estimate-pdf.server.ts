@@ -1,9 +1,11 @@
 /**
- * GET /api/estimates/{uuid}/pdf: the stored estimate as a one-page PDF, and the same PDF for the
- * estimate e-mail's attachment (see src/server/api-app.ts). The uuid is the capability, as for
- * GET /api/estimates/{uuid}. Finding 4 of the security audit of 2026-11-26 (decision 0036): a PDF is
- * rendered in a worker of the pool, with the agent's images at print size (their print copies), once
- * per version of what it prints, then served from estimate_pdfs; the route has a per-IP limit.
+ * GET /api/estimates/{uuid}/pdf: the stored estimate as a PDF for the seller who downloads it from
+ * their estimate page, and its mailed twin for the estimate e-mail's attachment (see
+ * src/server/api-app.ts). The uuid is the capability, as for GET /api/estimates/{uuid}. Finding 4 of
+ * the security audit of 2026-11-26 (decision 0036): a PDF is rendered in a worker of the pool, with
+ * the agent's images at print size (their print copies); the downloaded one once per version of what
+ * it prints, then served from estimate_pdfs; the route has a per-IP limit. Finding 2 (decision 0040):
+ * the mailed one carries only the product's words; the seller's name and town are on the downloaded one.
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
@@ -17,20 +19,27 @@ import { enforceRateLimits } from '../auth/rate-limit.server.ts';
 import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
 import { ESTIMATE_COLUMNS, estimateParams, toEstimate, type EstimateRow } from '../estimate/estimate-row.server.ts';
 import { netSheetLines } from '../estimate/net-sheet.ts';
-import type { Estimate } from '../estimate/estimate-request.ts';
-import { siteContentSchema } from '../content/site-content-schema.ts';
+import { formatPhone } from '../../ui/phone.ts';
+import { netSheetDetailsSchema } from './details.ts';
+import { SHEET_GROUPS } from './sheet-groups.ts';
+import { longDate } from './long-date.ts';
 import type { DeliverOptions } from '../email/email.server.ts';
-import { netSheetPdfJob, type NetSheetPdfInput, type NetSheetPdfLine, type PdfImage } from './net-sheet-pdf.server.ts';
+import { netSheetPdfJob, type NetSheetPdfAgent, type NetSheetPdfInput, type PdfImage } from './net-sheet-pdf.server.ts';
+import * as z from 'zod';
 
 /** The PDF's title: the product's words, never a name a visitor typed (finding 2). */
 export const PDF_TITLE = 'Net sheet';
 
-/** Printed under the site's own disclaimer, which speaks of the site and may be edited to anything. */
+/**
+ * The sheet's fine print. The site's footer disclaimer is not printed: it speaks of the site (its
+ * marketing figures) and may be edited to anything (newcomer audit 2026-11-26, minor 14).
+ */
 export const PDF_DISCLAIMER =
   'This net sheet is an estimate, not legal or tax advice, and not a guarantee; the closing statement your attorney prepares is final.';
 
 /** The estimate, its agent's card and the site's disclaimer, as read in one statement. */
-interface SheetRow extends EstimateRow {
+/** The agent's card with the print copies of the photo and logo (AGENT_CARD_COLUMNS, AGENT_CARD_JOINS). */
+export interface SheetAgentRow {
   first_name: string;
   last_name: string;
   professional_title: string | null;
@@ -41,7 +50,10 @@ interface SheetRow extends EstimateRow {
   photo_bytes: Uint8Array | null;
   logo_type: PdfImage['contentType'] | null;
   logo_bytes: Uint8Array | null;
-  disclaimer: unknown;
+}
+
+/** The estimate and its agent's card, as read in one statement. */
+interface SheetRow extends EstimateRow, SheetAgentRow {
   /** The PDF made before, and the version of what it printed. */
   pdf_version: string | null;
   pdf_bytes: Uint8Array | null;
@@ -51,41 +63,46 @@ interface SheetRow extends EstimateRow {
  * Bumped when the sheet's drawing changes, so that PDFs made before are made again. Part of every
  * PDF's version.
  */
-const RENDERER_VERSION = 'net-sheet-1';
+const RENDERER_VERSION = 'net-sheet-2';
 
 /**
  * An image made before print copies existed (uploaded before migration 0022) has none: it is
  * printed as it is only if it is this small, else left off the sheet until it is uploaded again.
  */
-const UNCOPIED_IMAGE_MAX_BYTES = 64 * 1024;
+export const UNCOPIED_IMAGE_MAX_BYTES = 64 * 1024;
 
 const image = (contentType: PdfImage['contentType'] | null, bytes: Uint8Array | null): PdfImage | null =>
   contentType && bytes ? { contentType, bytes: new Uint8Array(bytes) } : null;
 
+/** The columns of SheetAgentRow, from agents `a` and AGENT_CARD_JOINS. */
+export const AGENT_CARD_COLUMNS = `a.first_name, a.last_name, a.professional_title, a.brokerage, a.phone, a.email,
+  COALESCE(pp.content_type, p.content_type) AS photo_type, COALESCE(pp.bytes, p.bytes) AS photo_bytes,
+  COALESCE(lp.content_type, l.content_type) AS logo_type, COALESCE(lp.bytes, l.bytes) AS logo_bytes`;
+
+/** The agent's images at print size (see findSheet); $2 is UNCOPIED_IMAGE_MAX_BYTES. */
+export const AGENT_CARD_JOINS = `
+  LEFT JOIN image_print_copies pp ON a.show_profile_photo
+        AND pp.hash = substring(a.profile_photo from '/api/images/([0-9a-f]{64})\\.')
+  LEFT JOIN images p ON a.show_profile_photo AND pp.hash IS NULL AND octet_length(p.bytes) <= $2
+        AND p.hash = substring(a.profile_photo from '/api/images/([0-9a-f]{64})\\.')
+  LEFT JOIN image_print_copies lp ON a.show_logo
+        AND lp.hash = substring(a.logo from '/api/images/([0-9a-f]{64})\\.')
+  LEFT JOIN images l ON a.show_logo AND lp.hash IS NULL AND octet_length(l.bytes) <= $2
+        AND l.hash = substring(a.logo from '/api/images/([0-9a-f]{64})\\.')`;
+
 /**
  * One round trip: the estimate, its agent's card with the print copies of the photo and logo only
  * while the agent shows them (agents.profile_photo and logo are /api/images/{hash}.{ext} URLs of the
- * images table; an image without a print copy gives its own bytes while they are small), the site's
- * disclaimer, and the PDF made before.
+ * images table; an image without a print copy gives its own bytes while they are small), and the
+ * PDF made before.
  */
 async function findSheet(db: Db, uuid: string): Promise<SheetRow | undefined> {
   const [row] = await db.query<SheetRow>(
-    `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug,
-            a.first_name, a.last_name, a.professional_title, a.brokerage, a.phone, a.email,
-            COALESCE(pp.content_type, p.content_type) AS photo_type, COALESCE(pp.bytes, p.bytes) AS photo_bytes,
-            COALESCE(lp.content_type, l.content_type) AS logo_type, COALESCE(lp.bytes, l.bytes) AS logo_bytes,
-            (SELECT disclaimer FROM site_content WHERE id = 1) AS disclaimer,
+    `SELECT ${ESTIMATE_COLUMNS.replace(/(\w+)/g, 'e.$1')}, a.slug AS agent_slug, ${AGENT_CARD_COLUMNS},
             d.version AS pdf_version, d.bytes AS pdf_bytes
        FROM estimates e
        JOIN agents a ON a.id = e.agent_id
-       LEFT JOIN image_print_copies pp ON a.show_profile_photo
-             AND pp.hash = substring(a.profile_photo from '/api/images/([0-9a-f]{64})\\.')
-       LEFT JOIN images p ON a.show_profile_photo AND pp.hash IS NULL AND octet_length(p.bytes) <= $2
-             AND p.hash = substring(a.profile_photo from '/api/images/([0-9a-f]{64})\\.')
-       LEFT JOIN image_print_copies lp ON a.show_logo
-             AND lp.hash = substring(a.logo from '/api/images/([0-9a-f]{64})\\.')
-       LEFT JOIN images l ON a.show_logo AND lp.hash IS NULL AND octet_length(l.bytes) <= $2
-             AND l.hash = substring(a.logo from '/api/images/([0-9a-f]{64})\\.')
+       ${AGENT_CARD_JOINS}
        LEFT JOIN estimate_pdfs d ON d.estimate_uuid = e.uuid
       WHERE e.uuid = $1`,
     [uuid, UNCOPIED_IMAGE_MAX_BYTES],
@@ -93,46 +110,75 @@ async function findSheet(db: Db, uuid: string): Promise<SheetRow | undefined> {
   return row;
 }
 
-/** A detailed estimate's closing date and notes, printed above the disclaimer. */
-function sheetNotes(estimate: Estimate): string[] {
-  if (!estimate.sheet) return [];
-  const closing = new Date(`${estimate.sheet.closing_date}T12:00:00Z`).toLocaleDateString('en-US', {
-    dateStyle: 'long',
-    timeZone: 'UTC',
-  });
-  // The sheet's own disclaimer note is said by PDF_DISCLAIMER.
-  const notes = estimate.sheet.notes.filter((note) => note.key !== 'disclaimer').map((note) => note.text);
-  return [`Estimated closing: ${closing}.`, ...notes];
+/**
+ * Who the PDF is for. `seller`: downloaded from the estimate page, which already shows whatever the
+ * visitor typed, so it may carry the seller's name and town. `mail`: attached to an e-mail sent to a
+ * typed address, so only the product's words (security audit 2026-11-26, finding 2).
+ */
+export type PdfAudience = 'seller' | 'mail';
+
+/** The two details the PDF's head names; anything else in the column is the sheet's business. */
+const placeDetailsSchema = z.object({
+  county: netSheetDetailsSchema.shape.county.catch(undefined),
+  town: netSheetDetailsSchema.shape.town.catch(undefined),
+});
+
+/** "Huntington, Suffolk County" for the seller; the county alone (the product's word) in the mail. */
+export function propertyOf(details: unknown, audience: PdfAudience): string | null {
+  const parsed = placeDetailsSchema.safeParse(details);
+  if (!parsed.success) return null;
+  const { county, town } = parsed.data;
+  const parts = [audience === 'seller' ? town : undefined, county ? `${county} County, NY` : undefined];
+  const named = parts.filter((part): part is string => Boolean(part));
+  return named.length > 0 ? named.join(', ') : null;
+}
+
+/** The agent's card as the PDFs print it: the phone as the site shows it. */
+export function agentCard(row: SheetAgentRow): NetSheetPdfAgent {
+  return {
+    name: `${row.first_name} ${row.last_name}`.trim(),
+    title: row.professional_title,
+    brokerage: row.brokerage,
+    phone: row.phone ? formatPhone(row.phone) : null,
+    email: row.email,
+    photo: image(row.photo_type, row.photo_bytes),
+    logo: image(row.logo_type, row.logo_bytes),
+  };
 }
 
 /** What the sheet prints, from the row. */
-function sheetInput(row: SheetRow, siteUrl: string): NetSheetPdfInput {
-  const disclaimer = siteContentSchema.shape.disclaimer.parse(row.disclaimer);
+function sheetInput(row: SheetRow, siteUrl: string, audience: PdfAudience): NetSheetPdfInput {
   const estimate = toEstimate(row);
   // The lines are in dollars of whole cents (cents / 100): × 100 and rounding gives the cents back exactly.
-  // The product's words only (finding 2): the PDF is mailed to typed addresses and travels as a file;
-  // the visitor's names of their lines stay on the estimate page its link opens.
-  const lines: NetSheetPdfLine[] = netSheetLines(estimate, 'product').map((line) => ({
-    label: line.label,
-    amountCents: Math.round(line.dollars * 100),
-    kind: line.deduction ? 'deduction' : 'credit',
+  // The product's words only (finding 2): the PDF travels as a file; the visitor's names of their
+  // lines stay on the estimate page its link opens.
+  const lines = netSheetLines(estimate, 'product');
+  const sections = SHEET_GROUPS.map(({ group, heading }) => ({
+    heading,
+    lines: lines
+      .filter((line) => line.group === group)
+      .map((line) => ({
+        label: line.label,
+        amountCents: Math.round(line.dollars * 100),
+        kind: line.group === 'sale' ? ('sale' as const) : line.deduction ? ('deduction' as const) : ('credit' as const),
+      })),
   }));
+  const name = audience === 'seller' ? row.recipient_name?.trim() || null : null;
   return {
     title: PDF_TITLE,
-    lines,
+    facts: [
+      { label: 'Prepared for', value: name },
+      { label: 'Property', value: propertyOf(row.details, audience) },
+      { label: 'Estimated closing', value: estimate.sheet ? longDate(estimate.sheet.closing_date) : null },
+    ],
+    sections,
     netToSellerCents: Math.round(estimate.net_to_seller * 100),
     date: row.created_at,
     link: `${siteUrl}/estimate/${estimate.uuid}`,
-    disclaimer: [...sheetNotes(estimate), PDF_DISCLAIMER, disclaimer].join(' '),
-    agent: {
-      name: `${row.first_name} ${row.last_name}`.trim(),
-      title: row.professional_title,
-      brokerage: row.brokerage,
-      phone: row.phone,
-      email: row.email,
-      photo: image(row.photo_type, row.photo_bytes),
-      logo: image(row.logo_type, row.logo_bytes),
-    },
+    // The sheet's own disclaimer note is said by PDF_DISCLAIMER.
+    notes: estimate.sheet?.notes.filter((note) => note.key !== 'disclaimer').map((note) => note.text) ?? [],
+    disclaimer: PDF_DISCLAIMER,
+    agent: agentCard(row),
   };
 }
 
@@ -150,27 +196,41 @@ export const PDF_MESSAGES = {
   tooSlow: 'This net sheet could not be made just now. Please try again in a minute.',
 } as const;
 
-/**
- * The estimate `uuid` as a PDF, or undefined when there is no such estimate. `siteUrl` is the
- * origin its printed link points at. Served from estimate_pdfs while what it prints is unchanged,
- * else rendered in a worker and stored. Throws when the stored disclaimer breaks the content's rules
- * (a hand-made change), as the build does, rather than print it; 503 when no worker can make it.
- */
-export async function estimatePdf(db: Db, uuid: string, siteUrl: string): Promise<Uint8Array | undefined> {
-  const row = await findSheet(db, uuid.toLowerCase());
-  if (!row) return undefined;
-  const input = sheetInput(row, siteUrl);
-  const version = versionOf(input);
-  if (row.pdf_bytes && row.pdf_version === version) return new Uint8Array(row.pdf_bytes);
-  let pdf: Uint8Array;
+/** `render` in a worker of the pool; 503 (WorkersBusy) when no worker can make it. */
+export async function renderInWorker(render: () => Promise<Uint8Array>): Promise<Uint8Array> {
   try {
-    pdf = await netSheetPdfJob.run(input);
+    return await render();
   } catch (error) {
     if (error instanceof WorkerPoolError) {
       throw new WorkersBusy(error.reason === 'busy' ? PDF_MESSAGES.busy : PDF_MESSAGES.tooSlow);
     }
     throw error;
   }
+}
+
+/**
+ * The estimate `uuid` as a PDF for `audience`, or undefined when there is no such estimate.
+ * `siteUrl` is the origin its printed link points at. The seller's is served from estimate_pdfs
+ * while what it prints is unchanged, else rendered in a worker and stored. The mailed one is the
+ * same file when both print the same (no name, no town); else it is rendered for each e-mail and
+ * not stored (sends have their own limits; decision 0040): the same sheet renders to the same bytes, so
+ * a retried e-mail carries the same file. 503 when no worker can make it.
+ */
+export async function estimatePdf(
+  db: Db,
+  uuid: string,
+  siteUrl: string,
+  audience: PdfAudience,
+): Promise<Uint8Array | undefined> {
+  const row = await findSheet(db, uuid.toLowerCase());
+  if (!row) return undefined;
+  const input = sheetInput(row, siteUrl, audience);
+  const version = versionOf(input);
+  // A sheet with no name and no town prints the same for both: the stored one is the mailed one too.
+  if (row.pdf_bytes && row.pdf_version === version) return new Uint8Array(row.pdf_bytes);
+  const pdf = await renderInWorker(() => netSheetPdfJob.run(input));
+  // The seller's file is stored; the mailed one only when it is that same file, never over it.
+  if (audience === 'mail' && versionOf(sheetInput(row, siteUrl, 'seller')) !== version) return pdf;
   // The newest version wins; an estimate deleted meanwhile stores nothing.
   await db.query(
     `INSERT INTO estimate_pdfs (estimate_uuid, version, bytes)
@@ -197,7 +257,7 @@ export function estimatePdfRoutes(
       // A malformed id is an estimate that does not exist, as on the estimate page.
       const parsed = estimateParams.safeParse(c.req.param());
       const uuid = parsed.success ? parsed.data.uuid : undefined;
-      const pdf = uuid === undefined ? undefined : await estimatePdf(db, uuid, siteUrl(c.req.raw));
+      const pdf = uuid === undefined ? undefined : await estimatePdf(db, uuid, siteUrl(c.req.raw), 'seller');
       if (!pdf || uuid === undefined) throw new HttpError(404, 'Estimate not found');
       return c.body(new Uint8Array(pdf), 200, {
         'Content-Type': 'application/pdf',
@@ -212,12 +272,12 @@ export function estimatePdfRoutes(
 
 /**
  * DeliverOptions.attachments for the e-mail worker: an estimate e-mail carries its net sheet as a
- * PDF, the same stored one the route serves (made now if it is not yet); other kinds carry nothing.
+ * PDF, the mailed one (no name, no town: finding 2); other kinds carry nothing.
  */
 export const estimateAttachments =
   (db: Db, siteUrl: string): NonNullable<DeliverOptions['attachments']> =>
   async ({ kind, estimateUuid }) => {
     if (kind !== 'estimate' || !estimateUuid) return [];
-    const pdf = await estimatePdf(db, estimateUuid, siteUrl);
+    const pdf = await estimatePdf(db, estimateUuid, siteUrl, 'mail');
     return pdf ? [{ filename: estimatePdfFilename(estimateUuid), contentType: 'application/pdf', content: pdf }] : [];
   };

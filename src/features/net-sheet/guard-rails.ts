@@ -5,7 +5,7 @@
  * price) is computed and WARNED about, in words a seller understands, on the sheet and in the answer.
  */
 import type { FieldErrors } from '../../ui/field-errors.ts';
-import { longDateOf } from './long-date.ts';
+import { longDate } from './long-date.ts';
 import { dayNumber } from './proration.ts';
 
 /** A closing more than a year past is a typed year, not a sale to estimate (2019 for 2029). */
@@ -68,7 +68,7 @@ export function sheetWarnings(
     warnings.push({
       key: 'past_closing_date',
       field: 'closing_date',
-      text: `The closing date, ${longDateOf(closingIso)}, has already passed. Taxes and interest are figured to that day: if the sale has not closed yet, change the date.`,
+      text: `The closing date, ${longDate(closingIso)}, has already passed. Taxes and interest are figured to that day: if the sale has not closed yet, change the date.`,
     });
   if (priceCents > 0 && concessionsCents * 100 > priceCents * CONCESSIONS_WARNING_PERCENT)
     warnings.push({

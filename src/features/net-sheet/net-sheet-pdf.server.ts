@@ -1,7 +1,8 @@
 /**
- * The printable net sheet: one Letter page drawn with pdf-lib (docs/decisions/0016-pdf-net-sheets.md).
- * The renderer takes plain lines ({ label, amountCents, kind }) and meta, not an estimate, so any
- * net sheet (today's quick one, the detailed Long Island one) prints through it unchanged.
+ * The printable net sheet and offers comparison, drawn with pdf-lib on as many Letter pages as they
+ * need (docs/decisions/0016-pdf-net-sheets.md, 0040-the-printed-sheets.md). The renderers take plain
+ * sections of lines and meta, not an estimate, so any net sheet (the quick one, the detailed Long
+ * Island one, an offer's) prints through them unchanged.
  * It runs as a job of the worker pool (netSheetPdfJob, decision 0036), never
  * on the event loop; so this module imports only what a worker can run (see the pool's module).
  */
@@ -17,8 +18,17 @@ export interface NetSheetPdfLine {
   label: string;
   /** Integer cents, never negative: `kind` says which way it counts. */
   amountCents: number;
-  /** 'credit' adds to the seller's proceeds (the sale price), 'deduction' is taken from them. */
-  kind: 'credit' | 'deduction';
+  /**
+   * 'sale' is the price the proceeds start from; 'credit' adds to them (a prorated tax the buyer
+   * pays back), printed "+$… credit" as on the web sheet; 'deduction' is taken from them.
+   */
+  kind: 'sale' | 'credit' | 'deduction';
+}
+
+/** Lines under one heading of the web sheet (SHEET_GROUPS); the sale price has none. */
+export interface NetSheetPdfSection {
+  heading: string | null;
+  lines: readonly NetSheetPdfLine[];
 }
 
 export interface PdfImage {
@@ -30,6 +40,7 @@ export interface NetSheetPdfAgent {
   name: string;
   title: string | null;
   brokerage: string | null;
+  /** As it is to be printed (formatted by the caller). */
   phone: string | null;
   email: string;
   /** Only when the agent shows it on their page. */
@@ -37,17 +48,36 @@ export interface NetSheetPdfAgent {
   logo: PdfImage | null;
 }
 
-export interface NetSheetPdfInput {
-  /** "Net Sheet for {name}" or "Your Net Sheet". */
+/** What every printed sheet has: whose it is, what it is about, where it leads back to. */
+interface PdfCommon {
   title: string;
-  lines: readonly NetSheetPdfLine[];
-  netToSellerCents: number;
-  /** When the estimate was made; printed as a New York date. */
+  /** Printed in the head: "Prepared for", "Property", "Estimated closing"; a null value is left out. */
+  facts: readonly { label: string; value: string | null }[];
+  /** When it was made; printed as a New York date. */
   date: Date;
-  /** The estimate's page, printed so the paper leads back to it. */
+  /** The page it was printed from, so the paper leads back to it. */
   link: string;
+  /** The sheet's own notes, each a paragraph above the disclaimer. */
+  notes: readonly string[];
   disclaimer: string;
   agent: NetSheetPdfAgent;
+}
+
+export interface NetSheetPdfInput extends PdfCommon {
+  sections: readonly NetSheetPdfSection[];
+  netToSellerCents: number;
+}
+
+/** One cell of the offers' grid: text already formatted, or a line's amount. */
+export type OffersPdfCell = string | { amountCents: number; kind: NetSheetPdfLine['kind'] } | null;
+
+export interface OffersPdfInput extends PdfCommon {
+  /** "Offer 1", "Offer 2 (best net)": one per column. */
+  columns: readonly string[];
+  /** The terms, the net and the standing of each offer, one row each. */
+  summary: readonly { label: string; cells: readonly OffersPdfCell[]; bold?: boolean }[];
+  /** Each offer's sheet, line by line, the same line of every offer on one row. */
+  sections: readonly { heading: string | null; rows: readonly { label: string; cells: readonly OffersPdfCell[] }[] }[];
 }
 
 /** US Letter in points (72 per inch). */
@@ -59,15 +89,12 @@ const INK = [0.1, 0.12, 0.16] as const;
 const MUTED = [0.38, 0.42, 0.48] as const;
 const RULE = [0.85, 0.87, 0.9] as const;
 
-/** Where the link and disclaimer begin, from the bottom of the page. */
-const FOOTER_TOP = MARGIN + 84;
-/** The space the net takes under the lines. */
-const NET_BLOCK_HEIGHT = 48;
-/**
- * The smallest size the lines shrink to. At it about 30 one-line rows fit; a sheet with more would
- * reach the footer (no net sheet has that many).
- */
-const MIN_LINE_SIZE = 7;
+/** The lowest baseline of the flowing text; the page number sits below it. */
+const BOTTOM = MARGIN;
+const PAGE_NUMBER_Y = MARGIN - 24;
+/** The size of a sheet's lines: the same on every sheet, which runs onto more pages when it is long. */
+const LINE_SIZE = 10;
+const GRID_SIZE = 9;
 
 const nyDate = onFirstUse(() => new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'America/New_York' }));
 
@@ -131,12 +158,42 @@ export function wrapText(font: PDFFont, text: string, size: number, width: numbe
 }
 
 interface Pen {
+  document: PDFDocument;
   page: PDFPage;
   regular: PDFFont;
   bold: PDFFont;
   /** The baseline of the next line, from the bottom of the page. */
   y: number;
   colors: { ink: Color; muted: Color; rule: Color };
+  /** What heads each page after the first: the sheet's title and the agent's name. */
+  running: string;
+}
+
+/** A new page, headed by the running title, when less than `height` is left above the bottom. */
+function room(pen: Pen, height: number): void {
+  if (pen.y - height >= BOTTOM) return;
+  pen.page = pen.document.addPage([PAGE.width, PAGE.height]);
+  pen.y = PAGE.height - MARGIN;
+  const text = printable(pen.regular, pen.running);
+  pen.y -= 9;
+  pen.page.drawText(fit(pen.regular, text, 9, CONTENT_WIDTH), {
+    x: MARGIN,
+    y: pen.y,
+    size: 9,
+    font: pen.regular,
+    color: pen.colors.muted,
+  });
+  pen.y -= 8;
+  rule(pen);
+  pen.y -= 10;
+}
+
+function rule(pen: Pen): void {
+  pen.page.drawLine({
+    start: { x: MARGIN, y: pen.y },
+    end: { x: PAGE.width - MARGIN, y: pen.y },
+    color: pen.colors.rule,
+  });
 }
 
 function write(
@@ -162,6 +219,7 @@ function write(
 ): void {
   const font = bold ? pen.bold : pen.regular;
   for (const line of wrapText(font, printable(font, text), size, width, maxLines)) {
+    room(pen, size * gap);
     pen.y -= size * gap;
     pen.page.drawText(line, { x, y: pen.y, size, font, color });
   }
@@ -180,78 +238,162 @@ function drawFitted(page: PDFPage, image: PDFImage, right: number, top: number, 
   return drawn.width;
 }
 
-/** The net sheet as a one-page PDF. */
-export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8Array> {
+/**
+ * A line's amount as the web sheet writes it: the sale price as it is, a cost with a minus, a
+ * credit with a plus and the word (a bare figure beside minus signs reads as a cost).
+ */
+export function pdfAmount(amountCents: number, kind: NetSheetPdfLine['kind']): string {
+  if (kind === 'deduction') return `-${money(amountCents)}`;
+  if (kind === 'credit') return `+${money(amountCents)} credit`;
+  return money(amountCents);
+}
+
+/** A document with its fonts, and the pen on its first page. */
+async function openDocument(common: PdfCommon): Promise<Pen> {
   const pdfLib = await import('pdf-lib');
   const document = await pdfLib.PDFDocument.create();
-  const page = document.addPage([PAGE.width, PAGE.height]);
+  const regular = await document.embedFont(pdfLib.StandardFonts.Helvetica);
   const pen: Pen = {
-    page,
-    regular: await document.embedFont(pdfLib.StandardFonts.Helvetica),
+    document,
+    page: document.addPage([PAGE.width, PAGE.height]),
+    regular,
     bold: await document.embedFont(pdfLib.StandardFonts.HelveticaBold),
     y: PAGE.height - MARGIN,
     colors: { ink: pdfLib.rgb(...INK), muted: pdfLib.rgb(...MUTED), rule: pdfLib.rgb(...RULE) },
+    running: `${common.title} (continued) · ${common.agent.name}`,
   };
-  document.setTitle(printable(pen.regular, input.title));
+  document.setTitle(printable(regular, common.title));
   // Both dates are the sheet's own (pdf-lib stamps the modification date with the clock): the same
   // sheet is then the same bytes, so a retried e-mail's payload matches its idempotency key.
-  document.setCreationDate(input.date);
-  document.setModificationDate(input.date);
+  document.setCreationDate(common.date);
+  document.setModificationDate(common.date);
+  return pen;
+}
 
-  // Branding: photo and logo on the right, the agent's card beside them.
-  const [photo, logo] = await Promise.all([embed(document, input.agent.photo), embed(document, input.agent.logo)]);
+/** The agent's card with photo and logo, the title, and the facts (prepared for, property, closing). */
+async function drawHead(pen: Pen, common: PdfCommon, dateLabel: string): Promise<void> {
+  const [photo, logo] = await Promise.all([
+    embed(pen.document, common.agent.photo),
+    embed(pen.document, common.agent.logo),
+  ]);
   const top = pen.y;
   let right = PAGE.width - MARGIN;
-  if (logo) right -= drawFitted(page, logo, right, top, 120, 60) + 12;
-  if (photo) right -= drawFitted(page, photo, right, top, 72, 72) + 12;
+  if (logo) right -= drawFitted(pen.page, logo, right, top, 120, 60) + 12;
+  if (photo) right -= drawFitted(pen.page, photo, right, top, 72, 72) + 12;
   const cardWidth = right - MARGIN;
-  const { agent } = input;
+  const { agent } = common;
   write(pen, agent.name, { size: 16, bold: true, width: cardWidth, maxLines: 2 });
   for (const detail of [agent.title, agent.brokerage, [agent.phone, agent.email].filter(Boolean).join('  ·  ')]) {
     if (detail) write(pen, detail, { size: 10, color: pen.colors.muted, width: cardWidth, maxLines: 2 });
   }
   pen.y = Math.min(pen.y, top - 72) - 18;
-  page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: PAGE.width - MARGIN, y: pen.y }, color: pen.colors.rule });
+  rule(pen);
 
-  write(pen, input.title, { size: 20, bold: true, maxLines: 2, gap: 1.4 });
-  pen.y -= 4;
-  write(pen, `Estimated on ${formatNewYorkDate(input.date)}`, { size: 10, color: pen.colors.muted });
-  pen.y -= 14;
-
-  // The lines: label on the left (wrapped), amount on the right, in the largest size at which all
-  // of them, the net and the footer fit on the one page (a detailed sheet has many more lines).
-  const amountWidth = 130;
-  const labelWidth = CONTENT_WIDTH - amountWidth - 12;
-  const rowsHeight = (size: number): number =>
-    input.lines.reduce(
-      (total, line) =>
-        total + wrapText(pen.regular, printable(pen.regular, line.label), size, labelWidth, 2).length * size * 1.5 + 5,
-      0,
-    );
-  const available = pen.y - (FOOTER_TOP + NET_BLOCK_HEIGHT);
-  let size = 11;
-  while (size > MIN_LINE_SIZE && rowsHeight(size) > available) size -= 0.5;
-  for (const line of input.lines) {
-    const amount = line.kind === 'deduction' ? `-${money(line.amountCents)}` : money(line.amountCents);
-    const before = pen.y;
-    write(pen, line.label, { size, width: labelWidth, maxLines: 2, gap: 1.5 });
-    const amountX = PAGE.width - MARGIN - pen.regular.widthOfTextAtSize(amount, size);
-    page.drawText(amount, { x: amountX, y: before - size * 1.5, size, font: pen.regular, color: pen.colors.ink });
-    pen.y -= 5;
-    page.drawLine({
-      start: { x: MARGIN, y: pen.y },
-      end: { x: PAGE.width - MARGIN, y: pen.y },
-      color: pen.colors.rule,
+  write(pen, common.title, { size: 20, bold: true, maxLines: 2, gap: 1.4 });
+  pen.y -= 6;
+  const labelWidth = 110;
+  const facts = [...common.facts, { label: dateLabel, value: formatNewYorkDate(common.date) }];
+  for (const { label, value } of facts) {
+    if (value === null) continue;
+    // The label first, so that the text reads "Prepared for Pat Seller" when it is copied.
+    room(pen, 11 * 1.45);
+    pen.page.drawText(printable(pen.regular, label), {
+      x: MARGIN,
+      y: pen.y - 11 * 1.45,
+      size: 10,
+      font: pen.regular,
+      color: pen.colors.muted,
     });
+    write(pen, value, { size: 11, x: MARGIN + labelWidth, width: CONTENT_WIDTH - labelWidth, maxLines: 2, gap: 1.45 });
+  }
+  pen.y -= 16;
+}
+
+/** A heading of the web sheet's, kept with the row under it. */
+function drawHeading(pen: Pen, heading: string, size: number): void {
+  room(pen, size * 1.6 + 4 + size * 1.45 + 4);
+  pen.y -= 4;
+  write(pen, heading.toUpperCase(), { size: size - 1.5, bold: true, color: pen.colors.muted, gap: 1.6 });
+  pen.y -= 2;
+}
+
+/** The notes, the link and the disclaimer, after the figures. */
+function drawFoot(pen: Pen, common: PdfCommon): void {
+  const lines = (text: string, size: number, maxLines: number) =>
+    wrapText(pen.regular, printable(pen.regular, text), size, CONTENT_WIDTH, maxLines).length * size * 1.3;
+  const height =
+    common.notes.reduce((total, note) => total + lines(note, 9, 8), 0) +
+    4 +
+    lines(`View this online: ${common.link}`, 9, 2) +
+    lines(common.disclaimer, 8, 8);
+  // Kept together where it fits: on a page of its own the running head's rule stands in for this one.
+  const page = pen.page;
+  room(pen, height + 14);
+  if (pen.page === page) {
+    pen.y -= 14;
+    rule(pen);
+  }
+  for (const note of common.notes) write(pen, note, { size: 9, maxLines: 8 });
+  pen.y -= 4;
+  write(pen, `View this online: ${common.link}`, { size: 9, color: pen.colors.muted, maxLines: 2 });
+  write(pen, common.disclaimer, { size: 8, color: pen.colors.muted, maxLines: 8 });
+}
+
+/** "Page 1 of 2" at the foot of every page, once the pages are known. */
+async function finish(pen: Pen): Promise<Uint8Array> {
+  const pages = pen.document.getPages();
+  pages.forEach((page, index) => {
+    const text = `Page ${index + 1} of ${pages.length}`;
+    page.drawText(text, {
+      x: PAGE.width - MARGIN - pen.regular.widthOfTextAtSize(text, 8),
+      y: PAGE_NUMBER_Y,
+      size: 8,
+      font: pen.regular,
+      color: pen.colors.muted,
+    });
+  });
+  return pen.document.save();
+}
+
+/** The net sheet as a PDF: as many Letter pages as its lines need. */
+export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8Array> {
+  const pen = await openDocument(input);
+  await drawHead(pen, input, 'Estimated on');
+
+  // The lines under the web sheet's headings: label on the left (wrapped), amount on the right.
+  const size = LINE_SIZE;
+  const amountWidth = 150;
+  const labelWidth = CONTENT_WIDTH - amountWidth - 12;
+  for (const section of input.sections) {
+    if (section.lines.length === 0) continue;
+    if (section.heading) drawHeading(pen, section.heading, size);
+    for (const line of section.lines) {
+      const label = wrapText(pen.regular, printable(pen.regular, line.label), size, labelWidth, 2);
+      room(pen, label.length * size * 1.45 + 4);
+      const amount = pdfAmount(line.amountCents, line.kind);
+      const before = pen.y;
+      write(pen, line.label, { size, width: labelWidth, maxLines: 2, gap: 1.45 });
+      const amountX = PAGE.width - MARGIN - pen.regular.widthOfTextAtSize(amount, size);
+      pen.page.drawText(amount, {
+        x: amountX,
+        y: before - size * 1.45,
+        size,
+        font: pen.regular,
+        color: pen.colors.ink,
+      });
+      pen.y -= 4;
+      rule(pen);
+    }
   }
 
   // The net, largest; a negative net is what the seller brings to closing, as on the web page.
   const negative = input.netToSellerCents < 0;
   const netLabel = negative ? 'Amount you would bring to closing' : 'Your Net Proceeds';
   const net = money(Math.abs(input.netToSellerCents));
+  room(pen, 14 * 1.8 + 10);
   pen.y -= 10;
   write(pen, netLabel, { size: 14, bold: true, gap: 1.8 });
-  page.drawText(net, {
+  pen.page.drawText(net, {
     x: PAGE.width - MARGIN - pen.bold.widthOfTextAtSize(net, 18),
     y: pen.y,
     size: 18,
@@ -259,13 +401,55 @@ export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8A
     color: pen.colors.ink,
   });
 
-  // The link and the disclaimer at the foot of the page.
-  pen.y = FOOTER_TOP;
-  page.drawLine({ start: { x: MARGIN, y: pen.y }, end: { x: PAGE.width - MARGIN, y: pen.y }, color: pen.colors.rule });
-  write(pen, `View this estimate online: ${input.link}`, { size: 9, color: pen.colors.muted, maxLines: 2 });
-  write(pen, input.disclaimer, { size: 8, color: pen.colors.muted, maxLines: 5 });
+  drawFoot(pen, input);
+  return finish(pen);
+}
 
-  return document.save();
+/** A cell's text: formatted text as it is, an amount as the sheet writes it, a missing line as a dash. */
+const cellText = (cell: OffersPdfCell): string =>
+  cell === null ? '–' : typeof cell === 'string' ? cell : pdfAmount(cell.amountCents, cell.kind);
+
+/** The offers side by side: their terms and nets, then their sheets line by line, one column each. */
+export async function renderOffersPdf(input: OffersPdfInput): Promise<Uint8Array> {
+  const pen = await openDocument(input);
+  await drawHead(pen, input, 'Compared on');
+
+  const size = GRID_SIZE;
+  const labelWidth = 160;
+  const columnWidth = (CONTENT_WIDTH - labelWidth) / Math.max(1, input.columns.length);
+  const row = (label: string, cells: readonly OffersPdfCell[], bold = false): void => {
+    const font = bold ? pen.bold : pen.regular;
+    // An empty label (the columns' row) still takes its line.
+    const lines = Math.max(1, wrapText(font, printable(font, label), size, labelWidth - 8, 2).length);
+    room(pen, lines * size * 1.5 + 4);
+    const before = pen.y;
+    write(pen, label, { size, bold, width: labelWidth - 8, maxLines: 2, gap: 1.5 });
+    pen.y = Math.min(pen.y, before - size * 1.5);
+    cells.forEach((cell, index) => {
+      const text = fit(font, printable(font, cellText(cell)), size, columnWidth - 6);
+      const right = MARGIN + labelWidth + columnWidth * (index + 1);
+      pen.page.drawText(text, {
+        x: right - font.widthOfTextAtSize(text, size),
+        y: before - size * 1.5,
+        size,
+        font,
+        color: pen.colors.ink,
+      });
+    });
+    pen.y -= 4;
+    rule(pen);
+  };
+
+  row('', input.columns, true);
+  for (const line of input.summary) row(line.label, line.cells, line.bold);
+  for (const section of input.sections) {
+    if (section.rows.length === 0) continue;
+    if (section.heading) drawHeading(pen, section.heading, size + 1.5);
+    for (const line of section.rows) row(line.label, line.cells);
+  }
+
+  drawFoot(pen, input);
+  return finish(pen);
 }
 
 /**
@@ -277,15 +461,15 @@ export const PDF_BUDGET_MS = 5000;
 const bytesSchema = z.custom<Uint8Array>((value) => value instanceof Uint8Array);
 const pdfImageSchema = z.object({ bytes: bytesSchema, contentType: z.enum(['image/jpeg', 'image/png']) }).nullable();
 
-/** NetSheetPdfInput, as it crosses to the worker. */
-const netSheetPdfInputSchema = z.object({
+const kindSchema = z.enum(['sale', 'credit', 'deduction']);
+
+/** What every sheet has, as it crosses to the worker. */
+const commonSchema = z.object({
   title: z.string(),
-  lines: z
-    .array(z.object({ label: z.string(), amountCents: z.number(), kind: z.enum(['credit', 'deduction']) }))
-    .readonly(),
-  netToSellerCents: z.number(),
+  facts: z.array(z.object({ label: z.string(), value: z.string().nullable() })).readonly(),
   date: z.date(),
   link: z.string(),
+  notes: z.array(z.string()).readonly(),
   disclaimer: z.string(),
   agent: z.object({
     name: z.string(),
@@ -296,7 +480,38 @@ const netSheetPdfInputSchema = z.object({
     photo: pdfImageSchema,
     logo: pdfImageSchema,
   }),
+});
+
+/** NetSheetPdfInput, as it crosses to the worker. */
+const netSheetPdfInputSchema = commonSchema.extend({
+  sections: z
+    .array(
+      z.object({
+        heading: z.string().nullable(),
+        lines: z.array(z.object({ label: z.string(), amountCents: z.number(), kind: kindSchema })).readonly(),
+      }),
+    )
+    .readonly(),
+  netToSellerCents: z.number(),
 }) satisfies z.ZodType<NetSheetPdfInput>;
+
+const cellSchema = z.union([z.string(), z.object({ amountCents: z.number(), kind: kindSchema }), z.null()]);
+
+/** OffersPdfInput, as it crosses to the worker. */
+const offersPdfInputSchema = commonSchema.extend({
+  columns: z.array(z.string()).readonly(),
+  summary: z
+    .array(z.object({ label: z.string(), cells: z.array(cellSchema).readonly(), bold: z.boolean().optional() }))
+    .readonly(),
+  sections: z
+    .array(
+      z.object({
+        heading: z.string().nullable(),
+        rows: z.array(z.object({ label: z.string(), cells: z.array(cellSchema).readonly() })).readonly(),
+      }),
+    )
+    .readonly(),
+}) satisfies z.ZodType<OffersPdfInput>;
 
 /** renderNetSheetPdf in a worker of the pool. */
 export const netSheetPdfJob = workerJob({
@@ -309,6 +524,19 @@ export const netSheetPdfJob = workerJob({
     const pdf = await renderNetSheetPdf(input);
     // A copy in a buffer of its own, which moves to the caller rather than being cloned again.
     const own = new Uint8Array(pdf);
+    return { output: own, transfer: [own.buffer] };
+  },
+});
+
+/** renderOffersPdf in a worker of the pool: the same pool and budget as the net sheet's. */
+export const offersPdfJob = workerJob({
+  name: 'offers-pdf',
+  moduleUrl: import.meta.url,
+  input: offersPdfInputSchema,
+  output: bytesSchema,
+  budgetMs: PDF_BUDGET_MS,
+  async handler(input) {
+    const own = new Uint8Array(await renderOffersPdf(input));
     return { output: own, transfer: [own.buffer] };
   },
 });

@@ -41,7 +41,7 @@ import { solveReverse, UnreachableTargetError, type QuickWithoutPrice } from './
 import { toSheetAnswer, type rangeAnswerSchema, type sheetAnswerSchema } from './sheet-answer.ts';
 import { FIRST_RANGE_PERCENT } from './range-view.ts';
 import { closingDateProblem, detailsProblems } from './guard-rails.ts';
-import { longIslandDate, sheetTermsOf, storedSheetSchema, type SheetBasis } from './stored-sheet.ts';
+import { longIslandDate, sheetTermsOf, storedOfferSchema, type SheetBasis, type StoredOffer } from './stored-sheet.ts';
 
 const agentNotFound = () => new HttpError(404, 'Agent not found', { agent_slug: 'Agent not found' });
 const estimateNotFound = (field?: string) =>
@@ -222,20 +222,6 @@ async function estimateTerms(db: Db, uuid: string) {
   if (!row) throw estimateNotFound();
   return { row, terms: sheetTermsOf(row) };
 }
-
-/** A compared offer as stored: cents, and the sheet as the engine made it. */
-const storedOfferSchema = z.object({
-  price_cents: z.number().int(),
-  concessions_cents: z.number().int(),
-  buyer_agent_percent: z.number(),
-  closing_date: z.string(),
-  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other']).nullable(),
-  net_cents: z.number().int(),
-  behind_best_cents: z.number().int(),
-  best: z.boolean(),
-  sheet: storedSheetSchema,
-});
-type StoredOffer = z.infer<typeof storedOfferSchema>;
 
 const toOfferAnswer = ({ sheet, ...offer }: StoredOffer) => ({
   price: centsToDollars(offer.price_cents),

@@ -27,6 +27,20 @@ export const storedSheetSchema = z.object({
   warnings: z.array(z.object({ key: z.string(), field: z.string(), text: z.string() })).default([]),
 }) satisfies z.ZodType<DetailedSheet>;
 
+/** A compared offer as stored: cents, and the sheet as the engine made it. */
+export const storedOfferSchema = z.object({
+  price_cents: z.number().int(),
+  concessions_cents: z.number().int(),
+  buyer_agent_percent: z.number(),
+  closing_date: z.string(),
+  financing: z.enum(['cash', 'conventional', 'fha', 'va', 'other']).nullable(),
+  net_cents: z.number().int(),
+  behind_best_cents: z.number().int(),
+  best: z.boolean(),
+  sheet: storedSheetSchema,
+});
+export type StoredOffer = z.infer<typeof storedOfferSchema>;
+
 const sheetDefaultsSchema = z.object({
   listing_commission_percent: z.number(),
   buyer_agent_percent: z.number(),

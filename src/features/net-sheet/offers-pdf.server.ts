@@ -1,0 +1,146 @@
+/**
+ * GET /api/offers/{uuid}/pdf: a stored offers comparison as a PDF, downloaded from the offers view
+ * (/offers/{uuid}). The uuid is the capability, as for GET /api/offers/{uuid}. Made as the estimate's
+ * PDF is (decision 0036): in a worker of the same pool, with the agent's print-size images, under the
+ * same per-IP allowance of PDFs. Not stored: see decision 0040.
+ */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import * as z from 'zod';
+import type { Db } from '../../server/db.ts';
+import { HttpError, route } from '../../server/http.ts';
+import { formatMoney, centsToDollars } from '../../ui/money.ts';
+import { perIpCheck } from '../auth/auth-routes.server.ts';
+import { enforceRateLimits } from '../auth/rate-limit.server.ts';
+import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
+import { estimateParams } from '../estimate/estimate-row.server.ts';
+import { productLabel } from '../estimate/net-sheet.ts';
+import {
+  AGENT_CARD_COLUMNS,
+  AGENT_CARD_JOINS,
+  agentCard,
+  PDF_DISCLAIMER,
+  propertyOf,
+  renderInWorker,
+  UNCOPIED_IMAGE_MAX_BYTES,
+  type SheetAgentRow,
+} from './estimate-pdf.server.ts';
+import { financingLabel } from './financing.ts';
+import { longDate } from './long-date.ts';
+import { offersPdfJob, type OffersPdfCell, type OffersPdfInput } from './net-sheet-pdf.server.ts';
+import { SHEET_GROUPS } from './sheet-groups.ts';
+import { storedOfferSchema, type StoredOffer } from './stored-sheet.ts';
+
+export const OFFERS_PDF_TITLE = 'Offers side by side';
+
+interface ComparisonCardRow extends SheetAgentRow {
+  uuid: string;
+  comparison: unknown;
+  created_at: Date;
+  details: unknown;
+}
+
+async function findComparisonCard(db: Db, uuid: string): Promise<ComparisonCardRow | undefined> {
+  const [row] = await db.query<ComparisonCardRow>(
+    `SELECT o.uuid, o.comparison, o.created_at, e.details, ${AGENT_CARD_COLUMNS}
+       FROM offer_comparisons o
+       JOIN estimates e ON e.uuid = o.estimate_uuid
+       JOIN agents a ON a.id = e.agent_id
+       ${AGENT_CARD_JOINS}
+      WHERE o.uuid = $1`,
+    [uuid, UNCOPIED_IMAGE_MAX_BYTES],
+  );
+  return row;
+}
+
+const kindOf = (line: { group: string; amount_cents: number }): 'sale' | 'credit' | 'deduction' =>
+  line.group === 'sale' ? 'sale' : line.amount_cents > 0 ? 'deduction' : 'credit';
+
+/**
+ * Every offer's sheet as rows of one grid: under each heading of the web sheet, each line (by its
+ * key) on one row, in the order the offers first list it; an offer without that line has a dash.
+ * Labels in the product's words, as on the estimate's PDF (a file travels; finding 2).
+ */
+export function offerGrid(offers: readonly StoredOffer[]): OffersPdfInput['sections'] {
+  return SHEET_GROUPS.map(({ group, heading }) => {
+    const labels = new Map<string, string>();
+    for (const offer of offers) {
+      for (const line of offer.sheet.lines) {
+        if (line.group === group && !labels.has(line.key)) labels.set(line.key, productLabel(line));
+      }
+    }
+    const rows = [...labels].map(([key, label]) => ({
+      label,
+      cells: offers.map((offer): OffersPdfCell => {
+        const line = offer.sheet.lines.find((candidate) => candidate.key === key);
+        return line ? { amountCents: Math.abs(line.amount_cents), kind: kindOf(line) } : null;
+      }),
+    }));
+    return { heading, rows };
+  });
+}
+
+const netText = (cents: number): string =>
+  cents < 0 ? `${formatMoney(centsToDollars(-cents))} to bring` : formatMoney(centsToDollars(cents));
+
+/** What the comparison's PDF prints, from the row. */
+export function offersInput(row: ComparisonCardRow, siteUrl: string): OffersPdfInput {
+  const offers = z.array(storedOfferSchema).parse(row.comparison);
+  const money = (cents: number) => formatMoney(centsToDollars(cents));
+  return {
+    title: OFFERS_PDF_TITLE,
+    facts: [{ label: 'Property', value: propertyOf(row.details, 'seller') }],
+    date: row.created_at,
+    link: `${siteUrl}/offers/${row.uuid}`,
+    notes: [
+      "Each offer's net is the price less the seller concessions, the listing and buyer's agent commissions, the mortgage payoff, New York State transfer tax and the closing fees, on the estimate's terms.",
+    ],
+    disclaimer: PDF_DISCLAIMER,
+    agent: agentCard(row),
+    columns: offers.map((offer, index) => `Offer ${index + 1}${offer.best ? ' (best net)' : ''}`),
+    summary: [
+      { label: 'Price', cells: offers.map((offer) => money(offer.price_cents)) },
+      { label: 'Seller concessions', cells: offers.map((offer) => money(offer.concessions_cents)) },
+      { label: "Buyer's agent", cells: offers.map((offer) => `${offer.buyer_agent_percent}%`) },
+      { label: 'Closing date', cells: offers.map((offer) => longDate(offer.closing_date)) },
+      { label: 'Financing', cells: offers.map((offer) => financingLabel(offer.financing)) },
+      { label: 'Net to seller', cells: offers.map((offer) => netText(offer.net_cents)), bold: true },
+      {
+        label: 'Against the best',
+        cells: offers.map((offer) =>
+          offer.best
+            ? 'Best'
+            : offer.behind_best_cents === 0
+              ? 'Same as best'
+              : `${money(offer.behind_best_cents)} less`,
+        ),
+      },
+    ],
+    sections: offerGrid(offers),
+  };
+}
+
+export const offersPdfFilename = (uuid: string): string => `offers-${uuid.toLowerCase()}.pdf`;
+
+export function offersPdfRoutes(db: Db, siteUrl: (request: Request) => string, clientIp: (c: Context) => string): Hono {
+  const app = new Hono();
+  route(app, '/offers/:uuid/pdf', {
+    GET: async (c) => {
+      // One allowance for every PDF an address asks for (the estimate's and the offers').
+      await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.pdfsPerIp, 'estimate-pdf'));
+      // A malformed id is a comparison that does not exist, as on the offers page.
+      const parsed = estimateParams.safeParse(c.req.param());
+      const row = parsed.success ? await findComparisonCard(db, parsed.data.uuid.toLowerCase()) : undefined;
+      if (!row) throw new HttpError(404, 'Offers not found');
+      const input = offersInput(row, siteUrl(c.req.raw));
+      const pdf = await renderInWorker(() => offersPdfJob.run(input));
+      return c.body(new Uint8Array(pdf), 200, {
+        'Content-Type': 'application/pdf',
+        'Content-Disposition': `inline; filename="${offersPdfFilename(row.uuid)}"`,
+        // The uuid is the capability: kept by no shared cache.
+        'Cache-Control': 'private, no-store',
+      });
+    },
+  });
+  return app;
+}
