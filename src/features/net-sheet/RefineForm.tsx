@@ -11,6 +11,7 @@ import { placeFor, townNames } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import {
   detailsFrom,
+  dollarsText,
   draftFrom,
   emptyLien,
   formFieldKey,
@@ -39,6 +40,7 @@ const SECTION_OF: Record<string, Section> = {
   listing_commission_percent: 'commission',
   buyer_agent_percent: 'commission',
   seller_concessions: 'commission',
+  attorney_fee: 'fees',
   liens: 'liens',
   closing_date: 'closing',
   county: 'closing',
@@ -71,6 +73,7 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
   const formRef = useRef<HTMLFormElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const townListId = useId();
+  const attorneyDefault = `$${dollarsText(Math.round((defaults.attorney_fee ?? estimate.lawyer_fee) * 100))}`;
 
   // Opened by a button that then goes away: the focus (and a phone's view) moves to the form.
   useEffect(() => headingRef.current?.focus(), []);
@@ -396,6 +399,14 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
         'fees',
         'Closing fees',
         <>
+          {money(
+            'Your attorney’s fee ($)',
+            'attorney_fee',
+            draft.attorney_fee,
+            (attorney_fee) => update({ attorney_fee }),
+            `From your attorney’s engagement letter. Empty: ${attorneyDefault}, your agent’s usual figure.`,
+            attorneyDefault.replace('$', ''),
+          )}
           {toggle('title_closer_pickup', 'Title closer pick-up fee', 'Charged per lien paid off at closing.')}
           {toggle('payoff_bank_attorney', 'Payoff bank attorney fee', 'Charged by some lenders for each payoff.')}
           {toggle(

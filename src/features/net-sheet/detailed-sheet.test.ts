@@ -64,6 +64,37 @@ describe('computeDetailedSheet, worked examples', () => {
     expect(sheet.lines.some((line) => line.key === 'recording_fee')).toBe(false);
   });
 
+  it("charges the seller's own attorney fee when given, else the agent's usual fee", () => {
+    // Research §4: no Long Island authority for the fee; NYC-metro firms quote "$2,000 and up"
+    // (https://stevenrikerlaw.com/estimated-closing-costs-real-estate), so the seller's own figure must win.
+    const own = computeDetailedSheet(
+      quick(780_200_00),
+      netSheetDetailsSchema.parse({ attorney_fee: '2,250' }),
+      fees,
+      options,
+    );
+    const agents = computeDetailedSheet(quick(780_200_00), netSheetDetailsSchema.parse({}), fees, options);
+    expect(amount(own, 'attorney_fee')).toBe(2_250_00);
+    expect(amount(agents, 'attorney_fee')).toBe(750_00);
+    // $2,250 - $750 = $1,500 less to the seller, nothing else moves.
+    expect(agents.net_cents - own.net_cents).toBe(1_500_00);
+    expect(own.lines.find((line) => line.key === 'attorney_fee')?.why).toBe(
+      "The seller's attorney, as the seller gave it",
+    );
+    expect(netSheetDetailsSchema.safeParse({ attorney_fee: -1 }).success).toBe(false);
+    // The reverse solve carries it as a constant: the price it finds nets the target with the seller's fee.
+    const target = 250_000_00;
+    const solved = solveReverse(
+      target,
+      withoutPrice(quick(0)),
+      netSheetDetailsSchema.parse({ attorney_fee: 2250 }),
+      fees,
+      options,
+    );
+    expect(solved.sheet.net_cents).toBeGreaterThanOrEqual(target);
+    expect(amount(solved.sheet, 'attorney_fee')).toBe(2_250_00);
+  });
+
   it('prorates a Suffolk bill: a paid half credits the buyer days, an unpaid half charges the seller days', () => {
     const bill = { annual: 12_000_00, first_half_paid: true, second_half_paid: false };
     // Dec 1 2026 - Jun 1 2027 = 182 days; closing Mar 1: seller 90 days, buyer 92 (closing day included).

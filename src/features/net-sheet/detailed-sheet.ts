@@ -197,8 +197,11 @@ export function computeDetailedSheet(
     {
       key: 'attorney_fee',
       label: 'Attorney fee',
-      amount_cents: quick.attorneyFeeCents,
-      why: "The seller's attorney",
+      amount_cents: details?.attorney_fee ?? quick.attorneyFeeCents,
+      why:
+        details?.attorney_fee === undefined
+          ? "The seller's attorney: the agent's usual fee (give your attorney's to replace it)"
+          : "The seller's attorney, as the seller gave it",
       group: 'fee',
     },
   );

@@ -44,6 +44,8 @@ export const netSheetDetailsSchema = z.strictObject({
   buyer_agent_percent: percent("Buyer's agent commission").optional(),
   /** Default $0. */
   seller_concessions: dollars('Seller concessions').optional(),
+  /** The seller's own attorney's fee. Default: the agent's usual fee (the quick estimate's). */
+  attorney_fee: dollars('Attorney fee').optional(),
   /** Default: the quick estimate's mortgage payoff as the only lien; the first lien replaces it. */
   liens: z.array(lienSchema).max(4, 'At most 4 liens').optional(),
   /** Default: today + the agent's days to closing (45 unless set). */

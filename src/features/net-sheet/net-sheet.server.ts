@@ -295,7 +295,8 @@ export async function findEstimateSheet(
   );
   if (!row) return undefined;
   const terms = sheetTermsOf(row);
-  const { days_to_closing, ...rest } = sheetDefaultsOf(toSettings(row));
+  const settings = toSettings(row);
+  const { days_to_closing, ...rest } = sheetDefaultsOf(settings);
   return {
     estimate: toEstimate(row),
     range: rangeAnswerOf(row, terms, rangeQuerySchema.parse({ percent: FIRST_RANGE_PERCENT })),
@@ -303,7 +304,11 @@ export async function findEstimateSheet(
       success: true,
       sheet: toSheetAnswer(terms.sheet),
       details: jsonObject.nullable().parse(row.details),
-      defaults: { ...rest, closing_date: addDays(longIslandDate(new Date()), days_to_closing) },
+      defaults: {
+        ...rest,
+        closing_date: addDays(longIslandDate(new Date()), days_to_closing),
+        attorney_fee: settings.default_attorney_fee,
+      },
     },
   };
 }

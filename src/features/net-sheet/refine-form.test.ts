@@ -44,8 +44,10 @@ describe('the details the form sends', () => {
     draft.nassau_school = { annual: '10,000', first_half_paid: true, second_half_paid: false };
     draft.switches.payoff_bank_attorney = true;
     draft.listing_commission_percent = '2.5';
+    draft.attorney_fee = ' 1,800 ';
     expect(detailsFrom(draft, defaults)).toEqual({
       listing_commission_percent: 2.5,
+      attorney_fee: '1,800',
       liens: [{ label: 'Mortgage', payoff: '450,000' }],
       county: 'Nassau',
       payoff_bank_attorney: true,
@@ -59,6 +61,7 @@ describe('the details the form sends', () => {
       listing_commission_percent: 2.75,
       buyer_agent_percent: 2.25,
       seller_concessions: '5,000',
+      attorney_fee: '2,250',
       liens: [
         { label: 'First mortgage', payoff: '312,456.78', per_diem_interest: '41.10', payoff_date: '2026-12-01' },
         { label: 'Home equity line', payoff: '40,000' },

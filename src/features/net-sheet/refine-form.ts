@@ -30,6 +30,7 @@ export interface RefineDraft {
   listing_commission_percent: string;
   buyer_agent_percent: string;
   seller_concessions: string;
+  attorney_fee: string;
   liens: LienDraft[];
   closing_date: string;
   county: '' | 'Nassau' | 'Suffolk';
@@ -87,6 +88,7 @@ export function draftFrom(
     listing_commission_percent: optionalNumber(details.listing_commission_percent),
     buyer_agent_percent: optionalNumber(details.buyer_agent_percent),
     seller_concessions: optionalDollars(details.seller_concessions),
+    attorney_fee: optionalDollars(details.attorney_fee),
     liens: details.liens?.length
       ? details.liens.map((lien) => ({
           label: lien.label,
@@ -175,6 +177,7 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
     listing_commission_percent: filledNumber(draft.listing_commission_percent),
     buyer_agent_percent: filledNumber(draft.buyer_agent_percent),
     seller_concessions: filled(draft.seller_concessions),
+    attorney_fee: filled(draft.attorney_fee),
     liens: liens.length > 0 ? liens.map(withoutUndefined) : undefined,
     closing_date: filled(draft.closing_date),
     county,
