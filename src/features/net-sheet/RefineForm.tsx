@@ -14,10 +14,12 @@ import {
   dollarsText,
   draftFrom,
   emptyLien,
+  emptyOtherLine,
   formFieldKey,
   MAX_LIENS,
   MAX_OTHER_LINES,
   type HalvesDraft,
+  type OtherLineDraft,
   type RefineDraft,
   type Switch,
 } from './refine-form.ts';
@@ -469,18 +471,22 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
 
       {section(
         'other',
-        'Other costs',
+        'Other costs and credits',
         <>
-          <p className="field-hint">Repairs, a permit or certificate of occupancy cure, the final water bill…</p>
+          <p className="field-hint">
+            Costs: repairs, a permit or certificate of occupancy cure, the final water bill. Credits: what the buyer
+            pays you at closing, such as the heating oil left in the tank. In dollars, or as a percent of the price.
+          </p>
           {draft.other_lines.map((line, index) => {
             const path = `other_lines.${index}`;
-            const set = (change: Partial<typeof line>) =>
+            const set = (change: Partial<OtherLineDraft>) =>
               update({
                 other_lines: draft.other_lines.map((each, at) => (at === index ? { ...each, ...change } : each)),
               });
+            const valuePath = line.unit === 'percent' ? `${path}.percent` : `${path}.amount`;
             return (
               <fieldset className="refine-group" key={index}>
-                <legend>Cost {index + 1}</legend>
+                <legend>Line {index + 1}</legend>
                 <div className="form-row">
                   <Field
                     label="What it is"
@@ -489,28 +495,59 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
                     error={fields[`${path}.name`]}
                     onChange={(event) => set({ name: event.target.value })}
                   />
-                  {money('Amount ($)', `${path}.amount`, line.amount, (amount) => set({ amount }), null)}
+                  <SelectField
+                    label="Cost or credit"
+                    value={line.credit ? 'credit' : 'cost'}
+                    error={fields[`${path}.credit`]}
+                    onChange={(kind) => set({ credit: kind === 'credit' })}
+                  >
+                    <option value="cost">A cost I pay</option>
+                    <option value="credit">A credit paid to me</option>
+                  </SelectField>
+                </div>
+                <div className="form-row">
+                  <SelectField
+                    label="Given as"
+                    value={line.unit}
+                    error={undefined}
+                    onChange={(unit) => set({ unit: unit === 'percent' ? 'percent' : 'dollars' })}
+                  >
+                    <option value="dollars">Dollars</option>
+                    <option value="percent">Percent of the sale price</option>
+                  </SelectField>
+                  <Field
+                    label={line.unit === 'percent' ? 'Percent (%)' : 'Amount ($)'}
+                    name={valuePath}
+                    inputMode="decimal"
+                    autoComplete="off"
+                    value={line.amount}
+                    error={fields[valuePath] ?? fields[`${path}.amount`]}
+                    onChange={(event) => set({ amount: event.target.value })}
+                  />
                 </div>
                 <button
                   type="button"
                   className="button button-secondary button-small"
                   onClick={() => update({ other_lines: draft.other_lines.filter((_, at) => at !== index) })}
                 >
-                  Remove cost {index + 1}
+                  Remove line {index + 1}
                 </button>
               </fieldset>
             );
           })}
+          <span className="field-error" role="alert">
+            {fields.other_lines ?? ''}
+          </span>
           {draft.other_lines.length < MAX_OTHER_LINES ? (
             <button
               type="button"
               className="button button-secondary"
-              onClick={() => update({ other_lines: [...draft.other_lines, { name: '', amount: '' }] })}
+              onClick={() => update({ other_lines: [...draft.other_lines, emptyOtherLine()] })}
             >
-              Add a cost
+              Add a cost or credit
             </button>
           ) : (
-            <p className="field-hint">At most {MAX_OTHER_LINES} costs.</p>
+            <p className="field-hint">At most {MAX_OTHER_LINES} lines.</p>
           )}
         </>,
       )}

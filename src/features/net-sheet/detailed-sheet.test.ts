@@ -95,6 +95,74 @@ describe('computeDetailedSheet, worked examples', () => {
     expect(amount(solved.sheet, 'attorney_fee')).toBe(2_250_00);
   });
 
+  it("adds the seller's credits as credits and percent lines as a percent of the price", () => {
+    // The NY standard residential contract (¶18, apportionments) has the buyer repay the heating oil left
+    // in the tank, and the seller pay the final water bill: https://betenskylaw.com/part-19-what-are-apportionments-and-other-adjustments-in-a-residential-contract-of-sale/
+    // ; https://mpmetzlaw.com/2019/02/24/selling-and-have-an-oil-tank-you-will-need-a-final-oil-reading/
+    const details = netSheetDetailsSchema.parse({
+      other_lines: [
+        { name: 'Fuel oil in the tank', amount: '612.40', credit: true },
+        { name: 'Final water bill', amount: 180.5 },
+        { name: 'Flip tax', percent: 1.25 },
+        { name: 'Builder rebate', percent: 0.5, credit: true },
+      ],
+    });
+    const sheet = computeDetailedSheet(quick(780_201_00), details, fees, options);
+    expect(sheet.lines.filter((line) => line.group === 'other').map((line) => [line.label, line.amount_cents])).toEqual(
+      [
+        ['Fuel oil in the tank', -612_40],
+        ['Final water bill', 180_50],
+        // 1.25 % of $780,201 = $9,752.5125 -> $9,752.51 (half-up to the cent, as the commissions).
+        ['Flip tax (1.25%)', 975_251],
+        // 0.5 % of $780,201 = $3,901.005 -> $3,901.01, a credit.
+        ['Builder rebate (0.5%)', -390_101],
+      ],
+    );
+    const plain = computeDetailedSheet(quick(780_201_00), netSheetDetailsSchema.parse({}), fees, options);
+    // 612.40 - 180.50 - 9,752.51 + 3,901.01 = -5,419.60 against the same sheet without them.
+    expect(sheet.net_cents - plain.net_cents).toBe(-5_419_60);
+    expect(sheet.lines.find((line) => line.key === 'other_1')?.why).toBe(
+      'Added by the seller: paid to the seller at closing',
+    );
+  });
+
+  it('refuses a line with both or neither of an amount and a percent, and percent costs over 10% in all', () => {
+    const errorOf = (other_lines: unknown) => {
+      const parsed = netSheetDetailsSchema.safeParse({ other_lines });
+      return parsed.success ? undefined : parsed.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
+    };
+    expect(errorOf([{ name: 'Flip tax', amount: 100, percent: 2 }])).toEqual([
+      ['other_lines.0.amount', 'Give either an amount in dollars or a percent of the price'],
+    ]);
+    expect(errorOf([{ name: 'Flip tax' }])).toEqual([
+      ['other_lines.0.amount', 'Give either an amount in dollars or a percent of the price'],
+    ]);
+    expect(errorOf([{ name: 'Flip tax', percent: 10.01 }])).toEqual([
+      ['other_lines.0.percent', 'Percent must be at most 10% of the price'],
+    ]);
+    expect(errorOf([{ name: 'Flip tax', percent: 1.255 }])).toEqual([
+      ['other_lines.0.percent', 'Percent can have at most two decimals'],
+    ]);
+    expect(
+      errorOf([
+        { name: 'Flip tax', percent: 6 },
+        { name: 'Fee', percent: 4.01 },
+      ]),
+    ).toEqual([['other_lines', 'Percent-based costs can add up to at most 10% of the price']]);
+    // Credits do not count against the bound (they only raise the net with the price).
+    expect(
+      errorOf([
+        { name: 'Flip tax', percent: 6 },
+        { name: 'Fee', percent: 4 },
+        { name: 'Rebate', percent: 5, credit: true },
+      ]),
+    ).toBeUndefined();
+    // Stored details from before credits read as costs.
+    expect(netSheetDetailsSchema.parse({ other_lines: [{ name: 'Repair', amount: 1 }] }).other_lines).toEqual([
+      { name: 'Repair', amount: 100, credit: false },
+    ]);
+  });
+
   it('prorates a Suffolk bill: a paid half credits the buyer days, an unpaid half charges the seller days', () => {
     const bill = { annual: 12_000_00, first_half_paid: true, second_half_paid: false };
     // Dec 1 2026 - Jun 1 2027 = 182 days; closing Mar 1: seller 90 days, buyer 92 (closing day included).
@@ -196,6 +264,20 @@ const details = fc
       }),
       { maxLength: 4 },
     ),
+    other_lines: fc
+      .array(
+        fc.record({
+          name: fc.constant('Line'),
+          credit: fc.boolean(),
+          size: fc.oneof(
+            fc.integer({ min: 0, max: 50_000_00 }).map((cents) => ({ amount: cents / 100 })),
+            // At most 2.5 % each: four cost lines stay within the 10 % bound.
+            fc.integer({ min: 0, max: 250 }).map((h) => ({ percent: h / 100 })),
+          ),
+        }),
+        { maxLength: 4 },
+      )
+      .map((lines) => lines.map(({ size, ...line }) => ({ ...line, ...size }))),
     property_taxes: fc.record({
       nassau_school: fc.record({
         annual: fc.integer({ min: 0, max: 99_999 }),

@@ -79,6 +79,21 @@ export function priceLines(
   return { listing: estimate.commissionCents, buyer, transferTax: estimate.transferTaxCents };
 }
 
+/** A seller's line in signed cents at a price: a percent of it rounded half-up, a credit negative. */
+export function otherLineCents(priceCents: number, line: NonNullable<NetSheetDetails['other_lines']>[number]): number {
+  const size =
+    line.percent === undefined
+      ? (line.amount ?? 0)
+      : divideRoundHalfUp(priceCents * hundredths(line.percent), 100 * 100);
+  return line.credit ? -size : size;
+}
+
+/** The seller's percent-based lines at a price, summed (they move with the price, for the reverse solve). */
+export const otherPercentCents = (priceCents: number, details: NetSheetDetails | undefined): number =>
+  (details?.other_lines ?? [])
+    .filter((line) => line.percent !== undefined)
+    .reduce((sum, line) => sum + otherLineCents(priceCents, line), 0);
+
 function notesFor(price: number, town: string | undefined): DetailedSheet['notes'] {
   const notes: DetailedSheet['notes'] = [];
   if (price >= MANSION_TAX_THRESHOLD_CENTS) {
@@ -253,9 +268,12 @@ export function computeDetailedSheet(
   details?.other_lines?.forEach((line, index) =>
     lines.push({
       key: `other_${index + 1}`,
-      label: line.name,
-      amount_cents: line.amount,
-      why: 'Added by the seller',
+      label: line.percent === undefined ? line.name : `${line.name} (${line.percent}%)`,
+      amount_cents: otherLineCents(quick.salePriceCents, line),
+      why: [
+        line.credit ? 'Added by the seller: paid to the seller at closing' : 'Added by the seller',
+        ...(line.percent === undefined ? [] : ['percent of the sale price']),
+      ].join(', '),
       group: 'other',
     }),
   );

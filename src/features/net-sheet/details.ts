@@ -36,6 +36,41 @@ const lienSchema = z.strictObject({
   payoff_date: isoDate('Payoff date').optional(),
 });
 
+/**
+ * The most the seller's percent-based costs may add up to (peers' "fee as a percent": CalculaTR, Top
+ * Producer). A flip tax, the largest such line on Long Island, runs 1-3 % (research §4); the bound
+ * also keeps the reverse solve exact (reverse.ts).
+ */
+export const MAX_OTHER_PERCENT = 10;
+
+/**
+ * A line the seller adds: a cost (a repair, the final water bill) or, with `credit`, money the buyer
+ * pays the seller at closing (the heating oil left in the tank). Its size is dollars or a percent of
+ * the sale price, never both (decision 0039).
+ */
+const otherLineSchema = z
+  .strictObject({
+    name: text('Line name', 100),
+    amount: dollars('Amount').optional(),
+    /** Percent of the sale price, rounded to the cent half-up as the commissions are. */
+    percent: z
+      .number({ error: 'Percent must be a number' })
+      .min(0, 'Percent cannot be negative')
+      .max(MAX_OTHER_PERCENT, `Percent must be at most ${MAX_OTHER_PERCENT}% of the price`)
+      .refine(hasAtMostTwoDecimals, 'Percent can have at most two decimals')
+      .optional(),
+    /** True: the buyer pays it to the seller (fuel oil in the tank). Default: a cost to the seller. */
+    credit: z.boolean({ error: 'Credit must be true or false' }).default(false),
+  })
+  .superRefine((line, ctx) => {
+    if ((line.amount === undefined) === (line.percent === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: 'Give either an amount in dollars or a percent of the price',
+      });
+  });
+
 const halves = { first_half_paid: z.boolean().default(false), second_half_paid: z.boolean().default(false) };
 
 export const netSheetDetailsSchema = z.strictObject({
@@ -85,10 +120,20 @@ export const netSheetDetailsSchema = z.strictObject({
         .optional(),
     })
     .optional(),
-  /** Repairs, CO cure, final water bill… Default none. */
+  /** Repairs, CO cure, final water bill (costs); fuel oil in the tank (a credit). Default none. */
   other_lines: z
-    .array(z.strictObject({ name: text('Line name', 100), amount: dollars('Amount') }))
+    .array(otherLineSchema)
     .max(20, 'At most 20 other lines')
+    .superRefine((lines, ctx) => {
+      const costPercent = lines.reduce((sum, line) => sum + (line.credit ? 0 : (line.percent ?? 0)), 0);
+      // A line over the bound on its own already says so under its field.
+      const eachWithin = lines.every((line) => (line.percent ?? 0) <= MAX_OTHER_PERCENT);
+      if (eachWithin && costPercent > MAX_OTHER_PERCENT + 1e-9)
+        ctx.addIssue({
+          code: 'custom',
+          message: `Percent-based costs can add up to at most ${MAX_OTHER_PERCENT}% of the price`,
+        });
+    })
     .optional(),
 });
 

@@ -37,7 +37,12 @@ describe('the details the form sends', () => {
   it('leave out blank rows, unchanged switches and the other county’s taxes', () => {
     const draft = draftFrom(estimate, null, defaults);
     draft.liens.push(emptyLien());
-    draft.other_lines.push({ name: '', amount: ' ' }, { name: 'Roof repair', amount: '2,500' });
+    draft.other_lines.push(
+      { name: '', amount: ' ', unit: 'dollars', credit: false },
+      { name: 'Roof repair', amount: '2,500', unit: 'dollars', credit: false },
+      { name: 'Fuel oil in the tank', amount: '612.40', unit: 'dollars', credit: true },
+      { name: 'Flip tax', amount: '2', unit: 'percent', credit: false },
+    );
     draft.county = 'Nassau';
     draft.suffolk.annual = '9,000';
     draft.suffolk_lots = '2';
@@ -52,7 +57,11 @@ describe('the details the form sends', () => {
       county: 'Nassau',
       payoff_bank_attorney: true,
       property_taxes: { nassau_school: { annual: '10,000', first_half_paid: true, second_half_paid: false } },
-      other_lines: [{ name: 'Roof repair', amount: '2,500' }],
+      other_lines: [
+        { name: 'Roof repair', amount: '2,500' },
+        { name: 'Fuel oil in the tank', amount: '612.40', credit: true },
+        { name: 'Flip tax', percent: 2 },
+      ],
     });
   });
 
@@ -76,7 +85,11 @@ describe('the details the form sends', () => {
         suffolk: { annual: '12,001', first_half_paid: true, second_half_paid: false },
         village: { annual: '3,000', fiscal_year_start_month: 3, paid: true },
       },
-      other_lines: [{ name: 'Final water bill', amount: '180.50' }],
+      other_lines: [
+        { name: 'Final water bill', amount: '180.50' },
+        { name: 'Fuel oil in the tank', amount: '612.40', credit: true },
+        { name: 'Flip tax', percent: 2.5 },
+      ],
     };
     const draft = draftFrom(estimate, sent, defaults);
     expect(draft.liens[0]).toEqual({
@@ -97,13 +110,15 @@ describe('the details the form sends', () => {
     const draft = draftFrom(estimate, null, defaults);
     draft.liens.push({ label: 'HELOC', payoff: 'lots', per_diem_interest: '', payoff_date: '' });
     draft.listing_commission_percent = 'three';
-    draft.other_lines.push({ name: '', amount: '900' });
+    draft.other_lines.push({ name: '', amount: '900', unit: 'dollars', credit: false });
+    draft.other_lines.push({ name: 'Flip tax', amount: '', unit: 'percent', credit: false });
     const parsed = netSheetDetailsSchema.safeParse(detailsFrom(draft, defaults));
     expect(parsed.success).toBe(false);
     expect(parsed.error && fieldErrorsOf(parsed.error)).toEqual({
       listing_commission_percent: 'Listing commission must be a number',
       'liens.1.payoff': 'Payoff must be a dollar amount, like 450,000',
       'other_lines.0.name': 'Line name is required',
+      'other_lines.1.amount': 'Give either an amount in dollars or a percent of the price',
     });
     expect(formFieldKey('details.liens.1.payoff')).toBe('liens.1.payoff');
   });

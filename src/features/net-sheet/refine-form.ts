@@ -41,8 +41,18 @@ export interface RefineDraft {
   nassau_general: HalvesDraft;
   suffolk: HalvesDraft;
   village: { annual: string; fiscal_year_start_month: string; paid: boolean };
-  other_lines: { name: string; amount: string }[];
+  other_lines: OtherLineDraft[];
 }
+
+/** A line the seller adds: its size in dollars or in percent of the price, a cost or a credit. */
+export interface OtherLineDraft {
+  name: string;
+  amount: string;
+  unit: 'dollars' | 'percent';
+  credit: boolean;
+}
+
+export const emptyOtherLine = (): OtherLineDraft => ({ name: '', amount: '', unit: 'dollars', credit: false });
 
 /** New York villages start their fiscal year on June 1 unless they chose otherwise. */
 export const VILLAGE_FISCAL_START_MONTH = 6;
@@ -117,7 +127,13 @@ export function draftFrom(
           paid: taxes.village.paid,
         }
       : { annual: '', fiscal_year_start_month: String(VILLAGE_FISCAL_START_MONTH), paid: false },
-    other_lines: details.other_lines?.map((line) => ({ name: line.name, amount: dollarsText(line.amount) })) ?? [],
+    other_lines:
+      details.other_lines?.map((line) => ({
+        name: line.name,
+        amount: line.percent === undefined ? optionalDollars(line.amount) : String(line.percent),
+        unit: line.percent === undefined ? 'dollars' : 'percent',
+        credit: line.credit,
+      })) ?? [],
   };
 }
 
@@ -156,8 +172,14 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
       payoff_date: filled(lien.payoff_date),
     }));
   const otherLines = draft.other_lines
-    .filter((line) => !isBlank(line))
-    .map((line) => ({ name: line.name.trim(), amount: line.amount.trim() }));
+    .filter((line) => !isBlank({ name: line.name, amount: line.amount }))
+    .map((line) =>
+      withoutUndefined({
+        name: line.name.trim(),
+        ...(line.unit === 'percent' ? { percent: filledNumber(line.amount) } : { amount: filled(line.amount) }),
+        credit: line.credit ? true : undefined,
+      }),
+    );
   const county = draft.county === '' ? undefined : draft.county;
   const taxes = {
     nassau_school: county === 'Nassau' ? halvesDetails(draft.nassau_school) : undefined,
