@@ -48,6 +48,8 @@ const SECTION_OF: Record<string, Section> = {
   county: 'closing',
   town: 'closing',
   suffolk_lots: 'closing',
+  nassau_lots: 'closing',
+  nassau_blocks: 'closing',
   title_closer_pickup: 'fees',
   payoff_bank_attorney: 'fees',
   seller_pays_rp5217: 'fees',
@@ -393,6 +395,30 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
               error={fields.suffolk_lots}
               onChange={(event) => update({ suffolk_lots: event.target.value })}
             />
+          ) : null}
+          {draft.county === 'Nassau' ? (
+            <div className="form-row">
+              <Field
+                label="Tax lots"
+                name="nassau_lots"
+                inputMode="numeric"
+                placeholder="1"
+                hint="Nassau verifies each section, block and lot on every satisfaction. Empty: 1."
+                value={draft.nassau_lots}
+                error={fields.nassau_lots}
+                onChange={(event) => update({ nassau_lots: event.target.value })}
+              />
+              <Field
+                label="Tax blocks"
+                name="nassau_blocks"
+                inputMode="numeric"
+                placeholder="1"
+                hint="The block fee is charged per block. Empty: 1."
+                value={draft.nassau_blocks}
+                error={fields.nassau_blocks}
+                onChange={(event) => update({ nassau_blocks: event.target.value })}
+              />
+            </div>
           ) : null}
         </>,
       )}

@@ -163,6 +163,40 @@ describe('computeDetailedSheet, worked examples', () => {
     ]);
   });
 
+  it('charges Nassau tax map verification per lot and the block fee per block, for each satisfaction', () => {
+    // The tax map fee verifies "each tax lot referenced in any document" (https://www.forchellilaw.com/announcements/supreme-court-judge-rules-nassau-county-tax-map-verification-fee-is-unconstitutional/;
+    // "for each section, block and lot": https://www.abstractsinc.com/nassau-county-land-tax-map-verification-fee/);
+    // the block fee is "$300 (per block reference)" (https://deeds.com/recorder/new-york/nassau).
+    const details = netSheetDetailsSchema.parse({
+      county: 'Nassau',
+      closing_date: '2026-12-15',
+      nassau_lots: 3,
+      nassau_blocks: 2,
+      liens: [
+        { label: 'Mortgage', payoff: 300_000 },
+        { label: 'HELOC', payoff: 20_000 },
+      ],
+    });
+    const sheet = computeDetailedSheet(quick(900_000_00), details, fees, options);
+    expect(amount(sheet, 'nassau_tax_map_verification')).toBe(1_620_00); // 2 liens × 3 lots × $270
+    expect(amount(sheet, 'nassau_block_fee')).toBe(1_200_00); // 2 liens × 2 blocks × $300
+    expect(amount(sheet, 'nassau_satisfaction_recording')).toBe(101_00); // 2 × $50.50, once per document
+    expect(sheet.lines.find((line) => line.key === 'nassau_tax_map_verification')?.why).toBe('2 lien(s) × 3 lots');
+    // One lot and one block unless given: today's sheet.
+    const single = computeDetailedSheet(
+      quick(900_000_00),
+      netSheetDetailsSchema.parse({ ...details, nassau_lots: undefined, nassau_blocks: undefined }),
+      fees,
+      options,
+    );
+    expect(amount(single, 'nassau_tax_map_verification')).toBe(540_00);
+    expect(amount(single, 'nassau_block_fee')).toBe(600_00);
+    const refused = netSheetDetailsSchema.safeParse({ county: 'Nassau', nassau_lots: 2, nassau_blocks: 3 });
+    expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['nassau_blocks', 'A property has no more blocks than lots'],
+    ]);
+  });
+
   it('prorates a Suffolk bill: a paid half credits the buyer days, an unpaid half charges the seller days', () => {
     const bill = { annual: 12_000_00, first_half_paid: true, second_half_paid: false };
     // Dec 1 2026 - Jun 1 2027 = 182 days; closing Mar 1: seller 90 days, buyer 92 (closing day included).

@@ -237,8 +237,18 @@ export function computeDetailedSheet(
     const perLien = `${liens.length} × per lien satisfied (replaces the quick estimate's recording fee)`;
     if (county === 'Nassau') {
       fee('nassau_satisfaction_recording', liens.length, perLien);
-      fee('nassau_block_fee', liens.length, perLien);
-      fee('nassau_tax_map_verification', liens.length, perLien);
+      // Per block and per section/block/lot of each satisfaction (research: long-island-seller-credits-and-extras.md §4).
+      const [blocks, lots] = [details.nassau_blocks ?? 1, details.nassau_lots ?? 1];
+      fee(
+        'nassau_block_fee',
+        liens.length * blocks,
+        blocks > 1 ? `${liens.length} lien(s) × ${blocks} blocks` : perLien,
+      );
+      fee(
+        'nassau_tax_map_verification',
+        liens.length * lots,
+        lots > 1 ? `${liens.length} lien(s) × ${lots} lots` : perLien,
+      );
     } else {
       fee('suffolk_mortgage_verification', liens.length, perLien);
       fee('suffolk_satisfaction_recording', liens.length, perLien);

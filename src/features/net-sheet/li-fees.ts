@@ -13,7 +13,7 @@ export interface SiteFee {
   /** What the line is called on the net sheet and on the admin's fee table. */
   label: string;
   /** When the fee is charged, in the words of the settings screen. */
-  per: 'lien' | 'lot' | 'sale';
+  per: 'lien' | 'lot' | 'sale' | 'lien and block' | 'lien and lot';
   /** Which county's sales it applies to (both when absent). */
   county?: County;
   cents: number;
@@ -38,17 +38,19 @@ export const LI_FEE_DEFAULTS = {
     checked: RESEARCHED,
     source: 'https://lilifepolitics.com/news/politics/nassau-dems-call-to-slash-county-clerk-fees',
   },
+  // Per block referenced by each satisfaction ("$300 (per block reference)", https://deeds.com/recorder/new-york/nassau).
   nassau_block_fee: {
     label: 'Block fee per satisfaction (Nassau)',
-    per: 'lien',
+    per: 'lien and block',
     county: 'Nassau',
     cents: 300_00,
     checked: RESEARCHED,
     source: 'https://newsday.com/long-island/nassau/nassau-real-estate-transactions-ruling-wzjaqovy',
   },
+  // For each section/block/lot a satisfaction is recorded against (the source below; decision 0039).
   nassau_tax_map_verification: {
     label: 'Tax map verification (Nassau)',
-    per: 'lien',
+    per: 'lien and lot',
     county: 'Nassau',
     cents: 270_00,
     checked: RESEARCHED,

@@ -46,6 +46,7 @@ describe('the details the form sends', () => {
     draft.county = 'Nassau';
     draft.suffolk.annual = '9,000';
     draft.suffolk_lots = '2';
+    draft.nassau_lots = '3';
     draft.nassau_school = { annual: '10,000', first_half_paid: true, second_half_paid: false };
     draft.switches.payoff_bank_attorney = true;
     draft.listing_commission_percent = '2.5';
@@ -55,6 +56,7 @@ describe('the details the form sends', () => {
       attorney_fee: '1,800',
       liens: [{ label: 'Mortgage', payoff: '450,000' }],
       county: 'Nassau',
+      nassau_lots: 3,
       payoff_bank_attorney: true,
       property_taxes: { nassau_school: { annual: '10,000', first_half_paid: true, second_half_paid: false } },
       other_lines: [

@@ -36,6 +36,8 @@ export interface RefineDraft {
   county: '' | 'Nassau' | 'Suffolk';
   town: string;
   suffolk_lots: string;
+  nassau_lots: string;
+  nassau_blocks: string;
   switches: Record<Switch, boolean>;
   nassau_school: HalvesDraft;
   nassau_general: HalvesDraft;
@@ -112,6 +114,8 @@ export function draftFrom(
     town: details.town ?? '',
     // The schema fills in 1 lot when none was sent: shown as the hint, not as a typed value.
     suffolk_lots: details.suffolk_lots && details.suffolk_lots > 1 ? String(details.suffolk_lots) : '',
+    nassau_lots: optionalNumber(details.nassau_lots),
+    nassau_blocks: optionalNumber(details.nassau_blocks),
     switches: {
       title_closer_pickup: details.title_closer_pickup ?? defaults.title_closer_pickup,
       payoff_bank_attorney: details.payoff_bank_attorney ?? defaults.payoff_bank_attorney,
@@ -205,6 +209,8 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
     county,
     town: filled(draft.town),
     suffolk_lots: county === 'Suffolk' ? filledNumber(draft.suffolk_lots) : undefined,
+    nassau_lots: county === 'Nassau' ? filledNumber(draft.nassau_lots) : undefined,
+    nassau_blocks: county === 'Nassau' ? filledNumber(draft.nassau_blocks) : undefined,
     title_closer_pickup: changed('title_closer_pickup'),
     payoff_bank_attorney: changed('payoff_bank_attorney'),
     seller_pays_rp5217: changed('seller_pays_rp5217'),
