@@ -73,91 +73,92 @@ const otherLineSchema = z
 
 const halves = { first_half_paid: z.boolean().default(false), second_half_paid: z.boolean().default(false) };
 
-export const netSheetDetailsSchema = z
-  .strictObject({
-    /** Default: the agent's commission split as the caller's `defaults` say. */
-    listing_commission_percent: percent('Listing commission').optional(),
-    buyer_agent_percent: percent("Buyer's agent commission").optional(),
-    /** Default $0. */
-    seller_concessions: dollars('Seller concessions').optional(),
-    /** The seller's own attorney's fee. Default: the agent's usual fee (the quick estimate's). */
-    attorney_fee: dollars('Attorney fee').optional(),
-    /** Default: the quick estimate's mortgage payoff as the only lien; the first lien replaces it. */
-    liens: z.array(lienSchema).max(4, 'At most 4 liens').optional(),
-    /** Default: today + the agent's days to closing (45 unless set). */
-    closing_date: isoDate('Closing date').optional(),
-    /** Default: unknown, and the quick estimate's single recording fee stays. */
-    county: z.enum(['Nassau', 'Suffolk'], { error: 'County must be Nassau or Suffolk' }).optional(),
-    /** For the East End note only. */
-    town: text('Town', 100).optional(),
-    suffolk_lots: z
-      .number({ error: 'Lots must be a number' })
-      .int('Lots must be a whole number')
-      .min(1, 'At least 1 lot')
-      .max(10, 'At most 10 lots')
-      .default(1),
-    /**
-     * Nassau: the tax map verification is charged for each section/block/lot a satisfaction is recorded
-     * against, the block fee for each block (research: long-island-seller-credits-and-extras.md §4).
-     * Default 1 each.
-     */
-    nassau_lots: z
-      .number({ error: 'Lots must be a number' })
-      .int('Lots must be a whole number')
-      .min(1, 'At least 1 lot')
-      .max(10, 'At most 10 lots')
-      .optional(),
-    nassau_blocks: z
-      .number({ error: 'Blocks must be a number' })
-      .int('Blocks must be a whole number')
-      .min(1, 'At least 1 block')
-      .max(10, 'At most 10 blocks')
-      .optional(),
-    /** A contract term; by custom the buyer files it. Default: the agent's setting (off unless set). */
-    seller_pays_rp5217: z.boolean({ error: 'RP-5217 on the seller must be true or false' }).optional(),
-    /** Per lien satisfied. Default: the agent's setting (on unless set). */
-    title_closer_pickup: z.boolean({ error: 'Title closer pick-up must be true or false' }).optional(),
-    /** Per lien satisfied. Default: the agent's setting (off unless set). */
-    payoff_bank_attorney: z.boolean({ error: 'Payoff bank attorney fee must be true or false' }).optional(),
-    /** Default: no proration (the attorney settles taxes at closing). */
-    property_taxes: z
-      .strictObject({
-        nassau_school: z.strictObject({ annual: dollars('School tax'), ...halves }).optional(),
-        nassau_general: z.strictObject({ annual: dollars('General tax'), ...halves }).optional(),
-        suffolk: z.strictObject({ annual: dollars('Property tax'), ...halves }).optional(),
-        village: z
-          .strictObject({
-            annual: dollars('Village tax'),
-            fiscal_year_start_month: z
-              .number({ error: 'Month must be a number' })
-              .int('Month must be 1-12')
-              .min(1, 'Month must be 1-12')
-              .max(12, 'Month must be 1-12'),
-            paid: z.boolean().default(false),
-          })
-          .optional(),
-      })
-      .optional(),
-    /** Repairs, CO cure, final water bill (costs); fuel oil in the tank (a credit). Default none. */
-    other_lines: z
-      .array(otherLineSchema)
-      .max(20, 'At most 20 other lines')
-      .superRefine((lines, ctx) => {
-        const costPercent = lines.reduce((sum, line) => sum + (line.credit ? 0 : (line.percent ?? 0)), 0);
-        // A line over the bound on its own already says so under its field.
-        const eachWithin = lines.every((line) => (line.percent ?? 0) <= MAX_OTHER_PERCENT);
-        if (eachWithin && costPercent > MAX_OTHER_PERCENT + 1e-9)
-          ctx.addIssue({
-            code: 'custom',
-            message: `Percent-based costs can add up to at most ${MAX_OTHER_PERCENT}% of the price`,
-          });
-      })
-      .optional(),
-  })
-  .superRefine((details, ctx) => {
-    // A block holds one or more lots: more blocks than lots is a slip.
-    if ((details.nassau_blocks ?? 1) > (details.nassau_lots ?? 1))
-      ctx.addIssue({ code: 'custom', path: ['nassau_blocks'], message: 'A property has no more blocks than lots' });
-  });
+/** The fields; netSheetDetailsSchema adds the checks across fields. */
+const detailsObject = z.strictObject({
+  /** Default: the agent's commission split as the caller's `defaults` say. */
+  listing_commission_percent: percent('Listing commission').optional(),
+  buyer_agent_percent: percent("Buyer's agent commission").optional(),
+  /** Default $0. */
+  seller_concessions: dollars('Seller concessions').optional(),
+  /** The seller's own attorney's fee. Default: the agent's usual fee (the quick estimate's). */
+  attorney_fee: dollars('Attorney fee').optional(),
+  /** Default: the quick estimate's mortgage payoff as the only lien; the first lien replaces it. */
+  liens: z.array(lienSchema).max(4, 'At most 4 liens').optional(),
+  /** Default: today + the agent's days to closing (45 unless set). */
+  closing_date: isoDate('Closing date').optional(),
+  /** Default: unknown, and the quick estimate's single recording fee stays. */
+  county: z.enum(['Nassau', 'Suffolk'], { error: 'County must be Nassau or Suffolk' }).optional(),
+  /** For the East End note only. */
+  town: text('Town', 100).optional(),
+  suffolk_lots: z
+    .number({ error: 'Lots must be a number' })
+    .int('Lots must be a whole number')
+    .min(1, 'At least 1 lot')
+    .max(10, 'At most 10 lots')
+    .default(1),
+  /**
+   * Nassau: the tax map verification is charged for each section/block/lot a satisfaction is recorded
+   * against, the block fee for each block (research: long-island-seller-credits-and-extras.md §4).
+   * Default 1 each.
+   */
+  nassau_lots: z
+    .number({ error: 'Lots must be a number' })
+    .int('Lots must be a whole number')
+    .min(1, 'At least 1 lot')
+    .max(10, 'At most 10 lots')
+    .optional(),
+  nassau_blocks: z
+    .number({ error: 'Blocks must be a number' })
+    .int('Blocks must be a whole number')
+    .min(1, 'At least 1 block')
+    .max(10, 'At most 10 blocks')
+    .optional(),
+  /** A contract term; by custom the buyer files it. Default: the agent's setting (off unless set). */
+  seller_pays_rp5217: z.boolean({ error: 'RP-5217 on the seller must be true or false' }).optional(),
+  /** Per lien satisfied. Default: the agent's setting (on unless set). */
+  title_closer_pickup: z.boolean({ error: 'Title closer pick-up must be true or false' }).optional(),
+  /** Per lien satisfied. Default: the agent's setting (off unless set). */
+  payoff_bank_attorney: z.boolean({ error: 'Payoff bank attorney fee must be true or false' }).optional(),
+  /** Default: no proration (the attorney settles taxes at closing). */
+  property_taxes: z
+    .strictObject({
+      nassau_school: z.strictObject({ annual: dollars('School tax'), ...halves }).optional(),
+      nassau_general: z.strictObject({ annual: dollars('General tax'), ...halves }).optional(),
+      suffolk: z.strictObject({ annual: dollars('Property tax'), ...halves }).optional(),
+      village: z
+        .strictObject({
+          annual: dollars('Village tax'),
+          fiscal_year_start_month: z
+            .number({ error: 'Month must be a number' })
+            .int('Month must be 1-12')
+            .min(1, 'Month must be 1-12')
+            .max(12, 'Month must be 1-12'),
+          paid: z.boolean().default(false),
+        })
+        .optional(),
+    })
+    .optional(),
+  /** Repairs, CO cure, final water bill (costs); fuel oil in the tank (a credit). Default none. */
+  other_lines: z
+    .array(otherLineSchema)
+    .max(20, 'At most 20 other lines')
+    .superRefine((lines, ctx) => {
+      const costPercent = lines.reduce((sum, line) => sum + (line.credit ? 0 : (line.percent ?? 0)), 0);
+      // A line over the bound on its own already says so under its field.
+      const eachWithin = lines.every((line) => (line.percent ?? 0) <= MAX_OTHER_PERCENT);
+      if (eachWithin && costPercent > MAX_OTHER_PERCENT + 1e-9)
+        ctx.addIssue({
+          code: 'custom',
+          message: `Percent-based costs can add up to at most ${MAX_OTHER_PERCENT}% of the price`,
+        });
+    })
+    .optional(),
+});
+
+export const netSheetDetailsSchema = detailsObject.superRefine((details, ctx) => {
+  // A block holds one or more lots: more blocks than lots is a slip.
+  if ((details.nassau_blocks ?? 1) > (details.nassau_lots ?? 1))
+    ctx.addIssue({ code: 'custom', path: ['nassau_blocks'], message: 'A property has no more blocks than lots' });
+});
 
 export type NetSheetDetails = z.output<typeof netSheetDetailsSchema>;
