@@ -50,6 +50,8 @@ const SECTION_OF: Record<string, Section> = {
   suffolk_lots: 'closing',
   nassau_lots: 'closing',
   nassau_blocks: 'closing',
+  property_type: 'closing',
+  flip_tax: 'closing',
   title_closer_pickup: 'fees',
   payoff_bank_attorney: 'fees',
   seller_pays_rp5217: 'fees',
@@ -203,6 +205,56 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
             2nd half paid
           </CheckboxField>
         </div>
+      </fieldset>
+    );
+  };
+
+  const flipTax = () => {
+    const flip = draft.flip_tax;
+    const set = (change: Partial<typeof flip>) => update({ flip_tax: { ...flip, ...change } });
+    const text = (label: string, key: 'percent' | 'purchase_price' | 'dollars_per_share' | 'shares', hint: string) => (
+      <Field
+        label={label}
+        name={`flip_tax.${key}`}
+        inputMode="decimal"
+        autoComplete="off"
+        hint={hint}
+        value={flip[key]}
+        error={fields[`flip_tax.${key}`]}
+        onChange={(event) => set({ [key]: event.target.value })}
+      />
+    );
+    return (
+      <fieldset className="refine-group">
+        <legend>Co-op flip tax</legend>
+        <SelectField
+          label="Figured as"
+          value={flip.basis}
+          hint="From the co-op’s bylaws or its managing agent. Empty: no flip tax."
+          error={fields['flip_tax.basis'] ?? fields.flip_tax}
+          onChange={(basis) =>
+            set({ basis: basis === 'price' || basis === 'profit' || basis === 'shares' ? basis : '' })
+          }
+        >
+          <option value="">No flip tax</option>
+          <option value="price">A percent of the price</option>
+          <option value="profit">A percent of the profit</option>
+          <option value="shares">Dollars per share</option>
+        </SelectField>
+        {flip.basis === 'price' || flip.basis === 'profit' ? (
+          <div className="form-row">
+            {text('Percent (%)', 'percent', 'Often 1–3%.')}
+            {flip.basis === 'profit'
+              ? text('What you paid ($)', 'purchase_price', 'The profit is the price less this.')
+              : null}
+          </div>
+        ) : null}
+        {flip.basis === 'shares' ? (
+          <div className="form-row">
+            {text('Dollars per share ($)', 'dollars_per_share', 'As the co-op sets it.')}
+            {text('Shares', 'shares', 'On your stock certificate.')}
+          </div>
+        ) : null}
       </fieldset>
     );
   };
@@ -384,7 +436,7 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
             <option value="Nassau">Nassau</option>
             <option value="Suffolk">Suffolk</option>
           </SelectField>
-          {draft.county === 'Suffolk' ? (
+          {draft.property_type !== 'coop' && draft.county === 'Suffolk' ? (
             <Field
               label="Tax lots"
               name="suffolk_lots"
@@ -396,7 +448,21 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
               onChange={(event) => update({ suffolk_lots: event.target.value })}
             />
           ) : null}
-          {draft.county === 'Nassau' ? (
+          <SelectField
+            label="Property type"
+            value={draft.property_type}
+            hint="A co-op has no deed to record: its share loan ends with a UCC-3, and the co-op charges its own fees."
+            error={fields.property_type}
+            onChange={(type) =>
+              update({ property_type: type === 'house' || type === 'condo' || type === 'coop' ? type : '' })
+            }
+          >
+            <option value="">1–3 family house</option>
+            <option value="condo">Condominium</option>
+            <option value="coop">Co-op</option>
+          </SelectField>
+          {draft.property_type === 'coop' ? flipTax() : null}
+          {draft.property_type !== 'coop' && draft.county === 'Nassau' ? (
             <div className="form-row">
               <Field
                 label="Tax lots"

@@ -7,6 +7,7 @@ import { netSheetDetailsSchema } from './details.ts';
 import { defaultFeeTable } from './li-fees.ts';
 import { compareOffers } from './offers.ts';
 import { prorations } from './proration.ts';
+import { sheetBasisSchema } from './stored-sheet.ts';
 import { netRange, rangePrices } from './range.ts';
 import { netAtPrice, solveReverse, UnreachableTargetError, type QuickWithoutPrice } from './reverse.ts';
 
@@ -197,6 +198,82 @@ describe('computeDetailedSheet, worked examples', () => {
     ]);
   });
 
+  it('sells a co-op with no recording: a UCC-3 per share loan, the co-op fees and its flip tax', () => {
+    // A co-op transfer has no deed and no RP-5217 (tax.ny.gov RP-5217 Q&A: "co-op transfers" excluded);
+    // UCC filing $40 (19 NYCRR 143-5.1); co-op attorney $500 (https://dmvequityrealestate.com/?page_id=200);
+    // move-out deposit $500 and flip tax "1% to 3% of purchase price" (https://williamjfarmer.com/blog/2016/closing-costs-co-ops);
+    // flip tax as a percent of the price, of the profit or per share (https://www.realestatelawqueens.com/first-priority/).
+    const base = {
+      property_type: 'coop',
+      county: 'Nassau',
+      closing_date: '2027-01-15',
+      seller_pays_rp5217: true,
+      liens: [{ label: 'Share loan', payoff: 200_000 }],
+    } as const;
+    const sheetWith = (flip_tax: unknown) =>
+      computeDetailedSheet(quick(600_000_00), netSheetDetailsSchema.parse({ ...base, flip_tax }), fees, options);
+    const byPrice = sheetWith({ basis: 'price', percent: 2 });
+    const keys = byPrice.lines.map((line) => line.key);
+    for (const recorded of ['nassau_satisfaction_recording', 'nassau_block_fee', 'nassau_tax_map_verification'])
+      expect(keys).not.toContain(recorded);
+    for (const deed of ['recording_fee', 'rp5217_filing', 'tp584_filing']) expect(keys).not.toContain(deed);
+    expect(amount(byPrice, 'coop_ucc3_filing')).toBe(40_00);
+    expect(amount(byPrice, 'coop_transfer_agent')).toBe(500_00);
+    expect(amount(byPrice, 'coop_move_out_deposit')).toBe(500_00);
+    expect(amount(byPrice, 'flip_tax')).toBe(12_000_00); // 2 % of $600,000
+    expect(amount(byPrice, 'transfer_tax')).toBe(2_400_00); // the NYS transfer tax still applies: 1,200 × $2
+    // 2 % of the $200,000 profit over a $400,000 purchase; $5 × 1,200 shares.
+    expect(amount(sheetWith({ basis: 'profit', percent: 2, purchase_price: '400,000' }), 'flip_tax')).toBe(4_000_00);
+    expect(amount(sheetWith({ basis: 'profit', percent: 2, purchase_price: 700_000 }), 'flip_tax')).toBeUndefined();
+    expect(amount(sheetWith({ basis: 'shares', dollars_per_share: 5, shares: 1_200 }), 'flip_tax')).toBe(6_000_00);
+    // A condo keeps a house's lines.
+    const condo = computeDetailedSheet(
+      quick(600_000_00),
+      netSheetDetailsSchema.parse({ ...base, property_type: 'condo' }),
+      fees,
+      options,
+    );
+    expect(amount(condo, 'nassau_tax_map_verification')).toBe(270_00);
+    expect(amount(condo, 'rp5217_filing')).toBe(125_00);
+    // The reverse solve carries a percent flip tax as the price moves.
+    const details = netSheetDetailsSchema.parse({
+      ...base,
+      flip_tax: { basis: 'profit', percent: 3, purchase_price: 1 },
+    });
+    const solved = solveReverse(byPrice.net_cents, withoutPrice(quick(0)), details, fees, options);
+    expect(solved.sheet.net_cents).toBeGreaterThanOrEqual(byPrice.net_cents);
+    const issues = (raw: unknown) =>
+      netSheetDetailsSchema.safeParse(raw).error?.issues.map((issue) => [issue.path.join('.'), issue.message]);
+    expect(issues({ flip_tax: { basis: 'price', percent: 2 } })).toEqual([
+      ['flip_tax', 'A flip tax applies to a co-op sale only'],
+    ]);
+    expect(issues({ property_type: 'coop', flip_tax: { basis: 'profit', percent: 2 } })).toEqual([
+      ['flip_tax.purchase_price', 'Give what you paid, to figure the profit'],
+    ]);
+    expect(issues({ property_type: 'coop', nassau_lots: 2 })).toEqual([
+      ['nassau_lots', 'A co-op records no satisfaction: no lots to verify'],
+    ]);
+    expect(issues({ property_type: 'coop', flip_tax: { basis: 'shares' } })).toEqual([
+      ['flip_tax.dollars_per_share', 'Give the dollars per share'],
+      ['flip_tax.shares', 'Give the number of shares'],
+    ]);
+  });
+
+  it('reads a sheet basis stored before the co-op fees existed, with their defaults', () => {
+    const older = Object.fromEntries(Object.entries(defaultFeeTable()).filter(([key]) => !key.startsWith('coop_')));
+    const defaults = {
+      listing_commission_percent: 3,
+      buyer_agent_percent: 3,
+      days_to_closing: 45,
+      title_closer_pickup: true,
+      payoff_bank_attorney: false,
+      seller_pays_rp5217: false,
+    };
+    const basis = sheetBasisSchema.parse({ today: '2026-11-01', defaults, fees: older });
+    expect(basis.fees.coop_ucc3_filing.cents).toBe(40_00);
+    expect(basis.fees.nassau_block_fee).toEqual(defaultFeeTable().nassau_block_fee);
+  });
+
   it('prorates a Suffolk bill: a paid half credits the buyer days, an unpaid half charges the seller days', () => {
     const bill = { annual: 12_000_00, first_half_paid: true, second_half_paid: false };
     // Dec 1 2026 - Jun 1 2027 = 182 days; closing Mar 1: seller 90 days, buyer 92 (closing day included).
@@ -289,6 +366,7 @@ const details = fc
     listing_commission_percent: fc.integer({ min: 0, max: 2000 }).map((h) => h / 100),
     buyer_agent_percent: fc.integer({ min: 0, max: 2000 }).map((h) => h / 100),
     county: fc.constantFrom('Nassau', 'Suffolk'),
+    property_type: fc.constantFrom('house', 'condo', 'coop'),
     closing_date: fc.constantFrom('2026-12-31', '2027-02-28', '2027-06-30', '2027-07-01'),
     liens: fc.array(
       fc.record({
@@ -330,6 +408,20 @@ const details = fc
       }),
     }),
   })
+  .chain((raw) =>
+    // A co-op's flip tax in each of its three forms.
+    fc
+      .oneof(
+        fc.integer({ min: 0, max: 1000 }).map((h) => ({ basis: 'price', percent: h / 100 })),
+        fc
+          .tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 5_000_000 }))
+          .map(([h, paid]) => ({ basis: 'profit', percent: h / 100, purchase_price: paid })),
+        fc
+          .tuple(fc.integer({ min: 1, max: 100_00 }), fc.integer({ min: 1, max: 5_000 }))
+          .map(([cents, shares]) => ({ basis: 'shares', dollars_per_share: cents / 100, shares })),
+      )
+      .map((flip_tax) => (raw.property_type === 'coop' ? { ...raw, flip_tax } : raw)),
+  )
   .map((raw) => netSheetDetailsSchema.parse(raw));
 
 describe('computeDetailedSheet, properties', () => {

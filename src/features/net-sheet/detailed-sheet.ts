@@ -94,6 +94,21 @@ export const otherPercentCents = (priceCents: number, details: NetSheetDetails |
     .filter((line) => line.percent !== undefined)
     .reduce((sum, line) => sum + otherLineCents(priceCents, line), 0);
 
+/** A co-op's flip tax at a price, rounded half-up (0 unless the sale is a co-op's with one). */
+export function flipTaxCents(priceCents: number, details: NetSheetDetails | undefined): number {
+  const flip = details?.property_type === 'coop' ? details.flip_tax : undefined;
+  if (!flip) return 0;
+  if (flip.basis === 'shares') return (flip.dollars_per_share ?? 0) * (flip.shares ?? 0);
+  const base = flip.basis === 'price' ? priceCents : Math.max(priceCents - (flip.purchase_price ?? 0), 0);
+  return divideRoundHalfUp(base * hundredths(flip.percent ?? 0), 100 * 100);
+}
+
+const FLIP_TAX_WHY = {
+  price: 'percent of the sale price',
+  profit: 'percent of the profit over what the seller paid',
+  shares: 'dollars per share',
+} as const;
+
 function notesFor(price: number, town: string | undefined): DetailedSheet['notes'] {
   const notes: DetailedSheet['notes'] = [];
   if (price >= MANSION_TAX_THRESHOLD_CENTS) {
@@ -225,7 +240,21 @@ export function computeDetailedSheet(
   const fee = (key: FeeKey, count: number, why: string) =>
     lines.push({ key, label: LI_FEE_DEFAULTS[key].label, amount_cents: fees[key].cents * count, why, group: 'fee' });
   const county = details?.county;
-  if (!details || !county) {
+  if (details?.property_type === 'coop') {
+    // No deed, no RP-5217, no satisfaction recorded: the share loan ends with a UCC-3 (research §5).
+    fee('coop_ucc3_filing', liens.length, `${liens.length} × per share loan paid off (no recording for a co-op)`);
+    fee('coop_transfer_agent', 1, "The co-op's attorney or managing agent, once per sale");
+    fee('coop_move_out_deposit', 1, 'Often refundable when the building finds no damage');
+    const flip = details.flip_tax;
+    if (flip)
+      lines.push({
+        key: 'flip_tax',
+        label: flip.basis === 'shares' ? 'Flip tax' : `Flip tax (${flip.percent ?? 0}%)`,
+        amount_cents: flipTaxCents(quick.salePriceCents, details),
+        why: `The co-op's transfer fee: ${FLIP_TAX_WHY[flip.basis]}`,
+        group: 'fee',
+      });
+  } else if (!details || !county) {
     lines.push({
       key: 'recording_fee',
       label: 'Recording fee',

@@ -71,6 +71,40 @@ const otherLineSchema = z
       });
   });
 
+/** A co-op's flip tax, as its bylaws set it: a percent of the price or of the profit, or dollars per share. */
+const flipTaxSchema = z
+  .strictObject({
+    basis: z.enum(['price', 'profit', 'shares'], { error: 'Choose how the flip tax is figured' }),
+    /** For `price` and `profit`. */
+    percent: z
+      .number({ error: 'Flip tax percent must be a number' })
+      .min(0, 'Flip tax percent cannot be negative')
+      .max(MAX_OTHER_PERCENT, `Flip tax percent must be at most ${MAX_OTHER_PERCENT}%`)
+      .refine(hasAtMostTwoDecimals, 'Flip tax percent can have at most two decimals')
+      .optional(),
+    /** For `profit`: what the seller paid for the shares. */
+    purchase_price: dollars('Purchase price').optional(),
+    /** For `shares`. */
+    dollars_per_share: dollars('Dollars per share').optional(),
+    shares: z
+      .number({ error: 'Shares must be a number' })
+      .int('Shares must be a whole number')
+      .min(1, 'At least 1 share')
+      .max(1_000_000, 'At most 1,000,000 shares')
+      .optional(),
+  })
+  .superRefine((flip, ctx) => {
+    const need = (field: 'percent' | 'purchase_price' | 'dollars_per_share' | 'shares', message: string) => {
+      if (flip[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message });
+    };
+    if (flip.basis !== 'shares') need('percent', 'Give the flip tax percent');
+    if (flip.basis === 'profit') need('purchase_price', 'Give what you paid, to figure the profit');
+    if (flip.basis === 'shares') {
+      need('dollars_per_share', 'Give the dollars per share');
+      need('shares', 'Give the number of shares');
+    }
+  });
+
 const halves = { first_half_paid: z.boolean().default(false), second_half_paid: z.boolean().default(false) };
 
 /** The fields; netSheetDetailsSchema adds the checks across fields. */
@@ -86,6 +120,13 @@ const detailsObject = z.strictObject({
   liens: z.array(lienSchema).max(4, 'At most 4 liens').optional(),
   /** Default: today + the agent's days to closing (45 unless set). */
   closing_date: isoDate('Closing date').optional(),
+  /**
+   * Default a house (1-3 family; a condo has the same lines). A co-op has no deed, no RP-5217 and no
+   * satisfaction to record: its share loan ends with a UCC-3, and the co-op's own fees apply (decision 0039).
+   */
+  property_type: z.enum(['house', 'condo', 'coop'], { error: 'Property type must be house, condo or coop' }).optional(),
+  /** A co-op's flip tax (only with property_type coop). Default none. */
+  flip_tax: flipTaxSchema.optional(),
   /** Default: unknown, and the quick estimate's single recording fee stays. */
   county: z.enum(['Nassau', 'Suffolk'], { error: 'County must be Nassau or Suffolk' }).optional(),
   /** For the East End note only. */
@@ -156,6 +197,14 @@ const detailsObject = z.strictObject({
 });
 
 export const netSheetDetailsSchema = detailsObject.superRefine((details, ctx) => {
+  if (details.flip_tax && details.property_type !== 'coop')
+    ctx.addIssue({ code: 'custom', path: ['flip_tax'], message: 'A flip tax applies to a co-op sale only' });
+  if (details.property_type === 'coop' && (details.nassau_lots !== undefined || details.nassau_blocks !== undefined))
+    ctx.addIssue({
+      code: 'custom',
+      path: ['nassau_lots'],
+      message: 'A co-op records no satisfaction: no lots to verify',
+    });
   // A block holds one or more lots: more blocks than lots is a slip.
   if ((details.nassau_blocks ?? 1) > (details.nassau_lots ?? 1))
     ctx.addIssue({ code: 'custom', path: ['nassau_blocks'], message: 'A property has no more blocks than lots' });

@@ -51,6 +51,8 @@ describe('the details the form sends', () => {
     draft.switches.payoff_bank_attorney = true;
     draft.listing_commission_percent = '2.5';
     draft.attorney_fee = ' 1,800 ';
+    // A flip tax typed, then the type changed back: not sent (only a co-op has one).
+    draft.flip_tax = { basis: 'price', percent: '2', purchase_price: '', dollars_per_share: '', shares: '' };
     expect(detailsFrom(draft, defaults)).toEqual({
       listing_commission_percent: 2.5,
       attorney_fee: '1,800',
@@ -87,6 +89,7 @@ describe('the details the form sends', () => {
         suffolk: { annual: '12,001', first_half_paid: true, second_half_paid: false },
         village: { annual: '3,000', fiscal_year_start_month: 3, paid: true },
       },
+      property_type: 'condo',
       other_lines: [
         { name: 'Final water bill', amount: '180.50' },
         { name: 'Fuel oil in the tank', amount: '612.40', credit: true },
@@ -106,6 +109,20 @@ describe('the details the form sends', () => {
       seller_pays_rp5217: true,
     });
     expect(netSheetDetailsSchema.parse(detailsFrom(draft, defaults))).toEqual(netSheetDetailsSchema.parse(sent));
+  });
+
+  it('come back as the same form for a co-op with its flip tax, and leave out its lots', () => {
+    const sent = {
+      property_type: 'coop',
+      county: 'Nassau',
+      flip_tax: { basis: 'profit', percent: 2, purchase_price: '300,000' },
+    };
+    const draft = draftFrom(estimate, sent, defaults);
+    expect(draft.flip_tax).toMatchObject({ basis: 'profit', percent: '2', purchase_price: '300,000' });
+    draft.nassau_lots = '2';
+    expect(netSheetDetailsSchema.parse(detailsFrom(draft, defaults))).toEqual(
+      netSheetDetailsSchema.parse({ ...sent, liens: [{ label: 'Mortgage', payoff: '450,000' }] }),
+    );
   });
 
   it('name each wrong field by the path the form shows its error under', () => {

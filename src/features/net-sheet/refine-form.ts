@@ -38,6 +38,8 @@ export interface RefineDraft {
   suffolk_lots: string;
   nassau_lots: string;
   nassau_blocks: string;
+  property_type: '' | 'house' | 'condo' | 'coop';
+  flip_tax: FlipTaxDraft;
   switches: Record<Switch, boolean>;
   nassau_school: HalvesDraft;
   nassau_general: HalvesDraft;
@@ -45,6 +47,23 @@ export interface RefineDraft {
   village: { annual: string; fiscal_year_start_month: string; paid: boolean };
   other_lines: OtherLineDraft[];
 }
+
+/** A co-op's flip tax: none, or how its bylaws figure it and the numbers that takes. */
+export interface FlipTaxDraft {
+  basis: '' | 'price' | 'profit' | 'shares';
+  percent: string;
+  purchase_price: string;
+  dollars_per_share: string;
+  shares: string;
+}
+
+const emptyFlipTax = (): FlipTaxDraft => ({
+  basis: '',
+  percent: '',
+  purchase_price: '',
+  dollars_per_share: '',
+  shares: '',
+});
 
 /** A line the seller adds: its size in dollars or in percent of the price, a cost or a credit. */
 export interface OtherLineDraft {
@@ -116,6 +135,16 @@ export function draftFrom(
     suffolk_lots: details.suffolk_lots && details.suffolk_lots > 1 ? String(details.suffolk_lots) : '',
     nassau_lots: optionalNumber(details.nassau_lots),
     nassau_blocks: optionalNumber(details.nassau_blocks),
+    property_type: details.property_type ?? '',
+    flip_tax: details.flip_tax
+      ? {
+          basis: details.flip_tax.basis,
+          percent: optionalNumber(details.flip_tax.percent),
+          purchase_price: optionalDollars(details.flip_tax.purchase_price),
+          dollars_per_share: optionalDollars(details.flip_tax.dollars_per_share),
+          shares: optionalNumber(details.flip_tax.shares),
+        }
+      : emptyFlipTax(),
     switches: {
       title_closer_pickup: details.title_closer_pickup ?? defaults.title_closer_pickup,
       payoff_bank_attorney: details.payoff_bank_attorney ?? defaults.payoff_bank_attorney,
@@ -185,6 +214,7 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
       }),
     );
   const county = draft.county === '' ? undefined : draft.county;
+  const coop = draft.property_type === 'coop';
   const taxes = {
     nassau_school: county === 'Nassau' ? halvesDetails(draft.nassau_school) : undefined,
     nassau_general: county === 'Nassau' ? halvesDetails(draft.nassau_general) : undefined,
@@ -208,9 +238,22 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
     closing_date: filled(draft.closing_date),
     county,
     town: filled(draft.town),
-    suffolk_lots: county === 'Suffolk' ? filledNumber(draft.suffolk_lots) : undefined,
-    nassau_lots: county === 'Nassau' ? filledNumber(draft.nassau_lots) : undefined,
-    nassau_blocks: county === 'Nassau' ? filledNumber(draft.nassau_blocks) : undefined,
+    // A co-op records nothing: its lots would not count.
+    suffolk_lots: county === 'Suffolk' && !coop ? filledNumber(draft.suffolk_lots) : undefined,
+    nassau_lots: county === 'Nassau' && !coop ? filledNumber(draft.nassau_lots) : undefined,
+    nassau_blocks: county === 'Nassau' && !coop ? filledNumber(draft.nassau_blocks) : undefined,
+    property_type: draft.property_type === '' ? undefined : draft.property_type,
+    // Only what the chosen basis uses, and only for a co-op (any other sale has none).
+    flip_tax:
+      draft.property_type === 'coop' && draft.flip_tax.basis !== ''
+        ? withoutUndefined({
+            basis: draft.flip_tax.basis,
+            percent: draft.flip_tax.basis === 'shares' ? undefined : filledNumber(draft.flip_tax.percent),
+            purchase_price: draft.flip_tax.basis === 'profit' ? filled(draft.flip_tax.purchase_price) : undefined,
+            dollars_per_share: draft.flip_tax.basis === 'shares' ? filled(draft.flip_tax.dollars_per_share) : undefined,
+            shares: draft.flip_tax.basis === 'shares' ? filledNumber(draft.flip_tax.shares) : undefined,
+          })
+        : undefined,
     title_closer_pickup: changed('title_closer_pickup'),
     payoff_bank_attorney: changed('payoff_bank_attorney'),
     seller_pays_rp5217: changed('seller_pays_rp5217'),

@@ -6,6 +6,7 @@ import { MAX_AMOUNT_CENTS, type EstimateInputs } from '../estimate/estimate.ts';
 import {
   commissionSplit,
   computeDetailedSheet,
+  flipTaxCents,
   otherPercentCents,
   priceLines,
   type DetailedSheet,
@@ -41,7 +42,9 @@ export function netAtPrice(
       moving.listing -
       moving.buyer -
       moving.transferTax -
-      otherPercentCents(priceCents, details)
+      otherPercentCents(priceCents, details) -
+      // The sheet at price 0 already holds a flip tax per share: only what moves with the price.
+      (flipTaxCents(priceCents, details) - flipTaxCents(0, details))
     );
   };
 }
@@ -53,11 +56,12 @@ const STEP = 500 * DOLLAR;
  * The LOWEST whole-dollar price whose net is ≥ the target.
  * Why this is exact: within one transfer-tax step (price in ((k-1)·$500, k·$500]) the tax is constant
  * and one more dollar adds 100 cents of price but at most 2 × (20 % × 100 + 1) = 42 cents of
- * commissions and 10 % × 100 + 20 = 30 cents of the seller's percent-based costs (at most 10 % in all,
- * 20 lines each rounded; percent credits only grow with the price), so the net strictly rises. Across
- * steps, the net at the step tops k·$500 rises too: +$500 of price against at most 40 % ($200 + 2
- * cents) of commissions, 10 % ($50 + 20 cents) of percent costs and one tax step (≤ $10 at the
- * settings' maximum rate of $20 per $1,000). So: binary search the first step whose top reaches the
+ * commissions, 10 % × 100 + 20 = 30 cents of the seller's percent-based costs (at most 10 % in all,
+ * 20 lines each rounded; percent credits only grow with the price) and 11 cents of a co-op's flip tax
+ * (at most 10 %), so the net strictly rises. Across steps, the net at the step tops k·$500 rises too:
+ * +$500 of price against at most 40 % ($200 + 2 cents) of commissions, 10 % ($50 + 20 cents) of
+ * percent costs, 10 % ($50 + 1 cent) of flip tax and one tax step (≤ $10 at the settings' maximum
+ * rate of $20 per $1,000). So: binary search the first step whose top reaches the
  * target (every earlier step peaks below it), then binary search inside that step.
  */
 export function solveReverse(
