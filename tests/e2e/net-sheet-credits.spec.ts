@@ -5,7 +5,7 @@ import { expect, expectNoAxeViolations, makeEstimate, recordApiCalls, test, wait
  * The seller's own attorney fee, a credit (the heating oil left in the tank, which the buyer repays
  * under the NY standard contract's apportionments, ¶18:
  * https://betenskylaw.com/part-19-what-are-apportionments-and-other-adjustments-in-a-residential-contract-of-sale/)
- * and a cost as a percent of the price, on the worked example ($780,200, $450,000 owed) of the demo
+ * a cost as a percent of the price and the final water bill, on the worked example ($780,200, $450,000 owed) of the demo
  * agent Alex Morgan ($750 attorney, title closer pick-up on).
  */
 const QUICK_NET = 279_341_00;
@@ -14,6 +14,8 @@ const ATTORNEY = 2_250_00; // replaces the agent's $750
 const FUEL_OIL = 612_40;
 // 1.25 % of $780,200 = $9,752.50.
 const FLIP_TAX = 975_250;
+// The final meter reading's bill, paid by the seller (same ¶18).
+const WATER = 184_37;
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const money = (cents: number) => usd.format(cents / 100);
 
@@ -49,6 +51,7 @@ test('a seller gives their attorney’s fee, a credit and a percent cost, and th
   await attorney.fill('2,250');
 
   await form.locator('summary', { hasText: 'Other costs and credits' }).click();
+  await form.getByLabel('Final water bill ($)').fill('184.37');
   await form.getByRole('button', { name: 'Add a cost or credit' }).click();
   const oil = form.getByRole('group', { name: 'Line 1' });
   await oil.getByLabel('What it is').fill('Fuel oil in the tank');
@@ -74,7 +77,10 @@ test('a seller gives their attorney’s fee, a credit and a percent cost, and th
   await expect(sheet.getByRole('row').filter({ hasText: 'Flip tax' })).toHaveText(
     /^Flip tax \(1\.25%\).*−\$9,752\.50$/,
   );
-  const net = QUICK_NET - PICKUP - (ATTORNEY - 750_00) + FUEL_OIL - FLIP_TAX;
+  await expect(sheet.getByRole('row').filter({ hasText: 'Final water bill' })).toHaveText(
+    /^Final water bill.*−\$184\.37$/,
+  );
+  const net = QUICK_NET - PICKUP - (ATTORNEY - 750_00) + FUEL_OIL - FLIP_TAX - WATER;
   await expect(sheet.getByTestId('net-proceeds')).toHaveText(`Your Net Proceeds${money(net)}`);
   await expectNoAxeViolations(page);
   await shoot(page, 'refined-credits-sheet', '.detailed-sheet');
@@ -84,7 +90,9 @@ test('a seller gives their attorney’s fee, a credit and a percent cost, and th
   const again = page.locator('form.refine-form');
   await again.locator('summary', { hasText: 'Closing fees' }).click();
   await expect(again.getByLabel('Your attorney’s fee ($)')).toHaveValue('2,250');
+  await expect(again.getByLabel('Final water bill ($)')).toBeHidden();
   await again.locator('summary', { hasText: 'Other costs and credits' }).click();
+  await expect(again.getByLabel('Final water bill ($)')).toHaveValue('184.37');
   await expect(again.getByRole('group', { name: 'Line 1' }).getByLabel('Cost or credit')).toHaveValue('credit');
   await expect(again.getByRole('group', { name: 'Line 2' }).getByLabel('Percent (%)')).toHaveValue('1.25');
 });

@@ -57,6 +57,7 @@ const SECTION_OF: Record<string, Section> = {
   seller_pays_rp5217: 'fees',
   property_taxes: 'taxes',
   other_lines: 'other',
+  final_water_bill: 'other',
 };
 
 const MONTHS = Array.from({ length: 12 }, (_, index) =>
@@ -566,9 +567,16 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
         'Other costs and credits',
         <>
           <p className="field-hint">
-            Costs: repairs, a permit or certificate of occupancy cure, the final water bill. Credits: what the buyer
-            pays you at closing, such as the heating oil left in the tank. In dollars, or as a percent of the price.
+            Costs: repairs, a permit or certificate of occupancy cure. Credits: what the buyer pays you at closing, such
+            as the heating oil left in the tank. In dollars, or as a percent of the price.
           </p>
+          {money(
+            'Final water bill ($)',
+            'final_water_bill',
+            draft.final_water_bill,
+            (final_water_bill) => update({ final_water_bill }),
+            'Your water district reads the meter just before closing; you pay that last bill. Empty: none.',
+          )}
           {draft.other_lines.map((line, index) => {
             const path = `other_lines.${index}`;
             const set = (change: Partial<OtherLineDraft>) =>

@@ -274,6 +274,22 @@ describe('computeDetailedSheet, worked examples', () => {
     expect(basis.fees.nassau_block_fee).toEqual(defaultFeeTable().nassau_block_fee);
   });
 
+  it('charges the final water bill the seller gives', () => {
+    // The seller pays the bill of the final meter reading (NY contract ¶18:
+    // https://betenskylaw.com/part-19-what-are-apportionments-and-other-adjustments-in-a-residential-contract-of-sale/;
+    // the district reads the day before closing: https://www.jerichowater.org/information/final-readings/).
+    const sheet = computeDetailedSheet(
+      quick(780_200_00),
+      netSheetDetailsSchema.parse({ final_water_bill: '184.37' }),
+      fees,
+      options,
+    );
+    const plain = computeDetailedSheet(quick(780_200_00), netSheetDetailsSchema.parse({}), fees, options);
+    expect(amount(sheet, 'final_water_bill')).toBe(184_37);
+    expect(plain.net_cents - sheet.net_cents).toBe(184_37);
+    expect(netSheetDetailsSchema.safeParse({ final_water_bill: -5 }).success).toBe(false);
+  });
+
   it('prorates a Suffolk bill: a paid half credits the buyer days, an unpaid half charges the seller days', () => {
     const bill = { annual: 12_000_00, first_half_paid: true, second_half_paid: false };
     // Dec 1 2026 - Jun 1 2027 = 182 days; closing Mar 1: seller 90 days, buyer 92 (closing day included).

@@ -304,6 +304,14 @@ export function computeDetailedSheet(
   for (const proration of prorations(county, details?.property_taxes ?? {}, closingDate)) {
     lines.push({ ...proration, group: 'proration' });
   }
+  if (details?.final_water_bill)
+    lines.push({
+      key: 'final_water_bill',
+      label: 'Final water bill',
+      amount_cents: details.final_water_bill,
+      why: "The water district's final reading before closing, paid by the seller",
+      group: 'other',
+    });
   details?.other_lines?.forEach((line, index) =>
     lines.push({
       key: `other_${index + 1}`,

@@ -179,6 +179,10 @@ const detailsObject = z.strictObject({
         .optional(),
     })
     .optional(),
+  /**
+   * The bill of the final meter reading, which the seller pays (NY contract ¶18; research §6). Default none.
+   */
+  final_water_bill: dollars('Final water bill').optional(),
   /** Repairs, CO cure, final water bill (costs); fuel oil in the tank (a credit). Default none. */
   other_lines: z
     .array(otherLineSchema)

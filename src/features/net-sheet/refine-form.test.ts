@@ -90,6 +90,7 @@ describe('the details the form sends', () => {
         village: { annual: '3,000', fiscal_year_start_month: 3, paid: true },
       },
       property_type: 'condo',
+      final_water_bill: '212.90',
       other_lines: [
         { name: 'Final water bill', amount: '180.50' },
         { name: 'Fuel oil in the tank', amount: '612.40', credit: true },

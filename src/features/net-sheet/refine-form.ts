@@ -46,6 +46,7 @@ export interface RefineDraft {
   suffolk: HalvesDraft;
   village: { annual: string; fiscal_year_start_month: string; paid: boolean };
   other_lines: OtherLineDraft[];
+  final_water_bill: string;
 }
 
 /** A co-op's flip tax: none, or how its bylaws figure it and the numbers that takes. */
@@ -160,6 +161,7 @@ export function draftFrom(
           paid: taxes.village.paid,
         }
       : { annual: '', fiscal_year_start_month: String(VILLAGE_FISCAL_START_MONTH), paid: false },
+    final_water_bill: optionalDollars(details.final_water_bill),
     other_lines:
       details.other_lines?.map((line) => ({
         name: line.name,
@@ -258,6 +260,7 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
     payoff_bank_attorney: changed('payoff_bank_attorney'),
     seller_pays_rp5217: changed('seller_pays_rp5217'),
     property_taxes: Object.values(taxes).some(Boolean) ? withoutUndefined(taxes) : undefined,
+    final_water_bill: filled(draft.final_water_bill),
     other_lines: otherLines.length > 0 ? otherLines : undefined,
   });
 }
