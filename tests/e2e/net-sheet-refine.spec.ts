@@ -130,8 +130,8 @@ async function refine(page: Page) {
   await school.getByLabel('1st half paid').check();
 
   await form.locator('summary', { hasText: 'Other costs' }).click();
-  await form.getByRole('button', { name: 'Add a cost' }).click();
-  const cost = form.getByRole('group', { name: 'Cost 1' });
+  await form.getByRole('button', { name: 'Add a cost or credit' }).click();
+  const cost = form.getByRole('group', { name: 'Line 1' });
   await cost.getByLabel('What it is').fill('Roof repair');
   await cost.getByLabel('Amount ($)').fill('3,500');
   await expectNoAxeViolations(page);

@@ -130,6 +130,48 @@ describe.each(BACKENDS)('the detailed net sheet on %s', (backend) => {
       }
     });
 
+    it("charges the seller's attorney fee, credits a credit and prices a percent line, and stores them", async () => {
+      const agent_slug = await newAgent();
+      const body = await detailed({
+        agent_slug,
+        sale_price: 600000,
+        mortgage_payoff: 0,
+        details: {
+          attorney_fee: '2,000',
+          other_lines: [
+            { name: 'Fuel oil in the tank', amount: '450.75', credit: true },
+            { name: 'Flip tax', percent: 2 },
+          ],
+        },
+      });
+      // By hand: $2,000 attorney (not the agent's $750), +$450.75 credit, 2 % of $600,000 = $12,000.
+      expect(amountOf(body.sheet, 'attorney_fee')).toBe(2000);
+      expect(
+        body.sheet.lines.filter((line) => line.group === 'other').map((line) => [line.label, line.amount]),
+      ).toEqual([
+        ['Fuel oil in the tank', -450.75],
+        ['Flip tax (2%)', 12000],
+      ]);
+      const stored = await sheetOf(body.estimate.uuid);
+      expect(stored.sheet).toEqual(body.sheet);
+      expect(stored.details).toMatchObject({ attorney_fee: '2,000' });
+      // What an empty attorney field means on the refine form: the agent's usual fee.
+      expect(stored.defaults.attorney_fee).toBe(750);
+      // The reverse solve and the range carry the percent line as the price moves.
+      const target = body.sheet.net_to_seller;
+      const reverse = await expectJson(
+        await post('/api/estimates/reverse', {
+          agent_slug,
+          target_net: target,
+          mortgage_payoff: 0,
+          details: stored.details ?? {},
+        }),
+        201,
+        reverseAnswerSchema,
+      );
+      expect(reverse.sale_price).toBe(600000);
+    });
+
     it("uses the agent's defaults for what the seller leaves out", async () => {
       const agent = await createAgent(suite.db);
       await suite.db.query(

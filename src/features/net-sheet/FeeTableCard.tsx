@@ -147,7 +147,8 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
           <fieldset key={key} className="fee-row">
             <legend>{fee.label}</legend>
             <p className="fee-meta">
-              Per {fee.per} · {'county' in fee ? `${fee.county} only` : 'Nassau and Suffolk'} · researched default{' '}
+              Per {fee.per} · {'county' in fee ? `${fee.county} only` : 'Nassau and Suffolk'}
+              {'coop' in fee ? ', co-op sales only' : ''} · researched default{' '}
               {(loaded.defaults[key].cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' })}
             </p>
             {'note' in fee ? <p className="fee-meta fee-note">{fee.note}</p> : null}

@@ -11,12 +11,15 @@ import { placeFor, townNames } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import {
   detailsFrom,
+  dollarsText,
   draftFrom,
   emptyLien,
+  emptyOtherLine,
   formFieldKey,
   MAX_LIENS,
   MAX_OTHER_LINES,
   type HalvesDraft,
+  type OtherLineDraft,
   type RefineDraft,
   type Switch,
 } from './refine-form.ts';
@@ -39,16 +42,22 @@ const SECTION_OF: Record<string, Section> = {
   listing_commission_percent: 'commission',
   buyer_agent_percent: 'commission',
   seller_concessions: 'commission',
+  attorney_fee: 'fees',
   liens: 'liens',
   closing_date: 'closing',
   county: 'closing',
   town: 'closing',
   suffolk_lots: 'closing',
+  nassau_lots: 'closing',
+  nassau_blocks: 'closing',
+  property_type: 'closing',
+  flip_tax: 'closing',
   title_closer_pickup: 'fees',
   payoff_bank_attorney: 'fees',
   seller_pays_rp5217: 'fees',
   property_taxes: 'taxes',
   other_lines: 'other',
+  final_water_bill: 'other',
 };
 
 const MONTHS = Array.from({ length: 12 }, (_, index) =>
@@ -71,6 +80,7 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
   const formRef = useRef<HTMLFormElement>(null);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const townListId = useId();
+  const attorneyDefault = `$${dollarsText(Math.round((defaults.attorney_fee ?? estimate.lawyer_fee) * 100))}`;
 
   // Opened by a button that then goes away: the focus (and a phone's view) moves to the form.
   useEffect(() => headingRef.current?.focus(), []);
@@ -196,6 +206,56 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
             2nd half paid
           </CheckboxField>
         </div>
+      </fieldset>
+    );
+  };
+
+  const flipTax = () => {
+    const flip = draft.flip_tax;
+    const set = (change: Partial<typeof flip>) => update({ flip_tax: { ...flip, ...change } });
+    const text = (label: string, key: 'percent' | 'purchase_price' | 'dollars_per_share' | 'shares', hint: string) => (
+      <Field
+        label={label}
+        name={`flip_tax.${key}`}
+        inputMode="decimal"
+        autoComplete="off"
+        hint={hint}
+        value={flip[key]}
+        error={fields[`flip_tax.${key}`]}
+        onChange={(event) => set({ [key]: event.target.value })}
+      />
+    );
+    return (
+      <fieldset className="refine-group">
+        <legend>Co-op flip tax</legend>
+        <SelectField
+          label="Figured as"
+          value={flip.basis}
+          hint="From the co-op’s bylaws or its managing agent. Empty: no flip tax."
+          error={fields['flip_tax.basis'] ?? fields.flip_tax}
+          onChange={(basis) =>
+            set({ basis: basis === 'price' || basis === 'profit' || basis === 'shares' ? basis : '' })
+          }
+        >
+          <option value="">No flip tax</option>
+          <option value="price">A percent of the price</option>
+          <option value="profit">A percent of the profit</option>
+          <option value="shares">Dollars per share</option>
+        </SelectField>
+        {flip.basis === 'price' || flip.basis === 'profit' ? (
+          <div className="form-row">
+            {text('Percent (%)', 'percent', 'Often 1–3%.')}
+            {flip.basis === 'profit'
+              ? text('What you paid ($)', 'purchase_price', 'The profit is the price less this.')
+              : null}
+          </div>
+        ) : null}
+        {flip.basis === 'shares' ? (
+          <div className="form-row">
+            {text('Dollars per share ($)', 'dollars_per_share', 'As the co-op sets it.')}
+            {text('Shares', 'shares', 'On your stock certificate.')}
+          </div>
+        ) : null}
       </fieldset>
     );
   };
@@ -385,7 +445,7 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
             <option value="Nassau">Nassau</option>
             <option value="Suffolk">Suffolk</option>
           </SelectField>
-          {draft.county === 'Suffolk' ? (
+          {draft.property_type !== 'coop' && draft.county === 'Suffolk' ? (
             <Field
               label="Tax lots"
               name="suffolk_lots"
@@ -397,6 +457,44 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
               onChange={(event) => update({ suffolk_lots: event.target.value })}
             />
           ) : null}
+          <SelectField
+            label="Property type"
+            value={draft.property_type}
+            hint="A co-op has no deed to record: its share loan ends with a UCC-3, and the co-op charges its own fees."
+            error={fields.property_type}
+            onChange={(type) =>
+              update({ property_type: type === 'house' || type === 'condo' || type === 'coop' ? type : '' })
+            }
+          >
+            <option value="">1–3 family house</option>
+            <option value="condo">Condominium</option>
+            <option value="coop">Co-op</option>
+          </SelectField>
+          {draft.property_type === 'coop' ? flipTax() : null}
+          {draft.property_type !== 'coop' && draft.county === 'Nassau' ? (
+            <div className="form-row">
+              <Field
+                label="Tax lots"
+                name="nassau_lots"
+                inputMode="numeric"
+                placeholder="1"
+                hint="Nassau verifies each section, block and lot on every satisfaction. Empty: 1."
+                value={draft.nassau_lots}
+                error={fields.nassau_lots}
+                onChange={(event) => update({ nassau_lots: event.target.value })}
+              />
+              <Field
+                label="Tax blocks"
+                name="nassau_blocks"
+                inputMode="numeric"
+                placeholder="1"
+                hint="The block fee is charged per block. Empty: 1."
+                value={draft.nassau_blocks}
+                error={fields.nassau_blocks}
+                onChange={(event) => update({ nassau_blocks: event.target.value })}
+              />
+            </div>
+          ) : null}
         </>,
       )}
 
@@ -404,6 +502,14 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
         'fees',
         'Closing fees',
         <>
+          {money(
+            'Your attorney’s fee ($)',
+            'attorney_fee',
+            draft.attorney_fee,
+            (attorney_fee) => update({ attorney_fee }),
+            `From your attorney’s engagement letter. Empty: ${attorneyDefault}, your agent’s usual figure.`,
+            attorneyDefault.replace('$', ''),
+          )}
           {toggle('title_closer_pickup', 'Title closer pick-up fee', 'Charged per lien paid off at closing.')}
           {toggle('payoff_bank_attorney', 'Payoff bank attorney fee', 'Charged by some lenders for each payoff.')}
           {toggle(
@@ -466,18 +572,29 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
 
       {section(
         'other',
-        'Other costs',
+        'Other costs and credits',
         <>
-          <p className="field-hint">Repairs, a permit or certificate of occupancy cure, the final water bill…</p>
+          <p className="field-hint">
+            Costs: repairs, a permit or certificate of occupancy cure. Credits: what the buyer pays you at closing, such
+            as the heating oil left in the tank. In dollars, or as a percent of the price.
+          </p>
+          {money(
+            'Final water bill ($)',
+            'final_water_bill',
+            draft.final_water_bill,
+            (final_water_bill) => update({ final_water_bill }),
+            'Your water district reads the meter just before closing; you pay that last bill. Empty: none.',
+          )}
           {draft.other_lines.map((line, index) => {
             const path = `other_lines.${index}`;
-            const set = (change: Partial<typeof line>) =>
+            const set = (change: Partial<OtherLineDraft>) =>
               update({
                 other_lines: draft.other_lines.map((each, at) => (at === index ? { ...each, ...change } : each)),
               });
+            const valuePath = line.unit === 'percent' ? `${path}.percent` : `${path}.amount`;
             return (
               <fieldset className="refine-group" key={index}>
-                <legend>Cost {index + 1}</legend>
+                <legend>Line {index + 1}</legend>
                 <div className="form-row">
                   <Field
                     label="What it is"
@@ -486,28 +603,59 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
                     error={fields[`${path}.name`]}
                     onChange={(event) => set({ name: event.target.value })}
                   />
-                  {money('Amount ($)', `${path}.amount`, line.amount, (amount) => set({ amount }), null)}
+                  <SelectField
+                    label="Cost or credit"
+                    value={line.credit ? 'credit' : 'cost'}
+                    error={fields[`${path}.credit`]}
+                    onChange={(kind) => set({ credit: kind === 'credit' })}
+                  >
+                    <option value="cost">A cost I pay</option>
+                    <option value="credit">A credit paid to me</option>
+                  </SelectField>
+                </div>
+                <div className="form-row">
+                  <SelectField
+                    label="Given as"
+                    value={line.unit}
+                    error={undefined}
+                    onChange={(unit) => set({ unit: unit === 'percent' ? 'percent' : 'dollars' })}
+                  >
+                    <option value="dollars">Dollars</option>
+                    <option value="percent">Percent of the sale price</option>
+                  </SelectField>
+                  <Field
+                    label={line.unit === 'percent' ? 'Percent (%)' : 'Amount ($)'}
+                    name={valuePath}
+                    inputMode="decimal"
+                    autoComplete="off"
+                    value={line.amount}
+                    error={fields[valuePath] ?? fields[`${path}.amount`]}
+                    onChange={(event) => set({ amount: event.target.value })}
+                  />
                 </div>
                 <button
                   type="button"
                   className="button button-secondary button-small"
                   onClick={() => update({ other_lines: draft.other_lines.filter((_, at) => at !== index) })}
                 >
-                  Remove cost {index + 1}
+                  Remove line {index + 1}
                 </button>
               </fieldset>
             );
           })}
+          <span className="field-error" role="alert">
+            {fields.other_lines ?? ''}
+          </span>
           {draft.other_lines.length < MAX_OTHER_LINES ? (
             <button
               type="button"
               className="button button-secondary"
-              onClick={() => update({ other_lines: [...draft.other_lines, { name: '', amount: '' }] })}
+              onClick={() => update({ other_lines: [...draft.other_lines, emptyOtherLine()] })}
             >
-              Add a cost
+              Add a cost or credit
             </button>
           ) : (
-            <p className="field-hint">At most {MAX_OTHER_LINES} costs.</p>
+            <p className="field-hint">At most {MAX_OTHER_LINES} lines.</p>
           )}
         </>,
       )}

@@ -7,6 +7,7 @@ import { netSheetDetailsSchema } from './details.ts';
 import { defaultFeeTable } from './li-fees.ts';
 import { compareOffers } from './offers.ts';
 import { prorations } from './proration.ts';
+import { sheetBasisSchema } from './stored-sheet.ts';
 import { netRange, rangePrices } from './range.ts';
 import { netAtPrice, solveReverse, UnreachableTargetError, type QuickWithoutPrice } from './reverse.ts';
 
@@ -62,6 +63,231 @@ describe('computeDetailedSheet, worked examples', () => {
     // 78,020,000 - (4,291,100 + 42,087,215 + 312,200 + 75,000 + 124,100 + 500 + 50,000) = 31,079,885
     expect(sheet.net_cents).toBe(31_079_885);
     expect(sheet.lines.some((line) => line.key === 'recording_fee')).toBe(false);
+  });
+
+  it("charges the seller's own attorney fee when given, else the agent's usual fee", () => {
+    // Research §4: no Long Island authority for the fee; NYC-metro firms quote "$2,000 and up"
+    // (https://stevenrikerlaw.com/estimated-closing-costs-real-estate), so the seller's own figure must win.
+    const own = computeDetailedSheet(
+      quick(780_200_00),
+      netSheetDetailsSchema.parse({ attorney_fee: '2,250' }),
+      fees,
+      options,
+    );
+    const agents = computeDetailedSheet(quick(780_200_00), netSheetDetailsSchema.parse({}), fees, options);
+    expect(amount(own, 'attorney_fee')).toBe(2_250_00);
+    expect(amount(agents, 'attorney_fee')).toBe(750_00);
+    // $2,250 - $750 = $1,500 less to the seller, nothing else moves.
+    expect(agents.net_cents - own.net_cents).toBe(1_500_00);
+    expect(own.lines.find((line) => line.key === 'attorney_fee')?.why).toBe(
+      "The seller's attorney, as the seller gave it",
+    );
+    expect(netSheetDetailsSchema.safeParse({ attorney_fee: -1 }).success).toBe(false);
+    // The reverse solve carries it as a constant: the price it finds nets the target with the seller's fee.
+    const target = 250_000_00;
+    const solved = solveReverse(
+      target,
+      withoutPrice(quick(0)),
+      netSheetDetailsSchema.parse({ attorney_fee: 2250 }),
+      fees,
+      options,
+    );
+    expect(solved.sheet.net_cents).toBeGreaterThanOrEqual(target);
+    expect(amount(solved.sheet, 'attorney_fee')).toBe(2_250_00);
+  });
+
+  it("adds the seller's credits as credits and percent lines as a percent of the price", () => {
+    // The NY standard residential contract (¶18, apportionments) has the buyer repay the heating oil left
+    // in the tank, and the seller pay the final water bill: https://betenskylaw.com/part-19-what-are-apportionments-and-other-adjustments-in-a-residential-contract-of-sale/
+    // ; https://mpmetzlaw.com/2019/02/24/selling-and-have-an-oil-tank-you-will-need-a-final-oil-reading/
+    const details = netSheetDetailsSchema.parse({
+      other_lines: [
+        { name: 'Fuel oil in the tank', amount: '612.40', credit: true },
+        { name: 'Final water bill', amount: 180.5 },
+        { name: 'Flip tax', percent: 1.25 },
+        { name: 'Builder rebate', percent: 0.5, credit: true },
+      ],
+    });
+    const sheet = computeDetailedSheet(quick(780_201_00), details, fees, options);
+    expect(sheet.lines.filter((line) => line.group === 'other').map((line) => [line.label, line.amount_cents])).toEqual(
+      [
+        ['Fuel oil in the tank', -612_40],
+        ['Final water bill', 180_50],
+        // 1.25 % of $780,201 = $9,752.5125 -> $9,752.51 (half-up to the cent, as the commissions).
+        ['Flip tax (1.25%)', 975_251],
+        // 0.5 % of $780,201 = $3,901.005 -> $3,901.01, a credit.
+        ['Builder rebate (0.5%)', -390_101],
+      ],
+    );
+    const plain = computeDetailedSheet(quick(780_201_00), netSheetDetailsSchema.parse({}), fees, options);
+    // 612.40 - 180.50 - 9,752.51 + 3,901.01 = -5,419.60 against the same sheet without them.
+    expect(sheet.net_cents - plain.net_cents).toBe(-5_419_60);
+    expect(sheet.lines.find((line) => line.key === 'other_1')?.why).toBe(
+      'Added by the seller: paid to the seller at closing',
+    );
+  });
+
+  it('refuses a line with both or neither of an amount and a percent, and percent costs over 10% in all', () => {
+    const errorOf = (other_lines: unknown) => {
+      const parsed = netSheetDetailsSchema.safeParse({ other_lines });
+      return parsed.success ? undefined : parsed.error.issues.map((issue) => [issue.path.join('.'), issue.message]);
+    };
+    expect(errorOf([{ name: 'Flip tax', amount: 100, percent: 2 }])).toEqual([
+      ['other_lines.0.amount', 'Give either an amount in dollars or a percent of the price'],
+    ]);
+    expect(errorOf([{ name: 'Flip tax' }])).toEqual([
+      ['other_lines.0.amount', 'Give either an amount in dollars or a percent of the price'],
+    ]);
+    expect(errorOf([{ name: 'Flip tax', percent: 10.01 }])).toEqual([
+      ['other_lines.0.percent', 'Percent must be at most 10% of the price'],
+    ]);
+    expect(errorOf([{ name: 'Flip tax', percent: 1.255 }])).toEqual([
+      ['other_lines.0.percent', 'Percent can have at most two decimals'],
+    ]);
+    expect(
+      errorOf([
+        { name: 'Flip tax', percent: 6 },
+        { name: 'Fee', percent: 4.01 },
+      ]),
+    ).toEqual([['other_lines', 'Percent-based costs can add up to at most 10% of the price']]);
+    // Credits do not count against the bound (they only raise the net with the price).
+    expect(
+      errorOf([
+        { name: 'Flip tax', percent: 6 },
+        { name: 'Fee', percent: 4 },
+        { name: 'Rebate', percent: 5, credit: true },
+      ]),
+    ).toBeUndefined();
+    // Stored details from before credits read as costs.
+    expect(netSheetDetailsSchema.parse({ other_lines: [{ name: 'Repair', amount: 1 }] }).other_lines).toEqual([
+      { name: 'Repair', amount: 100, credit: false },
+    ]);
+  });
+
+  it('charges Nassau tax map verification per lot and the block fee per block, for each satisfaction', () => {
+    // The tax map fee verifies "each tax lot referenced in any document" (https://www.forchellilaw.com/announcements/supreme-court-judge-rules-nassau-county-tax-map-verification-fee-is-unconstitutional/;
+    // "for each section, block and lot": https://www.abstractsinc.com/nassau-county-land-tax-map-verification-fee/);
+    // the block fee is "$300 (per block reference)" (https://deeds.com/recorder/new-york/nassau).
+    const details = netSheetDetailsSchema.parse({
+      county: 'Nassau',
+      closing_date: '2026-12-15',
+      nassau_lots: 3,
+      nassau_blocks: 2,
+      liens: [
+        { label: 'Mortgage', payoff: 300_000 },
+        { label: 'HELOC', payoff: 20_000 },
+      ],
+    });
+    const sheet = computeDetailedSheet(quick(900_000_00), details, fees, options);
+    expect(amount(sheet, 'nassau_tax_map_verification')).toBe(1_620_00); // 2 liens × 3 lots × $270
+    expect(amount(sheet, 'nassau_block_fee')).toBe(1_200_00); // 2 liens × 2 blocks × $300
+    expect(amount(sheet, 'nassau_satisfaction_recording')).toBe(101_00); // 2 × $50.50, once per document
+    expect(sheet.lines.find((line) => line.key === 'nassau_tax_map_verification')?.why).toBe('2 lien(s) × 3 lots');
+    // One lot and one block unless given: today's sheet.
+    const single = computeDetailedSheet(
+      quick(900_000_00),
+      netSheetDetailsSchema.parse({ ...details, nassau_lots: undefined, nassau_blocks: undefined }),
+      fees,
+      options,
+    );
+    expect(amount(single, 'nassau_tax_map_verification')).toBe(540_00);
+    expect(amount(single, 'nassau_block_fee')).toBe(600_00);
+    const refused = netSheetDetailsSchema.safeParse({ county: 'Nassau', nassau_lots: 2, nassau_blocks: 3 });
+    expect(refused.error?.issues.map((issue) => [issue.path.join('.'), issue.message])).toEqual([
+      ['nassau_blocks', 'A property has no more blocks than lots'],
+    ]);
+  });
+
+  it('sells a co-op with no recording: a UCC-3 per share loan, the co-op fees and its flip tax', () => {
+    // A co-op transfer has no deed and no RP-5217 (tax.ny.gov RP-5217 Q&A: "co-op transfers" excluded);
+    // UCC filing $40 (19 NYCRR 143-5.1); co-op attorney $500 (https://dmvequityrealestate.com/?page_id=200);
+    // move-out deposit $500 and flip tax "1% to 3% of purchase price" (https://williamjfarmer.com/blog/2016/closing-costs-co-ops);
+    // flip tax as a percent of the price, of the profit or per share (https://www.realestatelawqueens.com/first-priority/).
+    const base = {
+      property_type: 'coop',
+      county: 'Nassau',
+      closing_date: '2027-01-15',
+      seller_pays_rp5217: true,
+      liens: [{ label: 'Share loan', payoff: 200_000 }],
+    } as const;
+    const sheetWith = (flip_tax: unknown) =>
+      computeDetailedSheet(quick(600_000_00), netSheetDetailsSchema.parse({ ...base, flip_tax }), fees, options);
+    const byPrice = sheetWith({ basis: 'price', percent: 2 });
+    const keys = byPrice.lines.map((line) => line.key);
+    for (const recorded of ['nassau_satisfaction_recording', 'nassau_block_fee', 'nassau_tax_map_verification'])
+      expect(keys).not.toContain(recorded);
+    for (const deed of ['recording_fee', 'rp5217_filing', 'tp584_filing']) expect(keys).not.toContain(deed);
+    expect(amount(byPrice, 'coop_ucc3_filing')).toBe(40_00);
+    expect(amount(byPrice, 'coop_transfer_agent')).toBe(500_00);
+    expect(amount(byPrice, 'coop_move_out_deposit')).toBe(500_00);
+    expect(amount(byPrice, 'flip_tax')).toBe(12_000_00); // 2 % of $600,000
+    expect(amount(byPrice, 'transfer_tax')).toBe(2_400_00); // the NYS transfer tax still applies: 1,200 × $2
+    // 2 % of the $200,000 profit over a $400,000 purchase; $5 × 1,200 shares.
+    expect(amount(sheetWith({ basis: 'profit', percent: 2, purchase_price: '400,000' }), 'flip_tax')).toBe(4_000_00);
+    expect(amount(sheetWith({ basis: 'profit', percent: 2, purchase_price: 700_000 }), 'flip_tax')).toBeUndefined();
+    expect(amount(sheetWith({ basis: 'shares', dollars_per_share: 5, shares: 1_200 }), 'flip_tax')).toBe(6_000_00);
+    // A condo keeps a house's lines.
+    const condo = computeDetailedSheet(
+      quick(600_000_00),
+      netSheetDetailsSchema.parse({ ...base, property_type: 'condo' }),
+      fees,
+      options,
+    );
+    expect(amount(condo, 'nassau_tax_map_verification')).toBe(270_00);
+    expect(amount(condo, 'rp5217_filing')).toBe(125_00);
+    // The reverse solve carries a percent flip tax as the price moves.
+    const details = netSheetDetailsSchema.parse({
+      ...base,
+      flip_tax: { basis: 'profit', percent: 3, purchase_price: 1 },
+    });
+    const solved = solveReverse(byPrice.net_cents, withoutPrice(quick(0)), details, fees, options);
+    expect(solved.sheet.net_cents).toBeGreaterThanOrEqual(byPrice.net_cents);
+    const issues = (raw: unknown) =>
+      netSheetDetailsSchema.safeParse(raw).error?.issues.map((issue) => [issue.path.join('.'), issue.message]);
+    expect(issues({ flip_tax: { basis: 'price', percent: 2 } })).toEqual([
+      ['flip_tax', 'A flip tax applies to a co-op sale only'],
+    ]);
+    expect(issues({ property_type: 'coop', flip_tax: { basis: 'profit', percent: 2 } })).toEqual([
+      ['flip_tax.purchase_price', 'Give what you paid, to figure the profit'],
+    ]);
+    expect(issues({ property_type: 'coop', nassau_lots: 2 })).toEqual([
+      ['nassau_lots', 'A co-op records no satisfaction: no lots to verify'],
+    ]);
+    expect(issues({ property_type: 'coop', flip_tax: { basis: 'shares' } })).toEqual([
+      ['flip_tax.dollars_per_share', 'Give the dollars per share'],
+      ['flip_tax.shares', 'Give the number of shares'],
+    ]);
+  });
+
+  it('reads a sheet basis stored before the co-op fees existed, with their defaults', () => {
+    const older = Object.fromEntries(Object.entries(defaultFeeTable()).filter(([key]) => !key.startsWith('coop_')));
+    const defaults = {
+      listing_commission_percent: 3,
+      buyer_agent_percent: 3,
+      days_to_closing: 45,
+      title_closer_pickup: true,
+      payoff_bank_attorney: false,
+      seller_pays_rp5217: false,
+    };
+    const basis = sheetBasisSchema.parse({ today: '2026-11-01', defaults, fees: older });
+    expect(basis.fees.coop_ucc3_filing.cents).toBe(40_00);
+    expect(basis.fees.nassau_block_fee).toEqual(defaultFeeTable().nassau_block_fee);
+  });
+
+  it('charges the final water bill the seller gives', () => {
+    // The seller pays the bill of the final meter reading (NY contract ¶18:
+    // https://betenskylaw.com/part-19-what-are-apportionments-and-other-adjustments-in-a-residential-contract-of-sale/;
+    // the district reads the day before closing: https://www.jerichowater.org/information/final-readings/).
+    const sheet = computeDetailedSheet(
+      quick(780_200_00),
+      netSheetDetailsSchema.parse({ final_water_bill: '184.37' }),
+      fees,
+      options,
+    );
+    const plain = computeDetailedSheet(quick(780_200_00), netSheetDetailsSchema.parse({}), fees, options);
+    expect(amount(sheet, 'final_water_bill')).toBe(184_37);
+    expect(plain.net_cents - sheet.net_cents).toBe(184_37);
+    expect(netSheetDetailsSchema.safeParse({ final_water_bill: -5 }).success).toBe(false);
   });
 
   it('prorates a Suffolk bill by days of its whole Dec-Nov year, less the halves paid (decision 0038)', () => {
@@ -155,6 +381,7 @@ const details = fc
     listing_commission_percent: fc.integer({ min: 0, max: 2000 }).map((h) => h / 100),
     buyer_agent_percent: fc.integer({ min: 0, max: 2000 }).map((h) => h / 100),
     county: fc.constantFrom('Nassau', 'Suffolk'),
+    property_type: fc.constantFrom('house', 'condo', 'coop'),
     closing_date: fc.constantFrom('2026-12-31', '2027-02-28', '2027-06-30', '2027-07-01'),
     liens: fc.array(
       fc.record({
@@ -164,6 +391,20 @@ const details = fc
       }),
       { maxLength: 4 },
     ),
+    other_lines: fc
+      .array(
+        fc.record({
+          name: fc.constant('Line'),
+          credit: fc.boolean(),
+          size: fc.oneof(
+            fc.integer({ min: 0, max: 50_000_00 }).map((cents) => ({ amount: cents / 100 })),
+            // At most 2.5 % each: four cost lines stay within the 10 % bound.
+            fc.integer({ min: 0, max: 250 }).map((h) => ({ percent: h / 100 })),
+          ),
+        }),
+        { maxLength: 4 },
+      )
+      .map((lines) => lines.map(({ size, ...line }) => ({ ...line, ...size }))),
     property_taxes: fc.record({
       nassau_school: fc.record({
         annual: fc.integer({ min: 0, max: 99_999 }),
@@ -182,6 +423,20 @@ const details = fc
       }),
     }),
   })
+  .chain((raw) =>
+    // A co-op's flip tax in each of its three forms.
+    fc
+      .oneof(
+        fc.integer({ min: 0, max: 1000 }).map((h) => ({ basis: 'price', percent: h / 100 })),
+        fc
+          .tuple(fc.integer({ min: 0, max: 1000 }), fc.integer({ min: 0, max: 5_000_000 }))
+          .map(([h, paid]) => ({ basis: 'profit', percent: h / 100, purchase_price: paid })),
+        fc
+          .tuple(fc.integer({ min: 1, max: 100_00 }), fc.integer({ min: 1, max: 5_000 }))
+          .map(([cents, shares]) => ({ basis: 'shares', dollars_per_share: cents / 100, shares })),
+      )
+      .map((flip_tax) => (raw.property_type === 'coop' ? { ...raw, flip_tax } : raw)),
+  )
   // Only what the schema accepts (decision 0038): each county's own levies, a payoff letter's date
   // with per-diem interest, at most 0.1 % of the payoff a day.
   .map(({ property_taxes: { nassau_school, suffolk, village }, liens, ...raw }) =>

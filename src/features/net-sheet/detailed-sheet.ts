@@ -109,6 +109,36 @@ export function priceLines(
   return { listing: estimate.commissionCents, buyer, transferTax: estimate.transferTaxCents };
 }
 
+/** A seller's line in signed cents at a price: a percent of it rounded half-up, a credit negative. */
+export function otherLineCents(priceCents: number, line: NonNullable<NetSheetDetails['other_lines']>[number]): number {
+  const size =
+    line.percent === undefined
+      ? (line.amount ?? 0)
+      : divideRoundHalfUp(priceCents * hundredths(line.percent), 100 * 100);
+  return line.credit ? -size : size;
+}
+
+/** The seller's percent-based lines at a price, summed (they move with the price, for the reverse solve). */
+export const otherPercentCents = (priceCents: number, details: NetSheetDetails | undefined): number =>
+  (details?.other_lines ?? [])
+    .filter((line) => line.percent !== undefined)
+    .reduce((sum, line) => sum + otherLineCents(priceCents, line), 0);
+
+/** A co-op's flip tax at a price, rounded half-up (0 unless the sale is a co-op's with one). */
+export function flipTaxCents(priceCents: number, details: NetSheetDetails | undefined): number {
+  const flip = details?.property_type === 'coop' ? details.flip_tax : undefined;
+  if (!flip) return 0;
+  if (flip.basis === 'shares') return (flip.dollars_per_share ?? 0) * (flip.shares ?? 0);
+  const base = flip.basis === 'price' ? priceCents : Math.max(priceCents - (flip.purchase_price ?? 0), 0);
+  return divideRoundHalfUp(base * hundredths(flip.percent ?? 0), 100 * 100);
+}
+
+const FLIP_TAX_WHY = {
+  price: 'percent of the sale price',
+  profit: 'percent of the profit over what the seller paid',
+  shares: 'dollars per share',
+} as const;
+
 function notesFor(price: number, town: string | undefined): DetailedSheet['notes'] {
   const notes: DetailedSheet['notes'] = [];
   if (price >= MANSION_TAX_THRESHOLD_CENTS) {
@@ -243,8 +273,11 @@ export function computeDetailedSheet(
     {
       key: 'attorney_fee',
       label: 'Attorney fee',
-      amount_cents: quick.attorneyFeeCents,
-      why: "The seller's attorney",
+      amount_cents: details?.attorney_fee ?? quick.attorneyFeeCents,
+      why:
+        details?.attorney_fee === undefined
+          ? "The seller's attorney: the agent's usual fee (give your attorney's to replace it)"
+          : "The seller's attorney, as the seller gave it",
       group: 'fee',
     },
   );
@@ -253,7 +286,21 @@ export function computeDetailedSheet(
   const fee = (key: FeeKey, count: number, why: string) =>
     lines.push({ key, label: LI_FEE_DEFAULTS[key].label, amount_cents: fees[key].cents * count, why, group: 'fee' });
   const county = details?.county;
-  if (!details || !county) {
+  if (details?.property_type === 'coop') {
+    // No deed, no RP-5217, no satisfaction recorded: the share loan ends with a UCC-3 (research §5).
+    fee('coop_ucc3_filing', liens.length, `${liens.length} × per share loan paid off (no recording for a co-op)`);
+    fee('coop_transfer_agent', 1, "The co-op's attorney or managing agent, once per sale");
+    fee('coop_move_out_deposit', 1, 'Often refundable when the building finds no damage');
+    const flip = details.flip_tax;
+    if (flip)
+      lines.push({
+        key: 'flip_tax',
+        label: flip.basis === 'shares' ? 'Flip tax' : `Flip tax (${flip.percent ?? 0}%)`,
+        amount_cents: flipTaxCents(quick.salePriceCents, details),
+        why: `The co-op's transfer fee: ${FLIP_TAX_WHY[flip.basis]}`,
+        group: 'fee',
+      });
+  } else if (!details || !county) {
     lines.push({
       key: 'recording_fee',
       label: 'Recording fee',
@@ -265,8 +312,18 @@ export function computeDetailedSheet(
     const perLien = `${liens.length} × per lien satisfied (replaces the quick estimate's recording fee)`;
     if (county === 'Nassau') {
       fee('nassau_satisfaction_recording', liens.length, perLien);
-      fee('nassau_block_fee', liens.length, perLien);
-      fee('nassau_tax_map_verification', liens.length, perLien);
+      // Per block and per section/block/lot of each satisfaction (research: long-island-seller-credits-and-extras.md §4).
+      const [blocks, lots] = [details.nassau_blocks ?? 1, details.nassau_lots ?? 1];
+      fee(
+        'nassau_block_fee',
+        liens.length * blocks,
+        blocks > 1 ? `${liens.length} lien(s) × ${blocks} blocks` : perLien,
+      );
+      fee(
+        'nassau_tax_map_verification',
+        liens.length * lots,
+        lots > 1 ? `${liens.length} lien(s) × ${lots} lots` : perLien,
+      );
     } else {
       fee('suffolk_mortgage_verification', liens.length, perLien);
       fee('suffolk_satisfaction_recording', liens.length, `${perLien}; ${satisfactionRecordingBasis(fees)}`);
@@ -293,12 +350,23 @@ export function computeDetailedSheet(
   for (const proration of prorations(county, details?.property_taxes ?? {}, closingDate)) {
     lines.push({ ...proration, group: 'proration' });
   }
+  if (details?.final_water_bill)
+    lines.push({
+      key: 'final_water_bill',
+      label: 'Final water bill',
+      amount_cents: details.final_water_bill,
+      why: "The water district's final reading before closing, paid by the seller",
+      group: 'other',
+    });
   details?.other_lines?.forEach((line, index) =>
     lines.push({
       key: `other_${index + 1}`,
-      label: line.name,
-      amount_cents: line.amount,
-      why: 'Added by the seller',
+      label: line.percent === undefined ? line.name : `${line.name} (${line.percent}%)`,
+      amount_cents: otherLineCents(quick.salePriceCents, line),
+      why: [
+        line.credit ? 'Added by the seller: paid to the seller at closing' : 'Added by the seller',
+        ...(line.percent === undefined ? [] : ['percent of the sale price']),
+      ].join(', '),
       group: 'other',
     }),
   );

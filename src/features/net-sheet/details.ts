@@ -36,6 +36,75 @@ const lienSchema = z.strictObject({
   payoff_date: isoDate('Payoff date').optional(),
 });
 
+/**
+ * The most the seller's percent-based costs may add up to (peers' "fee as a percent": CalculaTR, Top
+ * Producer). A flip tax, the largest such line on Long Island, runs 1-3 % (research §4); the bound
+ * also keeps the reverse solve exact (reverse.ts).
+ */
+export const MAX_OTHER_PERCENT = 10;
+
+/**
+ * A line the seller adds: a cost (a repair, the final water bill) or, with `credit`, money the buyer
+ * pays the seller at closing (the heating oil left in the tank). Its size is dollars or a percent of
+ * the sale price, never both (decision 0039).
+ */
+const otherLineSchema = z
+  .strictObject({
+    name: text('Line name', 100),
+    amount: dollars('Amount').optional(),
+    /** Percent of the sale price, rounded to the cent half-up as the commissions are. */
+    percent: z
+      .number({ error: 'Percent must be a number' })
+      .min(0, 'Percent cannot be negative')
+      .max(MAX_OTHER_PERCENT, `Percent must be at most ${MAX_OTHER_PERCENT}% of the price`)
+      .refine(hasAtMostTwoDecimals, 'Percent can have at most two decimals')
+      .optional(),
+    /** True: the buyer pays it to the seller (fuel oil in the tank). Default: a cost to the seller. */
+    credit: z.boolean({ error: 'Credit must be true or false' }).default(false),
+  })
+  .superRefine((line, ctx) => {
+    if ((line.amount === undefined) === (line.percent === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['amount'],
+        message: 'Give either an amount in dollars or a percent of the price',
+      });
+  });
+
+/** A co-op's flip tax, as its bylaws set it: a percent of the price or of the profit, or dollars per share. */
+const flipTaxSchema = z
+  .strictObject({
+    basis: z.enum(['price', 'profit', 'shares'], { error: 'Choose how the flip tax is figured' }),
+    /** For `price` and `profit`. */
+    percent: z
+      .number({ error: 'Flip tax percent must be a number' })
+      .min(0, 'Flip tax percent cannot be negative')
+      .max(MAX_OTHER_PERCENT, `Flip tax percent must be at most ${MAX_OTHER_PERCENT}%`)
+      .refine(hasAtMostTwoDecimals, 'Flip tax percent can have at most two decimals')
+      .optional(),
+    /** For `profit`: what the seller paid for the shares. */
+    purchase_price: dollars('Purchase price').optional(),
+    /** For `shares`. */
+    dollars_per_share: dollars('Dollars per share').optional(),
+    shares: z
+      .number({ error: 'Shares must be a number' })
+      .int('Shares must be a whole number')
+      .min(1, 'At least 1 share')
+      .max(1_000_000, 'At most 1,000,000 shares')
+      .optional(),
+  })
+  .superRefine((flip, ctx) => {
+    const need = (field: 'percent' | 'purchase_price' | 'dollars_per_share' | 'shares', message: string) => {
+      if (flip[field] === undefined) ctx.addIssue({ code: 'custom', path: [field], message });
+    };
+    if (flip.basis !== 'shares') need('percent', 'Give the flip tax percent');
+    if (flip.basis === 'profit') need('purchase_price', 'Give what you paid, to figure the profit');
+    if (flip.basis === 'shares') {
+      need('dollars_per_share', 'Give the dollars per share');
+      need('shares', 'Give the number of shares');
+    }
+  });
+
 const halves = { first_half_paid: z.boolean().default(false), second_half_paid: z.boolean().default(false) };
 
 /**
@@ -48,10 +117,19 @@ const detailsFieldsSchema = z.strictObject({
   buyer_agent_percent: percent("Buyer's agent commission").optional(),
   /** Default $0. */
   seller_concessions: dollars('Seller concessions').optional(),
+  /** The seller's own attorney's fee. Default: the agent's usual fee (the quick estimate's). */
+  attorney_fee: dollars('Attorney fee').optional(),
   /** Default: the quick estimate's mortgage payoff as the only lien; the first lien replaces it. */
   liens: z.array(lienSchema).max(4, 'At most 4 liens').optional(),
   /** Default: today + the agent's days to closing (45 unless set). */
   closing_date: isoDate('Closing date').optional(),
+  /**
+   * Default a house (1-3 family; a condo has the same lines). A co-op has no deed, no RP-5217 and no
+   * satisfaction to record: its share loan ends with a UCC-3, and the co-op's own fees apply (decision 0039).
+   */
+  property_type: z.enum(['house', 'condo', 'coop'], { error: 'Property type must be house, condo or coop' }).optional(),
+  /** A co-op's flip tax (only with property_type coop). Default none. */
+  flip_tax: flipTaxSchema.optional(),
   /** Default: unknown, and the quick estimate's single recording fee stays. */
   county: z.enum(['Nassau', 'Suffolk'], { error: 'County must be Nassau or Suffolk' }).optional(),
   /** For the East End note only. */
@@ -62,6 +140,23 @@ const detailsFieldsSchema = z.strictObject({
     .min(1, 'At least 1 lot')
     .max(10, 'At most 10 lots')
     .default(1),
+  /**
+   * Nassau: the tax map verification is charged for each section/block/lot a satisfaction is recorded
+   * against, the block fee for each block (research: long-island-seller-credits-and-extras.md §4).
+   * Default 1 each.
+   */
+  nassau_lots: z
+    .number({ error: 'Lots must be a number' })
+    .int('Lots must be a whole number')
+    .min(1, 'At least 1 lot')
+    .max(10, 'At most 10 lots')
+    .optional(),
+  nassau_blocks: z
+    .number({ error: 'Blocks must be a number' })
+    .int('Blocks must be a whole number')
+    .min(1, 'At least 1 block')
+    .max(10, 'At most 10 blocks')
+    .optional(),
   /** A contract term; by custom the buyer files it. Default: the agent's setting (off unless set). */
   seller_pays_rp5217: z.boolean({ error: 'RP-5217 on the seller must be true or false' }).optional(),
   /** Per lien satisfied. Default: the agent's setting (on unless set). */
@@ -87,10 +182,24 @@ const detailsFieldsSchema = z.strictObject({
         .optional(),
     })
     .optional(),
-  /** Repairs, CO cure, final water bill… Default none. */
+  /**
+   * The bill of the final meter reading, which the seller pays (NY contract ¶18; research §6). Default none.
+   */
+  final_water_bill: dollars('Final water bill').optional(),
+  /** Repairs, CO cure, final water bill (costs); fuel oil in the tank (a credit). Default none. */
   other_lines: z
-    .array(z.strictObject({ name: text('Line name', 100), amount: dollars('Amount') }))
+    .array(otherLineSchema)
     .max(20, 'At most 20 other lines')
+    .superRefine((lines, ctx) => {
+      const costPercent = lines.reduce((sum, line) => sum + (line.credit ? 0 : (line.percent ?? 0)), 0);
+      // A line over the bound on its own already says so under its field.
+      const eachWithin = lines.every((line) => (line.percent ?? 0) <= MAX_OTHER_PERCENT);
+      if (eachWithin && costPercent > MAX_OTHER_PERCENT + 1e-9)
+        ctx.addIssue({
+          code: 'custom',
+          message: `Percent-based costs can add up to at most ${MAX_OTHER_PERCENT}% of the price`,
+        });
+    })
     .optional(),
 });
 
@@ -101,7 +210,8 @@ const PER_DIEM_PER_PAYOFF = 1 / 1000;
  * Every accepted input counts (issue 22, audit M5 and M3; decision 0038): a levy of the other county
  * (or of no county), lots outside Suffolk, the RP-5217 without a county (its fees are itemised with
  * the county's) and per-diem interest without the payoff letter's date would each be ignored or
- * guessed by the sheet, so the request is refused with the field to fix.
+ * guessed by the sheet, so the request is refused with the field to fix. A co-op's own rules
+ * (decision 0039): a flip tax on a co-op only, no lots on a co-op, no more blocks than lots.
  */
 export const netSheetDetailsSchema = detailsFieldsSchema.superRefine((details, ctx) => {
   const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
@@ -121,6 +231,13 @@ export const netSheetDetailsSchema = detailsFieldsSchema.superRefine((details, c
     issue(['suffolk_lots'], 'Lots count in Suffolk only: choose Suffolk as the county, or leave lots empty');
   if (details.county === undefined && details.seller_pays_rp5217 === true)
     issue(['county'], 'Choose the county: the RP-5217 filing is charged with its closing fees');
+  if (details.flip_tax && details.property_type !== 'coop')
+    issue(['flip_tax'], 'A flip tax applies to a co-op sale only');
+  if (details.property_type === 'coop' && (details.nassau_lots !== undefined || details.nassau_blocks !== undefined))
+    issue(['nassau_lots'], 'A co-op records no satisfaction: no lots to verify');
+  // A block holds one or more lots: more blocks than lots is a slip.
+  if ((details.nassau_blocks ?? 1) > (details.nassau_lots ?? 1))
+    issue(['nassau_blocks'], 'A property has no more blocks than lots');
   details.liens?.forEach((lien, index) => {
     if (lien.per_diem_interest === undefined || lien.per_diem_interest === 0) return;
     if (lien.payoff_date === undefined)

@@ -13,9 +13,11 @@ export interface SiteFee {
   /** What the line is called on the net sheet and on the admin's fee table. */
   label: string;
   /** When the fee is charged, in the words of the settings screen. */
-  per: 'lien' | 'lot' | 'sale';
+  per: 'lien' | 'lot' | 'sale' | 'lien and block' | 'lien and lot';
   /** Which county's sales it applies to (both when absent). */
   county?: County;
+  /** Only for a co-op sale (decision 0039); absent: every sale but a co-op's where it is a recording. */
+  coop?: true;
   cents: number;
   /** YYYY-MM-DD: when the amount was last checked against its source. */
   checked: string;
@@ -40,17 +42,19 @@ export const LI_FEE_DEFAULTS = {
     checked: RESEARCHED,
     source: 'https://lilifepolitics.com/news/politics/nassau-dems-call-to-slash-county-clerk-fees',
   },
+  // Per block referenced by each satisfaction ("$300 (per block reference)", https://deeds.com/recorder/new-york/nassau).
   nassau_block_fee: {
     label: 'Block fee per satisfaction (Nassau)',
-    per: 'lien',
+    per: 'lien and block',
     county: 'Nassau',
     cents: 300_00,
     checked: RESEARCHED,
     source: 'https://newsday.com/long-island/nassau/nassau-real-estate-transactions-ruling-wzjaqovy',
   },
+  // For each section/block/lot a satisfaction is recorded against (the source below; decision 0039).
   nassau_tax_map_verification: {
     label: 'Tax map verification (Nassau)',
-    per: 'lien',
+    per: 'lien and lot',
     county: 'Nassau',
     cents: 270_00,
     checked: RESEARCHED,
@@ -119,6 +123,34 @@ export const LI_FEE_DEFAULTS = {
     checked: RESEARCHED,
     source: 'http://palazzo-law.com/residential-closing-costs.html',
   },
+  // Co-op sales (research: docs/research/long-island-seller-credits-and-extras.md §5). The UCC-3
+  // termination of the seller's share loan is a written UCC filing: $40 under 19 NYCRR 143-5.1.
+  coop_ucc3_filing: {
+    label: 'UCC-3 filing (co-op)',
+    per: 'lien',
+    coop: true,
+    cents: 40_00,
+    checked: '2026-11-26',
+    source:
+      'https://casetext.com/regulation/new-york-codes-rules-and-regulations/title-19-department-of-state/chapter-iii-administration/subchapter-d-uniform-commercial-code/part-143-standard-forms-and-procedures/subpart-143-5-fees/section-143-51-fees',
+  },
+  // Guides quote $500-$750 (and "$450+"): the low end of the range two of them give.
+  coop_transfer_agent: {
+    label: 'Co-op attorney / transfer agent fee',
+    per: 'sale',
+    coop: true,
+    cents: 500_00,
+    checked: '2026-11-26',
+    source: 'https://dmvequityrealestate.com/?page_id=200',
+  },
+  coop_move_out_deposit: {
+    label: 'Move-out deposit (co-op)',
+    per: 'sale',
+    coop: true,
+    cents: 500_00,
+    checked: '2026-11-26',
+    source: 'https://williamjfarmer.com/blog/2016/closing-costs-co-ops',
+  },
 } as const satisfies Record<string, SiteFee>;
 
 export type FeeKey = keyof typeof LI_FEE_DEFAULTS;
@@ -169,6 +201,9 @@ export const feeTableSchema = z.strictObject({
   suffolk_ea5217: feeEntrySchema,
   title_closer_pickup: feeEntrySchema,
   payoff_bank_attorney: feeEntrySchema,
+  coop_ucc3_filing: feeEntrySchema,
+  coop_transfer_agent: feeEntrySchema,
+  coop_move_out_deposit: feeEntrySchema,
 } satisfies Record<FeeKey, typeof feeEntrySchema>);
 export type FeeTable = z.infer<typeof feeTableSchema>;
 

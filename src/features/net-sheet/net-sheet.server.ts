@@ -328,7 +328,11 @@ export async function findEstimateSheet(
       success: true,
       sheet: toSheetAnswer(terms.sheet),
       details: jsonObject.nullable().parse(row.details),
-      defaults: { ...rest, closing_date: addDays(longIslandDate(new Date()), days_to_closing) },
+      defaults: {
+        ...rest,
+        closing_date: addDays(longIslandDate(new Date()), days_to_closing),
+        attorney_fee: found.settings.default_attorney_fee,
+      },
       terms: {
         sale_price: centsToDollars(row.sale_price_cents),
         concessions: centsToDollars(terms.details?.seller_concessions ?? 0),

@@ -42,21 +42,36 @@ describe('the details the form sends', () => {
   it('leave out blank rows, unchanged switches and the other county’s taxes', () => {
     const draft = draftFrom(estimate, null, defaults);
     draft.liens.push(emptyLien());
-    draft.other_lines.push({ name: '', amount: ' ' }, { name: 'Roof repair', amount: '2,500' });
+    draft.other_lines.push(
+      { name: '', amount: ' ', unit: 'dollars', credit: false },
+      { name: 'Roof repair', amount: '2,500', unit: 'dollars', credit: false },
+      { name: 'Fuel oil in the tank', amount: '612.40', unit: 'dollars', credit: true },
+      { name: 'Flip tax', amount: '2', unit: 'percent', credit: false },
+    );
     draft.county = 'Nassau';
     draft.suffolk.annual = '9,000';
     draft.suffolk_lots = '2';
+    draft.nassau_lots = '3';
     draft.nassau_school = { annual: '10,000', first_half_paid: true, second_half_paid: false };
     draft.switches.payoff_bank_attorney = true;
     draft.switches.title_closer_pickup = true;
     draft.listing_commission_percent = '2.5';
+    draft.attorney_fee = ' 1,800 ';
+    // A flip tax typed, then the type changed back: not sent (only a co-op has one).
+    draft.flip_tax = { basis: 'price', percent: '2', purchase_price: '', dollars_per_share: '', shares: '' };
     expect(detailsFrom(draft, defaults)).toEqual({
       listing_commission_percent: 2.5,
+      attorney_fee: '1,800',
       liens: [{ label: 'Mortgage', payoff: '450,000' }],
       county: 'Nassau',
+      nassau_lots: 3,
       payoff_bank_attorney: true,
       property_taxes: { nassau_school: { annual: '10,000', first_half_paid: true, second_half_paid: false } },
-      other_lines: [{ name: 'Roof repair', amount: '2,500' }],
+      other_lines: [
+        { name: 'Roof repair', amount: '2,500' },
+        { name: 'Fuel oil in the tank', amount: '612.40', credit: true },
+        { name: 'Flip tax', percent: 2 },
+      ],
     });
   });
 
@@ -65,6 +80,7 @@ describe('the details the form sends', () => {
       listing_commission_percent: 2.75,
       buyer_agent_percent: 2.25,
       seller_concessions: '5,000',
+      attorney_fee: '2,250',
       liens: [
         { label: 'First mortgage', payoff: '312,456.78', per_diem_interest: '41.10', payoff_date: '2026-12-01' },
         { label: 'Home equity line', payoff: '40,000' },
@@ -79,7 +95,13 @@ describe('the details the form sends', () => {
         suffolk: { annual: '12,001', first_half_paid: true, second_half_paid: false },
         village: { annual: '3,000', fiscal_year_start_month: 3, paid: true },
       },
-      other_lines: [{ name: 'Final water bill', amount: '180.50' }],
+      property_type: 'condo',
+      final_water_bill: '212.90',
+      other_lines: [
+        { name: 'Final water bill', amount: '180.50' },
+        { name: 'Fuel oil in the tank', amount: '612.40', credit: true },
+        { name: 'Flip tax', percent: 2.5 },
+      ],
     };
     const draft = draftFrom(estimate, sent, defaults);
     expect(draft.liens[0]).toEqual({
@@ -96,17 +118,33 @@ describe('the details the form sends', () => {
     expect(netSheetDetailsSchema.parse(detailsFrom(draft, defaults))).toEqual(netSheetDetailsSchema.parse(sent));
   });
 
+  it('come back as the same form for a co-op with its flip tax, and leave out its lots', () => {
+    const sent = {
+      property_type: 'coop',
+      county: 'Nassau',
+      flip_tax: { basis: 'profit', percent: 2, purchase_price: '300,000' },
+    };
+    const draft = draftFrom(estimate, sent, defaults);
+    expect(draft.flip_tax).toMatchObject({ basis: 'profit', percent: '2', purchase_price: '300,000' });
+    draft.nassau_lots = '2';
+    expect(netSheetDetailsSchema.parse(detailsFrom(draft, defaults))).toEqual(
+      netSheetDetailsSchema.parse({ ...sent, liens: [{ label: 'Mortgage', payoff: '450,000' }] }),
+    );
+  });
+
   it('name each wrong field by the path the form shows its error under', () => {
     const draft = draftFrom(estimate, null, defaults);
     draft.liens.push({ label: 'HELOC', payoff: 'lots', per_diem_interest: '', payoff_date: '' });
     draft.listing_commission_percent = 'three';
-    draft.other_lines.push({ name: '', amount: '900' });
+    draft.other_lines.push({ name: '', amount: '900', unit: 'dollars', credit: false });
+    draft.other_lines.push({ name: 'Flip tax', amount: '', unit: 'percent', credit: false });
     const parsed = netSheetDetailsSchema.safeParse(detailsFrom(draft, defaults));
     expect(parsed.success).toBe(false);
     expect(parsed.error && fieldErrorsOf(parsed.error)).toEqual({
       listing_commission_percent: 'Listing commission must be a number',
       'liens.1.payoff': 'Payoff must be a dollar amount, like 450,000',
       'other_lines.0.name': 'Line name is required',
+      'other_lines.1.amount': 'Give either an amount in dollars or a percent of the price',
     });
     expect(formFieldKey('details.liens.1.payoff')).toBe('liens.1.payoff');
   });

@@ -30,18 +30,51 @@ export interface RefineDraft {
   listing_commission_percent: string;
   buyer_agent_percent: string;
   seller_concessions: string;
+  attorney_fee: string;
   liens: LienDraft[];
   closing_date: string;
   county: '' | 'Nassau' | 'Suffolk';
   town: string;
   suffolk_lots: string;
+  nassau_lots: string;
+  nassau_blocks: string;
+  property_type: '' | 'house' | 'condo' | 'coop';
+  flip_tax: FlipTaxDraft;
   switches: Record<Switch, boolean>;
   nassau_school: HalvesDraft;
   nassau_general: HalvesDraft;
   suffolk: HalvesDraft;
   village: { annual: string; fiscal_year_start_month: string; paid: boolean };
-  other_lines: { name: string; amount: string }[];
+  other_lines: OtherLineDraft[];
+  final_water_bill: string;
 }
+
+/** A co-op's flip tax: none, or how its bylaws figure it and the numbers that takes. */
+export interface FlipTaxDraft {
+  basis: '' | 'price' | 'profit' | 'shares';
+  percent: string;
+  purchase_price: string;
+  dollars_per_share: string;
+  shares: string;
+}
+
+const emptyFlipTax = (): FlipTaxDraft => ({
+  basis: '',
+  percent: '',
+  purchase_price: '',
+  dollars_per_share: '',
+  shares: '',
+});
+
+/** A line the seller adds: its size in dollars or in percent of the price, a cost or a credit. */
+export interface OtherLineDraft {
+  name: string;
+  amount: string;
+  unit: 'dollars' | 'percent';
+  credit: boolean;
+}
+
+export const emptyOtherLine = (): OtherLineDraft => ({ name: '', amount: '', unit: 'dollars', credit: false });
 
 /** New York villages start their fiscal year on June 1 unless they chose otherwise. */
 export const VILLAGE_FISCAL_START_MONTH = 6;
@@ -87,6 +120,7 @@ export function draftFrom(
     listing_commission_percent: optionalNumber(details.listing_commission_percent),
     buyer_agent_percent: optionalNumber(details.buyer_agent_percent),
     seller_concessions: optionalDollars(details.seller_concessions),
+    attorney_fee: optionalDollars(details.attorney_fee),
     liens: details.liens?.length
       ? details.liens.map((lien) => ({
           label: lien.label,
@@ -100,6 +134,18 @@ export function draftFrom(
     town: details.town ?? '',
     // The schema fills in 1 lot when none was sent: shown as the hint, not as a typed value.
     suffolk_lots: details.suffolk_lots && details.suffolk_lots > 1 ? String(details.suffolk_lots) : '',
+    nassau_lots: optionalNumber(details.nassau_lots),
+    nassau_blocks: optionalNumber(details.nassau_blocks),
+    property_type: details.property_type ?? '',
+    flip_tax: details.flip_tax
+      ? {
+          basis: details.flip_tax.basis,
+          percent: optionalNumber(details.flip_tax.percent),
+          purchase_price: optionalDollars(details.flip_tax.purchase_price),
+          dollars_per_share: optionalDollars(details.flip_tax.dollars_per_share),
+          shares: optionalNumber(details.flip_tax.shares),
+        }
+      : emptyFlipTax(),
     // A quick estimate's sheet has none of these fees: the form starts from its terms (decision 0037),
     // so refining it unchanged nets what it nets; the seller ticks what applies.
     switches: {
@@ -117,7 +163,14 @@ export function draftFrom(
           paid: taxes.village.paid,
         }
       : { annual: '', fiscal_year_start_month: String(VILLAGE_FISCAL_START_MONTH), paid: false },
-    other_lines: details.other_lines?.map((line) => ({ name: line.name, amount: dollarsText(line.amount) })) ?? [],
+    final_water_bill: optionalDollars(details.final_water_bill),
+    other_lines:
+      details.other_lines?.map((line) => ({
+        name: line.name,
+        amount: line.percent === undefined ? optionalDollars(line.amount) : String(line.percent),
+        unit: line.percent === undefined ? 'dollars' : 'percent',
+        credit: line.credit,
+      })) ?? [],
   };
 }
 
@@ -156,9 +209,16 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
       payoff_date: filled(lien.payoff_date),
     }));
   const otherLines = draft.other_lines
-    .filter((line) => !isBlank(line))
-    .map((line) => ({ name: line.name.trim(), amount: line.amount.trim() }));
+    .filter((line) => !isBlank({ name: line.name, amount: line.amount }))
+    .map((line) =>
+      withoutUndefined({
+        name: line.name.trim(),
+        ...(line.unit === 'percent' ? { percent: filledNumber(line.amount) } : { amount: filled(line.amount) }),
+        credit: line.credit ? true : undefined,
+      }),
+    );
   const county = draft.county === '' ? undefined : draft.county;
+  const coop = draft.property_type === 'coop';
   const taxes = {
     nassau_school: county === 'Nassau' ? halvesDetails(draft.nassau_school) : undefined,
     nassau_general: county === 'Nassau' ? halvesDetails(draft.nassau_general) : undefined,
@@ -177,15 +237,32 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
     listing_commission_percent: filledNumber(draft.listing_commission_percent),
     buyer_agent_percent: filledNumber(draft.buyer_agent_percent),
     seller_concessions: filled(draft.seller_concessions),
+    attorney_fee: filled(draft.attorney_fee),
     liens: liens.length > 0 ? liens.map(withoutUndefined) : undefined,
     closing_date: filled(draft.closing_date),
     county,
     town: filled(draft.town),
-    suffolk_lots: county === 'Suffolk' ? filledNumber(draft.suffolk_lots) : undefined,
+    // A co-op records nothing: its lots would not count.
+    suffolk_lots: county === 'Suffolk' && !coop ? filledNumber(draft.suffolk_lots) : undefined,
+    nassau_lots: county === 'Nassau' && !coop ? filledNumber(draft.nassau_lots) : undefined,
+    nassau_blocks: county === 'Nassau' && !coop ? filledNumber(draft.nassau_blocks) : undefined,
+    property_type: draft.property_type === '' ? undefined : draft.property_type,
+    // Only what the chosen basis uses, and only for a co-op (any other sale has none).
+    flip_tax:
+      draft.property_type === 'coop' && draft.flip_tax.basis !== ''
+        ? withoutUndefined({
+            basis: draft.flip_tax.basis,
+            percent: draft.flip_tax.basis === 'shares' ? undefined : filledNumber(draft.flip_tax.percent),
+            purchase_price: draft.flip_tax.basis === 'profit' ? filled(draft.flip_tax.purchase_price) : undefined,
+            dollars_per_share: draft.flip_tax.basis === 'shares' ? filled(draft.flip_tax.dollars_per_share) : undefined,
+            shares: draft.flip_tax.basis === 'shares' ? filledNumber(draft.flip_tax.shares) : undefined,
+          })
+        : undefined,
     title_closer_pickup: changed('title_closer_pickup'),
     payoff_bank_attorney: changed('payoff_bank_attorney'),
     seller_pays_rp5217: changed('seller_pays_rp5217'),
     property_taxes: Object.values(taxes).some(Boolean) ? withoutUndefined(taxes) : undefined,
+    final_water_bill: filled(draft.final_water_bill),
     other_lines: otherLines.length > 0 ? otherLines : undefined,
   });
 }

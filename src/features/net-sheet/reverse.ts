@@ -6,6 +6,8 @@ import { MAX_AMOUNT_CENTS, type EstimateInputs } from '../estimate/estimate.ts';
 import {
   commissionSplit,
   computeDetailedSheet,
+  flipTaxCents,
+  otherPercentCents,
   priceLines,
   type DetailedSheet,
   type SheetOptions,
@@ -34,7 +36,16 @@ export function netAtPrice(
   const constant = sheet.net_cents;
   return (priceCents) => {
     const moving = priceLines({ ...quick, salePriceCents: priceCents }, listingPercent, buyerPercent, combined);
-    return constant + priceCents - moving.listing - moving.buyer - moving.transferTax;
+    return (
+      constant +
+      priceCents -
+      moving.listing -
+      moving.buyer -
+      moving.transferTax -
+      otherPercentCents(priceCents, details) -
+      // The sheet at price 0 already holds a flip tax per share: only what moves with the price.
+      (flipTaxCents(priceCents, details) - flipTaxCents(0, details))
+    );
   };
 }
 
@@ -45,9 +56,12 @@ const STEP = 500 * DOLLAR;
  * The LOWEST whole-dollar price whose net is ≥ the target.
  * Why this is exact: within one transfer-tax step (price in ((k-1)·$500, k·$500]) the tax is constant
  * and one more dollar adds 100 cents of price but at most 2 × (20 % × 100 + 1) = 42 cents of
- * commissions, so the net strictly rises. Across steps, the net at the step tops k·$500 rises too:
- * +$500 of price against at most 40 % ($200 + 2 cents) of commissions and one tax step (≤ $10 at the
- * settings' maximum rate of $20 per $1,000). So: binary search the first step whose top reaches the
+ * commissions, 10 % × 100 + 20 = 30 cents of the seller's percent-based costs (at most 10 % in all,
+ * 20 lines each rounded; percent credits only grow with the price) and 11 cents of a co-op's flip tax
+ * (at most 10 %), so the net strictly rises. Across steps, the net at the step tops k·$500 rises too:
+ * +$500 of price against at most 40 % ($200 + 2 cents) of commissions, 10 % ($50 + 20 cents) of
+ * percent costs, 10 % ($50 + 1 cent) of flip tax and one tax step (≤ $10 at the settings' maximum
+ * rate of $20 per $1,000). So: binary search the first step whose top reaches the
  * target (every earlier step peaks below it), then binary search inside that step.
  */
 export function solveReverse(

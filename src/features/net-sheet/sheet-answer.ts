@@ -31,6 +31,8 @@ export const sheetDefaultsSchema = z.object({
   title_closer_pickup: z.boolean(),
   payoff_bank_attorney: z.boolean(),
   seller_pays_rp5217: z.boolean(),
+  /** The agent's usual attorney fee, in dollars (optional: answers stored before it existed). */
+  attorney_fee: z.number().optional(),
 });
 export type SheetDefaultsAnswer = z.infer<typeof sheetDefaultsSchema>;
 

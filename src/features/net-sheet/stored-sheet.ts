@@ -54,7 +54,12 @@ const sheetDefaultsSchema = z.object({
 export const sheetBasisSchema = z.object({
   today: z.iso.date(),
   defaults: sheetDefaultsSchema,
-  fees: feeTableSchema,
+  // A sheet stored before a fee existed (the co-op fees, decision 0039) never used it: the default fills it.
+  fees: z.preprocess(
+    (fees) =>
+      typeof fees === 'object' && fees !== null && !Array.isArray(fees) ? { ...defaultFeeTable(), ...fees } : fees,
+    feeTableSchema,
+  ),
 });
 export type SheetBasis = z.infer<typeof sheetBasisSchema>;
 
