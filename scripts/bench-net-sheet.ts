@@ -24,7 +24,14 @@ const details = netSheetDetailsSchema.parse({
   closing_date: '2027-01-15',
   liens: [
     { label: 'Mortgage', payoff: 400_000, per_diem_interest: 55.25, payoff_date: '2026-11-30' },
-    { label: 'HELOC', payoff: 20_000, per_diem_interest: 3.1 },
+    { label: 'HELOC', payoff: 20_000, per_diem_interest: 3.1, payoff_date: '2026-12-15' },
+  ],
+  // The lines issue 22 added: the seller's own attorney fee, a credit, a percent line, the water bill.
+  attorney_fee: 2_000,
+  final_water_bill: 180,
+  other_lines: [
+    { name: 'Fuel oil in the tank', amount: 1_200, credit: true },
+    { name: 'Repair credit to the buyer', percent: 0.5 },
   ],
   property_taxes: {
     nassau_school: { annual: 9_000, first_half_paid: true },
