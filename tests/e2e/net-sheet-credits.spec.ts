@@ -6,10 +6,10 @@ import { expect, expectNoAxeViolations, makeEstimate, recordApiCalls, test, wait
  * under the NY standard contract's apportionments, ¶18:
  * https://betenskylaw.com/part-19-what-are-apportionments-and-other-adjustments-in-a-residential-contract-of-sale/)
  * a cost as a percent of the price and the final water bill, on the worked example ($780,200, $450,000 owed) of the demo
- * agent Alex Morgan ($750 attorney, title closer pick-up on).
+ * agent Alex Morgan ($750 attorney; the title closer pick-up, on by the agent's default, starts off on
+ * the refine form of a quick estimate, decision 0037).
  */
 const QUICK_NET = 279_341_00;
-const PICKUP = 250_00; // the agent's default switch, one lien
 const ATTORNEY = 2_250_00; // replaces the agent's $750
 const FUEL_OIL = 612_40;
 // 1.25 % of $780,200 = $9,752.50.
@@ -80,7 +80,8 @@ test('a seller gives their attorney’s fee, a credit and a percent cost, and th
   await expect(sheet.getByRole('row').filter({ hasText: 'Final water bill' })).toHaveText(
     /^Final water bill.*−\$184\.37$/,
   );
-  const net = QUICK_NET - PICKUP - (ATTORNEY - 750_00) + FUEL_OIL - FLIP_TAX - WATER;
+  // No title-closer pick-up: a quick estimate's refine form starts with its fee switches off (decision 0037).
+  const net = QUICK_NET - (ATTORNEY - 750_00) + FUEL_OIL - FLIP_TAX - WATER;
   await expect(sheet.getByTestId('net-proceeds')).toHaveText(`Your Net Proceeds${money(net)}`);
   await expectNoAxeViolations(page);
   await shoot(page, 'refined-credits-sheet', '.detailed-sheet');
