@@ -18,6 +18,7 @@ import { defaultEdgePurger, purgeAfterWrite, type EdgePurger } from './edge-cach
 import { featuredAgentFrom, type FeaturedAgent } from './featured-agent.ts';
 import { errorResponse, HttpError } from './http.ts';
 import { inProcessBackgroundStarter, type StartBackgroundWork } from './background-work.ts';
+import { onFirstCall } from './on-first-call.ts';
 import { ROUTE_ACCESS } from './route-access.ts';
 import { siteOriginOf } from './site-origin.ts';
 
@@ -130,7 +131,7 @@ export function groupDepsFor({
 }: AppDeps): GroupDeps {
   const purge = purgeAfterWrite(purgeCache, logError);
   // The default reads the environment's feeds, from a module loaded only by the routes that need it.
-  const feeds = once(async (): Promise<() => RefreshPlan> => {
+  const feeds = onFirstCall(async (): Promise<() => RefreshPlan> => {
     if (marketFeeds) return marketFeeds;
     const { planFromEnv } = await import('../features/market/feeds.server.ts');
     return () => planFromEnv(parseEnv());
@@ -146,7 +147,7 @@ export function groupDepsFor({
       });
     }, runAfterResponse);
   const crmSecret = crm?.secret ?? randomBytes(32).toString('hex');
-  const crmOf = once(
+  const crmOf = onFirstCall(
     async (): Promise<CrmContext> =>
       crm ?? {
         client: (await import('../features/crm/fub-client.server.ts')).fubClient(DEFAULT_FUB_API_URL),
@@ -154,7 +155,7 @@ export function groupDepsFor({
       },
   );
   // Unsubscribe links are signed with a key derived from the session key (SESSION_SECRET).
-  const signer = once(async () =>
+  const signer = onFirstCall(async () =>
     (await import('../features/email/unsubscribe.server.ts')).unsubscribeSigner(auth.sessionKey),
   );
   const mail: MailContext = {
@@ -279,16 +280,6 @@ export function createApiApp(deps: AppDeps): Hono {
   // A mounted app's notFound is not consulted: the outer one answers unknown /api paths.
   app.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   return app;
-}
-
-/** A value made by `make` at its first call and kept; a failure is not kept (the next call tries again). */
-function once<T>(make: () => Promise<T>): () => Promise<T> {
-  let made: Promise<T> | undefined;
-  return () => {
-    made ??= make();
-    made.catch(() => (made = undefined));
-    return made;
-  };
 }
 
 /** The answer while the database cannot be reached (503). */

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { route } from './http.ts';
+import { onFirstCall } from './on-first-call.ts';
 
 /**
  * GET /api/openapi.json, built at its first request and kept: the schemas do not change while the
@@ -9,10 +10,7 @@ import { route } from './http.ts';
  */
 export function openApiRoutes(): Hono {
   const app = new Hono();
-  let document: Promise<Record<string, unknown>> | undefined;
-  route(app, '/openapi.json', {
-    GET: async (c) =>
-      c.json(await (document ??= import('./openapi.server.ts').then((module) => module.openApiDocument()))),
-  });
+  const document = onFirstCall(async () => (await import('./openapi.server.ts')).openApiDocument());
+  route(app, '/openapi.json', { GET: async (c) => c.json(await document()) });
   return app;
 }

@@ -6,6 +6,7 @@
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type { Env } from '../../server/env.ts';
+import { onFirstCall } from '../../server/on-first-call.ts';
 import { resoPropertyUrl } from './reso-address.ts';
 import type { ClosedSalesSource, ResoClientConfig } from './reso-client.server.ts';
 
@@ -67,12 +68,11 @@ export async function soldFromFile(path: string): Promise<ClosedSalesSource> {
  * the first read: a plan is built at every cold start of the API, a read only by a refresh.
  */
 function resoFeed(config: ResoClientConfig): ClosedSalesSource {
-  let client: Promise<ClosedSalesSource> | undefined;
+  const client = onFirstCall(async () => (await import('./reso-client.server.ts')).createResoClient(config));
   return {
     origin: resoPropertyUrl(new URL(config.baseUrl.replace(/\/+$/, ''))),
     async *closedSales(query) {
-      client ??= import('./reso-client.server.ts').then(({ createResoClient }) => createResoClient(config));
-      yield* (await client).closedSales(query);
+      yield* (await client()).closedSales(query);
     },
   };
 }

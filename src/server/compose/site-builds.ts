@@ -1,6 +1,7 @@
 import type { SiteBuilds } from '../../features/site-build/site-build.server.ts';
 import type { Db } from '../db.ts';
 import { isPreview, type Env } from '../env.ts';
+import { onFirstCall } from '../on-first-call.ts';
 
 /**
  * Rebuilds through Netlify's build hook when there is one; the local server adds its own builds
@@ -10,11 +11,10 @@ import { isPreview, type Env } from '../env.ts';
 export function siteBuildsFrom(env: Env, db: Db): SiteBuilds | undefined {
   const hook = env.BUILD_HOOK_URL;
   if (!hook || isPreview(env)) return undefined;
-  let builds: Promise<SiteBuilds> | undefined;
-  const made = () =>
-    (builds ??= import('../../features/site-build/site-build.server.ts').then(({ siteBuilds, hookBuilder }) =>
-      siteBuilds(db, hookBuilder(hook)),
-    ));
+  const made = onFirstCall(async () => {
+    const { siteBuilds, hookBuilder } = await import('../../features/site-build/site-build.server.ts');
+    return siteBuilds(db, hookBuilder(hook));
+  });
   return {
     mode: 'hook',
     request: async (trigger, requestedBy) => (await made()).request(trigger, requestedBy),
