@@ -12,9 +12,10 @@ import {
 } from '../estimate/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
 import { EAST_END_TOWNS, LI_FEE_DEFAULTS, satisfactionRecordingBasis, type FeeKey, type FeeTable } from './li-fees.ts';
-import { sheetWarnings, type SheetWarning } from './guard-rails.ts';
+import { overdueTaxWarnings, sheetWarnings, type SheetWarning } from './guard-rails.ts';
 import { longDate } from './long-date.ts';
 import { dayNumber, prorations } from './proration.ts';
+import { taxPenalties } from './tax-penalties.ts';
 import { NET_SHEET_DEFAULTS } from '../settings/agent-settings.ts';
 
 export type LineGroup = 'sale' | 'commission' | 'payoff' | 'tax' | 'fee' | 'proration' | 'other';
@@ -350,6 +351,10 @@ export function computeDetailedSheet(
   for (const proration of prorations(county, details?.property_taxes ?? {}, closingDate)) {
     lines.push({ ...proration, group: 'proration' });
   }
+  // A half unpaid past its penalty-free window is paid at closing with its penalty (decision 0043).
+  const penalties = taxPenalties(county, details?.property_taxes ?? {}, closingDate);
+  for (const { key, label, amount_cents, why } of penalties)
+    lines.push({ key, label, amount_cents, why, group: 'proration' });
   if (details?.final_water_bill)
     lines.push({
       key: 'final_water_bill',
@@ -377,6 +382,9 @@ export function computeDetailedSheet(
     net_cents: -kept.reduce((sum, line) => sum + line.amount_cents, 0),
     closing_date: closingDate,
     notes: notesFor(quick.salePriceCents, details?.town),
-    warnings: sheetWarnings(quick.salePriceCents, details?.seller_concessions ?? 0, closingDate, options.today),
+    warnings: [
+      ...sheetWarnings(quick.salePriceCents, details?.seller_concessions ?? 0, closingDate, options.today),
+      ...overdueTaxWarnings(penalties),
+    ],
   };
 }

@@ -6,7 +6,8 @@
  */
 import type { FieldErrors } from '../../ui/field-errors.ts';
 import { longDate } from './long-date.ts';
-import { dayNumber } from './proration.ts';
+import { dayNumber, money } from './proration.ts';
+import type { TaxPenalty } from './tax-penalties.ts';
 
 /** A closing more than a year past is a typed year, not a sale to estimate (2019 for 2029). */
 export const MAX_DAYS_PAST = 365;
@@ -77,4 +78,22 @@ export function sheetWarnings(
       text: `Seller concessions are ${percentOf(concessionsCents, priceCents)}% of the price: more than ${CONCESSIONS_WARNING_PERCENT}% is unusual, and a buyer's lender may not allow it. Check the amount with your agent.`,
     });
   return warnings;
+}
+
+/**
+ * An unpaid half past its penalty-free window at closing (decision 0043): the sheet charges its
+ * penalty, and says so where the seller looks first, since a half marked unpaid by mistake costs them.
+ */
+export function overdueTaxWarnings(penalties: readonly TaxPenalty[]): SheetWarning[] {
+  return penalties.map((penalty) => ({
+    key: `overdue_${penalty.key.replace(/_penalty$/, '')}`,
+    field: penalty.field,
+    text:
+      `${penalty.half_name} is past due: it was payable without penalty until ${longDate(penalty.last_free_iso)}, ` +
+      `so the sheet adds the penalty owed at closing (${money(penalty.amount_cents)}).` +
+      (penalty.collector === undefined
+        ? ''
+        : ` It is now paid to ${penalty.collector}${penalty.collector.includes('Nassau') ? ', who may add a charge of its own: ask for its figure' : ''}.`) +
+      ' If it has been paid, mark it paid.',
+  }));
 }

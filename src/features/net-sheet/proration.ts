@@ -17,7 +17,7 @@ const DAY_MS = 86_400_000;
 
 /** Days since 1970-01-01 of a YYYY-MM-DD date (UTC, so no time zone moves a day). */
 export const dayNumber = (iso: string): number => Date.parse(`${iso}T00:00:00Z`) / DAY_MS;
-const dayOf = (year: number, month: number) => Date.UTC(year, month - 1, 1) / DAY_MS;
+export const dayOf = (year: number, month: number) => Date.UTC(year, month - 1, 1) / DAY_MS;
 
 export interface Proration {
   key: string;
@@ -44,12 +44,12 @@ function prorate(key: string, label: string, cents: number, paid: boolean, perio
 }
 
 /** The start year of the fiscal year (starting in `startMonth`) that holds the closing date. */
-function fiscalYear(closingIso: string, startMonth: number): number {
+export function fiscalYear(closingIso: string, startMonth: number): number {
   const [year = 0, month = 0] = closingIso.split('-').map(Number);
   return month >= startMonth ? year : year - 1;
 }
 
-interface Halves {
+export interface Halves {
   annual: number;
   first_half_paid: boolean;
   second_half_paid: boolean;
@@ -61,7 +61,7 @@ export function printedHalves(annualCents: number): [number, number] {
   return [first, annualCents - first];
 }
 
-const money = (cents: number) =>
+export const money = (cents: number) =>
   `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
 
 /**
