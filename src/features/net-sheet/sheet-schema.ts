@@ -22,6 +22,6 @@ export const sheetSchema = z.object({
    */
   warnings: z.array(z.object({ key: z.string(), field: z.string(), text: z.string() })).meta({
     description:
-      'What is legal but unusual on this sheet, computed as given and said in words: past_closing_date (field closing_date), large_concessions (field seller_concessions, over 10 % of the price). Empty when nothing is unusual.',
+      'What is legal but unusual on this sheet, computed as given and said in words: past_closing_date (field closing_date), large_concessions (field seller_concessions, over 10 % of the price), overdue_tax_<levy>_<half> (field property_taxes.<levy>.<first|second>_half_paid: an unpaid half past its penalty-free window, charged with its penalty). Empty when nothing is unusual.',
   }),
 });
