@@ -171,6 +171,11 @@ describe('Suffolk after May 31: the Comptroller, 5 % and 1 % a month or part fro
       label: 'Penalty on the overdue property tax, 2nd half',
       why: 'Unpaid after May 31, 2027, so payable to the Suffolk County Comptroller: 5% of $6,000.00 ($300.00), and 1% a month or part from February 1, 2027 on the tax and penalty: 5 month(s), $315.00',
     });
+    // Sep 1 is the 8th month from Feb 1: 8 % of $6,300 = $504. §13-a(3): from September 1 the cost of advertising the land for sale is added; not published.
+    const [late] = taxPenalties('Suffolk', { suffolk: bill(12_000, true) }, '2027-09-01');
+    expect(late?.why).toMatch(
+      /8 month\(s\), \$504\.00; from September 1, 2027 also the cost of advertising the tax sale, not included$/,
+    );
   });
 });
 

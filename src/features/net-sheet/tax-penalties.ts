@@ -88,6 +88,8 @@ export const TAX_PENALTY_DATES = {
     /** Also the last day the town Receiver collects; then the County Comptroller. */
     second_last_free: { month: 5, day: 31 },
     comptroller_interest_from: { month: 2, day: 1 },
+    /** §13-a(3): from this day the Comptroller also adds the cost of advertising the tax sale (unpublished). */
+    advertising_from: { month: 9, day: 1 },
   },
 } as const;
 
@@ -218,7 +220,10 @@ function suffolkPenalties(bill: Halves, closingIso: string): TaxPenalty[] {
         why:
           `Unpaid after ${longDate(secondLastFreeIso)}, so payable to the Suffolk County Comptroller: ` +
           `${percentText(penaltyRate)} of ${money(cents)} (${money(penalty)}), and ${percentText(interestRate)} a month or part ` +
-          `from ${longDate(interestFromIso)} on the tax and penalty: ${months} month(s), ${money(interest)}`,
+          `from ${longDate(interestFromIso)} on the tax and penalty: ${months} month(s), ${money(interest)}` +
+          (closing >= dayNumber(iso(year, dates.advertising_from))
+            ? `; from ${longDate(iso(year, dates.advertising_from))} also the cost of advertising the tax sale, not included`
+            : ''),
         collector: 'the Suffolk County Comptroller',
       },
     ];
