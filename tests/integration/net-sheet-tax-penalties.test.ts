@@ -42,7 +42,7 @@ describe.each(BACKENDS)('penalties on an overdue tax half on %s', (backend) => {
         key: 'tax_suffolk_1_penalty',
         label: 'Penalty on the overdue property tax, 1st half',
         amount: 180,
-        why: 'Payable without penalty until January 10, 2027; then 1% for each month or part of a month: 3 to the closing, 3% of $6,000.00',
+        why: 'Payable without penalty until January 10, 2027; then 1% for each month or part of a month after it: 3 months to the closing, 3% of $6,000.00',
         group: 'proration',
       },
     ]);

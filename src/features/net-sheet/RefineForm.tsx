@@ -525,7 +525,8 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
         'Property taxes',
         <>
           <p className="field-hint">
-            Prorated to the closing date: a paid half credits you the buyer’s days, an unpaid one charges you your own.
+            Prorated to the closing date: a paid half credits you the buyer’s days, an unpaid one charges you your own,
+            and its late penalty once its penalty-free days have passed.
           </p>
           {draft.county === 'Nassau' ? (
             <>

@@ -68,11 +68,11 @@ describe('Nassau school tax: 1 % a month from the due month once the 40 days hav
     const [penalty] = taxPenalties('Nassau', { nassau_school: bill(12_000) }, '2026-12-15');
     expect(penalty).toMatchObject({
       label: 'Penalty on the overdue school tax, 1st half',
-      why: 'Payable without penalty until November 10, 2026; then 1% a month from October 1, 2026, the due date: 3 month(s) to the closing, 3% of $6,000.00',
+      why: 'Payable without penalty until November 10, 2026; then 1% a month from October 1, 2026, the due date: 3 months to the closing, 3% of $6,000.00',
     });
     const [closed] = taxPenalties('Nassau', { nassau_school: bill(12_000, true) }, '2027-06-15');
     expect(closed?.why).toBe(
-      'Payable without penalty until May 10, 2027; then 1% a month from April 1, 2027, the due date: 3 month(s) to the closing, 3% of $6,000.00. The levy closed May 31, 2027: the Nassau County Treasurer collects it and may add a charge not included here',
+      'Payable without penalty until May 10, 2027; then 1% a month from April 1, 2027, the due date: 3 months to the closing, 3% of $6,000.00. The levy closed May 31, 2027: the Nassau County Treasurer collects it and may add a charge not included here',
     );
   });
 });
@@ -137,6 +137,12 @@ describe('Suffolk: the 1st half 1 % a month or part after January 10 [I][SCT §1
     expect(suffolk('2028-03-11')).toEqual({ tax_suffolk_1_penalty: 180_00 });
   });
 
+  it('says the months in words', () => {
+    expect(taxPenalties('Suffolk', { suffolk: bill(12_000) }, '2027-01-11')[0]?.why).toBe(
+      'Payable without penalty until January 10, 2027; then 1% for each month or part of a month after it: 1 month to the closing, 1% of $6,000.00',
+    );
+  });
+
   it('charges nothing before January 10 or on a paid 1st half before June', () => {
     expect(suffolk('2026-12-15')).toEqual({});
     expect(suffolk('2027-04-01', true)).toEqual({});
@@ -169,12 +175,12 @@ describe('Suffolk after May 31: the Comptroller, 5 % and 1 % a month or part fro
     const [penalty] = taxPenalties('Suffolk', { suffolk: bill(12_000, true) }, '2027-06-15');
     expect(penalty).toMatchObject({
       label: 'Penalty on the overdue property tax, 2nd half',
-      why: 'Unpaid after May 31, 2027, so payable to the Suffolk County Comptroller: 5% of $6,000.00 ($300.00), and 1% a month or part from February 1, 2027 on the tax and penalty: 5 month(s), $315.00',
+      why: 'Unpaid after May 31, 2027, so payable to the Suffolk County Comptroller: 5% of $6,000.00 ($300.00), and 1% a month or part from February 1, 2027 on the tax and penalty: 5 months, $315.00',
     });
     // Sep 1 is the 8th month from Feb 1: 8 % of $6,300 = $504. §13-a(3): from September 1 the cost of advertising the land for sale is added; not published.
     const [late] = taxPenalties('Suffolk', { suffolk: bill(12_000, true) }, '2027-09-01');
     expect(late?.why).toMatch(
-      /8 month\(s\), \$504\.00; from September 1, 2027 also the cost of advertising the tax sale, not included$/,
+      /8 months, \$504\.00; from September 1, 2027 also the cost of advertising the tax sale, not included$/,
     );
   });
 });

@@ -114,6 +114,7 @@ const parts = (isoDate: string): [number, number, number] => {
   return [year, month, day];
 };
 const percentText = (percent: number) => `${Number(percent.toFixed(4))}%`;
+const monthsText = (months: number) => `${months} ${months === 1 ? 'month' : 'months'}`;
 
 /** Calendar months from the month of `from` to the month of `to`, both counted (Oct 1 → Nov 11: 2). */
 function calendarMonthsCounted(fromIso: string, toIso: string): number {
@@ -161,7 +162,7 @@ function nassauPenalties(levy: 'nassau_school' | 'nassau_general', bill: Halves,
         amount_cents: percentOf(cents, rate, months),
         why:
           `Payable without penalty until ${longDate(lastFreeIso)}; then ${percentText(rate)} a month from ` +
-          `${longDate(dueIso)}, the due date: ${months} month(s) to the closing, ${percentText(rate * months)} of ${money(cents)}` +
+          `${longDate(dueIso)}, the due date: ${monthsText(months)} to the closing, ${percentText(rate * months)} of ${money(cents)}` +
           (closed
             ? `. The levy closed ${longDate(closesIso)}: the Nassau County Treasurer collects it and may add a charge not included here`
             : ''),
@@ -203,7 +204,7 @@ function suffolkPenalties(bill: Halves, closingIso: string): TaxPenalty[] {
           amount_cents: percentOf(cents, rate, months),
           why:
             `Payable without penalty until ${longDate(lastFreeIso)}; then ${percentText(rate)} for each month or part ` +
-            `of a month: ${months} to the closing, ${percentText(rate * months)} of ${money(cents)}`,
+            `of a month after it: ${monthsText(months)} to the closing, ${percentText(rate * months)} of ${money(cents)}`,
         },
       ];
     }
@@ -220,7 +221,7 @@ function suffolkPenalties(bill: Halves, closingIso: string): TaxPenalty[] {
         why:
           `Unpaid after ${longDate(secondLastFreeIso)}, so payable to the Suffolk County Comptroller: ` +
           `${percentText(penaltyRate)} of ${money(cents)} (${money(penalty)}), and ${percentText(interestRate)} a month or part ` +
-          `from ${longDate(interestFromIso)} on the tax and penalty: ${months} month(s), ${money(interest)}` +
+          `from ${longDate(interestFromIso)} on the tax and penalty: ${monthsText(months)}, ${money(interest)}` +
           (closing >= dayNumber(iso(year, dates.advertising_from))
             ? `; from ${longDate(iso(year, dates.advertising_from))} also the cost of advertising the tax sale, not included`
             : ''),
