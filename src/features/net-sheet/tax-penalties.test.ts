@@ -193,6 +193,13 @@ describe('what is not charged', () => {
     expect(taxPenalties(undefined, { suffolk: bill(12_000) }, '2027-05-20')).toEqual([]);
   });
 
+  it('leaves out a penalty that rounds to nothing (a $0.40 bill: 2 % of $0.20), warning and all', () => {
+    expect(taxPenalties('Nassau', { nassau_general: bill(0.4) }, '2028-02-11')).toEqual([]);
+    expect(amounts(taxPenalties('Nassau', { nassau_general: bill(0.4) }, '2028-05-01'))).toEqual({
+      tax_nassau_general_1_penalty: 1, // 5 % of 20 cents
+    });
+  });
+
   it('keeps each rate as a sourced, dated SiteRate', () => {
     for (const rate of Object.values(TAX_PENALTY_RATES)) {
       expect(rate.source).toMatch(/^https:\/\//);

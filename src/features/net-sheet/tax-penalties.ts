@@ -231,7 +231,7 @@ function suffolkPenalties(bill: Halves, closingIso: string): TaxPenalty[] {
   });
 }
 
-/** The penalty on each unpaid half past its penalty-free window at `closingIso` (none left out as zero). */
+/** The penalty on each unpaid half past its penalty-free window at `closingIso` (a zero one left out, warning and all). */
 export function taxPenalties(
   county: 'Nassau' | 'Suffolk' | undefined,
   taxes: PropertyTaxes,
@@ -243,5 +243,5 @@ export function taxPenalties(
   if (county === 'Nassau' && taxes.nassau_general)
     penalties.push(...nassauPenalties('nassau_general', taxes.nassau_general, closingIso));
   if (county === 'Suffolk' && taxes.suffolk) penalties.push(...suffolkPenalties(taxes.suffolk, closingIso));
-  return penalties;
+  return penalties.filter((penalty) => penalty.amount_cents !== 0);
 }
