@@ -91,9 +91,7 @@ export function overdueTaxWarnings(penalties: readonly TaxPenalty[]): SheetWarni
     text:
       `${penalty.half_name} is past due: it was payable without penalty until ${longDate(penalty.last_free_iso)}, ` +
       `so the sheet adds the penalty owed at closing (${money(penalty.amount_cents)}).` +
-      (penalty.collector === undefined
-        ? ''
-        : ` It is now paid to ${penalty.collector}${penalty.collector.includes('Nassau') ? ', who may add a charge of its own: ask for its figure' : ''}.`) +
+      (penalty.collector_note === undefined ? '' : ` ${penalty.collector_note}`) +
       ' If it has been paid, mark it paid.',
   }));
 }

@@ -103,8 +103,8 @@ export interface TaxPenalty {
   /** "The 1st half of the school tax", for the warning. */
   half_name: string;
   last_free_iso: string;
-  /** Who collects it at closing when that is no longer the town's Receiver. */
-  collector?: string;
+  /** Said in the warning when the town's Receiver no longer collects it: who does, and what we cannot know. */
+  collector_note?: string;
 }
 
 const iso = (year: number, { month, day }: MonthDay) =>
@@ -169,7 +169,12 @@ function nassauPenalties(levy: 'nassau_school' | 'nassau_general', bill: Halves,
         field: `property_taxes.${levy}.${index === 0 ? 'first' : 'second'}_half_paid`,
         half_name: `The ${ordinal} half of the ${levyName}`,
         last_free_iso: lastFreeIso,
-        ...(closed ? { collector: 'the Nassau County Treasurer' } : {}),
+        ...(closed
+          ? {
+              collector_note:
+                'It is now paid to the Nassau County Treasurer, who may add a charge of its own: ask for its figure.',
+            }
+          : {}),
       },
     ];
   });
@@ -225,7 +230,7 @@ function suffolkPenalties(bill: Halves, closingIso: string): TaxPenalty[] {
           (closing >= dayNumber(iso(year, dates.advertising_from))
             ? `; from ${longDate(iso(year, dates.advertising_from))} also the cost of advertising the tax sale, not included`
             : ''),
-        collector: 'the Suffolk County Comptroller',
+        collector_note: 'It is now paid to the Suffolk County Comptroller.',
       },
     ];
   });
