@@ -10,6 +10,7 @@
 import { divideRoundHalfUp } from '../estimate/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
 import type { SheetLine } from './detailed-sheet.ts';
+import { onFirstUse } from '../../ui/on-first-use.ts';
 
 const CHECKED = '2026-11-26';
 
@@ -70,8 +71,11 @@ export const WITHHOLDING_THRESHOLDS = {
 const percentOf = (cents: number, percent: number) =>
   divideRoundHalfUp(cents * Math.round(percent * 10_000), 100 * 10_000);
 
-const dollarsText = (cents: number) =>
-  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
+// One formatter kept (toLocaleString makes one per call: the reverse solve's price-0 sheet paid for three).
+const DOLLARS = onFirstUse(
+  () => new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 }),
+);
+const dollarsText = (cents: number) => `$${DOLLARS().format(cents / 100)}`;
 
 /**
  * Whole-dollar prices where a line of this module changes its rate: each is the LAST price of its
