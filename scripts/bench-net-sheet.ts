@@ -17,7 +17,7 @@ const quick = {
   attorneyFeeCents: 750_00,
   recordingFeeCents: 175_00,
 };
-const details = netSheetDetailsSchema.parse({
+const sale = {
   listing_commission_percent: 3,
   buyer_agent_percent: 2.5,
   county: 'Nassau',
@@ -37,6 +37,16 @@ const details = netSheetDetailsSchema.parse({
     nassau_school: { annual: 9_000, first_half_paid: true },
     nassau_general: { annual: 4_000, first_half_paid: true, second_half_paid: true },
   },
+};
+const details = netSheetDetailsSchema.parse(sale);
+
+// Issue 22 part W: the same sale with the step lines (FIRPTA 0/10/15 %, IT-2663 on the gain, the
+// seller's mansion tax), which split the reverse solve's search at $300,000 and $1,000,000.
+const withheld = netSheetDetailsSchema.parse({
+  ...sale,
+  foreign_seller: { buyer_residence: true },
+  nonresident_seller: { cost_basis: 350_000 },
+  buyer_exempt_from_mansion_tax: true,
 });
 
 function measure(name: string, call: (index: number) => void) {
@@ -60,6 +70,10 @@ const results = [
   measure('solveReverse', (index) => solveReverse(300_000_00 + index * 100, quick, details, fees, options)),
   measure('netRange (41 points)', (index) =>
     netRange(rangePrices(780_200_00 + index * 100), quick, details, fees, options),
+  ),
+  measure('solveReverse + W', (index) => solveReverse(200_000_00 + index * 10_000, quick, withheld, fees, options)),
+  measure('netRange (41) + W', (index) =>
+    netRange(rangePrices(980_200_00 + index * 100), quick, withheld, fees, options),
   ),
 ];
 for (const { name, median, p99 } of results) {

@@ -42,6 +42,13 @@ const detailsArbitrary = fc.record(
     title_closer_pickup: fc.boolean(),
     payoff_bank_attorney: fc.boolean(),
     other_lines: fc.constant([{ name: 'Final water bill', amount: '180.50' }]),
+    // Issue 22 part W: the withholding lines and the seller's mansion tax, step lines of the price.
+    foreign_seller: fc.record({ buyer_residence: fc.boolean() }),
+    nonresident_seller: fc.oneof(
+      fc.constant({ principal_residence: true }),
+      fc.record({ cost_basis: fc.integer({ min: 0, max: 200_000_000 }).map(dollars) }, { requiredKeys: [] }),
+    ),
+    buyer_exempt_from_mansion_tax: fc.boolean(),
   },
   { requiredKeys: [] },
 );

@@ -17,8 +17,9 @@ import { longDate } from './long-date.ts';
 import { dayNumber, prorations } from './proration.ts';
 import { taxPenalties } from './tax-penalties.ts';
 import { NET_SHEET_DEFAULTS } from '../settings/agent-settings.ts';
+import { mansionTaxLine, sellingExpensesCents, withholdingLines, withholdingNotes } from './withholding.ts';
 
-export type LineGroup = 'sale' | 'commission' | 'payoff' | 'tax' | 'fee' | 'proration' | 'other';
+export type LineGroup = 'sale' | 'commission' | 'payoff' | 'tax' | 'fee' | 'proration' | 'other' | 'withholding';
 
 export interface SheetLine {
   key: string;
@@ -271,6 +272,7 @@ export function computeDetailedSheet(
       why: transferTaxRateText(quick.transferTaxRatePer1000),
       group: 'tax',
     },
+    ...mansionTaxLine(quick.salePriceCents, details),
     {
       key: 'attorney_fee',
       label: 'Attorney fee',
@@ -376,12 +378,29 @@ export function computeDetailedSheet(
     }),
   );
 
+  // Withholding last: IT-2663's gain is the price less the selling expenses of the lines above.
+  const sellingExpenses = sellingExpensesCents(lines);
+  lines.push(...withholdingLines(quick.salePriceCents, sellingExpenses, details));
+  const ownNotes = withholdingNotes(quick.salePriceCents, sellingExpenses, details);
+  // A line (or a note of withholding.ts) replaces the general note on the same subject: the buyer's
+  // mansion tax when the seller pays it, "may be withheld" when the seller said which applies.
+  const replaced = new Set([
+    ...ownNotes.map((note) => note.key),
+    ...(details?.buyer_exempt_from_mansion_tax ? ['mansion_tax', 'mansion_tax_cliff'] : []),
+    ...(details?.foreign_seller ? ['firpta'] : []),
+    ...(details?.nonresident_seller ? ['it2663'] : []),
+  ]);
+  const generalNotes = notesFor(quick.salePriceCents, details?.town).filter((note) => !replaced.has(note.key));
+  const found = generalNotes.findIndex((note) => note.key === 'disclaimer');
+  const disclaimerAt = found < 0 ? generalNotes.length : found;
+  const notes = [...generalNotes.slice(0, disclaimerAt), ...ownNotes, ...generalNotes.slice(disclaimerAt)];
+
   const kept = lines.filter((line) => line.key === 'sale_price' || line.amount_cents !== 0);
   return {
     lines: kept,
     net_cents: -kept.reduce((sum, line) => sum + line.amount_cents, 0),
     closing_date: closingDate,
-    notes: notesFor(quick.salePriceCents, details?.town),
+    notes,
     warnings: [
       ...sheetWarnings(quick.salePriceCents, details?.seller_concessions ?? 0, closingDate, options.today),
       ...overdueTaxWarnings(penalties),

@@ -186,6 +186,32 @@ const detailsFieldsSchema = z.strictObject({
    * The bill of the final meter reading, which the seller pays (NY contract ¶18; research §6). Default none.
    */
   final_water_bill: dollars('Final water bill').optional(),
+  /**
+   * The seller is a foreign person (FIRPTA, decision 0042): the buyer withholds 15 % of the price, or
+   * on a home the buyer will live in 0 % up to $300,000 and 10 % up to $1,000,000. Default: not foreign.
+   */
+  foreign_seller: z
+    .strictObject({
+      buyer_residence: z
+        .boolean({ error: 'Whether the buyer will live in the home must be true or false' })
+        .default(false),
+    })
+    .optional(),
+  /**
+   * The seller is not a New York resident (IT-2663, decision 0042): estimated tax on the gain over the
+   * cost basis (what was paid plus improvements and closing costs, less depreciation), or none when
+   * the home fully qualifies as the seller's principal residence. Default: a resident.
+   */
+  nonresident_seller: z
+    .strictObject({
+      cost_basis: dollars('Cost basis').optional(),
+      principal_residence: z.boolean({ error: 'Principal residence must be true or false' }).default(false),
+    })
+    .optional(),
+  /** The buyer is exempt from the mansion tax (a government body): the seller pays it (Tax Law §1402-a(b)). */
+  buyer_exempt_from_mansion_tax: z
+    .boolean({ error: 'Buyer exempt from the mansion tax must be true or false' })
+    .optional(),
   /** Repairs, CO cure, final water bill (costs); fuel oil in the tank (a credit). Default none. */
   other_lines: z
     .array(otherLineSchema)
@@ -238,6 +264,11 @@ export const netSheetDetailsSchema = detailsFieldsSchema.superRefine((details, c
   // A block holds one or more lots: more blocks than lots is a slip.
   if ((details.nassau_blocks ?? 1) > (details.nassau_lots ?? 1))
     issue(['nassau_blocks'], 'A property has no more blocks than lots');
+  if (details.nonresident_seller?.principal_residence && details.nonresident_seller.cost_basis !== undefined)
+    issue(
+      ['nonresident_seller', 'cost_basis'],
+      'A principal residence owes no New York estimated tax: leave the cost basis empty, or untick principal residence',
+    );
   details.liens?.forEach((lien, index) => {
     if (lien.per_diem_interest === undefined || lien.per_diem_interest === 0) return;
     if (lien.payoff_date === undefined)

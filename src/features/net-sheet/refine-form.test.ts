@@ -132,6 +132,33 @@ describe('the details the form sends', () => {
     );
   });
 
+  it('send the taxes withheld at closing only when ticked, and come back as the same form', () => {
+    const empty = draftFrom(estimate, null, defaults);
+    expect(detailsFrom(empty, defaults)).not.toHaveProperty('foreign_seller');
+    const draft = {
+      ...empty,
+      withholding: {
+        foreign_seller: true,
+        buyer_residence: true,
+        nonresident_seller: true,
+        cost_basis: '412,500',
+        principal_residence: false,
+        buyer_exempt_from_mansion_tax: true,
+      },
+    };
+    const sent = detailsFrom(draft, defaults);
+    expect(sent).toMatchObject({
+      foreign_seller: { buyer_residence: true },
+      nonresident_seller: { cost_basis: '412,500', principal_residence: false },
+      buyer_exempt_from_mansion_tax: true,
+    });
+    expect(draftFrom(estimate, sent, defaults).withholding).toEqual(draft.withholding);
+    expect(netSheetDetailsSchema.parse(sent).nonresident_seller?.cost_basis).toBe(412_500_00);
+    // A principal residence sends no cost basis: the sheet would not use it (and the API refuses both).
+    const residence = { ...draft, withholding: { ...draft.withholding, principal_residence: true } };
+    expect(detailsFrom(residence, defaults).nonresident_seller).toEqual({ principal_residence: true });
+  });
+
   it('name each wrong field by the path the form shows its error under', () => {
     const draft = draftFrom(estimate, null, defaults);
     draft.liens.push({ label: 'HELOC', payoff: 'lots', per_diem_interest: '', payoff_date: '' });

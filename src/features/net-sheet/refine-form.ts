@@ -47,6 +47,17 @@ export interface RefineDraft {
   village: { annual: string; fiscal_year_start_month: string; paid: boolean };
   other_lines: OtherLineDraft[];
   final_water_bill: string;
+  withholding: WithholdingDraft;
+}
+
+/** Taxes taken at closing (withholding.ts): what the seller says applies; off for most sellers. */
+export interface WithholdingDraft {
+  foreign_seller: boolean;
+  buyer_residence: boolean;
+  nonresident_seller: boolean;
+  cost_basis: string;
+  principal_residence: boolean;
+  buyer_exempt_from_mansion_tax: boolean;
 }
 
 /** A co-op's flip tax: none, or how its bylaws figure it and the numbers that takes. */
@@ -171,6 +182,14 @@ export function draftFrom(
         unit: line.percent === undefined ? 'dollars' : 'percent',
         credit: line.credit,
       })) ?? [],
+    withholding: {
+      foreign_seller: details.foreign_seller !== undefined,
+      buyer_residence: details.foreign_seller?.buyer_residence ?? false,
+      nonresident_seller: details.nonresident_seller !== undefined,
+      cost_basis: optionalDollars(details.nonresident_seller?.cost_basis),
+      principal_residence: details.nonresident_seller?.principal_residence ?? false,
+      buyer_exempt_from_mansion_tax: details.buyer_exempt_from_mansion_tax ?? false,
+    },
   };
 }
 
@@ -264,6 +283,21 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
     property_taxes: Object.values(taxes).some(Boolean) ? withoutUndefined(taxes) : undefined,
     final_water_bill: filled(draft.final_water_bill),
     other_lines: otherLines.length > 0 ? otherLines : undefined,
+    ...withholdingDetails(draft.withholding),
+  });
+}
+
+/** Each only when ticked; a principal residence sends no cost basis (the sheet would not use it). */
+function withholdingDetails(draft: WithholdingDraft): Record<string, unknown> {
+  return withoutUndefined({
+    foreign_seller: draft.foreign_seller ? { buyer_residence: draft.buyer_residence } : undefined,
+    nonresident_seller: draft.nonresident_seller
+      ? withoutUndefined({
+          cost_basis: draft.principal_residence ? undefined : filled(draft.cost_basis),
+          principal_residence: draft.principal_residence,
+        })
+      : undefined,
+    buyer_exempt_from_mansion_tax: draft.buyer_exempt_from_mansion_tax ? true : undefined,
   });
 }
 

@@ -12,4 +12,5 @@ export const SHEET_GROUPS: readonly { group: SheetLineAnswer['group']; heading: 
   { group: 'fee', heading: 'Closing fees' },
   { group: 'proration', heading: 'Property tax prorations' },
   { group: 'other', heading: 'Other costs and credits' },
+  { group: 'withholding', heading: 'Taxes withheld at closing' },
 ];

@@ -8,7 +8,7 @@ export const sheetLineSchema = z.object({
   amount: z.number(),
   /** One line saying where the figure comes from. */
   why: z.string(),
-  group: z.enum(['sale', 'commission', 'payoff', 'tax', 'fee', 'proration', 'other']),
+  group: z.enum(['sale', 'commission', 'payoff', 'tax', 'fee', 'proration', 'other', 'withholding']),
 });
 
 export const sheetSchema = z.object({

@@ -17,7 +17,7 @@ export const storedSheetSchema = z.object({
       label: z.string(),
       amount_cents: z.number().int(),
       why: z.string(),
-      group: z.enum(['sale', 'commission', 'payoff', 'tax', 'fee', 'proration', 'other']),
+      group: z.enum(['sale', 'commission', 'payoff', 'tax', 'fee', 'proration', 'other', 'withholding']),
     }),
   ),
   net_cents: z.number().int(),
