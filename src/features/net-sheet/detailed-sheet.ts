@@ -14,6 +14,7 @@ import type { NetSheetDetails } from './details.ts';
 import { EAST_END_TOWNS, LI_FEE_DEFAULTS, satisfactionRecordingBasis, type FeeKey, type FeeTable } from './li-fees.ts';
 import { overdueTaxWarnings, sheetWarnings, type SheetWarning } from './guard-rails.ts';
 import { longDate } from './long-date.ts';
+import { dollarsText } from './sheet-money.ts';
 import { dayNumber, prorations } from './proration.ts';
 import { taxPenalties } from './tax-penalties.ts';
 import { NET_SHEET_DEFAULTS } from '../settings/agent-settings.ts';
@@ -63,9 +64,6 @@ const CLIFF_WINDOW_CENTS = 20_000_00;
 export function addDays(iso: string, days: number): string {
   return new Date((dayNumber(iso) + days) * 86_400_000).toISOString().slice(0, 10);
 }
-
-const dollarsText = (cents: number) =>
-  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 })}`;
 
 /**
  * The estimate's commission (quick.commissionPercent, the total the quick estimate charged) as its

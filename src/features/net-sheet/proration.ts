@@ -11,6 +11,7 @@
  * charges the seller for their own days. Each line is (amount × days ÷ days in the period),
  * rounded once, half-up on the magnitude.
  */
+import { money } from './sheet-money.ts';
 import { divideRoundHalfUp } from '../estimate/estimate.ts';
 
 const DAY_MS = 86_400_000;
@@ -61,8 +62,7 @@ export function printedHalves(annualCents: number): [number, number] {
   return [first, annualCents - first];
 }
 
-export const money = (cents: number) =>
-  `$${(cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })}`;
+export { money };
 
 /**
  * Suffolk's Dec 1-Nov 30 bill: the seller's share is the bill times their days (closing day to the

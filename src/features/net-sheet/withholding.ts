@@ -7,10 +7,10 @@
  * FIRPTA and IT-2663 are prepayments of the seller's income tax, credited on their returns: costs at
  * closing all the same. Each is a step function of the price (reverse.ts splits the price axis there).
  */
+import { dollarsText } from './sheet-money.ts';
 import { divideRoundHalfUp } from '../estimate/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
 import type { SheetLine } from './detailed-sheet.ts';
-import { onFirstUse } from '../../ui/on-first-use.ts';
 
 const CHECKED = '2026-11-26';
 
@@ -70,12 +70,6 @@ export const WITHHOLDING_THRESHOLDS = {
 /** cents × percent (up to 4 decimals), rounded half-up once. */
 const percentOf = (cents: number, percent: number) =>
   divideRoundHalfUp(cents * Math.round(percent * 10_000), 100 * 10_000);
-
-// One formatter kept (toLocaleString makes one per call: the reverse solve's price-0 sheet paid for three).
-const DOLLARS = onFirstUse(
-  () => new Intl.NumberFormat('en-US', { minimumFractionDigits: 0, maximumFractionDigits: 2 }),
-);
-const dollarsText = (cents: number) => `$${DOLLARS().format(cents / 100)}`;
 
 /**
  * Whole-dollar prices where a line of this module changes its rate: each is the LAST price of its
