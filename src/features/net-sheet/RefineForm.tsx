@@ -9,6 +9,7 @@ import type { Estimate } from '../estimate/estimate-request.ts';
 import { longDate } from './DetailedSheet.tsx';
 import { placeFor, townNames } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
+import { peconicTownOf } from './peconic-tax.ts';
 import {
   detailsFrom,
   dollarsText,
@@ -47,6 +48,7 @@ const SECTION_OF: Record<string, Section> = {
   closing_date: 'closing',
   county: 'closing',
   town: 'closing',
+  vacant_land: 'closing',
   suffolk_lots: 'closing',
   nassau_lots: 'closing',
   nassau_blocks: 'closing',
@@ -429,6 +431,15 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
               update(placeFor(typed) ?? { town: typed });
             }}
           />
+          {peconicTownOf(draft.town) ? (
+            <CheckboxField
+              name="vacant_land"
+              checked={draft.vacant_land}
+              onChange={(vacant_land) => update({ vacant_land })}
+            >
+              Vacant land (the buyer’s Peconic Bay tax exempts less of the price)
+            </CheckboxField>
+          ) : null}
           <datalist id={townListId}>
             {townNames().map((name) => (
               <option key={name} value={name} />
