@@ -7,7 +7,7 @@ import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { longDate } from './DetailedSheet.tsx';
-import { placeFor, townNames } from './county.ts';
+import { placeFor, placeFromLink, townNames } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { peconicTownOf } from './peconic-tax.ts';
 import {
@@ -74,7 +74,12 @@ const onOff = (on: boolean) => (on ? 'on' : 'off');
  * details (POST /api/estimates); the shared link of the old one keeps its own sheet.
  */
 export function RefineForm({ estimate, details, defaults, onRefined, onCancel }: RefineFormProps) {
-  const [draft, setDraft] = useState<RefineDraft>(() => draftFrom(estimate, details, defaults));
+  // A quick estimate made on a town's page carries the town in its link: the form starts in that town
+  // (and its county), so an East End sale gets the buyer's tax note without retyping it.
+  const [draft, setDraft] = useState<RefineDraft>(() => ({
+    ...draftFrom(estimate, details, defaults),
+    ...(details === null ? placeFromLink(window.location.search) : undefined),
+  }));
   const [open, setOpen] = useState<ReadonlySet<Section>>(() => new Set(['liens']));
   const [fields, setFields] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);

@@ -169,3 +169,13 @@ describe('the East End vacant-land choice', () => {
     expect(draftFrom(estimate, { town: 'Orient', vacant_land: true }, defaults).vacant_land).toBe(true);
   });
 });
+
+describe('the town an estimate link carries from a town page', () => {
+  it('fills the town and its county when it is a town of the list, and nothing otherwise', async () => {
+    const { placeFromLink } = await import('./county.ts');
+    expect(placeFromLink('?town=Montauk')).toEqual({ town: 'Montauk', county: 'Suffolk' });
+    expect(placeFromLink('?town=Westhampton%20Beach')).toEqual({ town: 'Westhampton Beach', county: 'Suffolk' });
+    expect(placeFromLink('?town=Atlantis')).toBeUndefined();
+    expect(placeFromLink('')).toBeUndefined();
+  });
+});
