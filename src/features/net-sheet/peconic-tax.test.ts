@@ -4,6 +4,7 @@ import { netSheetDetailsSchema } from './details.ts';
 import { feeTableOf } from './fee-table.ts';
 import { defaultFeeTable, LI_RATE_DEFAULTS, rateEntrySchema } from './li-fees.ts';
 import { peconicTax, peconicTownOf, placeKey } from './peconic-tax.ts';
+import { allTowns } from '../towns/town-data.ts';
 
 const fees = defaultFeeTable();
 
@@ -91,6 +92,22 @@ describe('the East End places', () => {
     expect(peconicTownOf('Shelter Island Heights')).toBe('Shelter Island');
     expect(peconicTownOf('Huntington')).toBeUndefined();
     expect(placeKey(' East   Hampton , NY ')).toBe('east hampton');
+  });
+
+  it("matches every East End page of the site's town list, and no page west of the five towns", () => {
+    const matched = allTowns()
+      .filter((town) => peconicTownOf(town.name) !== undefined)
+      .map((town) => town.name);
+    expect(matched).toEqual(
+      expect.arrayContaining(['Amagansett', 'Bridgehampton', 'East Quogue', 'Greenport', 'Hampton Bays', 'Mattituck']),
+    );
+    expect(matched).toEqual(expect.arrayContaining(['Montauk', 'Sag Harbor', 'Wading River', 'Westhampton Beach']));
+    // Every Hamptons-tagged page is in a Peconic town; nothing in Nassau is.
+    for (const town of allTowns().filter((candidate) => candidate.region === 'Hamptons')) {
+      expect(peconicTownOf(town.name), town.name).toBeDefined();
+    }
+    expect(allTowns().filter((town) => town.county === 'Nassau' && peconicTownOf(town.name))).toEqual([]);
+    expect(matched).not.toContain('Manorville');
   });
 
   it('puts the amount, the rates, the exemption and the negotiation in the sheet note for a hamlet', () => {
