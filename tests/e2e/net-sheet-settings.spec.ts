@@ -68,6 +68,11 @@ test('the agent splits the commission 3.1 + 2.9 and sets the net sheet lines; th
 });
 
 test('the admin corrects a fee and its source, sees it dated today after a reload, and resets it', async ({ page }) => {
+  // One site-wide table: the phone run saving it at the same time raced this one (it saw the other's
+  // 285.00). The desktop run checks it, and its screenshots cover 390 px.
+  test.skip(test.info().project.name !== 'desktop', 'the fee table is site-wide; the desktop run checks it');
+  // The card holds the East End rates and exemptions too: its screenshots at two widths take longer.
+  test.setTimeout(60_000);
   await signInAsAdmin(page);
   await page.goto('/admin/settings');
   await waitForIslands(page);
@@ -122,6 +127,9 @@ test('the admin corrects a fee and its source, sees it dated today after a reloa
 test('the admin corrects a rate of the East End tax, is refused a rate with 5 decimals, and resets it', async ({
   page,
 }) => {
+  // One site-wide table: on one project only, so the other project's run never sees the corrected rate.
+  test.skip(test.info().project.name !== 'desktop', 'the rate is site-wide; the desktop run checks it');
+  test.setTimeout(60_000);
   await signInAsAdmin(page);
   await page.goto('/admin/settings');
   await waitForIslands(page);
@@ -168,6 +176,8 @@ test('the admin corrects a rate of the East End tax, is refused a rate with 5 de
 test('an estimate linked from the Montauk page refines in Montauk and notes the buyer’s Peconic Bay tax', async ({
   page,
 }) => {
+  // After the rate test of the same project (serial), with the researched rates in force.
+  test.skip(test.info().project.name !== 'desktop', 'reads the site-wide rates the desktop run restores');
   const quick = await makeEstimate(page.request, 'alexmorgan');
   await page.goto(`/estimate/${quick.uuid}?town=Montauk`);
   await waitForIslands(page);
