@@ -428,7 +428,7 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
             name="town"
             list={townListId}
             autoComplete="off"
-            hint="A town or its ZIP code fills in the county; East End towns get a note on the buyer’s tax."
+            hint="A town or its ZIP code fills in the county; East End towns, villages and hamlets get a note on the buyer’s tax."
             value={draft.town}
             error={fields.town}
             onChange={(event) => {
