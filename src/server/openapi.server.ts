@@ -840,14 +840,14 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'GET',
     path: '/api/admin/net-sheet-fees',
-    summary: 'The Long Island closing-fee table',
+    summary: 'The Long Island closing-fee table, with its rates (the East End Peconic Bay tax)',
     tag: 'Admin',
     success: ok('The table', feeTableAnswerSchema),
   },
   {
     method: 'PUT',
     path: '/api/admin/net-sheet-fees',
-    summary: 'Saves the Long Island closing-fee table',
+    summary: 'Saves the Long Island closing-fee table and its rates',
     tag: 'Admin',
     body: json(feeTableSchema),
     success: ok('Saved', feeTableSavedSchema),

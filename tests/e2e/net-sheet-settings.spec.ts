@@ -11,6 +11,9 @@ import {
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
+// The fee table is one site-wide row that the fee and the rate tests each save whole: they take turns.
+test.describe.configure({ mode: 'serial' });
+
 /** Both widths of a card, into the run's output (copied to /work/shots/ns-settings by hand). */
 async function shoot(page: Page, card: Locator, name: string) {
   for (const width of [1280, 390]) {
@@ -65,6 +68,11 @@ test('the agent splits the commission 3.1 + 2.9 and sets the net sheet lines; th
 });
 
 test('the admin corrects a fee and its source, sees it dated today after a reload, and resets it', async ({ page }) => {
+  // One site-wide table: the phone run saving it at the same time raced this one (it saw the other's
+  // 285.00). The desktop run checks it, and its screenshots cover 390 px.
+  test.skip(test.info().project.name !== 'desktop', 'the fee table is site-wide; the desktop run checks it');
+  // The card holds the East End rates and exemptions too: its screenshots at two widths take longer.
+  test.setTimeout(60_000);
   await signInAsAdmin(page);
   await page.goto('/admin/settings');
   await waitForIslands(page);
@@ -114,4 +122,94 @@ test('the admin corrects a fee and its source, sees it dated today after a reloa
   await expect(page.getByRole('region', { name: 'Closing fees (Long Island)' }).getByRole('status')).toHaveText(
     'Closing fees saved',
   );
+});
+
+test('the admin corrects a rate of the East End tax, is refused a rate with 5 decimals, and resets it', async ({
+  page,
+}) => {
+  // One site-wide table: on one project only, so the other project's run never sees the corrected rate.
+  test.skip(test.info().project.name !== 'desktop', 'the rate is site-wide; the desktop run checks it');
+  test.setTimeout(60_000);
+  await signInAsAdmin(page);
+  await page.goto('/admin/settings');
+  await waitForIslands(page);
+  const card = page.getByRole('region', { name: 'Closing fees (Long Island)' });
+  await expect(card.getByRole('heading', { name: 'East End: the buyer’s Peconic Bay tax' })).toBeVisible();
+  const rate = card.getByRole('group', { name: 'Community Housing Fund tax (buyer; not Riverhead)' });
+  await expect(rate.getByLabel('Rate (%)')).toHaveValue('0.5');
+  await expect(rate.getByLabel('Date checked')).toHaveValue('2026-11-26');
+  await expect(rate.getByRole('link', { name: /Open the source/ })).toHaveAttribute(
+    'href',
+    'https://ehamptonny.gov/838/More-Community-Housing-Fund-Information',
+  );
+  await expect(rate.getByRole('button', { name: 'Reset to researched default' })).toBeDisabled();
+  const exemption = card.getByRole('group', {
+    name: 'Peconic Bay tax exemption, improved (East Hampton, Shelter Island, Southampton)',
+  });
+  await expect(exemption.getByLabel('Amount ($)')).toHaveValue('400000.00');
+
+  await rate.getByLabel('Rate (%)').fill('0.12345');
+  await card.getByRole('button', { name: 'Save closing fees' }).click();
+  await expect(rate.getByLabel('Rate (%)')).toHaveAccessibleDescription(/The rate can have at most 4 decimals/);
+  await expectNoAxeViolations(page, WCAG);
+
+  await rate.getByLabel('Rate (%)').fill('0.75');
+  await card.getByRole('button', { name: 'Save closing fees' }).click();
+  await expect(card.getByRole('status')).toHaveText('Closing fees saved');
+  await shoot(page, card, 'fee-table-with-rates');
+  await shoot(page, rate, 'rate-row');
+
+  await page.reload();
+  await waitForIslands(page);
+  const again = page
+    .getByRole('region', { name: 'Closing fees (Long Island)' })
+    .getByRole('group', { name: 'Community Housing Fund tax (buyer; not Riverhead)' });
+  await expect(again.getByLabel('Rate (%)')).toHaveValue('0.75');
+  await again.getByRole('button', { name: 'Reset to researched default' }).click();
+  await expect(again.getByLabel('Rate (%)')).toHaveValue('0.5');
+  await page.getByRole('button', { name: 'Save closing fees' }).click();
+  await expect(page.getByRole('region', { name: 'Closing fees (Long Island)' }).getByRole('status')).toHaveText(
+    'Closing fees saved',
+  );
+});
+
+test('an estimate made on the Montauk page refines in Montauk and notes the buyer’s Peconic Bay tax', async ({
+  page,
+  context,
+}) => {
+  // After the rate test of the same project (serial), with the researched rates in force.
+  test.skip(test.info().project.name !== 'desktop', 'reads the site-wide rates the desktop run restores');
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/long-island-real-estate/montauk');
+  await waitForIslands(page);
+  await page.locator('.town-hero').getByRole('button', { name: 'Get My Estimate' }).click();
+  const calculator = page.getByRole('dialog', { name: 'What Will You Net?' });
+  await calculator.getByLabel('First name').fill('Pat');
+  await calculator.getByLabel('Expected sale price').pressSequentially('780200');
+  await calculator.getByLabel(/Mortgage balance/).pressSequentially('450000');
+  await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();
+  const result = page.getByRole('dialog', { name: 'Your Estimate' });
+  await result.getByRole('button', { name: 'Copy Estimate Link' }).click();
+  await expect(result.getByRole('status')).toHaveText('Estimate link copied to clipboard!');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  // The link carries the town of the page it was made on.
+  expect(link).toMatch(/\/estimate\/[0-9a-f-]{36}\?town=Montauk$/);
+  const quick = { uuid: new URL(link).pathname.split('/').pop() ?? '' };
+  await page.goto(link);
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Refine this estimate' }).click();
+  const form = page.locator('form.refine-form');
+  await form.locator('summary', { hasText: 'Closing date and place' }).click();
+  await expect(form.getByLabel('Town or ZIP code')).toHaveValue('Montauk');
+  await expect(form.getByLabel('County')).toHaveValue('Suffolk');
+  await expect(form.getByLabel(/Vacant land/)).not.toBeChecked();
+  await form.getByRole('button', { name: 'Show my detailed sheet' }).click();
+  await page.waitForURL(
+    (url) => /^\/estimate\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.includes(quick.uuid),
+  );
+  // (780,200 - 400,000) × (2% + 0.5%) = 9,505 (docs/research/east-end-peconic-bay-tax.md §2).
+  const note = page.locator('.detailed-sheet').getByText(/the buyer pays the Peconic Bay tax/);
+  await expect(note).toContainText('In Montauk (Town of East Hampton) the buyer pays the Peconic Bay tax');
+  await expect(note).toContainText('about $9,505');
+  await shoot(page, page.locator('.detailed-sheet'), 'east-end-sheet');
 });

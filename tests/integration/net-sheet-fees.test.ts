@@ -2,7 +2,8 @@
  * The Long Island closing-fee table over HTTP, on both backends: GET and PUT
  * /api/admin/net-sheet-fees for admins only, the researched defaults until an admin changes a fee,
  * a whole table per save (a fee put back to its default stores nothing), refusals fee by fee that
- * write nothing, and readFeeTable giving the estimates the table in force.
+ * write nothing, and readFeeTable giving the estimates the table in force. The rates (the East End
+ * Peconic Bay tax, decision 0041) ride in the same table and the same stored document.
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -74,6 +75,21 @@ describe.each(BACKENDS)('the closing-fee table on %s', (backend) => {
     expect(storedKeys(await stored())).toEqual(['title_closer_pickup']);
   });
 
+  it('saves a corrected rate with its date and source, stores only it, and resets it by storing nothing', async () => {
+    await reset();
+    const admin = await adminClient();
+    const rate = { percent: 0.75, checked: '2026-11-25', source: 'https://ehamptonny.gov/838' };
+    const withRate = { ...defaultFeeTable(), peconic_chf_rate: rate };
+    const saved = await expectJson(await put(admin, withRate), 200, feeTableSavedSchema);
+    expect(saved.fees.peconic_chf_rate).toEqual(rate);
+    expect(saved.defaults.peconic_chf_rate.percent).toBe(0.5);
+    expect((await readFeeTable(suite.db)).peconic_chf_rate).toEqual(rate);
+    expect(storedKeys(await stored())).toEqual(['peconic_chf_rate']);
+    const back = await expectJson(await put(admin, defaultFeeTable()), 200, feeTableSavedSchema);
+    expect(back.fees.peconic_chf_rate).toEqual(defaultFeeTable().peconic_chf_rate);
+    expect(await stored()).toEqual({});
+  });
+
   it('answers 401 signed out and 403 to an agent, even for a bad body, and writes nothing', async () => {
     await reset();
     await expectError(await suite.client().get(PATH), 401, 'Please log in');
@@ -136,6 +152,30 @@ describe.each(BACKENDS)('the closing-fee table on %s', (backend) => {
       'The source must be at most 500 characters',
     ],
     [
+      'a rate over 100%',
+      (t) => ({ ...t, peconic_cpf_rate: { ...t.peconic_cpf_rate, percent: 120 } }),
+      'peconic_cpf_rate.percent',
+      'The rate must be at most 100%',
+    ],
+    [
+      'a rate with more than 4 decimals',
+      (t) => ({ ...t, peconic_cpf_rate: { ...t.peconic_cpf_rate, percent: 2.00001 } }),
+      'peconic_cpf_rate.percent',
+      'The rate can have at most 4 decimals',
+    ],
+    [
+      'a rate as a string',
+      (t) => ({ ...t, peconic_chf_rate: { ...t.peconic_chf_rate, percent: '0.5' } }),
+      'peconic_chf_rate.percent',
+      'The rate must be a number (a percent, e.g. 2.5)',
+    ],
+    [
+      'an exemption over $100,000,000',
+      (t) => ({ ...t, peconic_exemption_ceiling: { ...t.peconic_exemption_ceiling, cents: 100_000_000_01 } }),
+      'peconic_exemption_ceiling.cents',
+      'The amount must be at most $100,000,000',
+    ],
+    [
       'a missing fee',
       (t) => Object.fromEntries(Object.entries(t).filter(([key]) => key !== 'nassau_block_fee')),
       'nassau_block_fee',
@@ -163,7 +203,8 @@ describe.each(BACKENDS)('the closing-fee table on %s', (backend) => {
 
   it('reads a stored fee that breaks the schema as its default', async () => {
     await suite.db.query(
-      `UPDATE net_sheet_fees SET overrides = '{"tp584_filing": {"cents": -5}, "gone_fee": {"cents": 1}}' WHERE id = 1`,
+      `UPDATE net_sheet_fees SET overrides = '{"tp584_filing": {"cents": -5}, "gone_fee": {"cents": 1},
+         "peconic_cpf_rate": {"percent": 200, "checked": "2026-11-26", "source": "x"}}' WHERE id = 1`,
     );
     expect(await readFeeTable(suite.db)).toEqual(defaultFeeTable());
     await reset();

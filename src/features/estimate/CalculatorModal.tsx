@@ -104,7 +104,9 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
 
   const copyEstimateLink = async () => {
     if (!estimate) return;
-    const url = `${window.location.origin}/estimate/${estimate.uuid}`;
+    // On a town's page the link carries the town, for the refine form (an East End town's buyer tax note).
+    const town = document.querySelector<HTMLElement>('[data-estimate-town]')?.dataset.estimateTown;
+    const url = `${window.location.origin}/estimate/${estimate.uuid}${town ? `?town=${encodeURIComponent(town)}` : ''}`;
     setCopyMessage(await copyLink(url, 'Estimate link copied to clipboard!'));
     track({ event: 'estimate_link_copied', source_page: sourcePage() });
   };

@@ -6,7 +6,16 @@ import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { FEE_MESSAGES, feeTableAnswerSchema, feeTableSavedSchema } from './fee-table.ts';
-import { FEE_KEYS, feeTableSchema, LI_FEE_DEFAULTS, type FeeEntry, type FeeKey, type FeeTable } from './li-fees.ts';
+import {
+  FEE_KEYS,
+  feeTableSchema,
+  LI_FEE_DEFAULTS,
+  LI_RATE_DEFAULTS,
+  RATE_KEYS,
+  type FeeKey,
+  type FeeTable,
+  type RateKey,
+} from './li-fees.ts';
 import './fee-table.css';
 
 const PATH = '/api/admin/net-sheet-fees';
@@ -17,26 +26,36 @@ interface Loaded {
   defaults: FeeTable;
 }
 
-/** One fee as typed: the amount in dollars, the date checked and the source. */
+type EntryKey = FeeKey | RateKey;
+const TABLE_KEYS: readonly EntryKey[] = [...FEE_KEYS, ...RATE_KEYS];
+const isRate = (key: EntryKey): key is RateKey => key in LI_RATE_DEFAULTS;
+/** The East End exemptions, shown with the rates they go with. */
+const isPeconic = (key: FeeKey) => 'peconic' in LI_FEE_DEFAULTS[key];
+
+/** One entry as typed: the amount (dollars for a fee, a percent for a rate), the date checked and the source. */
 interface DraftEntry {
-  dollars: string;
+  amount: string;
   checked: string;
   source: string;
 }
-type Draft = Record<FeeKey, DraftEntry>;
+type Draft = Record<EntryKey, DraftEntry>;
 
-const toEntry = (fee: FeeEntry): DraftEntry => ({
-  dollars: (fee.cents / 100).toFixed(2),
-  checked: fee.checked,
-  source: fee.source,
+const amountText = (table: FeeTable, key: EntryKey): string => {
+  if (isRate(key)) return String(table[key].percent);
+  return (table[key].cents / 100).toFixed(2);
+};
+const toEntry = (table: FeeTable, key: EntryKey): DraftEntry => ({
+  amount: amountText(table, key),
+  checked: table[key].checked,
+  source: table[key].source,
 });
-/** Checked by a schema rather than asserted: every fee key has its entry. */
+/** Checked by a schema rather than asserted: every fee and rate key has its entry. */
 const draftSchema = z.record(
-  z.enum(FEE_KEYS),
-  z.object({ dollars: z.string(), checked: z.string(), source: z.string() }),
+  z.enum([...FEE_KEYS, ...RATE_KEYS]),
+  z.object({ amount: z.string(), checked: z.string(), source: z.string() }),
 );
-const toDraft = (fees: FeeTable): Draft =>
-  draftSchema.parse(Object.fromEntries(FEE_KEYS.map((key) => [key, toEntry(fees[key])])));
+const toDraft = (table: FeeTable): Draft =>
+  draftSchema.parse(Object.fromEntries(TABLE_KEYS.map((key) => [key, toEntry(table, key)])));
 
 const DOLLARS = /^\d+(\.\d{1,2})?$/;
 /** The typed dollars as whole cents (exact: no float arithmetic), or null when it is not an amount. */
@@ -46,6 +65,49 @@ const centsOf = (dollars: string): number | null => {
   const [whole = '0', fraction = ''] = typed.split('.');
   return Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
 };
+/** A typed percent ("2.5", "0.5%"): the schema checks its range and decimals; null when not a number. */
+const percentOf = (typed: string): number | null => {
+  const text = typed.trim().replace(/%$/, '').trim();
+  return /^\d+(\.\d+)?$/.test(text) ? Number(text) : null;
+};
+
+/** The typed entry as the API takes it, with the amount's own message when it is not a number. */
+function entryOf(key: EntryKey, entry: DraftEntry): { value: Record<string, unknown>; error?: [string, string] } {
+  if (isRate(key)) {
+    const percent = percentOf(entry.amount);
+    return {
+      value: { percent: percent ?? 0, checked: entry.checked, source: entry.source },
+      ...(percent === null ? { error: [`${key}.percent`, 'Enter the rate as a percent, e.g. 2.5'] } : {}),
+    };
+  }
+  const cents = centsOf(entry.amount);
+  return {
+    value: { cents: cents ?? 0, checked: entry.checked, source: entry.source },
+    ...(cents === null ? { error: [`${key}.cents`, 'Enter the amount in dollars and cents, e.g. 270.00'] } : {}),
+  };
+}
+
+const usd = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
+
+/** The label, the line under it and the researched default of one entry, as the table shows them. */
+function describe(key: EntryKey, defaults: FeeTable): { label: string; meta: string; note?: string } {
+  if (isRate(key)) {
+    const rate = LI_RATE_DEFAULTS[key];
+    return {
+      label: rate.label,
+      meta: `Rate on the price · researched default ${defaults[key].percent}%`,
+      note: rate.note,
+    };
+  }
+  const fee = LI_FEE_DEFAULTS[key];
+  const where = 'county' in fee ? `${fee.county} only` : 'Nassau and Suffolk';
+  const kind = 'peconic' in fee ? 'For the buyer’s East End tax' : `Per ${fee.per}`;
+  return {
+    label: fee.label,
+    meta: `${kind} · ${where}${'coop' in fee ? ', co-op sales only' : ''} · researched default ${usd(defaults[key].cents)}`,
+    ...('note' in fee ? { note: fee.note } : {}),
+  };
+}
 
 /** Today in the admin's own calendar, as the date input and the API write it. */
 const today = () => new Date().toLocaleDateString('en-CA');
@@ -102,25 +164,25 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
     },
   });
 
-  const edit = (key: FeeKey, change: Partial<DraftEntry>) =>
+  const edit = (key: EntryKey, change: Partial<DraftEntry>) =>
     setDraft({ ...draft, [key]: { ...draft[key], ...change } });
 
   /**
-   * A changed amount is a fresh check: while the date still reads as saved, it becomes today, in
-   * the field where the admin sees it and can set another day before saving.
+   * A changed amount or rate is a fresh check: while the date still reads as saved, it becomes today,
+   * in the field where the admin sees it and can set another day before saving.
    */
-  const editAmount = (key: FeeKey, dollars: string) =>
-    edit(key, draft[key].checked === saved[key].checked ? { dollars, checked: today() } : { dollars });
+  const editAmount = (key: EntryKey, amount: string) =>
+    edit(key, draft[key].checked === saved[key].checked ? { amount, checked: today() } : { amount });
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     setOutcome(null);
     const amountErrors: Record<string, string> = {};
     const table = Object.fromEntries(
-      FEE_KEYS.map((key) => {
-        const cents = centsOf(draft[key].dollars);
-        if (cents === null) amountErrors[`${key}.cents`] = 'Enter the amount in dollars and cents, e.g. 270.00';
-        return [key, { cents: cents ?? 0, checked: draft[key].checked, source: draft[key].source }];
+      TABLE_KEYS.map((key) => {
+        const { value, error } = entryOf(key, draft[key]);
+        if (error) amountErrors[error[0]] = error[1];
+        return [key, value];
       }),
     );
     const parsed = feeTableSchema.safeParse(table);
@@ -134,72 +196,101 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
     save.mutate(parsed.data);
   };
 
+  const row = (key: EntryKey) => (
+    <EntryRow
+      key={key}
+      entryKey={key}
+      entry={draft[key]}
+      described={describe(key, loaded.defaults)}
+      atDefault={sameAsDefault(key, draft[key], loaded.defaults)}
+      fields={fields}
+      onEdit={(change) => edit(key, change)}
+      onEditAmount={(amount) => editAmount(key, amount)}
+      onReset={() => edit(key, toEntry(loaded.defaults, key))}
+    />
+  );
+
   return (
     <form noValidate onSubmit={submit} className="admin-settings-form fee-table">
-      {FEE_KEYS.map((key) => {
-        const fee = LI_FEE_DEFAULTS[key];
-        const entry = draft[key];
-        const atDefault =
-          centsOf(entry.dollars) === loaded.defaults[key].cents &&
-          entry.checked === loaded.defaults[key].checked &&
-          entry.source === loaded.defaults[key].source;
-        return (
-          <fieldset key={key} className="fee-row">
-            <legend>{fee.label}</legend>
-            <p className="fee-meta">
-              Per {fee.per} · {'county' in fee ? `${fee.county} only` : 'Nassau and Suffolk'}
-              {'coop' in fee ? ', co-op sales only' : ''} · researched default{' '}
-              {(loaded.defaults[key].cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' })}
-            </p>
-            {'note' in fee ? <p className="fee-meta fee-note">{fee.note}</p> : null}
-            <div className="fee-fields">
-              <Field
-                label="Amount ($)"
-                name={`${key}.cents`}
-                inputMode="decimal"
-                value={entry.dollars}
-                error={fields[`${key}.cents`]}
-                onChange={(event) => editAmount(key, event.target.value)}
-              />
-              <Field
-                label="Date checked"
-                name={`${key}.checked`}
-                type="date"
-                value={entry.checked}
-                error={fields[`${key}.checked`]}
-                onChange={(event) => edit(key, { checked: event.target.value })}
-              />
-            </div>
-            <Field
-              label="Source"
-              name={`${key}.source`}
-              maxLength={500}
-              value={entry.source}
-              error={fields[`${key}.source`]}
-              hint={
-                isLink(entry.source) ? (
-                  <a href={entry.source} target="_blank" rel="noopener noreferrer">
-                    Open the source<span className="visually-hidden"> for {fee.label} (opens in a new tab)</span>
-                  </a>
-                ) : undefined
-              }
-              onChange={(event) => edit(key, { source: event.target.value })}
-            />
-            <button
-              type="button"
-              className="button button-secondary fee-reset"
-              disabled={atDefault}
-              onClick={() => edit(key, toEntry(loaded.defaults[key]))}
-            >
-              Reset to researched default
-            </button>
-          </fieldset>
-        );
-      })}
+      {FEE_KEYS.filter((key) => !isPeconic(key)).map(row)}
+      <h3 className="fee-table-heading">East End: the buyer&rsquo;s Peconic Bay tax</h3>
+      <p className="fee-meta">
+        Rates on the price and the exemptions, kept like the fees. The buyer pays this tax: the net sheet states it in a
+        note for sales in East Hampton, Riverhead, Shelter Island, Southampton and Southold, not as a seller cost.
+      </p>
+      {RATE_KEYS.map(row)}
+      {FEE_KEYS.filter(isPeconic).map(row)}
       <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
       <button type="submit" className="button button-primary" disabled={save.isPending}>
         {save.isPending ? 'Saving…' : 'Save closing fees'}
       </button>
     </form>
+  );
+}
+
+/** The typed entry reads as its researched default (a reset would change nothing). */
+function sameAsDefault(key: EntryKey, entry: DraftEntry, defaults: FeeTable): boolean {
+  const amount = isRate(key)
+    ? percentOf(entry.amount) === defaults[key].percent
+    : centsOf(entry.amount) === defaults[key].cents;
+  return amount && entry.checked === defaults[key].checked && entry.source === defaults[key].source;
+}
+
+interface EntryRowProps {
+  entryKey: EntryKey;
+  entry: DraftEntry;
+  described: { label: string; meta: string; note?: string };
+  atDefault: boolean;
+  fields: Record<string, string>;
+  onEdit: (change: Partial<DraftEntry>) => void;
+  onEditAmount: (amount: string) => void;
+  onReset: () => void;
+}
+
+/** One fee or rate: its amount (dollars or percent), the date checked, the source and a reset. */
+function EntryRow({ entryKey, entry, described, atDefault, fields, onEdit, onEditAmount, onReset }: EntryRowProps) {
+  const amountName = isRate(entryKey) ? `${entryKey}.percent` : `${entryKey}.cents`;
+  return (
+    <fieldset className="fee-row">
+      <legend>{described.label}</legend>
+      <p className="fee-meta">{described.meta}</p>
+      {described.note ? <p className="fee-meta fee-note">{described.note}</p> : null}
+      <div className="fee-fields">
+        <Field
+          label={isRate(entryKey) ? 'Rate (%)' : 'Amount ($)'}
+          name={amountName}
+          inputMode="decimal"
+          value={entry.amount}
+          error={fields[amountName]}
+          onChange={(event) => onEditAmount(event.target.value)}
+        />
+        <Field
+          label="Date checked"
+          name={`${entryKey}.checked`}
+          type="date"
+          value={entry.checked}
+          error={fields[`${entryKey}.checked`]}
+          onChange={(event) => onEdit({ checked: event.target.value })}
+        />
+      </div>
+      <Field
+        label="Source"
+        name={`${entryKey}.source`}
+        maxLength={500}
+        value={entry.source}
+        error={fields[`${entryKey}.source`]}
+        hint={
+          isLink(entry.source) ? (
+            <a href={entry.source} target="_blank" rel="noopener noreferrer">
+              Open the source<span className="visually-hidden"> for {described.label} (opens in a new tab)</span>
+            </a>
+          ) : undefined
+        }
+        onChange={(event) => onEdit({ source: event.target.value })}
+      />
+      <button type="button" className="button button-secondary fee-reset" disabled={atDefault} onClick={onReset}>
+        Reset to researched default
+      </button>
+    </fieldset>
   );
 }

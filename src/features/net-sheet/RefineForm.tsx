@@ -7,8 +7,9 @@ import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { longDate } from './DetailedSheet.tsx';
-import { placeFor, townNames } from './county.ts';
+import { placeFor, placeFromLink, townNames } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
+import { peconicTownOf } from './peconic-tax.ts';
 import {
   detailsFrom,
   dollarsText,
@@ -48,6 +49,7 @@ const SECTION_OF: Record<string, Section> = {
   closing_date: 'closing',
   county: 'closing',
   town: 'closing',
+  vacant_land: 'closing',
   suffolk_lots: 'closing',
   nassau_lots: 'closing',
   nassau_blocks: 'closing',
@@ -76,7 +78,12 @@ const onOff = (on: boolean) => (on ? 'on' : 'off');
  * details (POST /api/estimates); the shared link of the old one keeps its own sheet.
  */
 export function RefineForm({ estimate, details, defaults, onRefined, onCancel }: RefineFormProps) {
-  const [draft, setDraft] = useState<RefineDraft>(() => draftFrom(estimate, details, defaults));
+  // A quick estimate made on a town's page carries the town in its link: the form starts in that town
+  // (and its county), so an East End sale gets the buyer's tax note without retyping it.
+  const [draft, setDraft] = useState<RefineDraft>(() => ({
+    ...draftFrom(estimate, details, defaults),
+    ...(details === null ? placeFromLink(window.location.search) : undefined),
+  }));
   const [open, setOpen] = useState<ReadonlySet<Section>>(() => new Set(['liens']));
   const [fields, setFields] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -498,7 +505,7 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
             name="town"
             list={townListId}
             autoComplete="off"
-            hint="A town or its ZIP code fills in the county; East End towns get a note on the buyer’s tax."
+            hint="A town or its ZIP code fills in the county; East End towns, villages and hamlets get a note on the buyer’s tax."
             value={draft.town}
             error={fields.town}
             onChange={(event) => {
@@ -506,6 +513,15 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
               update(placeFor(typed) ?? { town: typed });
             }}
           />
+          {peconicTownOf(draft.town) ? (
+            <CheckboxField
+              name="vacant_land"
+              checked={draft.vacant_land}
+              onChange={(vacant_land) => update({ vacant_land })}
+            >
+              Vacant land (the buyer’s Peconic Bay tax exempts less of the price)
+            </CheckboxField>
+          ) : null}
           <datalist id={townListId}>
             {townNames().map((name) => (
               <option key={name} value={name} />

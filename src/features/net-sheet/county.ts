@@ -18,3 +18,12 @@ export function placeFor(typed: string): { town: string; county: County } | unde
   );
   return match ? { town: zip ? match.name : typed, county: match.county } : undefined;
 }
+
+/**
+ * The town an estimate's link carries (`?town=Montauk`, added when the estimate was made on that town's
+ * page), for the refine form of a quick estimate: only a town of the list counts.
+ */
+export function placeFromLink(search: string): { town: string; county: County } | undefined {
+  const typed = new URLSearchParams(search).get('town');
+  return typed ? placeFor(typed) : undefined;
+}

@@ -11,8 +11,9 @@ import {
   type EstimateInputs,
 } from '../estimate/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
-import { EAST_END_TOWNS, LI_FEE_DEFAULTS, satisfactionRecordingBasis, type FeeKey, type FeeTable } from './li-fees.ts';
+import { LI_FEE_DEFAULTS, satisfactionRecordingBasis, type FeeKey, type FeeTable } from './li-fees.ts';
 import { overdueTaxWarnings, sheetWarnings, type SheetWarning } from './guard-rails.ts';
+import { peconicTax } from './peconic-tax.ts';
 import { longDate } from './long-date.ts';
 import { dollarsText } from './sheet-money.ts';
 import { dayNumber, prorations } from './proration.ts';
@@ -139,7 +140,36 @@ const FLIP_TAX_WHY = {
   shares: 'dollars per share',
 } as const;
 
-function notesFor(price: number, town: string | undefined): DetailedSheet['notes'] {
+const percentText = (percent: number) => `${percent.toLocaleString('en-US', { maximumFractionDigits: 4 })}%`;
+
+/**
+ * The East End note: the buyer's Peconic Bay tax as an amount (decision 0041). The buyer pays it, so
+ * it is no line of the seller's; it is said because it weighs in negotiations.
+ */
+function peconicNote(price: number, details: NetSheetDetails | undefined, fees: FeeTable): string | undefined {
+  const vacant = details?.vacant_land === true;
+  const tax = peconicTax(price, details?.town, vacant, fees);
+  if (!tax) return undefined;
+  const place = details?.town?.trim() ?? tax.town;
+  const where = place.toLowerCase() === tax.town.toLowerCase() ? `In ${tax.town}` : `In ${place} (Town of ${tax.town})`;
+  const rates =
+    tax.housingPercent > 0
+      ? `${percentText(tax.preservationPercent)} Community Preservation Fund + ${percentText(tax.housingPercent)} Community Housing Fund`
+      : `${percentText(tax.preservationPercent)} Community Preservation Fund (Riverhead has no housing fund tax)`;
+  const base = tax.noExemption
+    ? `the whole price, since above ${dollarsText(fees.peconic_exemption_ceiling.cents)} there is no exemption`
+    : `${dollarsText(tax.taxableCents)}, the price less the ${dollarsText(tax.exemptionCents)} exemption for ${vacant ? 'vacant land' : 'improved property'}`;
+  const firstTime =
+    tax.town === 'Riverhead'
+      ? ''
+      : ' A first-time homebuyer within the income and price limits may be exempt (not figured here).';
+  return (
+    `${where} the buyer pays the Peconic Bay tax: ${rates} on ${base}, about ${dollarsText(tax.totalCents)}. ` +
+    `Not a seller cost, but it weighs in negotiations.${firstTime}${tax.caveat ? ` ${tax.caveat}` : ''}`
+  );
+}
+
+function notesFor(price: number, details: NetSheetDetails | undefined, fees: FeeTable): DetailedSheet['notes'] {
   const notes: DetailedSheet['notes'] = [];
   if (price >= MANSION_TAX_THRESHOLD_CENTS) {
     notes.push({
@@ -152,12 +182,8 @@ function notesFor(price: number, town: string | undefined): DetailedSheet['notes
       text: 'At $1,000,000 the buyer would owe the 1% mansion tax ($10,000 more than at $999,999): buyers often stop just below it.',
     });
   }
-  if (town && EAST_END_TOWNS.some((name) => name.toLowerCase() === town.trim().toLowerCase())) {
-    notes.push({
-      key: 'east_end',
-      text: `In ${town.trim()} the buyer pays the Peconic Bay Community Preservation Fund tax (2%, plus 0.5% Community Housing Fund outside Riverhead) above an exemption: not a seller cost, but it weighs in negotiations.`,
-    });
-  }
+  const eastEnd = peconicNote(price, details, fees);
+  if (eastEnd) notes.push({ key: 'east_end', text: eastEnd });
   notes.push(
     { key: 'firpta', text: 'A foreign seller may have up to 15% withheld by the buyer under FIRPTA.' },
     {
@@ -388,7 +414,7 @@ export function computeDetailedSheet(
     ...(details?.foreign_seller ? ['firpta'] : []),
     ...(details?.nonresident_seller ? ['it2663'] : []),
   ]);
-  const generalNotes = notesFor(quick.salePriceCents, details?.town).filter((note) => !replaced.has(note.key));
+  const generalNotes = notesFor(quick.salePriceCents, details, fees).filter((note) => !replaced.has(note.key));
   const found = generalNotes.findIndex((note) => note.key === 'disclaimer');
   const disclaimerAt = found < 0 ? generalNotes.length : found;
   const notes = [...generalNotes.slice(0, disclaimerAt), ...ownNotes, ...generalNotes.slice(disclaimerAt)];

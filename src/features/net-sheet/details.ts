@@ -132,8 +132,10 @@ const detailsFieldsSchema = z.strictObject({
   flip_tax: flipTaxSchema.optional(),
   /** Default: unknown, and the quick estimate's single recording fee stays. */
   county: z.enum(['Nassau', 'Suffolk'], { error: 'County must be Nassau or Suffolk' }).optional(),
-  /** For the East End note only. */
+  /** A town, village or hamlet: for the East End note only (peconic-tax.ts). */
   town: text('Town', 100).optional(),
+  /** Vacant land has the lower East End exemption (for the note only). Default: improved property. */
+  vacant_land: z.boolean({ error: 'Vacant land must be true or false' }).optional(),
   suffolk_lots: z
     .number({ error: 'Lots must be a number' })
     .int('Lots must be a whole number')

@@ -1,6 +1,6 @@
 /**
  * GET and PUT /api/admin/net-sheet-fees (admins only) and readFeeTable for the estimates: the Long
- * Island closing fees in force (the researched defaults with the admin's corrections).
+ * Island closing fees and rates in force (the researched defaults with the admin's corrections).
  */
 import { Hono } from 'hono';
 import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
@@ -9,7 +9,7 @@ import { route } from '../../server/http.ts';
 import { FEE_MESSAGES, feeTableOf, overridesOf } from './fee-table.ts';
 import { defaultFeeTable, feeTableSchema, type FeeTable } from './li-fees.ts';
 
-/** The fee table in force, for the net sheet's arithmetic. Migration 0019 seeds the row. */
+/** The fee table in force, rates included, for the net sheet's arithmetic. Migration 0019 seeds the row. */
 export async function readFeeTable(db: Queryable): Promise<FeeTable> {
   const [row] = await db.query<{ overrides: unknown }>('SELECT overrides FROM net_sheet_fees WHERE id = 1');
   return feeTableOf(row?.overrides);

@@ -1,9 +1,10 @@
 /**
- * The site-wide fee table as stored: only the fees an admin changed (migration 0019), laid over the
- * researched defaults of li-fees.ts, which stay the one place the defaults are written.
+ * The site-wide fee table as stored: only the fees and rates an admin changed (migration 0019), laid
+ * over the researched defaults of li-fees.ts, which stay the one place the defaults are written. The
+ * rates are stored in the same document under their own keys (decision 0041).
  */
 import * as z from 'zod';
-import { defaultFeeTable, FEE_KEYS, feeEntrySchema, feeTableSchema, type FeeEntry, type FeeTable } from './li-fees.ts';
+import { defaultFeeTable, FEE_KEYS, feeTableSchema, RATE_KEYS, type FeeTable } from './li-fees.ts';
 
 export const FEE_MESSAGES = {
   saved: 'Closing fees saved',
@@ -20,27 +21,33 @@ export const feeTableAnswerSchema = z.object({
 });
 export const feeTableSavedSchema = feeTableAnswerSchema.extend({ message: z.string() });
 
-const sameEntry = (a: FeeEntry, b: FeeEntry) => a.cents === b.cents && a.checked === b.checked && a.source === b.source;
+const TABLE_KEYS = [...FEE_KEYS, ...RATE_KEYS];
+
+/** Entries compare field by field: a fee's cents or a rate's percent, the date and the source. */
+const sameEntry = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((field) => a[field] === b[field]);
 
 /**
- * The stored overrides over the defaults. A stored entry that no longer passes the schema (a hand-run
- * SQL fix) or names a fee the code no longer has is ignored: the default is the safe figure.
+ * The stored overrides over the defaults. A stored entry that no longer passes its schema (a hand-run
+ * SQL fix) or names a fee or rate the code no longer has is ignored: the default is the safe figure.
  */
 export function feeTableOf(overrides: unknown): FeeTable {
   const stored = z.record(z.string(), z.unknown()).safeParse(overrides);
   const table = defaultFeeTable();
   if (!stored.success) return table;
-  for (const key of FEE_KEYS) {
-    const entry = feeEntrySchema.safeParse(stored.data[key]);
-    if (entry.success) table[key] = entry.data;
-  }
-  return table;
+  const entries = Object.fromEntries(
+    TABLE_KEYS.flatMap((key) => {
+      const entry = feeTableSchema.shape[key].safeParse(stored.data[key]);
+      return entry.success ? [[key, entry.data]] : [];
+    }),
+  );
+  return feeTableSchema.parse({ ...table, ...entries });
 }
 
-/** What to store for a whole table: the fees that differ from their default (a reset fee stores nothing). */
+/** What to store for a whole table: the entries that differ from their default (a reset one stores nothing). */
 export function overridesOf(table: FeeTable): Partial<FeeTable> {
   const defaults = defaultFeeTable();
   return Object.fromEntries(
-    FEE_KEYS.filter((key) => !sameEntry(table[key], defaults[key])).map((key) => [key, table[key]]),
+    TABLE_KEYS.filter((key) => !sameEntry(table[key], defaults[key])).map((key) => [key, table[key]]),
   );
 }

@@ -18,6 +18,11 @@ export interface SiteFee {
   county?: County;
   /** Only for a co-op sale (decision 0039); absent: every sale but a co-op's where it is a recording. */
   coop?: true;
+  /**
+   * Not a charge: a figure of the buyer's East End Peconic Bay tax (an exemption or the price above which
+   * there is none; peconic-tax.ts, decision 0041). The sheet's note shows it; no line charges it.
+   */
+  peconic?: true;
   cents: number;
   /** YYYY-MM-DD: when the amount was last checked against its source. */
   checked: string;
@@ -31,6 +36,9 @@ const RESEARCHED = '2026-11-23';
 
 const SUFFOLK_MORTGAGE_FEES =
   'https://www.suffolkcountyny.gov/Departments/CountyClerk/Recording/MortgageFeeSchedule.aspx';
+/** The Suffolk County Clerk's allowance list of April 1, 2023, as a title agency republished it. */
+const PECONIC_ALLOWANCES = 'https://cbtitlegroup.com/articles/suffolk-county-peconic-bay-tax-explainer';
+const PECONIC_CHECKED = '2026-11-26';
 const SUFFOLK_DEED_FEES = 'http://www.suffolkcountyny.gov/Departments/CountyClerk/Recording/DeedFeeSchedule.aspx';
 
 export const LI_FEE_DEFAULTS = {
@@ -151,6 +159,77 @@ export const LI_FEE_DEFAULTS = {
     checked: '2026-11-26',
     source: 'https://williamjfarmer.com/blog/2016/closing-costs-co-ops',
   },
+  // The buyer's Peconic Bay tax on the East End (docs/research/east-end-peconic-bay-tax.md, decision
+  // 0041): the part of the price each town exempts since April 1, 2023, per the Suffolk County Clerk's
+  // allowance list. Not seller costs: the sheet's East End note shows the buyer's tax with them.
+  peconic_exemption_improved_south_fork: {
+    label: 'Peconic Bay tax exemption, improved (East Hampton, Shelter Island, Southampton)',
+    per: 'sale',
+    county: 'Suffolk',
+    peconic: true,
+    cents: 400_000_00,
+    checked: PECONIC_CHECKED,
+    source: PECONIC_ALLOWANCES,
+    note: "The buyer's tax is on the price above this, for a house or other improved property; none above the price ceiling below.",
+  },
+  peconic_exemption_vacant_south_fork: {
+    label: 'Peconic Bay tax exemption, vacant land (East Hampton, Shelter Island, Southampton)',
+    per: 'sale',
+    county: 'Suffolk',
+    peconic: true,
+    cents: 100_000_00,
+    checked: PECONIC_CHECKED,
+    source: 'https://southamptontownny.gov/FAQ.aspx?QID=338',
+  },
+  peconic_exemption_improved_southold: {
+    label: 'Peconic Bay tax exemption, improved (Southold)',
+    per: 'sale',
+    county: 'Suffolk',
+    peconic: true,
+    cents: 200_000_00,
+    checked: PECONIC_CHECKED,
+    source: 'http://southoldtownny.gov/FAQ.aspx?QID=156',
+    note: 'The town’s own page says $200,000; one realtor’s $250,000 is not borne out by the town or the County Clerk.',
+  },
+  peconic_exemption_vacant_southold: {
+    label: 'Peconic Bay tax exemption, vacant land (Southold)',
+    per: 'sale',
+    county: 'Suffolk',
+    peconic: true,
+    cents: 75_000_00,
+    checked: PECONIC_CHECKED,
+    source: 'http://southoldtownny.gov/FAQ.aspx?QID=156',
+  },
+  peconic_exemption_improved_riverhead: {
+    label: 'Peconic Bay tax exemption, improved (Riverhead)',
+    per: 'sale',
+    county: 'Suffolk',
+    peconic: true,
+    cents: 150_000_00,
+    checked: PECONIC_CHECKED,
+    source: PECONIC_ALLOWANCES,
+    note: 'Riverhead did not adopt the Community Housing Fund: its 1998 exemptions stand, at every price.',
+  },
+  peconic_exemption_vacant_riverhead: {
+    label: 'Peconic Bay tax exemption, vacant land (Riverhead)',
+    per: 'sale',
+    county: 'Suffolk',
+    peconic: true,
+    cents: 75_000_00,
+    checked: PECONIC_CHECKED,
+    source: PECONIC_ALLOWANCES,
+  },
+  peconic_exemption_ceiling: {
+    label: 'Peconic Bay tax: no exemption above this price (not Riverhead)',
+    per: 'sale',
+    county: 'Suffolk',
+    peconic: true,
+    cents: 2_000_000_00,
+    checked: PECONIC_CHECKED,
+    source:
+      'https://www.advantagetitle.com/bulletins/2023-03-changes-to-the-peconic-bay-tax-effective-april-1-2023.html',
+    note: 'In the four Community Housing Fund towns a price above this is taxed whole; at this price or below the exemption applies (sources differ on the price itself: decision 0041).',
+  },
 } as const satisfies Record<string, SiteFee>;
 
 export type FeeKey = keyof typeof LI_FEE_DEFAULTS;
@@ -173,22 +252,103 @@ export function satisfactionRecordingBasis(fees: Pick<FeeTable, 'suffolk_satisfa
 export const FEE_KEYS = Object.keys(LI_FEE_DEFAULTS).filter((key): key is FeeKey => key in LI_FEE_DEFAULTS);
 
 /** What an admin may change of one fee: its amount, when it was checked and its source. */
-export const feeEntrySchema = z.object({
-  cents: z
+const checkedSchema = z.iso.date({ error: 'The date checked must be a date (YYYY-MM-DD)' });
+const sourceSchema = z
+  .string({ error: 'The source is required' })
+  .trim()
+  .min(1, 'The source is required')
+  .max(500, 'The source must be at most 500 characters');
+const centsSchema = (maxCents: number, maxText: string) =>
+  z
     .number({ error: 'The amount must be a number of cents' })
     .int('The amount must be whole cents')
     .min(0, 'The amount cannot be negative')
-    .max(100_000_00, 'The amount must be at most $100,000'),
-  checked: z.iso.date({ error: 'The date checked must be a date (YYYY-MM-DD)' }),
-  source: z
-    .string({ error: 'The source is required' })
-    .trim()
-    .min(1, 'The source is required')
-    .max(500, 'The source must be at most 500 characters'),
+    .max(maxCents, `The amount must be at most ${maxText}`);
+export const feeEntrySchema = z.object({
+  cents: centsSchema(100_000_00, '$100,000'),
+  checked: checkedSchema,
+  source: sourceSchema,
 });
 export type FeeEntry = z.infer<typeof feeEntrySchema>;
+/** An East End exemption or price ceiling: the same entry, in the millions a fee never reaches. */
+const peconicEntrySchema = feeEntrySchema.extend({ cents: centsSchema(100_000_000_00, '$100,000,000') });
 
-/** The whole table: every fee present, nothing else (`satisfies` keeps it in step with the defaults). */
+/**
+ * A rate the sheet applies to a price (a percent, not dollars), kept like a fee: its researched
+ * default, the date it was checked and its source, editable in the admin's fee table (decision 0041).
+ */
+export interface SiteRate {
+  label: string;
+  /** 0-100, up to 4 decimals. */
+  percent: number;
+  /** YYYY-MM-DD. */
+  checked: string;
+  source: string;
+  note?: string;
+}
+
+// The buyer's Peconic Bay taxes on the East End (docs/research/east-end-peconic-bay-tax.md).
+export const LI_RATE_DEFAULTS = {
+  peconic_cpf_rate: {
+    label: 'Peconic Bay Community Preservation Fund tax (buyer, East End)',
+    percent: 2,
+    checked: PECONIC_CHECKED,
+    source: 'https://southamptontownny.gov/FAQ.aspx?QID=338',
+    note: 'Tax Law §1449-bb: in East Hampton, Riverhead, Shelter Island, Southampton and Southold, on the price above the exemption. Paid by the buyer.',
+  },
+  peconic_chf_rate: {
+    label: 'Community Housing Fund tax (buyer; not Riverhead)',
+    percent: 0.5,
+    checked: PECONIC_CHECKED,
+    source: 'https://ehamptonny.gov/838/More-Community-Housing-Fund-Information',
+    note: 'Adopted by referendum in East Hampton, Shelter Island, Southampton and Southold; collected since April 1, 2023, on the same taxable price as the 2%.',
+  },
+} as const satisfies Record<string, SiteRate>;
+
+export type RateKey = keyof typeof LI_RATE_DEFAULTS;
+export const RATE_KEYS = Object.keys(LI_RATE_DEFAULTS).filter((key): key is RateKey => key in LI_RATE_DEFAULTS);
+
+/** Up to 4 decimals, checked on the ten-thousandths (float input such as 0.1 + 0.2 still passes). */
+const fourDecimals = (value: number) => Math.abs(value * 10_000 - Math.round(value * 10_000)) < 1e-6;
+
+/** What an admin may change of one rate: the percent, when it was checked and its source. */
+export const rateEntrySchema = z.object({
+  percent: z
+    .number({ error: 'The rate must be a number (a percent, e.g. 2.5)' })
+    .min(0, 'The rate cannot be negative')
+    .max(100, 'The rate must be at most 100%')
+    .refine(fourDecimals, 'The rate can have at most 4 decimals'),
+  checked: checkedSchema,
+  source: sourceSchema,
+});
+export type RateEntry = z.infer<typeof rateEntrySchema>;
+
+export const rateTableSchema = z.strictObject({
+  peconic_cpf_rate: rateEntrySchema,
+  peconic_chf_rate: rateEntrySchema,
+} satisfies Record<RateKey, typeof rateEntrySchema>);
+export type RateTable = z.infer<typeof rateTableSchema>;
+
+/** The researched rates as a table. */
+export const defaultRateTable = (): RateTable =>
+  rateTableSchema.parse(
+    Object.fromEntries(
+      RATE_KEYS.map((key) => [
+        key,
+        {
+          percent: LI_RATE_DEFAULTS[key].percent,
+          checked: LI_RATE_DEFAULTS[key].checked,
+          source: LI_RATE_DEFAULTS[key].source,
+        },
+      ]),
+    ),
+  );
+
+/**
+ * The whole table: every fee and every rate present, nothing else (`satisfies` keeps it in step with
+ * the defaults). The rates ride in the same table (decision 0041), so every estimate that reads the
+ * fees in force reads the rates in force with them, and a stored sheet keeps both.
+ */
 export const feeTableSchema = z.strictObject({
   nassau_satisfaction_recording: feeEntrySchema,
   nassau_block_fee: feeEntrySchema,
@@ -204,13 +364,21 @@ export const feeTableSchema = z.strictObject({
   coop_ucc3_filing: feeEntrySchema,
   coop_transfer_agent: feeEntrySchema,
   coop_move_out_deposit: feeEntrySchema,
-} satisfies Record<FeeKey, typeof feeEntrySchema>);
+  peconic_exemption_improved_south_fork: peconicEntrySchema,
+  peconic_exemption_vacant_south_fork: peconicEntrySchema,
+  peconic_exemption_improved_southold: peconicEntrySchema,
+  peconic_exemption_vacant_southold: peconicEntrySchema,
+  peconic_exemption_improved_riverhead: peconicEntrySchema,
+  peconic_exemption_vacant_riverhead: peconicEntrySchema,
+  peconic_exemption_ceiling: peconicEntrySchema,
+  ...rateTableSchema.shape,
+} satisfies Record<FeeKey, z.ZodType<FeeEntry>> & Record<RateKey, z.ZodType<RateEntry>>);
 export type FeeTable = z.infer<typeof feeTableSchema>;
 
-/** The defaults as a table (what a fresh site uses until an admin changes a fee). */
+/** The defaults as a table (what a fresh site uses until an admin changes a fee or a rate). */
 export const defaultFeeTable = (): FeeTable =>
-  feeTableSchema.parse(
-    Object.fromEntries(
+  feeTableSchema.parse({
+    ...Object.fromEntries(
       FEE_KEYS.map((key) => [
         key,
         {
@@ -220,7 +388,5 @@ export const defaultFeeTable = (): FeeTable =>
         },
       ]),
     ),
-  );
-
-/** The East End towns whose buyers pay the Peconic Bay taxes (context for negotiating, not a seller cost). */
-export const EAST_END_TOWNS = ['East Hampton', 'Riverhead', 'Shelter Island', 'Southampton', 'Southold'] as const;
+    ...defaultRateTable(),
+  });

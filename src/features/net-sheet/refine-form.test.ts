@@ -184,3 +184,25 @@ describe('dollarsText', () => {
     expect(dollarsText(7)).toBe('0.07');
   });
 });
+
+describe('the East End vacant-land choice', () => {
+  it('is sent only for a place in the five Peconic towns, and read back from stored details', () => {
+    const draft = draftFrom(estimate, null, defaults);
+    expect(detailsFrom({ ...draft, town: 'Montauk', vacant_land: true }, defaults)).toMatchObject({
+      town: 'Montauk',
+      vacant_land: true,
+    });
+    expect(detailsFrom({ ...draft, town: 'Islip', vacant_land: true }, defaults)).not.toHaveProperty('vacant_land');
+    expect(draftFrom(estimate, { town: 'Orient', vacant_land: true }, defaults).vacant_land).toBe(true);
+  });
+});
+
+describe('the town an estimate link carries from a town page', () => {
+  it('fills the town and its county when it is a town of the list, and nothing otherwise', async () => {
+    const { placeFromLink } = await import('./county.ts');
+    expect(placeFromLink('?town=Montauk')).toEqual({ town: 'Montauk', county: 'Suffolk' });
+    expect(placeFromLink('?town=Westhampton%20Beach')).toEqual({ town: 'Westhampton Beach', county: 'Suffolk' });
+    expect(placeFromLink('?town=Atlantis')).toBeUndefined();
+    expect(placeFromLink('')).toBeUndefined();
+  });
+});

@@ -7,6 +7,7 @@
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { storedDetailsSchema, type NetSheetDetails } from './details.ts';
 import type { SheetDefaultsAnswer } from './sheet-answer.ts';
+import { peconicTownOf } from './peconic-tax.ts';
 
 export const MAX_LIENS = 4;
 export const MAX_OTHER_LINES = 20;
@@ -35,6 +36,8 @@ export interface RefineDraft {
   closing_date: string;
   county: '' | 'Nassau' | 'Suffolk';
   town: string;
+  /** East End only: vacant land has the lower Peconic Bay tax exemption (the note's figure). */
+  vacant_land: boolean;
   suffolk_lots: string;
   nassau_lots: string;
   nassau_blocks: string;
@@ -143,6 +146,7 @@ export function draftFrom(
     closing_date: details.closing_date ?? '',
     county: details.county ?? '',
     town: details.town ?? '',
+    vacant_land: details.vacant_land ?? false,
     // The schema fills in 1 lot when none was sent: shown as the hint, not as a typed value.
     suffolk_lots: details.suffolk_lots && details.suffolk_lots > 1 ? String(details.suffolk_lots) : '',
     nassau_lots: optionalNumber(details.nassau_lots),
@@ -261,6 +265,7 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
     closing_date: filled(draft.closing_date),
     county,
     town: filled(draft.town),
+    vacant_land: draft.vacant_land && peconicTownOf(draft.town) !== undefined ? true : undefined,
     // A co-op records nothing: its lots would not count.
     suffolk_lots: county === 'Suffolk' && !coop ? filledNumber(draft.suffolk_lots) : undefined,
     nassau_lots: county === 'Nassau' && !coop ? filledNumber(draft.nassau_lots) : undefined,
