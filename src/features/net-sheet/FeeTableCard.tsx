@@ -15,6 +15,7 @@ import {
   type FeeKey,
   type FeeTable,
   type RateKey,
+  type SiteRate,
 } from './li-fees.ts';
 import './fee-table.css';
 
@@ -31,6 +32,7 @@ const TABLE_KEYS: readonly EntryKey[] = [...FEE_KEYS, ...RATE_KEYS];
 const isRate = (key: EntryKey): key is RateKey => key in LI_RATE_DEFAULTS;
 /** The East End exemptions, shown with the rates they go with. */
 const isPeconic = (key: FeeKey) => 'peconic' in LI_FEE_DEFAULTS[key];
+const inSection = (key: RateKey, section: SiteRate['section']) => LI_RATE_DEFAULTS[key].section === section;
 
 /** One entry as typed: the amount (dollars for a fee, a percent for a rate), the date checked and the source. */
 interface DraftEntry {
@@ -92,11 +94,11 @@ const usd = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'c
 /** The label, the line under it and the researched default of one entry, as the table shows them. */
 function describe(key: EntryKey, defaults: FeeTable): { label: string; meta: string; note?: string } {
   if (isRate(key)) {
-    const rate = LI_RATE_DEFAULTS[key];
+    const rate: SiteRate = LI_RATE_DEFAULTS[key];
     return {
       label: rate.label,
-      meta: `Rate on the price · researched default ${defaults[key].percent}%`,
-      note: rate.note,
+      meta: `${rate.section === 'penalties' ? 'Rate on the overdue half' : 'Rate on the price'} · researched default ${defaults[key].percent}%`,
+      ...(rate.note === undefined ? {} : { note: rate.note }),
     };
   }
   const fee = LI_FEE_DEFAULTS[key];
@@ -218,8 +220,21 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
         Rates on the price and the exemptions, kept like the fees. The buyer pays this tax: the net sheet states it in a
         note for sales in East Hampton, Riverhead, Shelter Island, Southampton and Southold, not as a seller cost.
       </p>
-      {RATE_KEYS.map(row)}
+      {RATE_KEYS.filter((key) => inSection(key, 'east_end')).map(row)}
       {FEE_KEYS.filter(isPeconic).map(row)}
+      <h3 className="fee-table-heading">Taxes withheld at closing and the seller&rsquo;s mansion tax</h3>
+      <p className="fee-meta">
+        FIRPTA and New York&rsquo;s nonresident estimated tax, when the seller says they apply, and the mansion tax when
+        the buyer is exempt. FIRPTA and IT-2663 are at most 15% and the mansion tax at most 1% (the reverse solve relies
+        on it).
+      </p>
+      {RATE_KEYS.filter((key) => inSection(key, 'withholding')).map(row)}
+      <h3 className="fee-table-heading">Penalties on an overdue tax half</h3>
+      <p className="fee-meta">
+        The Receivers&rsquo; and the Suffolk Comptroller&rsquo;s published rates, charged when a half is unpaid past its
+        penalty-free days at closing.
+      </p>
+      {RATE_KEYS.filter((key) => inSection(key, 'penalties')).map(row)}
       <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
       <button type="submit" className="button button-primary" disabled={save.isPending}>
         {save.isPending ? 'Saving…' : 'Save closing fees'}

@@ -296,7 +296,7 @@ export function computeDetailedSheet(
       why: transferTaxRateText(quick.transferTaxRatePer1000),
       group: 'tax',
     },
-    ...mansionTaxLine(quick.salePriceCents, details),
+    ...mansionTaxLine(quick.salePriceCents, details, fees),
     {
       key: 'attorney_fee',
       label: 'Attorney fee',
@@ -378,7 +378,7 @@ export function computeDetailedSheet(
     lines.push({ ...proration, group: 'proration' });
   }
   // A half unpaid past its penalty-free window is paid at closing with its penalty (decision 0043).
-  const penalties = taxPenalties(county, details?.property_taxes ?? {}, closingDate);
+  const penalties = taxPenalties(county, details?.property_taxes ?? {}, closingDate, fees);
   for (const { key, label, amount_cents, why } of penalties)
     lines.push({ key, label, amount_cents, why, group: 'proration' });
   if (details?.final_water_bill)
@@ -404,8 +404,8 @@ export function computeDetailedSheet(
 
   // Withholding last: IT-2663's gain is the price less the selling expenses of the lines above.
   const sellingExpenses = sellingExpensesCents(lines);
-  lines.push(...withholdingLines(quick.salePriceCents, sellingExpenses, details));
-  const ownNotes = withholdingNotes(quick.salePriceCents, sellingExpenses, details);
+  lines.push(...withholdingLines(quick.salePriceCents, sellingExpenses, details, fees));
+  const ownNotes = withholdingNotes(quick.salePriceCents, sellingExpenses, details, fees);
   // A line (or a note of withholding.ts) replaces the general note on the same subject: the buyer's
   // mansion tax when the seller pays it, "may be withheld" when the seller said which applies.
   const replaced = new Set([

@@ -49,7 +49,7 @@ export function netAtPrice(
     const moving = priceLines({ ...quick, salePriceCents: priceCents }, listingPercent, buyerPercent, combined);
     // The sheet at price 0 already holds a flip tax per share: only what moves with the price.
     const flip = flipTaxCents(priceCents, details) - flipAtZero;
-    const mansion = sellerMansionTaxCents(priceCents, details);
+    const mansion = sellerMansionTaxCents(priceCents, details, fees);
     // The same selling expenses as the sheet's at this price (withholding.ts: IT-2663's line 15).
     const expenses = constantExpenses + moving.listing + moving.buyer + moving.transferTax + flip + mansion;
     return (
@@ -61,8 +61,8 @@ export function netAtPrice(
       otherPercentCents(priceCents, details) -
       flip -
       mansion -
-      firptaCents(priceCents, details) -
-      nonresidentTaxCents(priceCents, expenses, details)
+      firptaCents(priceCents, details, fees) -
+      nonresidentTaxCents(priceCents, expenses, details, fees)
     );
   };
 }

@@ -16,7 +16,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { overdueTaxWarnings } from './guard-rails.ts';
-import { TAX_PENALTY_RATES, taxPenalties } from './tax-penalties.ts';
+import { defaultFeeTable, LI_RATE_DEFAULTS } from './li-fees.ts';
+import { taxPenalties } from './tax-penalties.ts';
+
+const FEES = defaultFeeTable();
+/** The penalties with the researched rates (the site's table before an admin changes one). */
+const penaltiesAt = (...args: [Parameters<typeof taxPenalties>[0], Parameters<typeof taxPenalties>[1], string]) =>
+  taxPenalties(...args, FEES);
 
 const bill = (annualDollars: number, first = false, second = false) => ({
   annual: Math.round(annualDollars * 100),
@@ -26,11 +32,11 @@ const bill = (annualDollars: number, first = false, second = false) => ({
 const amounts = (penalties: ReturnType<typeof taxPenalties>) =>
   Object.fromEntries(penalties.map((penalty) => [penalty.key, penalty.amount_cents]));
 const school = (closing: string, first = false, second = false) =>
-  amounts(taxPenalties('Nassau', { nassau_school: bill(12_000, first, second) }, closing));
+  amounts(penaltiesAt('Nassau', { nassau_school: bill(12_000, first, second) }, closing));
 const general = (closing: string, first = false, second = false) =>
-  amounts(taxPenalties('Nassau', { nassau_general: bill(12_000, first, second) }, closing));
+  amounts(penaltiesAt('Nassau', { nassau_general: bill(12_000, first, second) }, closing));
 const suffolk = (closing: string, first = false, second = false, annual = 12_000) =>
-  amounts(taxPenalties('Suffolk', { suffolk: bill(annual, first, second) }, closing));
+  amounts(penaltiesAt('Suffolk', { suffolk: bill(annual, first, second) }, closing));
 
 describe('Nassau school tax: 1 % a month from the due month once the 40 days have passed [H][OB]', () => {
   // Fiscal year Jul 2026-Jun 2027; halves of $6,000 each. 1st half due Oct 1 2026.
@@ -65,12 +71,12 @@ describe('Nassau school tax: 1 % a month from the due month once the 40 days hav
   });
 
   it('says the rate, the months and from which date', () => {
-    const [penalty] = taxPenalties('Nassau', { nassau_school: bill(12_000) }, '2026-12-15');
+    const [penalty] = penaltiesAt('Nassau', { nassau_school: bill(12_000) }, '2026-12-15');
     expect(penalty).toMatchObject({
       label: 'Penalty on the overdue school tax, 1st half',
       why: 'Payable without penalty until November 10, 2026; then 1% a month from October 1, 2026, the due date: 3 months to the closing, 3% of $6,000.00',
     });
-    const [closed] = taxPenalties('Nassau', { nassau_school: bill(12_000, true) }, '2027-06-15');
+    const [closed] = penaltiesAt('Nassau', { nassau_school: bill(12_000, true) }, '2027-06-15');
     expect(closed?.why).toBe(
       'Payable without penalty until May 10, 2027; then 1% a month from April 1, 2027, the due date: 3 months to the closing, 3% of $6,000.00. The levy closed May 31, 2027: the Nassau County Treasurer collects it and may add a charge not included here',
     );
@@ -106,7 +112,7 @@ describe('Nassau general tax, a leap year [H][OB]', () => {
 
   it('rounds a percent of an odd-cent half once, half-up, on the half as printed', () => {
     // $12,345.67 prints $6,172.83 and $6,172.84; 2 % of $6,172.83 is $123.4566 → $123.46.
-    expect(amounts(taxPenalties('Nassau', { nassau_general: bill(12_345.67) }, '2028-08-11'))).toEqual({
+    expect(amounts(penaltiesAt('Nassau', { nassau_general: bill(12_345.67) }, '2028-08-11'))).toEqual({
       tax_nassau_general_1_penalty: 493_83, // 8 % of $6,172.83 = $493.8264
       tax_nassau_general_2_penalty: 123_46, // 2 % of $6,172.84 = $123.4568
     });
@@ -138,7 +144,7 @@ describe('Suffolk: the 1st half 1 % a month or part after January 10 [I][SCT §1
   });
 
   it('says the months in words', () => {
-    expect(taxPenalties('Suffolk', { suffolk: bill(12_000) }, '2027-01-11')[0]?.why).toBe(
+    expect(penaltiesAt('Suffolk', { suffolk: bill(12_000) }, '2027-01-11')[0]?.why).toBe(
       'Payable without penalty until January 10, 2027; then 1% for each month or part of a month after it: 1 month to the closing, 1% of $6,000.00',
     );
   });
@@ -172,13 +178,13 @@ describe('Suffolk after May 31: the Comptroller, 5 % and 1 % a month or part fro
   });
 
   it('says who collects, the penalty and the interest', () => {
-    const [penalty] = taxPenalties('Suffolk', { suffolk: bill(12_000, true) }, '2027-06-15');
+    const [penalty] = penaltiesAt('Suffolk', { suffolk: bill(12_000, true) }, '2027-06-15');
     expect(penalty).toMatchObject({
       label: 'Penalty on the overdue property tax, 2nd half',
       why: 'Unpaid after May 31, 2027, so payable to the Suffolk County Comptroller: 5% of $6,000.00 ($300.00), and 1% a month or part from February 1, 2027 on the tax and penalty: 5 months, $315.00',
     });
     // Sep 1 is the 8th month from Feb 1: 8 % of $6,300 = $504. §13-a(3): from September 1 the cost of advertising the land for sale is added; not published.
-    const [late] = taxPenalties('Suffolk', { suffolk: bill(12_000, true) }, '2027-09-01');
+    const [late] = penaltiesAt('Suffolk', { suffolk: bill(12_000, true) }, '2027-09-01');
     expect(late?.why).toMatch(
       /8 months, \$504\.00; from September 1, 2027 also the cost of advertising the tax sale, not included$/,
     );
@@ -188,30 +194,36 @@ describe('Suffolk after May 31: the Comptroller, 5 % and 1 % a month or part fro
 describe('what is not charged', () => {
   it('a village bill (villages set their own dates and penalties: none sourced), or the other county', () => {
     expect(
-      taxPenalties('Nassau', { village: { annual: 500_000, fiscal_year_start_month: 6, paid: false } }, '2027-05-20'),
+      penaltiesAt('Nassau', { village: { annual: 500_000, fiscal_year_start_month: 6, paid: false } }, '2027-05-20'),
     ).toEqual([]);
-    expect(taxPenalties(undefined, { suffolk: bill(12_000) }, '2027-05-20')).toEqual([]);
+    expect(penaltiesAt(undefined, { suffolk: bill(12_000) }, '2027-05-20')).toEqual([]);
   });
 
   it('leaves out a penalty that rounds to nothing (a $0.40 bill: 2 % of $0.20), warning and all', () => {
-    expect(taxPenalties('Nassau', { nassau_general: bill(0.4) }, '2028-02-11')).toEqual([]);
-    expect(amounts(taxPenalties('Nassau', { nassau_general: bill(0.4) }, '2028-05-01'))).toEqual({
+    expect(penaltiesAt('Nassau', { nassau_general: bill(0.4) }, '2028-02-11')).toEqual([]);
+    expect(amounts(penaltiesAt('Nassau', { nassau_general: bill(0.4) }, '2028-05-01'))).toEqual({
       tax_nassau_general_1_penalty: 1, // 5 % of 20 cents
     });
   });
 
-  it('keeps each rate as a sourced, dated SiteRate', () => {
-    for (const rate of Object.values(TAX_PENALTY_RATES)) {
+  it("keeps each rate in the site's rate table, sourced and dated, and charges the rate in force", () => {
+    const rates = Object.values(LI_RATE_DEFAULTS).filter((rate) => rate.section === 'penalties');
+    expect(rates).toHaveLength(4);
+    for (const rate of rates) {
       expect(rate.source).toMatch(/^https:\/\//);
       expect(rate.checked).toBe('2026-11-26');
     }
+    // An admin's correction of Nassau's monthly rate is what the sheet charges: 2 months at 1.5 %.
+    const corrected = { ...FEES, penalty_nassau_monthly: { ...FEES.penalty_nassau_monthly, percent: 1.5 } };
+    const [penalty] = taxPenalties('Nassau', { nassau_school: bill(12_000) }, '2026-11-11', corrected);
+    expect(penalty?.amount_cents).toBe(18_000);
   });
 });
 
 describe('the warning on an overdue half', () => {
   it('says which half, until when it was free, and the penalty added', () => {
     const warnings = overdueTaxWarnings(
-      taxPenalties('Nassau', { nassau_school: bill(12_000, true), nassau_general: bill(12_000) }, '2027-06-15'),
+      penaltiesAt('Nassau', { nassau_school: bill(12_000, true), nassau_general: bill(12_000) }, '2027-06-15'),
     );
     expect(warnings).toEqual([
       {

@@ -19,50 +19,21 @@
  * publishes its rounding); the Suffolk Comptroller's penalty and interest are each rounded so.
  */
 import { divideRoundHalfUp } from '../estimate/estimate.ts';
+import type { FeeTable } from './li-fees.ts';
 import { longDate } from './long-date.ts';
 import { dayNumber, fiscalYear, money, printedHalves, type Halves, type PropertyTaxes } from './proration.ts';
 
-/** A researched rate, in the shape of li-fees.ts's `SiteRate` (part E), so it can move there unchanged. */
-export interface SiteRate {
-  label: string;
-  /** Percent, up to 4 decimals. */
-  percent: number;
-  checked: string;
-  source: string;
-  note?: string;
-}
-
-/** The one place the penalty rates are read from (decision 0043). */
-export const TAX_PENALTY_RATES = {
-  nassau_monthly: {
-    label: 'Nassau late school or general tax half, per month from the due month',
-    percent: 1,
-    checked: '2026-11-26',
-    source: 'https://www.hempsteadny.gov/431/Tax-Penalties',
-    note: 'Oyster Bay Receiver: "a one percent penalty is added for each month the tax remains unpaid, retroactive to" the due date, after the 40-day window',
-  },
-  suffolk_first_half_monthly: {
-    label: 'Suffolk late 1st half, per month or part after January 10',
-    percent: 1,
-    checked: '2026-11-26',
-    source: 'https://islipny.gov/departments/receiver-of-taxes/late-delinquent',
-    note: 'Suffolk County Tax Act §13; Brookhaven and Huntington Receivers publish the same 1-5 % schedule',
-  },
-  suffolk_comptroller_penalty: {
-    label: 'Suffolk tax unpaid after May 31: Comptroller penalty',
-    percent: 5,
-    checked: '2026-11-26',
-    source: 'https://nysenate.gov/legislation/laws/SCT/13-A',
-    note: 'Brookhaven Receiver FAQ: "a 5% penalty is added together with interest at the rate of 1% per month calculated from February 1"',
-  },
-  suffolk_comptroller_monthly: {
-    label: 'Suffolk tax unpaid after May 31: interest per month or part from February 1, on tax and penalty',
-    percent: 1,
-    checked: '2026-11-26',
-    source: 'https://nysenate.gov/legislation/laws/SCT/13-C',
-    note: 'One twelfth of a yearly rate that is never below 12 % (the 1-year Treasury index when higher)',
-  },
-} as const satisfies Record<string, SiteRate>;
+/**
+ * The rates these penalties read: the site's rate table in force (li-fees.ts, each with its source;
+ * decision 0043), passed in with the fees like every other figure of the sheet.
+ */
+export type PenaltyRates = Pick<
+  FeeTable,
+  | 'penalty_nassau_monthly'
+  | 'penalty_suffolk_first_half_monthly'
+  | 'penalty_suffolk_comptroller_penalty'
+  | 'penalty_suffolk_comptroller_monthly'
+>;
 
 interface MonthDay {
   month: number;
@@ -136,13 +107,18 @@ const percentOf = (cents: number, percent: number, times = 1) =>
 
 const ORDINAL = ['1st', '2nd'] as const;
 
-function nassauPenalties(levy: 'nassau_school' | 'nassau_general', bill: Halves, closingIso: string): TaxPenalty[] {
+function nassauPenalties(
+  levy: 'nassau_school' | 'nassau_general',
+  bill: Halves,
+  closingIso: string,
+  rates: PenaltyRates,
+): TaxPenalty[] {
   const schedule = TAX_PENALTY_DATES[levy];
   const startMonth = levy === 'nassau_school' ? 7 : 1;
   const year = fiscalYear(closingIso, startMonth);
   const yearOf = (month: number) => (month >= startMonth ? year : year + 1);
   const levyName = levy === 'nassau_school' ? 'school tax' : 'general tax';
-  const rate = TAX_PENALTY_RATES.nassau_monthly.percent;
+  const rate = rates.penalty_nassau_monthly.percent;
   const halves = printedHalves(bill.annual);
   const closing = dayNumber(closingIso);
   return ([schedule.first, schedule.second] as const).flatMap((half, index) => {
@@ -180,7 +156,7 @@ function nassauPenalties(levy: 'nassau_school' | 'nassau_general', bill: Halves,
   });
 }
 
-function suffolkPenalties(bill: Halves, closingIso: string): TaxPenalty[] {
+function suffolkPenalties(bill: Halves, closingIso: string, rates: PenaltyRates): TaxPenalty[] {
   const dates = TAX_PENALTY_DATES.suffolk;
   // The fiscal year starts December 1 of `year`; its deadlines fall in the year after.
   const year = fiscalYear(closingIso, 12) + 1;
@@ -201,7 +177,7 @@ function suffolkPenalties(bill: Halves, closingIso: string): TaxPenalty[] {
       last_free_iso: lastFreeIso,
     };
     if (!comptroller) {
-      const rate = TAX_PENALTY_RATES.suffolk_first_half_monthly.percent;
+      const rate = rates.penalty_suffolk_first_half_monthly.percent;
       const months = monthsOrPartAfter(lastFreeIso, closingIso);
       return [
         {
@@ -213,8 +189,8 @@ function suffolkPenalties(bill: Halves, closingIso: string): TaxPenalty[] {
         },
       ];
     }
-    const penaltyRate = TAX_PENALTY_RATES.suffolk_comptroller_penalty.percent;
-    const interestRate = TAX_PENALTY_RATES.suffolk_comptroller_monthly.percent;
+    const penaltyRate = rates.penalty_suffolk_comptroller_penalty.percent;
+    const interestRate = rates.penalty_suffolk_comptroller_monthly.percent;
     const interestFromIso = iso(year, dates.comptroller_interest_from);
     const months = calendarMonthsCounted(interestFromIso, closingIso);
     const penalty = percentOf(cents, penaltyRate);
@@ -241,12 +217,13 @@ export function taxPenalties(
   county: 'Nassau' | 'Suffolk' | undefined,
   taxes: PropertyTaxes,
   closingIso: string,
+  rates: PenaltyRates,
 ): TaxPenalty[] {
   const penalties: TaxPenalty[] = [];
   if (county === 'Nassau' && taxes.nassau_school)
-    penalties.push(...nassauPenalties('nassau_school', taxes.nassau_school, closingIso));
+    penalties.push(...nassauPenalties('nassau_school', taxes.nassau_school, closingIso, rates));
   if (county === 'Nassau' && taxes.nassau_general)
-    penalties.push(...nassauPenalties('nassau_general', taxes.nassau_general, closingIso));
-  if (county === 'Suffolk' && taxes.suffolk) penalties.push(...suffolkPenalties(taxes.suffolk, closingIso));
+    penalties.push(...nassauPenalties('nassau_general', taxes.nassau_general, closingIso, rates));
+  if (county === 'Suffolk' && taxes.suffolk) penalties.push(...suffolkPenalties(taxes.suffolk, closingIso, rates));
   return penalties.filter((penalty) => penalty.amount_cents !== 0);
 }

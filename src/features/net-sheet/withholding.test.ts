@@ -6,7 +6,8 @@ import { netSheetDetailsSchema } from './details.ts';
 import { defaultFeeTable } from './li-fees.ts';
 import { netRange } from './range.ts';
 import { netAtPrice, solveReverse, type QuickWithoutPrice } from './reverse.ts';
-import { STEP_LAST_DOLLARS, WITHHOLDING_RATES } from './withholding.ts';
+import { STEP_LAST_DOLLARS } from './withholding.ts';
+import { LI_RATE_DEFAULTS } from './li-fees.ts';
 
 const fees = defaultFeeTable();
 const options = { today: '2026-11-23' };
@@ -70,7 +71,7 @@ describe('NY nonresident estimated tax (IT-2663)', () => {
     // Selling expenses: commission 6 % $46,800 + transfer tax $3,120 + attorney $750 + recording $175 +
     // title closer pick-up $250 = $51,095. Gain $780,000 − $51,095 − $400,000 = $328,905;
     // × 10.9 % = $35,850.645 → $35,850.65 (half-up to the cent).
-    expect(WITHHOLDING_RATES.nys_nonresident_estimated_tax_rate.percent).toBe(10.9);
+    expect(LI_RATE_DEFAULTS.nys_nonresident_estimated_tax_rate.percent).toBe(10.9);
     expect(line(sheet, 'nys_estimated_tax')).toMatchObject({
       label: 'NY nonresident estimated tax (IT-2663, 10.9%)',
       amount_cents: 35_850_65,

@@ -8,44 +8,23 @@
  * closing all the same. Each is a step function of the price (reverse.ts splits the price axis there).
  */
 import { dollarsText } from './sheet-money.ts';
+import type { FeeTable } from './li-fees.ts';
 import { divideRoundHalfUp } from '../estimate/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
 import type { SheetLine } from './detailed-sheet.ts';
 
 const CHECKED = '2026-11-26';
 
-/** Rates in the shape of li-fees.ts's SiteRate, so they can move into LI_RATE_DEFAULTS with one line. */
-export const WITHHOLDING_RATES = {
-  firpta_rate: {
-    label: 'FIRPTA withholding',
-    percent: 15,
-    checked: CHECKED,
-    source: 'https://www.irs.gov/individuals/international-taxpayers/firpta-withholding',
-    note: 'Of the amount realized (generally the price), IRC §1445(a).',
-  },
-  firpta_residence_rate: {
-    label: "FIRPTA withholding, buyer's residence",
-    percent: 10,
-    checked: CHECKED,
-    source: 'https://www.irs.gov/individuals/international-taxpayers/exceptions-from-firpta-withholding',
-    note: 'When the buyer will live there and the amount realized is over $300,000 and not over $1,000,000.',
-  },
-  nys_nonresident_estimated_tax_rate: {
-    label: 'NY nonresident estimated tax (IT-2663)',
-    percent: 10.9,
-    checked: CHECKED,
-    source: 'https://www.tax.ny.gov/pit/estimated_tax/how_to_estimate.htm',
-    note: "The top rate of Tax Law §601 (10.90 % over $25,000,000), which the form's worksheet line 19 prints.",
-  },
-  mansion_tax_rate: {
-    label: 'Mansion tax',
-    percent: 1,
-    checked: CHECKED,
-    source: 'https://www.nysenate.gov/legislation/laws/TAX/1402-A',
-  },
-} as const;
+/**
+ * The rates these lines read: the site's rate table in force (li-fees.ts, editable by the admin,
+ * each with its source), passed in with the fees like every other figure of the sheet.
+ */
+export type WithholdingRates = Pick<
+  FeeTable,
+  'firpta_rate' | 'firpta_residence_rate' | 'nys_nonresident_estimated_tax_rate' | 'mansion_tax_rate'
+>;
 
-/** Dollar thresholds set by statute, beside the rates (a `cents` entry). */
+/** Dollar thresholds set by statute (not settings: the reverse solve splits the price axis at them). */
 export const WITHHOLDING_THRESHOLDS = {
   firpta_residence_exempt_up_to: {
     label: "No FIRPTA withholding on a buyer's residence up to",
@@ -84,26 +63,37 @@ export const STEP_LAST_DOLLARS: readonly number[] = [
 ];
 
 /** The mansion tax the SELLER pays: only when the buyer is exempt (§1402-a(b)), at $1,000,000 or more. */
-export function sellerMansionTaxCents(priceCents: number, details: NetSheetDetails | undefined): number {
+export function sellerMansionTaxCents(
+  priceCents: number,
+  details: NetSheetDetails | undefined,
+  rates: WithholdingRates,
+): number {
   if (details?.buyer_exempt_from_mansion_tax !== true) return 0;
   if (priceCents < WITHHOLDING_THRESHOLDS.mansion_tax_from.cents) return 0;
-  return percentOf(priceCents, WITHHOLDING_RATES.mansion_tax_rate.percent);
+  return percentOf(priceCents, rates.mansion_tax_rate.percent);
 }
 
 /** FIRPTA's rate at a price, in percent (0 when the seller is not foreign). */
-export function firptaPercent(priceCents: number, details: NetSheetDetails | undefined): number {
+export function firptaPercent(
+  priceCents: number,
+  details: NetSheetDetails | undefined,
+  rates: WithholdingRates,
+): number {
   const foreign = details?.foreign_seller;
   if (!foreign) return 0;
-  if (!foreign.buyer_residence) return WITHHOLDING_RATES.firpta_rate.percent;
+  if (!foreign.buyer_residence) return rates.firpta_rate.percent;
   if (priceCents <= WITHHOLDING_THRESHOLDS.firpta_residence_exempt_up_to.cents) return 0;
   if (priceCents <= WITHHOLDING_THRESHOLDS.firpta_residence_reduced_up_to.cents)
-    return WITHHOLDING_RATES.firpta_residence_rate.percent;
-  return WITHHOLDING_RATES.firpta_rate.percent;
+    return rates.firpta_residence_rate.percent;
+  return rates.firpta_rate.percent;
 }
 
 /** The buyer's FIRPTA withholding, of the amount realized (the price). */
-export const firptaCents = (priceCents: number, details: NetSheetDetails | undefined): number =>
-  percentOf(priceCents, firptaPercent(priceCents, details));
+export const firptaCents = (
+  priceCents: number,
+  details: NetSheetDetails | undefined,
+  rates: WithholdingRates,
+): number => percentOf(priceCents, firptaPercent(priceCents, details, rates));
 
 /**
  * The gain as the form's worksheet figures it: line 15 (sale price less selling expenses) less line
@@ -123,12 +113,13 @@ export function nonresidentTaxCents(
   priceCents: number,
   sellingExpensesCents: number,
   details: NetSheetDetails | undefined,
+  rates: WithholdingRates,
 ): number {
   const seller = details?.nonresident_seller;
   if (!seller || seller.principal_residence) return 0;
   return percentOf(
     nonresidentGainCents(priceCents, sellingExpensesCents, details),
-    WITHHOLDING_RATES.nys_nonresident_estimated_tax_rate.percent,
+    rates.nys_nonresident_estimated_tax_rate.percent,
   );
 }
 
@@ -152,13 +143,17 @@ export function sellingExpensesCents(lines: readonly SheetLine[]): number {
 }
 
 /** The seller's mansion-tax line (in the tax group, beside the transfer tax), if any. */
-export function mansionTaxLine(priceCents: number, details: NetSheetDetails | undefined): SheetLine[] {
-  const cents = sellerMansionTaxCents(priceCents, details);
+export function mansionTaxLine(
+  priceCents: number,
+  details: NetSheetDetails | undefined,
+  rates: WithholdingRates,
+): SheetLine[] {
+  const cents = sellerMansionTaxCents(priceCents, details, rates);
   if (cents === 0) return [];
   return [
     {
       key: 'mansion_tax',
-      label: `Mansion tax (${WITHHOLDING_RATES.mansion_tax_rate.percent}%)`,
+      label: `Mansion tax (${rates.mansion_tax_rate.percent}%)`,
       amount_cents: cents,
       why: '1% of the price at $1,000,000 or more: the buyer is exempt, so the seller pays it (Tax Law §1402-a(b))',
       group: 'tax',
@@ -171,21 +166,22 @@ export function withholdingLines(
   priceCents: number,
   sellingExpenses: number,
   details: NetSheetDetails | undefined,
+  rates: WithholdingRates,
 ): SheetLine[] {
   const lines: SheetLine[] = [];
-  const firpta = firptaPercent(priceCents, details);
+  const firpta = firptaPercent(priceCents, details, rates);
   if (firpta > 0)
     lines.push({
       key: 'firpta_withholding',
       label: `FIRPTA withholding (${firpta}%)`,
-      amount_cents: firptaCents(priceCents, details),
+      amount_cents: firptaCents(priceCents, details, rates),
       why: `The buyer withholds ${firpta}% of the price for the IRS (Form 8288): a prepayment credited on the seller's US return; an IRS withholding certificate can lower it`,
       group: 'withholding',
     });
   const seller = details?.nonresident_seller;
   if (seller && !seller.principal_residence) {
     const gain = nonresidentGainCents(priceCents, sellingExpenses, details);
-    const rate = WITHHOLDING_RATES.nys_nonresident_estimated_tax_rate.percent;
+    const rate = rates.nys_nonresident_estimated_tax_rate.percent;
     const form = details?.property_type === 'coop' ? 'IT-2664' : 'IT-2663';
     const basis =
       seller.cost_basis === undefined
@@ -194,7 +190,7 @@ export function withholdingLines(
     lines.push({
       key: 'nys_estimated_tax',
       label: `NY nonresident estimated tax (${form}, ${rate}%)`,
-      amount_cents: nonresidentTaxCents(priceCents, sellingExpenses, details),
+      amount_cents: nonresidentTaxCents(priceCents, sellingExpenses, details, rates),
       why: `${rate}% of the gain ${dollarsText(gain)}: the price less selling expenses (${dollarsText(sellingExpenses)}) less ${basis}; paid when the deed is recorded, credited on the seller's NY return`,
       group: 'withholding',
     });
@@ -207,9 +203,10 @@ export function withholdingNotes(
   priceCents: number,
   sellingExpenses: number,
   details: NetSheetDetails | undefined,
+  rates: WithholdingRates,
 ): { key: string; text: string }[] {
   const notes: { key: string; text: string }[] = [];
-  if (details?.foreign_seller && firptaPercent(priceCents, details) === 0)
+  if (details?.foreign_seller && firptaPercent(priceCents, details, rates) === 0)
     notes.push({
       key: 'firpta',
       text: 'No FIRPTA withholding: the buyer will live in the home and the price is $300,000 or less (the buyer signs a statement that they will).',
