@@ -28,7 +28,7 @@ test.describe('the calculator settings', () => {
     await page.goto(`/estimate/${next.uuid}`);
     await expect(page.getByText('Compensation (5.5%)')).toBeVisible();
     await page.goto(`/estimate/${earlier.uuid}`);
-    await expect(page.getByText('Compensation (6.0%)')).toBeVisible();
+    await expect(page.getByText('Commission (6%)')).toBeVisible();
 
     // Back on the screen, the saved value is what it loads.
     await page.goto('/dashboard/settings');

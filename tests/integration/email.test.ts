@@ -107,7 +107,7 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
         for (const expected of [
           '$780,200.00',
           '$450,000.00',
-          'Compensation (6.0%)',
+          'Commission (6%)',
           '$46,812.00',
           '$3,122.00',
           '$750.00',

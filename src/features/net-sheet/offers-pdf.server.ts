@@ -14,6 +14,7 @@ import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { enforceRateLimits } from '../auth/rate-limit.server.ts';
 import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
 import { estimateParams } from '../estimate/estimate-row.server.ts';
+import { formatPercent } from '../estimate/estimate.ts';
 import { productLabel } from '../estimate/net-sheet.ts';
 import {
   AGENT_CARD_COLUMNS,
@@ -101,7 +102,7 @@ export function offersInput(row: ComparisonCardRow, siteUrl: string): OffersPdfI
     summary: [
       { label: 'Price', cells: offers.map((offer) => money(offer.price_cents)) },
       { label: 'Seller concessions', cells: offers.map((offer) => money(offer.concessions_cents)) },
-      { label: "Buyer's agent", cells: offers.map((offer) => `${offer.buyer_agent_percent}%`) },
+      { label: "Buyer's agent", cells: offers.map((offer) => formatPercent(offer.buyer_agent_percent)) },
       { label: 'Closing date', cells: offers.map((offer) => longDate(offer.closing_date)) },
       { label: 'Financing', cells: offers.map((offer) => financingLabel(offer.financing)) },
       { label: 'Net to seller', cells: offers.map((offer) => netText(offer.net_cents)), bold: true },
