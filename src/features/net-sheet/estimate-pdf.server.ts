@@ -63,7 +63,7 @@ interface SheetRow extends EstimateRow, SheetAgentRow {
  * Bumped when the sheet's drawing changes, so that PDFs made before are made again. Part of every
  * PDF's version.
  */
-const RENDERER_VERSION = 'net-sheet-2';
+const RENDERER_VERSION = 'net-sheet-3';
 
 /**
  * An image made before print copies existed (uploaded before migration 0022) has none: it is
@@ -177,6 +177,7 @@ function sheetInput(row: SheetRow, siteUrl: string, audience: PdfAudience): NetS
     link: `${siteUrl}/estimate/${estimate.uuid}`,
     // The sheet's own disclaimer note is said by PDF_DISCLAIMER.
     notes: estimate.sheet?.notes.filter((note) => note.key !== 'disclaimer').map((note) => note.text) ?? [],
+    warnings: estimate.sheet?.warnings.map((warning) => warning.text) ?? [],
     disclaimer: PDF_DISCLAIMER,
     agent: agentCard(row),
   };

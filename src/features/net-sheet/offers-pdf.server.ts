@@ -96,6 +96,10 @@ export function offersInput(row: ComparisonCardRow, siteUrl: string): OffersPdfI
     notes: [
       "Each offer's net is the price less the seller concessions, the listing and buyer's agent commissions, the mortgage payoff, New York State transfer tax and the closing fees, on the estimate's terms.",
     ],
+    // Each offer's own, named by its column (a past closing is one offer's, not the comparison's).
+    warnings: offers.flatMap((offer, index) =>
+      offer.sheet.warnings.map((warning) => `Offer ${index + 1}: ${warning.text}`),
+    ),
     disclaimer: PDF_DISCLAIMER,
     agent: agentCard(row),
     columns: offers.map((offer, index) => `Offer ${index + 1}${offer.best ? ' (best net)' : ''}`),
