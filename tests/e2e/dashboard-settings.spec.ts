@@ -26,7 +26,7 @@ test.describe('the calculator settings', () => {
     const next = await makeEstimate(page.request, agent.slug);
     expect(next.commission_percent).toBe(5.5);
     await page.goto(`/estimate/${next.uuid}`);
-    await expect(page.getByText('Compensation (5.5%)')).toBeVisible();
+    await expect(page.getByText('Commission (5.5%)')).toBeVisible();
     await page.goto(`/estimate/${earlier.uuid}`);
     await expect(page.getByText('Commission (6%)')).toBeVisible();
 

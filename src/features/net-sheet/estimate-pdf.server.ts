@@ -24,7 +24,13 @@ import { netSheetDetailsSchema } from './details.ts';
 import { SHEET_GROUPS } from './sheet-groups.ts';
 import { longDate } from './long-date.ts';
 import type { DeliverOptions } from '../email/email.server.ts';
-import { netSheetPdfJob, type NetSheetPdfAgent, type NetSheetPdfInput, type PdfImage } from './net-sheet-pdf.server.ts';
+import {
+  netSheetPdfJob,
+  type NetSheetPdfAgent,
+  type NetSheetPdfInput,
+  type OffersPdfInput,
+  type PdfImage,
+} from './net-sheet-pdf.server.ts';
 import * as z from 'zod';
 
 /** The PDF's title: the product's words, never a name a visitor typed (finding 2). */
@@ -183,14 +189,19 @@ function sheetInput(row: SheetRow, siteUrl: string, audience: PdfAudience): NetS
   };
 }
 
-/** The version of a sheet: a hash of everything it prints (the images by their bytes' hash) and of the renderer. */
-function versionOf(input: NetSheetPdfInput): string {
+/**
+ * The version of a printed sheet: a hash of everything it prints (the images by their bytes' hash)
+ * and of its renderer's version. A stored PDF is served only while its version matches.
+ */
+export function printedVersion(renderer: string, input: NetSheetPdfInput | OffersPdfInput): string {
   const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
   const printed = JSON.stringify(input, (_key, value: unknown) =>
     value instanceof Uint8Array ? digest(value) : value,
   );
-  return createHash('sha256').update(RENDERER_VERSION).update(printed).digest('hex');
+  return createHash('sha256').update(renderer).update(printed).digest('hex');
 }
+
+const versionOf = (input: NetSheetPdfInput): string => printedVersion(RENDERER_VERSION, input);
 
 export const PDF_MESSAGES = {
   busy: 'We are busy making other net sheets. Please try again in a minute.',
