@@ -51,6 +51,8 @@ describe('a sheet’s warnings in print and in the mail', () => {
       expect(pdf).toContain('PLEASE CHECK');
       for (const text of texts) expect(pdf).toContain(text);
     }
+    // The box is compact enough that an ordinary Nassau sheet with both warnings stays on one page.
+    expect(downloaded.pages).toBe(1);
     // Above the figures, as on the web sheet: the first warning before the sale price.
     const warning = downloaded.items.find((item) => item.str.startsWith('The closing date'));
     const price = downloaded.items.find((item) => item.str === '$600,000.00');

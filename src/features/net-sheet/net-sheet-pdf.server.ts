@@ -330,14 +330,17 @@ async function drawHead(pen: Pen, common: PdfCommon, dateLabel: string): Promise
 function drawWarnings(pen: Pen, warnings: readonly string[]): void {
   if (warnings.length === 0) return;
   const size = 9.5;
-  const pad = 8;
-  const width = CONTENT_WIDTH - 2 * pad - 4;
+  const heading = { size: size + 1, gap: 1.4 };
+  // The heading's line height already leaves room above its capitals: less padding on top.
+  const pad = { top: 4, bottom: 7, side: 8 };
+  const width = CONTENT_WIDTH - 2 * pad.side - 4;
   const wrapped = warnings.map((warning) =>
     wrapText(pen.regular, printable(pen.regular, warning), size, width - 10, 6),
   );
-  const textHeight = (size + 1) * 1.5 + wrapped.reduce((total, lines) => total + lines.length * size * 1.35 + 3, 0);
-  const height = textHeight + 2 * pad;
-  room(pen, height + 8);
+  const textHeight =
+    heading.size * heading.gap + wrapped.reduce((total, lines) => total + lines.length * size * 1.35 + 3, 0);
+  const height = pad.top + textHeight + pad.bottom;
+  room(pen, height + 6);
   pen.page.drawRectangle({
     x: MARGIN,
     y: pen.y - height,
@@ -346,9 +349,9 @@ function drawWarnings(pen: Pen, warnings: readonly string[]): void {
     color: pen.colors.warningFill,
   });
   pen.page.drawRectangle({ x: MARGIN, y: pen.y - height, width: 3, height, color: pen.colors.warningEdge });
-  pen.y -= pad;
-  const x = MARGIN + pad + 4;
-  write(pen, 'Please check'.toUpperCase(), { size: size + 1, bold: true, x, width, gap: 1.5 });
+  pen.y -= pad.top;
+  const x = MARGIN + pad.side + 4;
+  write(pen, 'Please check'.toUpperCase(), { size: heading.size, bold: true, x, width, gap: heading.gap });
   for (const lines of wrapped) {
     pen.y -= 3;
     lines.forEach((line, index) => {
@@ -357,7 +360,7 @@ function drawWarnings(pen: Pen, warnings: readonly string[]): void {
       pen.page.drawText(line, { x: x + 10, y: pen.y, size, font: pen.regular, color: pen.colors.ink });
     });
   }
-  pen.y -= pad + 8;
+  pen.y -= pad.bottom + 6;
 }
 
 /** A heading of the web sheet's, kept with the row under it. */
