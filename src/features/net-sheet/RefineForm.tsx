@@ -6,6 +6,7 @@ import { SelectField } from '../../ui/SelectField.tsx';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Estimate } from '../estimate/estimate-request.ts';
+import { formatPercent } from '../estimate/estimate.ts';
 import { longDate } from './DetailedSheet.tsx';
 import { placeFor, townNames } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
@@ -345,7 +346,7 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
               name="listing_commission_percent"
               inputMode="decimal"
               placeholder={String(defaults.listing_commission_percent)}
-              hint={`The listing brokerage’s share. Empty: ${defaults.listing_commission_percent}%.`}
+              hint={`The listing brokerage’s share. Empty: ${formatPercent(defaults.listing_commission_percent)}.`}
               value={draft.listing_commission_percent}
               error={fields.listing_commission_percent}
               onChange={(event) => update({ listing_commission_percent: event.target.value })}
@@ -355,15 +356,15 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
               name="buyer_agent_percent"
               inputMode="decimal"
               placeholder={String(defaults.buyer_agent_percent)}
-              hint={`Negotiated on its own since 2024. Empty: ${defaults.buyer_agent_percent}%.`}
+              hint={`Negotiated on its own since 2024. Empty: ${formatPercent(defaults.buyer_agent_percent)}.`}
               value={draft.buyer_agent_percent}
               error={fields.buyer_agent_percent}
               onChange={(event) => update({ buyer_agent_percent: event.target.value })}
             />
           </div>
           <p className="field-hint">
-            Both sides empty: the estimate’s commission ({estimate.commission_percent}%) as one line, rounded once as on
-            the estimate; change one side and each side is its own line.
+            Both sides empty: the estimate’s commission ({formatPercent(estimate.commission_percent)}) as one line,
+            rounded once as on the estimate; change one side and each side is its own line.
           </p>
           {money(
             'Seller concessions ($)',
