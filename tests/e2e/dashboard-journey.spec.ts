@@ -36,7 +36,7 @@ test('sign up to a working calculator page, a seller’s lead in the table, the 
     email,
   });
   // The new commission is the one the seller's estimate used.
-  await expect(seller.getByText('Compensation (5.0%)')).toBeVisible();
+  await expect(seller.getByText('Commission (5%)')).toBeVisible();
   await seller.close();
 
   await page.goto('/dashboard/leads');

@@ -26,9 +26,9 @@ test.describe('the calculator settings', () => {
     const next = await makeEstimate(page.request, agent.slug);
     expect(next.commission_percent).toBe(5.5);
     await page.goto(`/estimate/${next.uuid}`);
-    await expect(page.getByText('Compensation (5.5%)')).toBeVisible();
+    await expect(page.getByText('Commission (5.5%)')).toBeVisible();
     await page.goto(`/estimate/${earlier.uuid}`);
-    await expect(page.getByText('Compensation (6.0%)')).toBeVisible();
+    await expect(page.getByText('Commission (6%)')).toBeVisible();
 
     // Back on the screen, the saved value is what it loads.
     await page.goto('/dashboard/settings');

@@ -37,7 +37,7 @@ test.describe('a seller on the home page', () => {
     await expect(rows).toHaveText([
       'Sale Price$780,200.00',
       'Mortgage Payoff−$450,000.00',
-      'Compensation (6.0%)−$46,812.00',
+      'Commission (6%)−$46,812.00',
       'Transfer Tax−$3,122.00',
       'Attorney Fee−$750.00',
       'Recording Fee−$175.00',
@@ -54,7 +54,7 @@ test.describe('a seller on the home page', () => {
     await expect(page.getByRole('table', { name: 'Estimated net proceeds' }).getByRole('row')).toHaveText([
       'Sale Price$780,200.00',
       'Mortgage Payoff−$450,000.00',
-      'Compensation (6.0%)−$46,812.00',
+      'Commission (6%)−$46,812.00',
       'Transfer Tax−$3,122.00',
       'Attorney Fee−$750.00',
       'Recording Fee−$175.00',
@@ -110,7 +110,7 @@ test.describe('a seller on the home page', () => {
     await calculate(page, { firstName: 'Pat', price: '500000', mortgage: '0' });
     await expect(page.getByRole('row')).toHaveText([
       'Sale Price$500,000.00',
-      'Compensation (6.0%)−$30,000.00',
+      'Commission (6%)−$30,000.00',
       'Transfer Tax−$2,000.00',
       'Attorney Fee−$750.00',
       'Recording Fee−$175.00',

@@ -21,7 +21,23 @@ test('a co-op seller sees the co-op fees and the flip tax, and no recording fees
   const form = page.locator('form.refine-form');
   await form.locator('summary', { hasText: 'Closing date and place' }).click();
   await form.getByLabel('Town').fill('Garden City');
+  await form.getByLabel('County').selectOption('Nassau');
   await form.getByLabel('Property type').selectOption('coop');
+  // A co-op owner gets no tax bill and files no RP-5217 (decision 0044): the form asks for neither.
+  const taxes = form.locator('details', { has: page.locator('summary', { hasText: 'Property taxes' }) });
+  await taxes.locator('summary').click();
+  await expect(taxes.getByText('A co-op owner gets no property tax bill')).toBeVisible();
+  await expect(taxes.getByRole('group', { name: 'School tax' })).toHaveCount(0);
+  await expect(taxes.getByRole('group', { name: 'Village tax' })).toHaveCount(0);
+  await form.locator('summary', { hasText: 'Closing fees' }).click();
+  await expect(form.getByLabel('RP-5217 filing paid by me')).toHaveCount(0);
+  if (test.info().project.name === 'desktop') {
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await taxes.screenshot({ path: test.info().outputPath(`coop-taxes-${width}.png`) });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+  }
   const flip = form.getByRole('group', { name: 'Co-op flip tax' });
   await flip.getByLabel('Figured as').selectOption('profit');
   await flip.getByLabel('Percent (%)').fill('2');

@@ -250,7 +250,7 @@ test.describe('a seller comparing offers on a quick estimate', () => {
     await expect(first.getByText('This estimate: $650,000.00')).toBeVisible();
     await expect(first.getByLabel('Seller concessions')).toHaveValue('0');
     await expect(first.getByLabel("Buyer's agent %")).toHaveAttribute('placeholder', '3');
-    await expect(first.getByText('Empty: 3 %, as on this estimate (listing side 3 %)')).toBeVisible();
+    await expect(first.getByText('Empty: 3%, as on this estimate (listing side 3%)')).toBeVisible();
     await expect(first.getByLabel('Closing date')).not.toHaveValue('');
     await first.getByLabel('Price', { exact: true }).fill('650000');
     await first.getByLabel('Closing date').fill('2027-08-16');

@@ -16,6 +16,8 @@ import {
   type OutgoingEmail,
 } from '../../src/features/email/email.server.ts';
 import { createEstimate } from '../support/estimates.ts';
+import { detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
+import { escapeHtml } from '../../src/features/email/html.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { anyNumber, anyString, expectError, expectJson } from '../support/api-suite.ts';
 import {
@@ -76,6 +78,38 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
       return email;
     };
 
+    // Issue 22, part F: a sheet's warnings were on the web page only; the mailed estimate and its
+    // PDF carry them too (decision 0044).
+    it("mails a detailed estimate's warnings above its lines, in html and text", async () => {
+      const { estimate } = await expectJson(
+        await suite.api.postJson('/api/estimates', {
+          agent_slug: 'alexmorgan',
+          sale_price: 600000,
+          mortgage_payoff: 250000,
+          details: { county: 'Nassau', seller_concessions: 72000 },
+        }),
+        201,
+        detailedEstimateAnswerSchema,
+      );
+      const warning = estimate.sheet?.warnings[0]?.text ?? 'missing';
+      expect(warning).toContain('Seller concessions are 12% of the price');
+      const email = await leaveDetails(estimate.uuid);
+      const body = await expectJson(
+        await suite.api.postJson(SEND, {
+          estimate_uuid: estimate.uuid,
+          recipient_email: email,
+          recipient_name: 'Dana',
+        }),
+        202,
+        sendEstimateResponse,
+      );
+      await suite.settle();
+      const row = await deliveryById(suite.db, body.delivery_id);
+      expect(row?.text).toContain(`Please check:\n- ${warning}`);
+      expect(row?.html).toContain(escapeHtml(warning));
+      expect((row?.text ?? '').indexOf(warning)).toBeLessThan((row?.text ?? '').indexOf('Sale price'));
+    });
+
     it('queues the estimate, answers 202 at once and sends it through the outbox after the response', async () => {
       const estimate = await newEstimate();
       const email = await leaveDetails(estimate.uuid);
@@ -107,7 +141,7 @@ describe.each(BACKENDS)('e-mail on %s', (backend) => {
         for (const expected of [
           '$780,200.00',
           '$450,000.00',
-          'Compensation (6.0%)',
+          'Commission (6%)',
           '$46,812.00',
           '$3,122.00',
           '$750.00',

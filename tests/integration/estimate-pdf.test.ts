@@ -48,7 +48,7 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
       '$780,200.00',
       'Mortgage Payoff',
       '-$450,000.00',
-      'Compensation (6.0%)',
+      'Commission (6%)',
       '-$46,812.00',
       'Transfer Tax',
       '-$3,122.00',
@@ -116,7 +116,7 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
     ]) {
       expect(pdf.text).toContain(piece);
     }
-    expect(pdf.text).not.toContain('Compensation (6.0%)');
+    expect(pdf.text).not.toContain('Commission (6%)');
   });
 
   it('prints a paid tax half as a credit, with its plus and the word, as the web sheet does', async () => {

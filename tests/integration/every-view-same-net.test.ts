@@ -11,7 +11,9 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as z from 'zod';
 import { estimateSchema } from '../../src/features/estimate/estimate-request.ts';
+import { escapeHtml } from '../../src/features/email/html.ts';
 import { estimateEmail } from '../../src/features/email/templates.ts';
+import { netSheetLines } from '../../src/features/estimate/net-sheet.ts';
 import { detailsFrom, draftFrom } from '../../src/features/net-sheet/refine-form.ts';
 import {
   comparisonAnswerSchema,
@@ -130,6 +132,14 @@ describe('every view of an estimate shows the same net', () => {
           sheetAnswerSchema,
         );
         expect(sheet.sheet.net_to_seller).toBe(net);
+        // One commission wording (issue 22, part F): the quick sheet's commission lines are the
+        // detailed sheet's, word for word, and every other view below prints them too.
+        const commissionLabels = sheet.sheet.lines.filter((line) => line.group === 'commission').map((l) => l.label);
+        expect(
+          netSheetLines(read.estimate)
+            .filter((line) => line.group === 'commission')
+            .map((line) => line.label),
+        ).toEqual(commissionLabels);
 
         // Refine, sent as the form sends it when the seller changes nothing.
         const draft = draftFrom(read.estimate, sheet.details, sheet.defaults);
@@ -144,6 +154,9 @@ describe('every view of an estimate shows the same net', () => {
           detailedEstimateAnswerSchema,
         );
         expect(refined.sheet.net_to_seller).toBe(net);
+        expect(refined.sheet.lines.filter((line) => line.group === 'commission').map((l) => l.label)).toEqual(
+          commissionLabels,
+        );
 
         // An offer on the estimate's own terms, as the offers form starts (buyer's side left empty).
         const { terms } = sheet;
@@ -158,6 +171,9 @@ describe('every view of an estimate shows the same net', () => {
         );
         expect(comparison.offers[0]?.net_to_seller).toBe(net);
         expect(comparison.offers[0]?.buyer_agent_percent).toBe(terms.buyer_agent_percent);
+        expect(
+          comparison.offers[0]?.sheet.lines.filter((line) => line.group === 'commission').map((l) => l.label),
+        ).toEqual(commissionLabels);
 
         // The range point at the estimate's price.
         const range = await expectJson(
@@ -175,6 +191,11 @@ describe('every view of an estimate shows the same net', () => {
         expect(pdf.text).toContain(told);
         const email = estimateEmail({ estimate: read.estimate, agent: agents[agent], siteUrl: 'http://127.0.0.1' });
         expect(email.text).toContain(told);
+        for (const label of commissionLabels) {
+          expect(pdf.text).toContain(label);
+          expect(email.text).toContain(label);
+          expect(email.html).toContain(escapeHtml(label));
+        }
       }),
       { numRuns: 60 },
     );

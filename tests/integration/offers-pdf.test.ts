@@ -91,6 +91,41 @@ describe.each(BACKENDS)('the offers PDF on %s', (backend) => {
     for (const item of pdf.items) expect(item.x + item.width, item.str).toBeLessThanOrEqual(pdf.pageWidth);
   });
 
+  // Issue 22, part F: the offers PDF was rendered on every request, the estimate's once per version
+  // of what it prints (estimate_pdfs). Now the same: stored, and made again only when what it prints
+  // changes (the comparison's figures, the agent's card), so a changed offer never gets a stale file.
+  it('is made once, then served from storage, and made again when what it prints changes', async () => {
+    const compared = await comparison();
+    const renders = () => workerPoolStats().completed('offers-pdf');
+    const before = renders();
+    const first = Buffer.from(await (await getPdf(compared.uuid)).arrayBuffer());
+    const again = Buffer.from(await (await getPdf(compared.uuid)).arrayBuffer());
+    expect(again.equals(first)).toBe(true);
+    expect(renders()).toBe(before + 1);
+    // A changed offer (its stored figures) is a new version: printed anew, never the stale file.
+    await suite.db.query(
+      `UPDATE offer_comparisons
+          SET comparison = jsonb_set(comparison, '{0,price_cents}', to_jsonb(86123400))
+        WHERE uuid = $1`,
+      [compared.uuid],
+    );
+    const changed = await readPdf(new Uint8Array(await (await getPdf(compared.uuid)).arrayBuffer()));
+    expect(changed.text).toContain('$861,234.00');
+    expect(renders()).toBe(before + 2);
+    // So is a change of the agent's card.
+    const [agent] = await suite.db.query<{ phone: string | null }>(
+      `SELECT phone FROM agents WHERE slug = 'alexmorgan'`,
+    );
+    await suite.db.query(`UPDATE agents SET phone = '5165550199' WHERE slug = 'alexmorgan'`);
+    try {
+      const card = await readPdf(new Uint8Array(await (await getPdf(compared.uuid)).arrayBuffer()));
+      expect(card.text).toContain('(516) 555-0199');
+      expect(renders()).toBe(before + 3);
+    } finally {
+      await suite.db.query(`UPDATE agents SET phone = $1 WHERE slug = 'alexmorgan'`, [agent?.phone ?? null]);
+    }
+  });
+
   it.each([
     ['an unknown uuid', randomUUID()],
     ['a malformed uuid', 'not-a-uuid'],

@@ -8,6 +8,7 @@ import { Notice } from '../../ui/Notice.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
+import { commissionLabel } from '../estimate/estimate.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimate/estimate-request.ts';
 import { NetSheet } from '../estimate/NetSheet.tsx';
 import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
@@ -48,7 +49,7 @@ type Refine =
   | { kind: 'closed' }
   | { kind: 'loading' }
   | { kind: 'open'; details: Record<string, unknown> | null; defaults: SheetDefaultsAnswer };
-const SAMPLE = { price: 450000, commission: 27000, tax: 1800, fees: 925, net: 220275 };
+const SAMPLE = { price: 450000, commissionPercent: 6, commission: 27000, tax: 1800, fees: 925, net: 220275 };
 
 /**
  * /r/{slug}: an agent's branded calculator; the breakdown unlocks once the visitor leaves details.
@@ -299,7 +300,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
                   <td>{formatMoney(SAMPLE.price)}</td>
                 </tr>
                 <tr>
-                  <th>Compensation (6.0%)</th>
+                  <th>{commissionLabel(SAMPLE.commissionPercent)}</th>
                   <td>−{formatMoney(SAMPLE.commission)}</td>
                 </tr>
                 <tr>

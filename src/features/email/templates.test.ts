@@ -44,7 +44,7 @@ describe('estimateEmail', () => {
         '$780,200.00',
         'Mortgage Payoff',
         '$450,000.00',
-        'Compensation (6.0%)',
+        'Commission (6%)',
         '$46,812.00',
         'Transfer Tax',
         '$3,122.00',

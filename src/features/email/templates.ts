@@ -76,7 +76,25 @@ function page(title: string, body: string): string {
   ].join('\n');
 }
 
-/** The net sheet as an HTML table: every non-zero line, then the net, largest. */
+/** The sheet's warnings (guard-rails.ts), in the words the web sheet uses; none on a quick estimate. */
+const warningsOf = (estimate: Estimate): string[] => estimate.sheet?.warnings.map((warning) => warning.text) ?? [];
+
+/**
+ * The sheet's warnings as the web sheet's "Please check" box, above the figures (issue 22): a
+ * closing already past or large concessions must reach whoever reads the mail, not only the page.
+ */
+function warningsHtml(estimate: Estimate): string {
+  const warnings = warningsOf(estimate);
+  if (warnings.length === 0) return '';
+  return (
+    '<div role="note" style="margin:8px 0 16px;padding:12px 16px;background:#fff8e1;border-left:4px solid #d99a1a;border-radius:4px">' +
+    '<p style="margin:0 0 6px;font-weight:bold">Please check</p>' +
+    `<ul style="margin:0;padding-left:20px">${warnings.map((warning) => `<li style="margin:4px 0">${escapeHtml(warning)}</li>`).join('')}</ul>` +
+    '</div>\n'
+  );
+}
+
+/** The net sheet as an HTML table: its warnings, every non-zero line, then the net, largest. */
 function estimateTableHtml(estimate: Estimate, labels: LineLabels): string {
   const rows = netSheetLines(estimate, labels).map(
     (line) =>
@@ -89,13 +107,15 @@ function estimateTableHtml(estimate: Estimate, labels: LineLabels): string {
       `${escapeHtml(net.label)}</th><td style="text-align:right;padding:12px 0 0;border-top:1px solid #d5dde5;` +
       `font-size:24px;font-weight:bold">${escapeHtml(net.amount)}</td></tr>`,
   );
-  return `<table role="presentation" style="width:100%;border-collapse:collapse">\n${rows.join('\n')}\n</table>`;
+  return `${warningsHtml(estimate)}<table role="presentation" style="width:100%;border-collapse:collapse">\n${rows.join('\n')}\n</table>`;
 }
 
-/** The net sheet as lines of text: every non-zero line, then the net. */
+/** The net sheet as lines of text: its warnings, every non-zero line, then the net. */
 export function estimateLinesText(estimate: Estimate, labels: LineLabels = 'typed'): string[] {
   const net = netLine(estimate);
+  const warnings = warningsOf(estimate);
   return [
+    ...(warnings.length > 0 ? ['Please check:', ...warnings.map((warning) => `- ${warning}`), ''] : []),
     ...netSheetLines(estimate, labels).map((line) => `${line.label}: ${lineAmount(line)}`),
     `${net.label}: ${net.amount}`,
   ];

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { computeEstimate, formatPercent, MAX_AMOUNT_CENTS, SYSTEM_DEFAULTS } from './estimate.ts';
+import { commissionLabel, computeEstimate, formatPercent, MAX_AMOUNT_CENTS, SYSTEM_DEFAULTS } from './estimate.ts';
 
 const withDefaults = (salePriceCents: number, mortgagePayoffCents: number) =>
   computeEstimate({ salePriceCents, mortgagePayoffCents, ...SYSTEM_DEFAULTS });
@@ -124,10 +124,17 @@ describe('computeEstimate properties', () => {
 });
 
 describe('formatPercent', () => {
-  it('shows one decimal', () => {
-    expect(formatPercent(6)).toBe('6.0%');
-    expect(formatPercent(5.75)).toBe('5.8%');
+  // Issue 22: 6 % read "6.0%" on the quick sheet and "6%" on the detailed one; 5.75 % read "5.8%".
+  it('shows the percent as set, without padding or rounding', () => {
+    expect(formatPercent(6)).toBe('6%');
+    expect(formatPercent(5.75)).toBe('5.75%');
     expect(formatPercent(2.5)).toBe('2.5%');
+    expect(formatPercent(2.125)).toBe('2.125%');
+    expect(formatPercent(0.1 + 0.2)).toBe('0.3%');
+  });
+  it('labels the commission the same in every view', () => {
+    expect(commissionLabel(6)).toBe('Commission (6%)');
+    expect(commissionLabel(5.25)).toBe('Commission (5.25%)');
   });
 });
 

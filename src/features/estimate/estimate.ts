@@ -100,9 +100,30 @@ export function computeEstimate(inputs: EstimateInputs): EstimateLines {
   };
 }
 
-/** "6.0%": the commission percent as the specs show it, with one decimal. */
+/**
+ * "6%", "5.25%": a percent as it was set (at most 4 decimals, no padding), in every view. One decimal
+ * made 6 % read "6.0%" on the quick sheet beside "6%" on the detailed one, and rounded 5.25 % to
+ * "5.3%" on a sheet charging 5.25 % (issue 22, newcomer audit M4).
+ */
 export function formatPercent(percent: number): string {
-  return `${percent.toFixed(1)}%`;
+  return `${Number(percent.toFixed(4))}%`;
+}
+
+/**
+ * The commission lines' labels, for every view of an estimate (web quick and detailed sheets,
+ * offers, PDFs, e-mail, the agent page): "Commission", the word sellers and the contract of sale
+ * use, not "Compensation" (decision 0044).
+ */
+export function commissionLabel(percent: number): string {
+  return `Commission (${formatPercent(percent)})`;
+}
+
+export function listingCommissionLabel(percent: number): string {
+  return `Listing commission (${formatPercent(percent)})`;
+}
+
+export function buyerAgentCommissionLabel(percent: number): string {
+  return `Buyer's agent (${formatPercent(percent)})`;
 }
 
 /**

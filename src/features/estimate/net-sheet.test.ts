@@ -10,7 +10,7 @@ describe('netSheetLines', () => {
     expect(netSheetLines(estimate).map((line) => line.label)).toEqual([
       'Sale Price',
       'Mortgage Payoff',
-      'Compensation (6.0%)',
+      'Commission (6%)',
       'Transfer Tax',
       'Attorney Fee',
       'Recording Fee',
@@ -19,6 +19,6 @@ describe('netSheetLines', () => {
 
   it('hides deductions of zero', () => {
     const lines = netSheetLines({ ...estimate, mortgage_payoff: 0, lawyer_fee: 0, recording_fee: 0 });
-    expect(lines.map((line) => line.label)).toEqual(['Sale Price', 'Compensation (6.0%)', 'Transfer Tax']);
+    expect(lines.map((line) => line.label)).toEqual(['Sale Price', 'Commission (6%)', 'Transfer Tax']);
   });
 });

@@ -1,5 +1,5 @@
 import { formatMoney } from '../../ui/money.ts';
-import { formatPercent } from './estimate.ts';
+import { commissionLabel } from './estimate.ts';
 import type { Estimate } from './estimate-request.ts';
 import type { SheetLineAnswer } from '../net-sheet/sheet-answer.ts';
 
@@ -49,7 +49,7 @@ export function netSheetLines(estimate: Estimate, labels: LineLabels = 'typed'):
   const deductions: NetSheetLine[] = [
     { label: 'Mortgage Payoff', dollars: estimate.mortgage_payoff, deduction: true, group: 'payoff' },
     {
-      label: `Compensation (${formatPercent(estimate.commission_percent)})`,
+      label: commissionLabel(estimate.commission_percent),
       dollars: estimate.commission,
       deduction: true,
       group: 'commission',

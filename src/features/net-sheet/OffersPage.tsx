@@ -4,6 +4,7 @@ import { callApi } from '../../ui/api-client.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
+import { formatPercent } from '../estimate/estimate.ts';
 import { copyLink } from '../site/clipboard.ts';
 import { financingLabel } from './financing.ts';
 import { DetailedSheet, longDate, SheetWarnings } from './DetailedSheet.tsx';
@@ -44,7 +45,7 @@ function OfferCard({ offer, index, count }: { offer: ComparedOffer; index: numbe
         </div>
         <div>
           <dt>Buyer&apos;s agent</dt>
-          <dd>{offer.buyer_agent_percent}%</dd>
+          <dd>{formatPercent(offer.buyer_agent_percent)}</dd>
         </div>
         <div>
           <dt>Closing date</dt>

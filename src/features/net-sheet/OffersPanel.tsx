@@ -12,6 +12,7 @@ import { dollarsText } from './refine-form.ts';
 import { offersRequestSchema } from './requests.ts';
 import { comparisonAnswerSchema, type EstimateTerms } from './sheet-answer.ts';
 import { formatMoney } from '../../ui/money.ts';
+import { formatPercent } from '../estimate/estimate.ts';
 
 const MIN_OFFERS = 2;
 const MAX_OFFERS = 4;
@@ -137,7 +138,7 @@ export function OffersPanel({ estimateUuid, terms }: { estimateUuid: string; ter
                   placeholder={terms ? String(terms.buyer_agent_percent) : undefined}
                   hint={
                     terms
-                      ? `Empty: ${terms.buyer_agent_percent} %, as on this estimate (listing side ${terms.listing_commission_percent} %)`
+                      ? `Empty: ${formatPercent(terms.buyer_agent_percent)}, as on this estimate (listing side ${formatPercent(terms.listing_commission_percent)})`
                       : 'Empty: as on this estimate'
                   }
                   value={offer.buyerAgentPercent}

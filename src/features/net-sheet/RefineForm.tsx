@@ -6,6 +6,7 @@ import { SelectField } from '../../ui/SelectField.tsx';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Estimate } from '../estimate/estimate-request.ts';
+import { formatPercent } from '../estimate/estimate.ts';
 import { longDate } from './DetailedSheet.tsx';
 import { placeFor, placeFromLink, townNames } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
@@ -221,6 +222,56 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
     );
   };
 
+  /** Nassau's or Suffolk's halves and the village tax: what a house or condo owner is billed. */
+  const taxFields = () => (
+    <>
+      <p className="field-hint">
+        Prorated to the closing date: a paid half credits you the buyer’s days, an unpaid one charges you your own, and
+        its late penalty once its penalty-free days have passed.
+      </p>
+      {draft.county === 'Nassau' ? (
+        <>
+          {halves('nassau_school', 'School tax', 'Billed July to June, in two halves.')}
+          {halves('nassau_general', 'General tax', 'Billed January to December, in two halves.')}
+        </>
+      ) : draft.county === 'Suffolk' ? (
+        halves('suffolk', 'Property tax', 'One bill, December to November, paid in two halves.')
+      ) : (
+        <p className="note">Choose the county (under Closing date and place) to prorate its taxes.</p>
+      )}
+      <fieldset className="refine-group">
+        <legend>Village tax</legend>
+        {money(
+          'Annual amount ($)',
+          'property_taxes.village.annual',
+          draft.village.annual,
+          (annual) => update({ village: { ...draft.village, annual } }),
+          'Only if your home is in an incorporated village. Empty: none.',
+        )}
+        <SelectField
+          label="Village tax year starts in"
+          value={draft.village.fiscal_year_start_month}
+          hint="Most New York villages start theirs on June 1."
+          error={fields['property_taxes.village.fiscal_year_start_month']}
+          onChange={(month) => update({ village: { ...draft.village, fiscal_year_start_month: month } })}
+        >
+          {MONTHS.map((name, index) => (
+            <option key={name} value={String(index + 1)}>
+              {name}
+            </option>
+          ))}
+        </SelectField>
+        <CheckboxField
+          name="property_taxes.village.paid"
+          checked={draft.village.paid}
+          onChange={(paid) => update({ village: { ...draft.village, paid } })}
+        >
+          This year’s village tax is paid
+        </CheckboxField>
+      </fieldset>
+    </>
+  );
+
   const flipTax = () => {
     const flip = draft.flip_tax;
     const set = (change: Partial<typeof flip>) => update({ flip_tax: { ...flip, ...change } });
@@ -380,7 +431,7 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
               name="listing_commission_percent"
               inputMode="decimal"
               placeholder={String(defaults.listing_commission_percent)}
-              hint={`The listing brokerage’s share. Empty: ${defaults.listing_commission_percent}%.`}
+              hint={`The listing brokerage’s share. Empty: ${formatPercent(defaults.listing_commission_percent)}.`}
               value={draft.listing_commission_percent}
               error={fields.listing_commission_percent}
               onChange={(event) => update({ listing_commission_percent: event.target.value })}
@@ -390,15 +441,15 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
               name="buyer_agent_percent"
               inputMode="decimal"
               placeholder={String(defaults.buyer_agent_percent)}
-              hint={`Negotiated on its own since 2024. Empty: ${defaults.buyer_agent_percent}%.`}
+              hint={`Negotiated on its own since 2024. Empty: ${formatPercent(defaults.buyer_agent_percent)}.`}
               value={draft.buyer_agent_percent}
               error={fields.buyer_agent_percent}
               onChange={(event) => update({ buyer_agent_percent: event.target.value })}
             />
           </div>
           <p className="field-hint">
-            Both sides empty: the estimate’s commission ({estimate.commission_percent}%) as one line, rounded once as on
-            the estimate; change one side and each side is its own line.
+            Both sides empty: the estimate’s commission ({formatPercent(estimate.commission_percent)}) as one line,
+            rounded once as on the estimate; change one side and each side is its own line.
           </p>
           {money(
             'Seller concessions ($)',
@@ -605,11 +656,14 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
           )}
           {toggle('title_closer_pickup', 'Title closer pick-up fee', 'Charged per lien paid off at closing.')}
           {toggle('payoff_bank_attorney', 'Payoff bank attorney fee', 'Charged by some lenders for each payoff.')}
-          {toggle(
-            'seller_pays_rp5217',
-            'RP-5217 filing paid by me',
-            'By custom the buyer files it, unless the contract says otherwise.',
-          )}
+          {/* A co-op has no deed, so no RP-5217 (decision 0039). */}
+          {draft.property_type === 'coop'
+            ? null
+            : toggle(
+                'seller_pays_rp5217',
+                'RP-5217 filing paid by me',
+                'By custom the buyer files it, unless the contract says otherwise.',
+              )}
         </>,
       )}
 
@@ -617,50 +671,14 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
         'taxes',
         'Property taxes',
         <>
-          <p className="field-hint">
-            Prorated to the closing date: a paid half credits you the buyer’s days, an unpaid one charges you your own,
-            and its late penalty once its penalty-free days have passed.
-          </p>
-          {draft.county === 'Nassau' ? (
-            <>
-              {halves('nassau_school', 'School tax', 'Billed July to June, in two halves.')}
-              {halves('nassau_general', 'General tax', 'Billed January to December, in two halves.')}
-            </>
-          ) : draft.county === 'Suffolk' ? (
-            halves('suffolk', 'Property tax', 'One bill, December to November, paid in two halves.')
+          {draft.property_type === 'coop' ? (
+            <p className="note">
+              A co-op owner gets no property tax bill: the co-op pays the building’s taxes from your maintenance, so
+              there is nothing of yours to prorate here. Your attorney settles the month’s maintenance at closing.
+            </p>
           ) : (
-            <p className="note">Choose the county (under Closing date and place) to prorate its taxes.</p>
+            taxFields()
           )}
-          <fieldset className="refine-group">
-            <legend>Village tax</legend>
-            {money(
-              'Annual amount ($)',
-              'property_taxes.village.annual',
-              draft.village.annual,
-              (annual) => update({ village: { ...draft.village, annual } }),
-              'Only if your home is in an incorporated village. Empty: none.',
-            )}
-            <SelectField
-              label="Village tax year starts in"
-              value={draft.village.fiscal_year_start_month}
-              hint="Most New York villages start theirs on June 1."
-              error={fields['property_taxes.village.fiscal_year_start_month']}
-              onChange={(month) => update({ village: { ...draft.village, fiscal_year_start_month: month } })}
-            >
-              {MONTHS.map((name, index) => (
-                <option key={name} value={String(index + 1)}>
-                  {name}
-                </option>
-              ))}
-            </SelectField>
-            <CheckboxField
-              name="property_taxes.village.paid"
-              checked={draft.village.paid}
-              onChange={(paid) => update({ village: { ...draft.village, paid } })}
-            >
-              This year’s village tax is paid
-            </CheckboxField>
-          </fieldset>
         </>,
       )}
 

@@ -207,7 +207,6 @@ describe('computeDetailedSheet, worked examples', () => {
       property_type: 'coop',
       county: 'Nassau',
       closing_date: '2027-01-15',
-      seller_pays_rp5217: true,
       liens: [{ label: 'Share loan', payoff: 200_000 }],
     } as const;
     const sheetWith = (flip_tax: unknown) =>
@@ -229,7 +228,7 @@ describe('computeDetailedSheet, worked examples', () => {
     // A condo keeps a house's lines.
     const condo = computeDetailedSheet(
       quick(600_000_00),
-      netSheetDetailsSchema.parse({ ...base, property_type: 'condo' }),
+      netSheetDetailsSchema.parse({ ...base, property_type: 'condo', seller_pays_rp5217: true }),
       fees,
       options,
     );
@@ -438,7 +437,7 @@ const details = fc
       .map((flip_tax) => (raw.property_type === 'coop' ? { ...raw, flip_tax } : raw)),
   )
   // Only what the schema accepts (decision 0038): each county's own levies, a payoff letter's date
-  // with per-diem interest, at most 0.1 % of the payoff a day.
+  // with per-diem interest, at most 0.1 % of the payoff a day; no tax bill on a co-op (decision 0044).
   .map(({ property_taxes: { nassau_school, suffolk, village }, liens, ...raw }) =>
     netSheetDetailsSchema.parse({
       ...raw,
@@ -447,7 +446,12 @@ const details = fc
         per_diem_interest: Math.min(lien.per_diem_interest, Math.floor(lien.payoff / 10) / 100),
         payoff_date: '2026-11-20',
       })),
-      property_taxes: raw.county === 'Nassau' ? { nassau_school, village } : { suffolk, village },
+      property_taxes:
+        raw.property_type === 'coop'
+          ? undefined
+          : raw.county === 'Nassau'
+            ? { nassau_school, village }
+            : { suffolk, village },
     }),
   );
 

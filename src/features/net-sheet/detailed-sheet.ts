@@ -4,9 +4,13 @@
  * sum of the lines. Each line is rounded once, half-up (commissions as in computeEstimate).
  */
 import {
+  buyerAgentCommissionLabel,
+  commissionLabel,
   computeEstimate,
   divideRoundHalfUp,
+  formatPercent,
   hundredths,
+  listingCommissionLabel,
   transferTaxRateText,
   type EstimateInputs,
 } from '../estimate/estimate.ts';
@@ -237,23 +241,23 @@ export function computeDetailedSheet(
       ? [
           {
             key: 'commission',
-            label: `Commission (${quick.commissionPercent}%)`,
+            label: commissionLabel(quick.commissionPercent),
             amount_cents: listing,
-            why: `Percent of the sale price: listing ${listingPercent}% + buyer's agent ${buyerPercent}%, as on the estimate`,
+            why: `Percent of the sale price: listing ${formatPercent(listingPercent)} + buyer's agent ${formatPercent(buyerPercent)}, as on the estimate`,
             group: 'commission' as const,
           },
         ]
       : [
           {
             key: 'listing_commission',
-            label: `Listing commission (${listingPercent}%)`,
+            label: listingCommissionLabel(listingPercent),
             amount_cents: listing,
             why: 'Percent of the sale price',
             group: 'commission' as const,
           },
           {
             key: 'buyer_agent_commission',
-            label: `Buyer's agent (${buyerPercent}%)`,
+            label: buyerAgentCommissionLabel(buyerPercent),
             amount_cents: buyer,
             why: 'Percent of the sale price, if the seller agrees to pay it',
             group: 'commission' as const,

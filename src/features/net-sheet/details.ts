@@ -263,6 +263,20 @@ export const netSheetDetailsSchema = detailsFieldsSchema.superRefine((details, c
     issue(['flip_tax'], 'A flip tax applies to a co-op sale only');
   if (details.property_type === 'coop' && (details.nassau_lots !== undefined || details.nassau_blocks !== undefined))
     issue(['nassau_lots'], 'A co-op records no satisfaction: no lots to verify');
+  if (details.property_type === 'coop') {
+    // A co-op owner gets no tax bill: the corporation pays the building's taxes and the maintenance
+    // carries them, so there is nothing of the seller's to prorate (decision 0044); its lots and
+    // RP-5217 would be ignored by the sheet's co-op lines (decision 0039).
+    for (const levy of ['nassau_school', 'nassau_general', 'suffolk', 'village'] as const)
+      if (taxes?.[levy])
+        issue(
+          ['property_taxes', levy, 'annual'],
+          'A co-op owner gets no property tax bill: the co-op pays it from the maintenance. Leave property taxes empty for a co-op',
+        );
+    if (details.suffolk_lots > 1) issue(['suffolk_lots'], 'A co-op records no satisfaction: no lots to verify');
+    if (details.seller_pays_rp5217 === true)
+      issue(['seller_pays_rp5217'], 'A co-op has no deed and no RP-5217: leave it off for a co-op');
+  }
   // A block holds one or more lots: more blocks than lots is a slip.
   if ((details.nassau_blocks ?? 1) > (details.nassau_lots ?? 1))
     issue(['nassau_blocks'], 'A property has no more blocks than lots');

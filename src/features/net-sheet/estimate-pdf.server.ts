@@ -24,7 +24,13 @@ import { netSheetDetailsSchema } from './details.ts';
 import { SHEET_GROUPS } from './sheet-groups.ts';
 import { longDate } from './long-date.ts';
 import type { DeliverOptions } from '../email/email.server.ts';
-import { netSheetPdfJob, type NetSheetPdfAgent, type NetSheetPdfInput, type PdfImage } from './net-sheet-pdf.server.ts';
+import {
+  netSheetPdfJob,
+  type NetSheetPdfAgent,
+  type NetSheetPdfInput,
+  type OffersPdfInput,
+  type PdfImage,
+} from './net-sheet-pdf.server.ts';
 import * as z from 'zod';
 
 /** The PDF's title: the product's words, never a name a visitor typed (finding 2). */
@@ -63,7 +69,7 @@ interface SheetRow extends EstimateRow, SheetAgentRow {
  * Bumped when the sheet's drawing changes, so that PDFs made before are made again. Part of every
  * PDF's version.
  */
-const RENDERER_VERSION = 'net-sheet-2';
+const RENDERER_VERSION = 'net-sheet-3';
 
 /**
  * An image made before print copies existed (uploaded before migration 0022) has none: it is
@@ -177,19 +183,25 @@ function sheetInput(row: SheetRow, siteUrl: string, audience: PdfAudience): NetS
     link: `${siteUrl}/estimate/${estimate.uuid}`,
     // The sheet's own disclaimer note is said by PDF_DISCLAIMER.
     notes: estimate.sheet?.notes.filter((note) => note.key !== 'disclaimer').map((note) => note.text) ?? [],
+    warnings: estimate.sheet?.warnings.map((warning) => warning.text) ?? [],
     disclaimer: PDF_DISCLAIMER,
     agent: agentCard(row),
   };
 }
 
-/** The version of a sheet: a hash of everything it prints (the images by their bytes' hash) and of the renderer. */
-function versionOf(input: NetSheetPdfInput): string {
+/**
+ * The version of a printed sheet: a hash of everything it prints (the images by their bytes' hash)
+ * and of its renderer's version. A stored PDF is served only while its version matches.
+ */
+export function printedVersion(renderer: string, input: NetSheetPdfInput | OffersPdfInput): string {
   const digest = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
   const printed = JSON.stringify(input, (_key, value: unknown) =>
     value instanceof Uint8Array ? digest(value) : value,
   );
-  return createHash('sha256').update(RENDERER_VERSION).update(printed).digest('hex');
+  return createHash('sha256').update(renderer).update(printed).digest('hex');
 }
+
+const versionOf = (input: NetSheetPdfInput): string => printedVersion(RENDERER_VERSION, input);
 
 export const PDF_MESSAGES = {
   busy: 'We are busy making other net sheets. Please try again in a minute.',

@@ -59,6 +59,11 @@ interface PdfCommon {
   link: string;
   /** The sheet's own notes, each a paragraph above the disclaimer. */
   notes: readonly string[];
+  /**
+   * What is legal but unusual (guard-rails.ts: a closing already past, large concessions), printed
+   * in a box under the head as the web sheet shows it: the paper goes to an attorney (issue 22).
+   */
+  warnings: readonly string[];
   disclaimer: string;
   agent: NetSheetPdfAgent;
 }
@@ -88,6 +93,9 @@ const CONTENT_WIDTH = PAGE.width - 2 * MARGIN;
 const INK = [0.1, 0.12, 0.16] as const;
 const MUTED = [0.38, 0.42, 0.48] as const;
 const RULE = [0.85, 0.87, 0.9] as const;
+/** The web sheet's notice-warning: a pale amber box with an amber edge. */
+const WARNING_FILL = [1, 0.97, 0.88] as const;
+const WARNING_EDGE = [0.85, 0.6, 0.1] as const;
 
 /** The lowest baseline of the flowing text; the page number sits below it. */
 const BOTTOM = MARGIN;
@@ -164,7 +172,7 @@ interface Pen {
   bold: PDFFont;
   /** The baseline of the next line, from the bottom of the page. */
   y: number;
-  colors: { ink: Color; muted: Color; rule: Color };
+  colors: { ink: Color; muted: Color; rule: Color; warningFill: Color; warningEdge: Color };
   /** What heads each page after the first: the sheet's title and the agent's name. */
   running: string;
 }
@@ -259,7 +267,13 @@ async function openDocument(common: PdfCommon): Promise<Pen> {
     regular,
     bold: await document.embedFont(pdfLib.StandardFonts.HelveticaBold),
     y: PAGE.height - MARGIN,
-    colors: { ink: pdfLib.rgb(...INK), muted: pdfLib.rgb(...MUTED), rule: pdfLib.rgb(...RULE) },
+    colors: {
+      ink: pdfLib.rgb(...INK),
+      muted: pdfLib.rgb(...MUTED),
+      rule: pdfLib.rgb(...RULE),
+      warningFill: pdfLib.rgb(...WARNING_FILL),
+      warningEdge: pdfLib.rgb(...WARNING_EDGE),
+    },
     running: `${common.title} (continued) · ${common.agent.name}`,
   };
   document.setTitle(printable(regular, common.title));
@@ -307,6 +321,46 @@ async function drawHead(pen: Pen, common: PdfCommon, dateLabel: string): Promise
     write(pen, value, { size: 11, x: MARGIN + labelWidth, width: CONTENT_WIDTH - labelWidth, maxLines: 2, gap: 1.45 });
   }
   pen.y -= 16;
+}
+
+/**
+ * The sheet's warnings in a box headed "Please check", above the figures as on the web sheet
+ * (SheetWarnings); nothing when there are none. Kept on one page: a box is at most a few lines.
+ */
+function drawWarnings(pen: Pen, warnings: readonly string[]): void {
+  if (warnings.length === 0) return;
+  const size = 9.5;
+  const heading = { size: size + 1, gap: 1.4 };
+  // The heading's line height already leaves room above its capitals: less padding on top.
+  const pad = { top: 4, bottom: 7, side: 8 };
+  const width = CONTENT_WIDTH - 2 * pad.side - 4;
+  const wrapped = warnings.map((warning) =>
+    wrapText(pen.regular, printable(pen.regular, warning), size, width - 10, 6),
+  );
+  const textHeight =
+    heading.size * heading.gap + wrapped.reduce((total, lines) => total + lines.length * size * 1.35 + 3, 0);
+  const height = pad.top + textHeight + pad.bottom;
+  room(pen, height + 6);
+  pen.page.drawRectangle({
+    x: MARGIN,
+    y: pen.y - height,
+    width: CONTENT_WIDTH,
+    height,
+    color: pen.colors.warningFill,
+  });
+  pen.page.drawRectangle({ x: MARGIN, y: pen.y - height, width: 3, height, color: pen.colors.warningEdge });
+  pen.y -= pad.top;
+  const x = MARGIN + pad.side + 4;
+  write(pen, 'Please check'.toUpperCase(), { size: heading.size, bold: true, x, width, gap: heading.gap });
+  for (const lines of wrapped) {
+    pen.y -= 3;
+    lines.forEach((line, index) => {
+      pen.y -= size * 1.35;
+      if (index === 0) pen.page.drawText('•', { x, y: pen.y, size, font: pen.regular, color: pen.colors.ink });
+      pen.page.drawText(line, { x: x + 10, y: pen.y, size, font: pen.regular, color: pen.colors.ink });
+    });
+  }
+  pen.y -= pad.bottom + 6;
 }
 
 /** A heading of the web sheet's, kept with the row under it. */
@@ -359,6 +413,7 @@ async function finish(pen: Pen): Promise<Uint8Array> {
 export async function renderNetSheetPdf(input: NetSheetPdfInput): Promise<Uint8Array> {
   const pen = await openDocument(input);
   await drawHead(pen, input, 'Estimated on');
+  drawWarnings(pen, input.warnings);
 
   // The lines under the web sheet's headings: label on the left (wrapped), amount on the right.
   const size = LINE_SIZE;
@@ -413,6 +468,7 @@ const cellText = (cell: OffersPdfCell): string =>
 export async function renderOffersPdf(input: OffersPdfInput): Promise<Uint8Array> {
   const pen = await openDocument(input);
   await drawHead(pen, input, 'Compared on');
+  drawWarnings(pen, input.warnings);
 
   const size = GRID_SIZE;
   const labelWidth = 160;
@@ -470,6 +526,7 @@ const commonSchema = z.object({
   date: z.date(),
   link: z.string(),
   notes: z.array(z.string()).readonly(),
+  warnings: z.array(z.string()).readonly(),
   disclaimer: z.string(),
   agent: z.object({
     name: z.string(),

@@ -31,6 +31,7 @@ const sheet = (overrides: Partial<NetSheetPdfInput> = {}): NetSheetPdfInput => (
   date: new Date('2026-03-01T15:00:00Z'),
   link: LINK,
   notes: ['Estimated closing: April 15, 2026.'],
+  warnings: [],
   disclaimer: 'This net sheet is an estimate, not legal or tax advice.',
   agent: {
     name: 'Alex Morgan',
@@ -80,6 +81,27 @@ describe('renderNetSheetPdf', () => {
     expect(facts?.y ?? 0).toBeGreaterThan(price?.y ?? Infinity);
   });
 
+  // Issue 22, part F: the web sheet's "Please check" was missing from the paper an attorney reads.
+  it('prints the warnings in a box above the figures, every word of a long one on the page', async () => {
+    const long = `Seller concessions are 12% of the price: ${'more than 10% is unusual. '.repeat(8)}`;
+    const pdf = await readPdf(
+      await renderNetSheetPdf(
+        sheet({ warnings: ['The closing date, March 1, 2026, has already passed.', long.trim()] }),
+      ),
+    );
+    expect(pdf.text).toContain('PLEASE CHECK');
+    expect(pdf.text).toContain('The closing date, March 1, 2026, has already passed.');
+    expect(pdf.text).toContain('more than 10% is unusual. more than 10% is unusual.');
+    for (const item of pdf.items) expect(item.x + item.width, item.str).toBeLessThanOrEqual(pdf.pageWidth - 54 + 0.5);
+    const box = pdf.items.find((item) => item.str === 'PLEASE CHECK');
+    const price = pdf.items.find((item) => item.str === '$780,200.00');
+    expect(box?.y ?? 0).toBeGreaterThan(price?.y ?? Infinity);
+  });
+
+  it('prints no box when there is nothing to check', async () => {
+    expect((await readPdf(await renderNetSheetPdf(sheet()))).text).not.toContain('PLEASE CHECK');
+  });
+
   it('leaves out a fact it does not have', async () => {
     const pdf = await readPdf(await renderNetSheetPdf(sheet({ facts: [{ label: 'Prepared for', value: null }] })));
     expect(pdf.text).not.toContain('Prepared for');
@@ -127,6 +149,7 @@ const offers = (overrides: Partial<OffersPdfInput> = {}): OffersPdfInput => {
     date: base.date,
     link: 'https://homes.example.com/offers/5b0c2ad4-5b47-4f34-8d1f-7a0cfb6bd0d1',
     notes: [],
+    warnings: [],
     disclaimer: base.disclaimer,
     agent: base.agent,
     columns: ['Offer 1', 'Offer 2 (best net)', 'Offer 3', 'Offer 4'],

@@ -14,12 +14,14 @@ import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { enforceRateLimits } from '../auth/rate-limit.server.ts';
 import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
 import { estimateParams } from '../estimate/estimate-row.server.ts';
+import { formatPercent } from '../estimate/estimate.ts';
 import { productLabel } from '../estimate/net-sheet.ts';
 import {
   AGENT_CARD_COLUMNS,
   AGENT_CARD_JOINS,
   agentCard,
   PDF_DISCLAIMER,
+  printedVersion,
   propertyOf,
   renderInWorker,
   UNCOPIED_IMAGE_MAX_BYTES,
@@ -33,20 +35,31 @@ import { storedOfferSchema, type StoredOffer } from './stored-sheet.ts';
 
 export const OFFERS_PDF_TITLE = 'Offers side by side';
 
+/**
+ * Bumped when the comparison's drawing changes, so that PDFs made before are made again. Part of
+ * every offers PDF's version (printedVersion).
+ */
+const OFFERS_RENDERER_VERSION = 'offers-1';
+
 interface ComparisonCardRow extends SheetAgentRow {
   uuid: string;
   comparison: unknown;
   created_at: Date;
   details: unknown;
+  /** The PDF made before, and the version of what it printed. */
+  pdf_version: string | null;
+  pdf_bytes: Uint8Array | null;
 }
 
 async function findComparisonCard(db: Db, uuid: string): Promise<ComparisonCardRow | undefined> {
   const [row] = await db.query<ComparisonCardRow>(
-    `SELECT o.uuid, o.comparison, o.created_at, e.details, ${AGENT_CARD_COLUMNS}
+    `SELECT o.uuid, o.comparison, o.created_at, e.details, ${AGENT_CARD_COLUMNS},
+            d.version AS pdf_version, d.bytes AS pdf_bytes
        FROM offer_comparisons o
        JOIN estimates e ON e.uuid = o.estimate_uuid
        JOIN agents a ON a.id = e.agent_id
        ${AGENT_CARD_JOINS}
+       LEFT JOIN offer_pdfs d ON d.comparison_uuid = o.uuid
       WHERE o.uuid = $1`,
     [uuid, UNCOPIED_IMAGE_MAX_BYTES],
   );
@@ -95,13 +108,17 @@ export function offersInput(row: ComparisonCardRow, siteUrl: string): OffersPdfI
     notes: [
       "Each offer's net is the price less the seller concessions, the listing and buyer's agent commissions, the mortgage payoff, New York State transfer tax and the closing fees, on the estimate's terms.",
     ],
+    // Each offer's own, named by its column (a past closing is one offer's, not the comparison's).
+    warnings: offers.flatMap((offer, index) =>
+      offer.sheet.warnings.map((warning) => `Offer ${index + 1}: ${warning.text}`),
+    ),
     disclaimer: PDF_DISCLAIMER,
     agent: agentCard(row),
     columns: offers.map((offer, index) => `Offer ${index + 1}${offer.best ? ' (best net)' : ''}`),
     summary: [
       { label: 'Price', cells: offers.map((offer) => money(offer.price_cents)) },
       { label: 'Seller concessions', cells: offers.map((offer) => money(offer.concessions_cents)) },
-      { label: "Buyer's agent", cells: offers.map((offer) => `${offer.buyer_agent_percent}%`) },
+      { label: "Buyer's agent", cells: offers.map((offer) => formatPercent(offer.buyer_agent_percent)) },
       { label: 'Closing date', cells: offers.map((offer) => longDate(offer.closing_date)) },
       { label: 'Financing', cells: offers.map((offer) => financingLabel(offer.financing)) },
       { label: 'Net to seller', cells: offers.map((offer) => netText(offer.net_cents)), bold: true },
@@ -120,6 +137,25 @@ export function offersInput(row: ComparisonCardRow, siteUrl: string): OffersPdfI
   };
 }
 
+/**
+ * The comparison's PDF: served from offer_pdfs while what it prints is unchanged (the estimate PDF's
+ * way, estimatePdf), else rendered in a worker and stored; 503 when no worker can make it.
+ */
+async function offersPdf(db: Db, row: ComparisonCardRow, siteUrl: string): Promise<Uint8Array> {
+  const input = offersInput(row, siteUrl);
+  const version = printedVersion(OFFERS_RENDERER_VERSION, input);
+  if (row.pdf_bytes && row.pdf_version === version) return new Uint8Array(row.pdf_bytes);
+  const pdf = await renderInWorker(() => offersPdfJob.run(input));
+  // The newest version wins; a comparison deleted meanwhile stores nothing.
+  await db.query(
+    `INSERT INTO offer_pdfs (comparison_uuid, version, bytes)
+     SELECT uuid, $2, $3 FROM offer_comparisons WHERE uuid = $1
+     ON CONFLICT (comparison_uuid) DO UPDATE SET version = excluded.version, bytes = excluded.bytes, created_at = now()`,
+    [row.uuid, version, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)],
+  );
+  return pdf;
+}
+
 export const offersPdfFilename = (uuid: string): string => `offers-${uuid.toLowerCase()}.pdf`;
 
 export function offersPdfRoutes(db: Db, siteUrl: (request: Request) => string, clientIp: (c: Context) => string): Hono {
@@ -132,8 +168,7 @@ export function offersPdfRoutes(db: Db, siteUrl: (request: Request) => string, c
       const parsed = estimateParams.safeParse(c.req.param());
       const row = parsed.success ? await findComparisonCard(db, parsed.data.uuid.toLowerCase()) : undefined;
       if (!row) throw new HttpError(404, 'Offers not found');
-      const input = offersInput(row, siteUrl(c.req.raw));
-      const pdf = await renderInWorker(() => offersPdfJob.run(input));
+      const pdf = await offersPdf(db, row, siteUrl(c.req.raw));
       return c.body(new Uint8Array(pdf), 200, {
         'Content-Type': 'application/pdf',
         'Content-Disposition': `inline; filename="${offersPdfFilename(row.uuid)}"`,

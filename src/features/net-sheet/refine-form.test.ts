@@ -159,6 +159,51 @@ describe('the details the form sends', () => {
     expect(detailsFrom(residence, defaults).nonresident_seller).toEqual({ principal_residence: true });
   });
 
+  // Issue 22, part F: a co-op owner gets no tax bill (the co-op pays it from the maintenance), yet a
+  // co-op's Nassau or Suffolk taxes were prorated as if the seller paid them; its Suffolk lots were
+  // accepted and ignored. The form sends neither, and the API refuses both with what to do.
+  it('send no property taxes, lots or RP-5217 for a co-op, whatever was typed before the type was chosen', () => {
+    const draft = draftFrom(estimate, { county: 'Suffolk' }, defaults);
+    draft.suffolk.annual = '12,000';
+    draft.suffolk_lots = '3';
+    draft.village.annual = '2,000';
+    draft.switches.seller_pays_rp5217 = true;
+    draft.property_type = 'coop';
+    const sent = detailsFrom(draft, defaults);
+    expect(sent).not.toHaveProperty('property_taxes');
+    expect(sent).not.toHaveProperty('suffolk_lots');
+    expect(sent).not.toHaveProperty('seller_pays_rp5217');
+    expect(netSheetDetailsSchema.safeParse(sent).success).toBe(true);
+  });
+
+  it('are refused for a co-op by the API, each with what to do', () => {
+    const parsed = netSheetDetailsSchema.safeParse({
+      property_type: 'coop',
+      county: 'Suffolk',
+      suffolk_lots: 3,
+      seller_pays_rp5217: true,
+      property_taxes: { suffolk: { annual: 12000 }, village: { annual: 2000, fiscal_year_start_month: 6 } },
+    });
+    expect(parsed.success).toBe(false);
+    const coopTaxes =
+      'A co-op owner gets no property tax bill: the co-op pays it from the maintenance. Leave property taxes empty for a co-op';
+    expect(parsed.error && fieldErrorsOf(parsed.error)).toEqual({
+      'property_taxes.suffolk.annual': coopTaxes,
+      'property_taxes.village.annual': coopTaxes,
+      suffolk_lots: 'A co-op records no satisfaction: no lots to verify',
+      seller_pays_rp5217: 'A co-op has no deed and no RP-5217: leave it off for a co-op',
+    });
+    const nassau = netSheetDetailsSchema.safeParse({
+      property_type: 'coop',
+      county: 'Nassau',
+      property_taxes: { nassau_school: { annual: 9000 }, nassau_general: { annual: 3000 } },
+    });
+    expect(nassau.error && Object.keys(fieldErrorsOf(nassau.error))).toEqual([
+      'property_taxes.nassau_school.annual',
+      'property_taxes.nassau_general.annual',
+    ]);
+  });
+
   it('name each wrong field by the path the form shows its error under', () => {
     const draft = draftFrom(estimate, null, defaults);
     draft.liens.push({ label: 'HELOC', payoff: 'lots', per_diem_interest: '', payoff_date: '' });

@@ -242,12 +242,13 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
     );
   const county = draft.county === '' ? undefined : draft.county;
   const coop = draft.property_type === 'coop';
+  // A co-op owner gets no tax bill (the maintenance carries the building's): nothing to prorate.
   const taxes = {
-    nassau_school: county === 'Nassau' ? halvesDetails(draft.nassau_school) : undefined,
-    nassau_general: county === 'Nassau' ? halvesDetails(draft.nassau_general) : undefined,
-    suffolk: county === 'Suffolk' ? halvesDetails(draft.suffolk) : undefined,
+    nassau_school: county === 'Nassau' && !coop ? halvesDetails(draft.nassau_school) : undefined,
+    nassau_general: county === 'Nassau' && !coop ? halvesDetails(draft.nassau_general) : undefined,
+    suffolk: county === 'Suffolk' && !coop ? halvesDetails(draft.suffolk) : undefined,
     village:
-      filled(draft.village.annual) === undefined
+      coop || filled(draft.village.annual) === undefined
         ? undefined
         : {
             annual: draft.village.annual.trim(),
@@ -284,7 +285,8 @@ export function detailsFrom(draft: RefineDraft, defaults: SheetDefaultsAnswer): 
         : undefined,
     title_closer_pickup: changed('title_closer_pickup'),
     payoff_bank_attorney: changed('payoff_bank_attorney'),
-    seller_pays_rp5217: changed('seller_pays_rp5217'),
+    // A co-op has no deed and no RP-5217.
+    seller_pays_rp5217: coop ? undefined : changed('seller_pays_rp5217'),
     property_taxes: Object.values(taxes).some(Boolean) ? withoutUndefined(taxes) : undefined,
     final_water_bill: filled(draft.final_water_bill),
     other_lines: otherLines.length > 0 ? otherLines : undefined,
