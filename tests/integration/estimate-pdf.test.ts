@@ -162,6 +162,8 @@ describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
     expect(mailed.text).toContain('Estimated closing March 31, 2027');
     expect(mailed.text).not.toContain('Pat Seller');
     expect(mailed.text).not.toContain('Greenport');
+    expect(mailed.text).toContain('The buyer pays the Peconic Bay tax on an East End sale');
+    expect(downloaded.text).toContain('In Greenport (Town of Southold) the buyer pays the Peconic Bay tax');
     // The mailed twin is not stored over the downloaded one.
     const again = await readPdf(new Uint8Array(await (await getPdf(estimate.uuid)).arrayBuffer()));
     expect(again.text).toContain('Prepared for Pat Seller');

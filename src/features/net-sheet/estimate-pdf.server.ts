@@ -33,6 +33,13 @@ import {
 } from './net-sheet-pdf.server.ts';
 import * as z from 'zod';
 
+/**
+ * The East End note names the place the visitor typed (a hamlet, a village): the mailed twin says
+ * the same without it (finding 2), and the estimate online keeps the amount.
+ */
+const EAST_END_NOTE_BY_MAIL =
+  'The buyer pays the Peconic Bay tax on an East End sale (its amount is on the estimate online): not a seller cost, but it weighs in negotiations.';
+
 /** The PDF's title: the product's words, never a name a visitor typed (finding 2). */
 export const PDF_TITLE = 'Net sheet';
 
@@ -182,7 +189,10 @@ function sheetInput(row: SheetRow, siteUrl: string, audience: PdfAudience): NetS
     date: row.created_at,
     link: `${siteUrl}/estimate/${estimate.uuid}`,
     // The sheet's own disclaimer note is said by PDF_DISCLAIMER.
-    notes: estimate.sheet?.notes.filter((note) => note.key !== 'disclaimer').map((note) => note.text) ?? [],
+    notes:
+      estimate.sheet?.notes
+        .filter((note) => note.key !== 'disclaimer')
+        .map((note) => (audience === 'mail' && note.key === 'east_end' ? EAST_END_NOTE_BY_MAIL : note.text)) ?? [],
     warnings: estimate.sheet?.warnings.map((warning) => warning.text) ?? [],
     disclaimer: PDF_DISCLAIMER,
     agent: agentCard(row),
