@@ -248,7 +248,7 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
       await expectJson(await sendEstimate(estimate.uuid, visitor, ip), 202, sendEstimateResponse);
       await suite.settle();
       expect(await mailTo(visitor)).toEqual(['estimate']);
-      expect(await noticesOf(leadId)).toEqual([expect.stringContaining('Source: Shared estimate page')]);
+      expect(await noticesOf(leadId)).toEqual([expect.stringContaining('Source: Estimate page')]);
     });
   });
 
@@ -361,7 +361,7 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
       ['/long-island-real-estate/nassau-county', 'Nassau County page'],
       ['/long-island-real-estate/suffolk-county', 'Suffolk County page'],
       ['/', 'Home page'],
-      ['/r/alexmorgan', 'Your calculator page (/r/alexmorgan)'],
+      ['/r/alexmorgan', 'Calculator page (/r/alexmorgan)'],
     ])('a lead from %s says "Source: %s"', async (page, label) => {
       const agent = await newAgent();
       const leadId = await sendLead(contactForm(newVisitor(), { agent_slug: agent.slug, page, source: 'showcase' }));

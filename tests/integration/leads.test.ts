@@ -114,6 +114,43 @@ describe.each(BACKENDS)('leads on %s', (backend) => {
       expect(row).toMatchObject({ agent_id: agent.id, source: 'showcase', address: null });
     });
 
+    it('keeps the page and the campaign the visitor arrived from, and files it by that page (issue 23, M1)', async () => {
+      const row = await sendOk(
+        contactForm({
+          page: '/long-island-real-estate/huntington',
+          utm: { source: ' facebook ', medium: 'social', campaign: 'fall-listings' },
+        }),
+      );
+      const [stored] = await suite.db.query<{ origin: string; page_town: string; utm: unknown }>(
+        'SELECT origin, page_town, utm FROM leads WHERE id = $1',
+        [row.id],
+      );
+      expect(stored).toEqual({
+        origin: 'town',
+        page_town: 'huntington',
+        utm: { source: 'facebook', medium: 'social', campaign: 'fall-listings' },
+      });
+      const without = await sendOk(contactForm({ page: '/', utm: {} }));
+      const [plain] = await suite.db.query<{ origin: string; utm: unknown }>(
+        'SELECT origin, utm FROM leads WHERE id = $1',
+        [without.id],
+      );
+      expect(plain).toEqual({ origin: 'home', utm: null });
+    });
+
+    it('refuses a campaign with a key it does not know or a value too long, and stores nothing', async () => {
+      await sendRejected(
+        contactForm({ utm: { source: 'x', gclid: 'abc' } }),
+        'utm',
+        'utm takes only source, medium, campaign, term, content',
+      );
+      await sendRejected(
+        contactForm({ utm: { campaign: 'c'.repeat(201) } }),
+        'utm.campaign',
+        'utm_campaign must be at most 200 characters',
+      );
+    });
+
     it('trims the names and e-mail', async () => {
       const row = await sendOk(
         contactForm({ firstName: '  Dana ', lastName: ' Lopez  ', email: ' dana@example.com ' }),

@@ -9,7 +9,7 @@ import type { Estimate } from '../estimate/estimate-request.ts';
 import { queueEmailsStatement, type MailContext, type OutgoingEmail } from '../email/email.server.ts';
 import { findActiveAgent, findEstimateAndAgent, type AgentContact } from '../email/lookups.server.ts';
 import { estimateEmail, newLeadEmail } from '../email/templates.ts';
-import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema, HONEYPOT_FIELD } from './lead.ts';
+import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema, HONEYPOT_FIELD, type Utm } from './lead.ts';
 import { DUPLICATE_LEAD_MINUTES, estimateEmailCheck, LEAD_LIMITS, noticeCheck } from './lead-limits.server.ts';
 import { leadListHandlers } from './lead-list.server.ts';
 import { claimedJobSchema, CLAIM_SECONDS, sendJob, type CrmContext } from '../crm/crm-sync.server.ts';
@@ -30,6 +30,8 @@ interface NewLead {
   estimate_uuid: string | null;
   email_body: string | null;
   page_path: string | null;
+  /** The campaign the visitor arrived from (utm_* parameters), or null. */
+  utm: Utm | null;
 }
 
 type LeadShape = 'contact' | 'agent' | 'estimate';
@@ -54,12 +56,14 @@ const contactDetails = (lead: {
   source: string;
   consent_marketing: boolean;
   page: string | null;
+  utm: Utm | null;
 }) => ({
   email: lead.email,
   phone: lead.phone,
   source: lead.source,
   consent_marketing: lead.consent_marketing,
   page_path: lead.page,
+  utm: lead.utm,
 });
 
 /** The lead, and whether its honeypot field was filled in (a bot). */
@@ -227,6 +231,7 @@ async function insertLead(
     DUPLICATE_LEAD_MINUTES,
     JSON.stringify(crmEvent),
     CLAIM_SECONDS,
+    lead.utm ? JSON.stringify(lead.utm) : null,
   ];
   /** A CTE that counts `check` when `onlyIf` holds and names the lead if the count is within the cap. */
   const capped = (name: string, check: RateCheck, onlyIf: string) => {
@@ -280,10 +285,10 @@ async function insertLead(
      ),
      lead AS (
        INSERT INTO leads (id, agent_id, first_name, last_name, email, phone, address, message, source,
-                          consent_marketing, estimate_uuid, email_body, page_path, created_at, estimate_recorded_at)
+                          consent_marketing, estimate_uuid, email_body, page_path, created_at, estimate_recorded_at, utm)
        OVERRIDING SYSTEM VALUE
        SELECT outcome.id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, outcome.created_at,
-              CASE WHEN $10::uuid IS NOT NULL THEN outcome.created_at END
+              CASE WHEN $10::uuid IS NOT NULL THEN outcome.created_at END, $16::jsonb
          FROM outcome WHERE outcome.is_new
        RETURNING id
      ),
