@@ -163,7 +163,6 @@ export function estimateEmail({
   return { subject, html, text };
 }
 
-
 /** The agent's notice of a new lead: who, how to reach them, where from, and their estimate if any. */
 export function newLeadEmail({
   lead,
