@@ -78,7 +78,7 @@ test.describe('the leads screen', () => {
     await expect(page.getByText('Showing 1–25 of 27')).toBeVisible();
     const first = table(page).locator('tbody tr').first();
     await expect(first.getByRole('cell', { name: '(516) 555-0123' })).toBeVisible();
-    await expect(first.getByRole('cell', { name: 'Showcase' })).toBeVisible();
+    await expect(first.getByRole('cell', { name: 'Home page' })).toBeVisible();
     const link = first.getByRole('link', { name: /View estimate/ });
     await expect(link).toHaveAttribute('href', `/estimate/${uuid}`);
     await expect(link).toHaveAttribute('target', '_blank');
@@ -106,7 +106,7 @@ test.describe('the leads screen', () => {
     await page.getByRole('button', { name: 'Show all leads' }).click();
     await expect(page.getByText('Showing 1–25 of 27')).toBeVisible();
 
-    await page.getByLabel('Source').selectOption({ label: 'Showcase' });
+    await page.getByLabel('Source').selectOption({ label: 'Home page' });
     await expect(names(page)).toHaveText(['Dana Lopez']);
     await page.getByLabel('Source').selectOption({ label: 'All sources' });
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
@@ -138,11 +138,11 @@ test.describe('the leads screen', () => {
     expect(lines).toHaveLength(29);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","showcase","${today} \\d{2}:\\d{2}","No","${uuid}"$`,
+        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","Home page","${today} \\d{2}:\\d{2}","No","${uuid}","",""$`,
       ),
     );
     expect(lines[27]).toMatch(
-      /^"Morgan VisitorAa","morgan\.[a-z0-9]+\.0@example\.com","\(631\) 555-0100","","calculator",/,
+      /^"Morgan VisitorAa","morgan\.[a-z0-9]+\.0@example\.com","\(631\) 555-0100","","Calculator",/,
     );
   });
 
