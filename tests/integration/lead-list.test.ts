@@ -257,7 +257,7 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       expect(records[1]?.slice(8)).toEqual(['/long-island-real-estate/huntington', 'source=facebook; campaign=fall']);
     });
 
-    it("the database files every page as lead-origin.ts does (migration 0024's column and originOf agree)", async () => {
+    it("the database files every page as lead-origin.ts does (migration 0025's column and originOf agree)", async () => {
       const agent = await signedIn();
       const cases: SeedLead[] = [
         ...[null, '/', '//', '/long-island-real-estate/nassau-county', '/long-island-real-estate/suffolk-county/']

@@ -2,7 +2,7 @@
  * Where a lead came from, as a kind the lists filter by (issue 23, newcomer audit M1). The kind is
  * told from the site path the lead's form was on (every form sends it: use-lead-submission.ts); a
  * lead without one (made before forms sent it, or by an API caller) falls back to the form's
- * `source`. The database stores the same kind as a generated column (migration 0024, `origin`) so
+ * `source`. The database stores the same kind as a generated column (migration 0025, `origin`) so
  * the lists can filter and index it: `originOf` is that column's CASE, and a test holds the two to
  * the same answers. No town data here: the browser's leads table imports this.
  */
@@ -48,7 +48,7 @@ const ORIGIN_OF_SOURCE: Readonly<Record<string, LeadOrigin>> = {
   suffolk_county_page: 'suffolk_county',
 };
 
-/** The kind of a lead's page: the same answers as migration 0024's `origin` column. */
+/** The kind of a lead's page: the same answers as migration 0025's `origin` column. */
 export function originOf(pagePath: string | null, source: string): LeadOrigin {
   if (pagePath === null) return ORIGIN_OF_SOURCE[source] ?? 'other';
   if (/^\/*$/.test(pagePath)) return 'home';
@@ -62,7 +62,7 @@ export function originOf(pagePath: string | null, source: string): LeadOrigin {
   return 'other';
 }
 
-/** The town slug of a town page's path (the same answers as migration 0024's `page_town`), else null. */
+/** The town slug of a town page's path (the same answers as migration 0025's `page_town`), else null. */
 export function townSlugOf(pagePath: string | null): string | null {
   const match = pagePath === null ? null : /^\/long-island-real-estate\/([^/]+)\/?$/.exec(pagePath);
   return match?.[1] ?? null;
