@@ -145,3 +145,24 @@ export const estimatePageLeadSchema = z.object({
 });
 
 export type ContactLead = z.input<typeof contactLeadSchema>;
+
+/** What became of the estimate e-mail an agent-page unlock asks for (issue 23, M3). */
+export const ESTIMATE_EMAIL_STATUSES = ['queued', 'already_sent', 'limited', 'none'] as const;
+export type EstimateEmailStatus = (typeof ESTIMATE_EMAIL_STATUSES)[number];
+
+/**
+ * POST /api/leads's answer: the lead, its CRM sync and the visitor's estimate e-mail, so a page says
+ * "we have e-mailed it" only when it was queued (queued: now; already_sent: to this lead before),
+ * and when a cap stopped it, when it can go again.
+ */
+export const leadAnswerSchema = z.object({
+  success: z.literal(true),
+  lead: z.object({ id: z.number().int().positive(), created_at: z.string() }),
+  fub_sync_status: z.enum(['synced', 'no_api_key', 'no_integration', 'failed']),
+  estimate_email: z.object({
+    status: z.enum(ESTIMATE_EMAIL_STATUSES),
+    /** For `limited`: seconds until the address's hourly cap lets another estimate go. */
+    retry_after_seconds: z.number().int().nonnegative().nullable(),
+  }),
+});
+export type LeadAnswer = z.output<typeof leadAnswerSchema>;
