@@ -56,7 +56,12 @@ import { estimateParams } from '../features/estimate/estimate-row.server.ts';
 import { comparisonParams } from '../features/net-sheet/net-sheet.server.ts';
 import { imageFile } from '../features/images/images.server.ts';
 import { describeStoredSize, MAX_UPLOAD_BODY_BYTES, type StoredSize } from '../features/images/uploads.ts';
-import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema } from '../features/leads/lead.ts';
+import {
+  agentPageLeadSchema,
+  contactLeadSchema,
+  estimatePageLeadSchema,
+  leadAnswerSchema,
+} from '../features/leads/lead.ts';
 import { adminLeadExportQuerySchema, EXPORT_HEADERS, leadExportQuerySchema } from '../features/leads/lead-export.ts';
 import {
   adminLeadListQuerySchema,
@@ -303,7 +308,10 @@ export const OPERATIONS: readonly Operation[] = [
       "A seller's request to be contacted: the contact form, the agent page's unlock or the estimate page's form",
     tag: 'Leads',
     body: json(contactLeadSchema, agentPageLeadSchema, estimatePageLeadSchema),
-    success: created('The lead was recorded (the same answer when it joins a recent one)'),
+    success: created(
+      "The lead was recorded (the same answer when it joins a recent one), with what became of the visitor's estimate e-mail",
+      leadAnswerSchema,
+    ),
     errors: [404, 429],
   },
   {

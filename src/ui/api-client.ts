@@ -10,7 +10,21 @@ const apiErrorSchema = z.object({
 });
 
 export type ApiResult<T> =
-  { ok: true; data: T } | { ok: false; status: number; error: string; fields: Record<string, string> };
+  | { ok: true; data: T }
+  | {
+      ok: false;
+      status: number;
+      error: string;
+      fields: Record<string, string>;
+      /** A 429's Retry-After, in seconds (null without one): when trying again can succeed. */
+      retryAfterSeconds: number | null;
+    };
+
+/** A Retry-After of whole seconds (the API never sends the date form). */
+const retryAfterOf = (response: Response): number | null => {
+  const seconds = Number(response.headers.get('retry-after') ?? Number.NaN);
+  return Number.isInteger(seconds) && seconds >= 0 ? seconds : null;
+};
 
 /**
  * Calls our API from an island (a JSON body, a FormData one sent as multipart, or a file sent as
@@ -41,10 +55,23 @@ export async function callApi<Schema extends z.ZodType>(
   if (response.ok) {
     const parsed = schema.safeParse(json);
     if (parsed.success) return { ok: true, data: parsed.data };
-    return { ok: false, status: response.status, error: 'Unexpected answer from the server', fields: {} };
+    return {
+      ok: false,
+      status: response.status,
+      error: 'Unexpected answer from the server',
+      fields: {},
+      retryAfterSeconds: null,
+    };
   }
   const error = apiErrorSchema.safeParse(json);
+  const retryAfterSeconds = retryAfterOf(response);
   return error.success
-    ? { ok: false, status: response.status, error: error.data.error, fields: error.data.fields }
-    : { ok: false, status: response.status, error: `Request failed (${response.status})`, fields: {} };
+    ? { ok: false, status: response.status, error: error.data.error, fields: error.data.fields, retryAfterSeconds }
+    : {
+        ok: false,
+        status: response.status,
+        error: `Request failed (${response.status})`,
+        fields: {},
+        retryAfterSeconds,
+      };
 }

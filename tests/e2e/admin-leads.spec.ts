@@ -90,7 +90,9 @@ test.describe('the admin’s leads', () => {
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const lines = (await readFile(await (await downloading).path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
-    expect(lines[0]).toBe('"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Agent"');
+    expect(lines[0]).toBe(
+      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign","Agent"',
+    );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(
       new RegExp(`^"Morgan Visitortwo","morgan\\.${agent.slug}\\.1@example\\.com",.*,"${agentName}"$`),

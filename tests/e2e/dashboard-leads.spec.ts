@@ -78,7 +78,7 @@ test.describe('the leads screen', () => {
     await expect(page.getByText('Showing 1–25 of 27')).toBeVisible();
     const first = table(page).locator('tbody tr').first();
     await expect(first.getByRole('cell', { name: '(516) 555-0123' })).toBeVisible();
-    await expect(first.getByRole('cell', { name: 'Showcase' })).toBeVisible();
+    await expect(first.getByRole('cell', { name: 'Home page' })).toBeVisible();
     const link = first.getByRole('link', { name: /View estimate/ });
     await expect(link).toHaveAttribute('href', `/estimate/${uuid}`);
     await expect(link).toHaveAttribute('target', '_blank');
@@ -106,7 +106,7 @@ test.describe('the leads screen', () => {
     await page.getByRole('button', { name: 'Show all leads' }).click();
     await expect(page.getByText('Showing 1–25 of 27')).toBeVisible();
 
-    await page.getByLabel('Source').selectOption({ label: 'Showcase' });
+    await page.getByLabel('Source').selectOption({ label: 'Home page' });
     await expect(names(page)).toHaveText(['Dana Lopez']);
     await page.getByLabel('Source').selectOption({ label: 'All sources' });
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
@@ -134,15 +134,15 @@ test.describe('the leads screen', () => {
     const path = await download.path();
     const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines.at(-1)).toBe('');
-    expect(lines[0]).toBe('"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID"');
+    expect(lines[0]).toBe('"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign"');
     expect(lines).toHaveLength(29);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","showcase","${today} \\d{2}:\\d{2}","No","${uuid}"$`,
+        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","Home page","${today} \\d{2}:\\d{2}","No","${uuid}","",""$`,
       ),
     );
     expect(lines[27]).toMatch(
-      /^"Morgan VisitorAa","morgan\.[a-z0-9]+\.0@example\.com","\(631\) 555-0100","","calculator",/,
+      /^"Morgan VisitorAa","morgan\.[a-z0-9]+\.0@example\.com","\(631\) 555-0100","","Calculator",/,
     );
   });
 
@@ -212,7 +212,7 @@ test.describe('the leads screen', () => {
       release();
       const download = await downloading;
       const lines = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
-      expect(lines[0]).toBe('"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID"');
+      expect(lines[0]).toBe('"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign"');
       expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(
         Array.from({ length: 12 }, (_, index) => `"Morgan Visitor${letters(11 - index)}"`),
       );

@@ -26,7 +26,19 @@ const timeline = z.strictObject({
   ),
 });
 
-const HEADER = ['Name', 'Email', 'Phone', 'Address', 'Source', 'Date', 'FUB Synced', 'Estimate UUID', 'Agent'];
+const HEADER = [
+  'Name',
+  'Email',
+  'Phone',
+  'Address',
+  'Source',
+  'Date',
+  'FUB Synced',
+  'Estimate UUID',
+  'Page',
+  'Campaign',
+  'Agent',
+];
 
 /** Each test's leads are in a year of its own, so a test's date filter sees only its own. */
 let year = 2040;
@@ -173,7 +185,7 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
       await refused(
         'source=zillow',
         'source',
-        'Source must be one of showcase, calculator, nassau_county_page, suffolk_county_page',
+        'Source must be one of home, nassau_county, suffolk_county, town, agent_page, about_page, estimate, offers, other',
       );
       await refused('from=2026-02-30', 'from', 'From date is not a real date');
       await refused('from=2026-03-10&to=2026-03-09', 'to', 'From date must be on or before To date');
@@ -205,9 +217,9 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
       ]);
       const rows = await csv(admin.client, `from=${y}-01-01&to=${y}-12-31`);
       expect(rows[0]).toEqual(HEADER);
-      expect(rows.slice(1).map((row) => [row[0], row[3], row[4], row[5], row[8]])).toEqual([
-        ["'@Sam Lee", '', 'showcase', `${y}-04-04 11:00`, "'=Eli Brook"],
-        ['Kim Ng', "'=1+2", 'calculator', `${y}-04-03 11:00`, 'Dana Lopez'],
+      expect(rows.slice(1).map((row) => [row[0], row[3], row[4], row[5], row[10]])).toEqual([
+        ["'@Sam Lee", '', 'Home page', `${y}-04-04 11:00`, "'=Eli Brook"],
+        ['Kim Ng', "'=1+2", 'Calculator', `${y}-04-03 11:00`, 'Dana Lopez'],
       ]);
       expect(rows[2]?.slice(1, 3)).toEqual(['kim@example.com', '(516) 555-0123']);
       const danaOnly = await csv(admin.client, `from=${y}-01-01&agent=${dana.id}`);

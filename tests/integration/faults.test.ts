@@ -7,7 +7,7 @@
  * Decision record: docs/decisions/0023-faults-lose-nothing-and-send-nothing-twice.md.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import * as z from 'zod';
+import { leadAnswerSchema } from '../../src/features/leads/lead.ts';
 import { FUB_API_KEY_CONTEXT, FUB_SYSTEM_KEY_CONTEXT } from '../../src/features/crm/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { deliverQueued, queueEmail, type DeliverOptions } from '../../src/features/email/email.server.ts';
@@ -90,11 +90,7 @@ const jobDeps = (db: Db, mail: Mail, limitMs?: number) => ({
   crm: { client: fubClient(fub.url), secret: SECRET, timeoutMs: limitMs },
 });
 
-const thankYou = z.object({
-  success: z.literal(true),
-  lead: z.object({ id: z.number(), created_at: z.string() }),
-  fub_sync_status: z.enum(['synced', 'no_api_key', 'no_integration', 'failed']),
-});
+const thankYou = leadAnswerSchema;
 
 /** Three agents: a plain one, one with Follow Up Boss, and one whose page sends the visitor a copy. */
 interface Agents {

@@ -8,6 +8,7 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
+import { leadAnswerSchema } from '../../src/features/leads/lead.ts';
 import { syncDue } from '../../src/features/crm/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { fubIntegrationSchema } from '../../src/features/crm/fub-integration.ts';
@@ -27,11 +28,7 @@ const crm = { client: fubClient(fake.url), secret: SECRET, timeoutMs: LIMIT_MS }
 afterAll(() => fake.close());
 
 const savedAnswer = z.object({ success: z.literal(true), integration: fubIntegrationSchema, message: z.string() });
-const leadAnswer = z.object({
-  success: z.literal(true),
-  lead: z.object({ id: z.number() }),
-  fub_sync_status: z.enum(['synced', 'no_api_key', 'no_integration', 'failed']),
-});
+const leadAnswer = leadAnswerSchema;
 const syncAnswer = z.object({ success: z.literal(true), sync: leadSyncSchema.nullable() });
 
 describe.each(BACKENDS)('a Follow Up Boss event whose answer was lost, on %s', (backend) => {

@@ -11,6 +11,8 @@ import * as z from 'zod';
 import type { Db } from '../../src/server/db.ts';
 import { EXPORT_HEADERS, LEAD_EXPORT } from '../../src/features/leads/lead-export.ts';
 import { csvLine, LEAD_CSV_COLUMNS, leadCsvCells } from '../../src/features/leads/lead-list.ts';
+import { LEAD_ORIGINS } from '../../src/features/leads/lead-origin.ts';
+import { leadSourceLabel } from '../../src/features/leads/lead-page.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS, type Backend } from '../support/backends.ts';
@@ -38,13 +40,16 @@ const plainLead = z.object({
   synced_to_fub: z.boolean(),
   estimate_uuid: z.string().nullable(),
   page_path: z.string().nullable(),
+  origin: z.enum(LEAD_ORIGINS),
+  utm: z.object({ source: z.string(), campaign: z.string() }).nullable(),
 });
 
 /** The agent's whole CSV from one plain query, newest first: what the pages must add up to. */
 async function plainCsv(db: Db, agentId: number): Promise<string> {
   const rows = z.array(plainLead).parse(
     await db.query(
-      `SELECT id, first_name, last_name, email, phone, address, source, created_at, synced_to_fub, estimate_uuid, page_path
+      `SELECT id, first_name, last_name, email, phone, address, source, created_at, synced_to_fub, estimate_uuid, page_path,
+              origin, utm
          FROM leads WHERE agent_id = $1 ORDER BY created_at DESC, id DESC`,
       [agentId],
     ),
@@ -55,6 +60,7 @@ async function plainCsv(db: Db, agentId: number): Promise<string> {
         ...lead,
         created_at: lead.created_at.toISOString(),
         synced_to_fub: lead.synced_to_fub ? 1 : 0,
+        source_label: leadSourceLabel(lead.source, lead.page_path),
       }),
     ),
   );
@@ -68,7 +74,8 @@ async function plainCsv(db: Db, agentId: number): Promise<string> {
  */
 const insertLeads = (db: Db, agentId: number, count: number) =>
   db.query(
-    `INSERT INTO leads (agent_id, first_name, last_name, email, phone, address, source, consent_marketing, created_at, synced_to_fub)
+    `INSERT INTO leads (agent_id, first_name, last_name, email, phone, address, source, consent_marketing, created_at, synced_to_fub,
+                        page_path, utm)
      SELECT $1,
             CASE WHEN n % 97 = 0 THEN '=Bulk' ELSE 'Bulk' END,
             'Lead' || n,
@@ -78,7 +85,9 @@ const insertLeads = (db: Db, agentId: number, count: number) =>
             (ARRAY['calculator', 'showcase', 'nassau_county_page', 'suffolk_county_page'])[1 + n % 4],
             true,
             make_timestamptz(2031, 1, 1, 0, 0, 0, 'UTC') + (n / 3) * interval '1.000001 second',
-            n % 13 = 0
+            n % 13 = 0,
+            (ARRAY[NULL, '/', '/long-island-real-estate/huntington', '/r/bulk-agent', '/long-island-real-estate/nassau-county'])[1 + n % 5],
+            CASE WHEN n % 3 = 0 THEN jsonb_build_object('source', 'newsletter', 'campaign', 'spring ' || n) END
        FROM generate_series(1, $2) AS n`,
     [agentId, count],
   );

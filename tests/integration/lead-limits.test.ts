@@ -60,6 +60,9 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
   /** Posts a lead that must be accepted; answers its id. */
   const sendLead = async (body: Record<string, unknown>, ip?: string) =>
     (await expectJson(await post('/api/leads', body, ip), 201, leadResponse)).lead.id;
+  /** The whole answer of a lead that must be accepted (what became of its estimate e-mail with it). */
+  const leadAnswerOf = async (body: Record<string, unknown>) =>
+    expectJson(await post('/api/leads', body), 201, leadResponse);
 
   /** The estimate page's form: the visitor leaves their details for the estimate. */
   const estimateLead = (estimateUuid: string, email: string, change: Record<string, unknown> = {}) => ({
@@ -208,7 +211,11 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
       }
       for (let lead = 1; lead <= 2; lead += 1) {
         const estimate = await newEstimate();
-        await sendLead(agentPageForm(suite.test.featuredAgent.id, visitor, { estimate_uuid: estimate.uuid }));
+        const answer = await leadAnswerOf(
+          agentPageForm(suite.test.featuredAgent.id, visitor, { estimate_uuid: estimate.uuid }),
+        );
+        // Issue 23, M3: the page says "e-mailed" only on the server's word.
+        expect(answer.estimate_email).toEqual({ status: 'queued', retry_after_seconds: null });
       }
       expect(await mailTo(visitor)).toEqual(['estimate', 'estimate', 'estimate', 'estimate', 'estimate']);
       const sixth = await newEstimate();
@@ -216,10 +223,15 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
       await expectTooMany(await sendEstimate(sixth.uuid, visitor), 3600);
       // Beyond the cap an agent-page lead is still saved (and answered 201), only the e-mail is not sent.
       const seventh = await newEstimate();
-      const leadId = await sendLead(
+      const capped = await leadAnswerOf(
         agentPageForm(suite.test.featuredAgent.id, visitor, { estimate_uuid: seventh.uuid }),
       );
+      const leadId = capped.lead.id;
       expect((await leadById(suite.db, leadId))?.estimate_uuid).toBe(seventh.uuid);
+      // ...and the answer says so, with the seconds until the hour's window ends (newcomer audit M3).
+      expect(capped.estimate_email.status).toBe('limited');
+      expect(capped.estimate_email.retry_after_seconds).toBeGreaterThan(0);
+      expect(capped.estimate_email.retry_after_seconds).toBeLessThanOrEqual(3600);
       expect(await mailTo(visitor)).toHaveLength(5);
     });
 
@@ -248,7 +260,7 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
       await expectJson(await sendEstimate(estimate.uuid, visitor, ip), 202, sendEstimateResponse);
       await suite.settle();
       expect(await mailTo(visitor)).toEqual(['estimate']);
-      expect(await noticesOf(leadId)).toEqual([expect.stringContaining('Source: Shared estimate page')]);
+      expect(await noticesOf(leadId)).toEqual([expect.stringContaining('Source: Estimate page')]);
     });
   });
 
@@ -276,6 +288,13 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
       expect(await leadsOf(visitor)).toEqual([{ id: leadId, estimate_uuid: second.uuid }]);
       expect(await mailTo(visitor)).toEqual(['estimate', 'estimate']);
       expect(await noticesOf(leadId)).toHaveLength(1);
+      // The same form again, for an estimate this lead was sent: nothing new, and said as sent.
+      const repeat = await leadAnswerOf(agentPageForm(agent.id, visitor, { estimate_uuid: second.uuid }));
+      expect(repeat.estimate_email).toEqual({ status: 'already_sent', retry_after_seconds: null });
+      expect(await mailTo(visitor)).toHaveLength(2);
+      // A contact form asks for no estimate e-mail.
+      const contact = await leadAnswerOf(contactForm(newVisitor(), { agent_slug: agent.slug }));
+      expect(contact.estimate_email).toEqual({ status: 'none', retry_after_seconds: null });
       // The newer estimate can be sent from the estimate page.
       await expectJson(await sendEstimate(second.uuid, visitor), 202, sendEstimateResponse);
     });
@@ -361,7 +380,7 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
       ['/long-island-real-estate/nassau-county', 'Nassau County page'],
       ['/long-island-real-estate/suffolk-county', 'Suffolk County page'],
       ['/', 'Home page'],
-      ['/r/alexmorgan', 'Your calculator page (/r/alexmorgan)'],
+      ['/r/alexmorgan', 'Calculator page (/r/alexmorgan)'],
     ])('a lead from %s says "Source: %s"', async (page, label) => {
       const agent = await newAgent();
       const leadId = await sendLead(contactForm(newVisitor(), { agent_slug: agent.slug, page, source: 'showcase' }));

@@ -5,11 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { expectError, expectJson } from '../support/api-suite.ts';
+import { expectError, expectFieldError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { deliveryById } from '../support/email-suite.ts';
 import { createAgent } from '../support/fixtures.ts';
+import { originOf, townSlugOf } from '../../src/features/leads/lead-origin.ts';
 import {
   addLeads,
   csvText,
@@ -23,7 +24,18 @@ import {
 const leadList = listedPage(listedLead);
 const cleared = z.strictObject({ success: z.literal(true), deleted: z.number() });
 
-const HEADER = ['Name', 'Email', 'Phone', 'Address', 'Source', 'Date', 'FUB Synced', 'Estimate UUID'];
+const HEADER = [
+  'Name',
+  'Email',
+  'Phone',
+  'Address',
+  'Source',
+  'Date',
+  'FUB Synced',
+  'Estimate UUID',
+  'Page',
+  'Campaign',
+];
 
 describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
   const suite = useAuthSuite(backend, 'leadlist');
@@ -77,6 +89,9 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         synced_to_fub: 0,
         estimate_uuid: null,
         page_path: null,
+        origin: 'nassau_county',
+        source_label: 'Nassau County page',
+        utm: null,
         crm_status: null,
         crm_error: null,
       });
@@ -86,7 +101,7 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       expect(second.leads.map((lead) => lead.id)).toEqual([...ids].reverse().slice(24));
       expect(second.total).toBe(31);
       const beyond = await list(agent.client, '?page=9');
-      expect(beyond).toEqual({ success: true, leads: [], total: 31, page: 9, per_page: 25 });
+      expect(beyond).toEqual({ success: true, leads: [], towns: [], total: 31, page: 9, per_page: 25 });
       const ten = await list(agent.client, '?per_page=10&page=3');
       expect(ten.leads.map((lead) => lead.id)).toEqual([...ids].reverse().slice(19, 29));
       expect((await list(agent.client, '?per_page=100')).leads).toHaveLength(31);
@@ -135,7 +150,14 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
 
     it('an agent with no lead gets an empty list', async () => {
       const agent = await signedIn();
-      expect(await list(agent.client)).toEqual({ success: true, leads: [], total: 0, page: 1, per_page: 25 });
+      expect(await list(agent.client)).toEqual({
+        success: true,
+        leads: [],
+        towns: [],
+        total: 0,
+        page: 1,
+        per_page: 25,
+      });
     });
 
     it('searches name, e-mail and phone (by its digits), case-insensitively, wildcards taken literally', async () => {
@@ -188,6 +210,76 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       expect(await ids('?search=&source=&from=&to=')).toHaveLength(5);
     });
 
+    it('files a lead by the page its form was on: a town page is its town, filterable, not "Showcase" (issue 23, M1)', async () => {
+      const agent = await signedIn();
+      const [huntington, home, bayShore, estimate, legacy] = await addLeads(suite.db, agent.id, [
+        {
+          source: 'showcase',
+          page_path: '/long-island-real-estate/huntington',
+          utm: { source: 'facebook', campaign: 'fall' },
+        },
+        { source: 'showcase', page_path: '/' },
+        { source: 'showcase', page_path: '/long-island-real-estate/bay-shore/' },
+        { source: 'calculator', page_path: '/estimate/0b9f6a53-5d7a-4a7e-9d1f-3f0f6d1c2a11' },
+        { source: 'nassau_county_page', page_path: null },
+      ]);
+      const page = await list(agent.client);
+      const row = (id: number | undefined) => page.leads.find((lead) => lead.id === id);
+      expect(row(huntington)).toMatchObject({
+        origin: 'town',
+        source_label: 'Town page: Huntington',
+        utm: { source: 'facebook', campaign: 'fall' },
+      });
+      expect(row(home)).toMatchObject({ origin: 'home', source_label: 'Home page', utm: null });
+      expect(row(estimate)).toMatchObject({ origin: 'estimate', source_label: 'Estimate page' });
+      expect(row(legacy)).toMatchObject({ origin: 'nassau_county', source_label: 'Nassau County page' });
+      // The filter offers the towns the leads came from, by name.
+      expect(page.towns).toEqual([
+        { slug: 'bay-shore', name: 'Bay Shore' },
+        { slug: 'huntington', name: 'Huntington' },
+      ]);
+      const ids = async (query: string) => (await list(agent.client, query)).leads.map((lead) => lead.id);
+      expect(await ids('?source=town')).toEqual([bayShore, huntington]);
+      expect(await ids('?source=town&town=huntington')).toEqual([huntington]);
+      expect(await ids('?town=bay-shore')).toEqual([bayShore]);
+      expect(await ids('?source=home')).toEqual([home]);
+      // The old values still work, as the kind of page they stood for.
+      expect(await ids('?source=nassau_county_page')).toEqual([legacy]);
+      expect(await ids('?source=showcase')).toEqual([home]);
+      await expectFieldError(
+        await agent.client.get('/api/leads?town=Bay%20Shore'),
+        'town',
+        'Town must be a town page name such as bay-shore',
+      );
+      // The CSV says where in words, the page and the campaign.
+      const { records } = await csv(agent.client, '?source=town&town=huntington');
+      expect(records[1]?.slice(4, 5)).toEqual(['Town page: Huntington']);
+      expect(records[1]?.slice(8)).toEqual(['/long-island-real-estate/huntington', 'source=facebook; campaign=fall']);
+    });
+
+    it("the database files every page as lead-origin.ts does (migration 0025's column and originOf agree)", async () => {
+      const agent = await signedIn();
+      const cases: SeedLead[] = [
+        ...[null, '/', '//', '/long-island-real-estate/nassau-county', '/long-island-real-estate/suffolk-county/']
+          .concat(['/long-island-real-estate/bay-shore', '/long-island-real-estate/atlantis', '/r/alexmorgan'])
+          .concat(['/r/alexmorgan/', '/r/', '/about-alexmorgan', '/estimate', '/estimate/x', '/offers/y', '/offersz'])
+          .concat(['/long-island-real-estate/a/b', '/dashboard', '/r/a/b'])
+          .map((page_path) => ({ page_path })),
+        ...['showcase', 'calculator', 'nassau_county_page', 'suffolk_county_page'].map((source) => ({ source })),
+      ];
+      const ids = await addLeads(suite.db, agent.id, cases);
+      const rows = await suite.db.query<{ id: number; origin: string; page_town: string | null }>(
+        'SELECT id, origin, page_town FROM leads WHERE id = ANY($1::int[]) ORDER BY id',
+        [ids],
+      );
+      expect(rows.map((row) => [row.origin, row.page_town])).toEqual(
+        cases.map((lead) => [
+          originOf(lead.page_path ?? null, lead.source ?? 'calculator'),
+          lead.page_path?.startsWith('/long-island-real-estate/') ? townSlugOf(lead.page_path) : null,
+        ]),
+      );
+    });
+
     it('refuses bad paging, dates, sources and an oversized search with the field and why', async () => {
       const agent = await signedIn();
       const refused = async (query: string, field: string, message: string) => {
@@ -207,7 +299,7 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       await refused(
         '?source=zillow',
         'source',
-        'Source must be one of showcase, calculator, nassau_county_page, suffolk_county_page',
+        'Source must be one of home, nassau_county, suffolk_county, town, agent_page, about_page, estimate, offers, other',
       );
       await refused(`?search=${'a'.repeat(101)}`, 'search', 'Search must be at most 100 characters');
       expect((await list(agent.client, `?search=${'a'.repeat(100)}`)).total).toBe(0);
@@ -313,7 +405,14 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       const before = suite.db.roundTrips;
       expect(await expectJson(await clear(agent.client), 200, cleared)).toEqual({ success: true, deleted: 5 });
       expect(suite.db.roundTrips - before).toBe(1);
-      expect(await list(agent.client)).toEqual({ success: true, leads: [], total: 0, page: 1, per_page: 25 });
+      expect(await list(agent.client)).toEqual({
+        success: true,
+        leads: [],
+        towns: [],
+        total: 0,
+        page: 1,
+        per_page: 25,
+      });
       expect(await deliveryById(suite.db, notice.id)).toMatchObject({ lead_id: null, kind: 'new_lead' });
       expect(await expectJson(await clear(agent.client), 200, cleared)).toEqual({ success: true, deleted: 0 });
 
@@ -374,9 +473,11 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         'dana@example.com',
         '(516) 555-0123',
         '12 Elm Street, Garden City',
-        'nassau_county_page',
+        'Nassau County page',
         '2026-06-30 23:05',
         'Yes',
+        '',
+        '',
         '',
       ]);
       expect(records[2]?.[0]).toBe('Lee Series30');

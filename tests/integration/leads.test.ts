@@ -22,11 +22,14 @@ describe.each(BACKENDS)('leads on %s', (backend) => {
   async function sendOk(body: unknown) {
     const response = await send(body);
     const result = await expectJson(response, 201, leadResponse);
-    expect(result).toEqual({
+    expect(result).toMatchObject({
       success: true,
       lead: { id: anyNumber(), created_at: anyString() },
       fub_sync_status: 'no_integration',
     });
+    // Only an agent-page unlock with an estimate asks for the visitor's estimate e-mail.
+    const asked = typeof body === 'object' && body !== null && 'first_name' in body && 'estimate_uuid' in body;
+    expect(result.estimate_email.status).toBe(asked && body.estimate_uuid ? 'queued' : 'none');
     expect(result.lead.created_at).toBe(new Date(Date.parse(result.lead.created_at)).toISOString());
     const row = await leadById(suite.db, result.lead.id);
     if (!row) throw new Error(`lead ${result.lead.id} is not in the leads table`);
@@ -112,6 +115,43 @@ describe.each(BACKENDS)('leads on %s', (backend) => {
       const agent = await createAgent(suite.db);
       const row = await sendOk(contactForm({ agent_slug: agent.slug, source: undefined, address: undefined }));
       expect(row).toMatchObject({ agent_id: agent.id, source: 'showcase', address: null });
+    });
+
+    it('keeps the page and the campaign the visitor arrived from, and files it by that page (issue 23, M1)', async () => {
+      const row = await sendOk(
+        contactForm({
+          page: '/long-island-real-estate/huntington',
+          utm: { source: ' facebook ', medium: 'social', campaign: 'fall-listings' },
+        }),
+      );
+      const [stored] = await suite.db.query<{ origin: string; page_town: string; utm: unknown }>(
+        'SELECT origin, page_town, utm FROM leads WHERE id = $1',
+        [row.id],
+      );
+      expect(stored).toEqual({
+        origin: 'town',
+        page_town: 'huntington',
+        utm: { source: 'facebook', medium: 'social', campaign: 'fall-listings' },
+      });
+      const without = await sendOk(contactForm({ page: '/', utm: {} }));
+      const [plain] = await suite.db.query<{ origin: string; utm: unknown }>(
+        'SELECT origin, utm FROM leads WHERE id = $1',
+        [without.id],
+      );
+      expect(plain).toEqual({ origin: 'home', utm: null });
+    });
+
+    it('refuses a campaign with a key it does not know or a value too long, and stores nothing', async () => {
+      await sendRejected(
+        contactForm({ utm: { source: 'x', gclid: 'abc' } }),
+        'utm',
+        'utm takes only source, medium, campaign, term, content',
+      );
+      await sendRejected(
+        contactForm({ utm: { campaign: 'c'.repeat(201) } }),
+        'utm.campaign',
+        'utm_campaign must be at most 200 characters',
+      );
     });
 
     it('trims the names and e-mail', async () => {

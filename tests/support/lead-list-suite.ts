@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import * as z from 'zod';
 import type { Db } from '../../src/server/db.ts';
 import { EXPORT_HEADERS, fetchLeadExport } from '../../src/features/leads/lead-export.ts';
+import { LEAD_ORIGINS, UTM_KEYS } from '../../src/features/leads/lead-origin.ts';
 
 /** A row of the leads list exactly as the API answers it (strict: no field more). */
 export const listedLead = z.strictObject({
@@ -17,6 +18,9 @@ export const listedLead = z.strictObject({
   synced_to_fub: z.union([z.literal(0), z.literal(1)]),
   estimate_uuid: z.string().nullable(),
   page_path: z.string().nullable(),
+  origin: z.enum(LEAD_ORIGINS),
+  source_label: z.string(),
+  utm: z.partialRecord(z.enum(UTM_KEYS), z.string()).nullable(),
   crm_status: z.enum(['queued', 'sending', 'synced', 'ignored', 'stopped', 'rejected']).nullable(),
   crm_error: z.string().nullable(),
 });
@@ -26,6 +30,7 @@ export const listedPage = <Row extends z.ZodType>(row: Row) =>
   z.strictObject({
     success: z.literal(true),
     leads: z.array(row),
+    towns: z.array(z.strictObject({ slug: z.string(), name: z.string() })),
     total: z.number(),
     page: z.number(),
     per_page: z.number(),
@@ -39,6 +44,8 @@ export interface SeedLead {
   address?: string | null;
   source?: string;
   created_at?: string;
+  page_path?: string | null;
+  utm?: Record<string, string> | null;
 }
 
 let seeded = 0;
@@ -49,8 +56,9 @@ export async function addLeads(db: Db, agentId: number, leads: SeedLead[]): Prom
   for (const lead of leads) {
     seeded += 1;
     const [row] = await db.query<{ id: number }>(
-      `INSERT INTO leads (agent_id, first_name, last_name, email, phone, address, source, consent_marketing, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8) RETURNING id`,
+      `INSERT INTO leads (agent_id, first_name, last_name, email, phone, address, source, consent_marketing, created_at,
+                          page_path, utm)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, true, $8, $9, $10) RETURNING id`,
       [
         agentId,
         lead.first_name ?? 'Lee',
@@ -60,6 +68,8 @@ export async function addLeads(db: Db, agentId: number, leads: SeedLead[]): Prom
         lead.address === undefined ? null : lead.address,
         lead.source ?? 'calculator',
         lead.created_at ?? new Date(Date.UTC(2026, 0, 1) + seeded * 60_000).toISOString(),
+        lead.page_path ?? null,
+        lead.utm ? JSON.stringify(lead.utm) : null,
       ],
     );
     if (!row) throw new Error('addLeads: no row');

@@ -85,4 +85,8 @@ export const leadResponse = z.strictObject({
   success: z.literal(true),
   lead: z.strictObject({ id: z.number().int().positive(), created_at: z.string() }),
   fub_sync_status: z.string(),
+  estimate_email: z.strictObject({
+    status: z.enum(['queued', 'already_sent', 'limited', 'none']),
+    retry_after_seconds: z.number().int().nullable(),
+  }),
 });

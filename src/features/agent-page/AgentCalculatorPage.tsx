@@ -13,6 +13,8 @@ import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimat
 import { NetSheet } from '../estimate/NetSheet.tsx';
 import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
 import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
+import type { LeadAnswer } from '../leads/lead.ts';
+import { unlockMessage } from './unlock-message.ts';
 import { sheetAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from '../net-sheet/sheet-answer.ts';
 import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/ReverseForm.tsx';
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
@@ -66,7 +68,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
   /** Set when the estimate answers "what must I sell for?": the price it found. */
   const [answeredPrice, setAnsweredPrice] = useState<number | null>(null);
   const [unlocking, setUnlocking] = useState(false);
-  const [unlockedFor, setUnlockedFor] = useState<string | null>(null);
+  const [unlockedFor, setUnlockedFor] = useState<{ email: string; emailed: LeadAnswer['estimate_email'] } | null>(null);
   const [copyMessage, setCopyMessage] = useState<string | null>(null);
   const [refine, setRefine] = useState<Refine>({ kind: 'closed' });
   const [refineError, setRefineError] = useState<string | null>(null);
@@ -243,7 +245,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
             <>
               <NetSheet estimate={estimate} />
               <p className="note" role="status">
-                We have e-mailed this estimate to {unlockedFor}. {agent.first_name} will be in touch.
+                {unlockMessage(unlockedFor.email, unlockedFor.emailed, agent.first_name)}
               </p>
             </>
           )}
@@ -377,9 +379,9 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
           senderName={fullName}
           estimate={estimate}
           onClose={() => setUnlocking(false)}
-          onUnlocked={(email) => {
+          onUnlocked={(email, emailed) => {
             setUnlocking(false);
-            setUnlockedFor(email);
+            setUnlockedFor({ email, emailed });
           }}
         />
       ) : null}

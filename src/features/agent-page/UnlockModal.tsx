@@ -9,7 +9,7 @@ import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone } from '../../ui/phone.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { ConsentField } from '../leads/ConsentField.tsx';
-import { agentPageLeadSchema } from '../leads/lead.ts';
+import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads/lead.ts';
 import { estimateSummary, phoneDigits } from './lead-summary.ts';
 
 interface UnlockModalProps {
@@ -20,11 +20,11 @@ interface UnlockModalProps {
   estimate: Estimate;
   onClose: () => void;
   /** Called with the visitor's e-mail once the lead is stored. */
-  onUnlocked: (email: string) => void;
+  /** The address, and what became of its estimate e-mail (the server's word, issue 23 M3). */
+  onUnlocked: (email: string, emailed: LeadAnswer['estimate_email']) => void;
 }
 
 const emptyForm = { firstName: '', lastName: '', phone: '', email: '', consent: false };
-const acceptedSchema = z.object({ success: z.literal(true) });
 const templatesSchema = z.object({ success: z.literal(true), templates: z.record(z.string(), z.string()) });
 
 /** The lead form that unlocks the agent page's estimate. */
@@ -38,7 +38,7 @@ export function UnlockModal({
   onUnlocked,
 }: UnlockModalProps) {
   const [form, setForm] = useState(emptyForm);
-  const { errors, failure, setFailure, sending, submitLead, honeypot } = useLeadSubmission(acceptedSchema);
+  const { errors, failure, setFailure, sending, submitLead, honeypot } = useLeadSubmission(leadAnswerSchema);
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -60,7 +60,7 @@ export function UnlockModal({
       callApi('/api/templates', templatesSchema, {
         body: { uuid: estimate.uuid, first_name: form.firstName.trim(), sender_name: senderName },
       }).catch((error: unknown) => console.warn('Could not prepare follow-up templates', error));
-      onUnlocked(form.email.trim());
+      onUnlocked(form.email.trim(), outcome.answer.estimate_email);
       setForm(emptyForm);
     } catch {
       setFailure(LEAD_FAILED);

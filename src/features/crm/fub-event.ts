@@ -9,7 +9,8 @@
 import * as z from 'zod';
 import { BRAND_NAME } from '../auth/auth-emails.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
-import { estimateLinesText, estimateUrl, sourceLabel, type EmailLead } from '../email/templates.ts';
+import { leadSourceLabel } from '../leads/lead-page.ts';
+import { estimateLinesText, estimateUrl, type EmailLead } from '../email/templates.ts';
 import { formatPhone } from '../../ui/phone.ts';
 
 /** "What's my home worth" and net-sheet requests are seller inquiries (fact sheet §2, official mapping). */
@@ -76,7 +77,7 @@ export function fubEventFor({
 }): FubEvent {
   const origin = siteUrl.replace(/\/+$/, '');
   const url = estimate ? estimateUrl(origin, estimate.uuid) : `${origin}${lead.page_path ?? `/r/${agentSlug}`}`;
-  const message = [`Seller inquiry from ${sourceLabel(lead.source, lead.page_path)}.`];
+  const message = [`Seller inquiry from ${leadSourceLabel(lead.source, lead.page_path)}.`];
   if (lead.message) message.push('', lead.message);
   if (estimate) message.push('', 'Their estimate:', ...estimateLinesText(estimate), '', `View the estimate: ${url}`);
   const property = lead.address ? propertyFrom(lead.address) : undefined;

@@ -16,6 +16,7 @@ import {
   type Overview,
 } from './overview.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';
+import { leadSourceLabel } from '../leads/lead-page.ts';
 
 /**
  * The rows behind the activity list; messages are worded in TypeScript (money formatting). The
@@ -137,14 +138,6 @@ const CRM_WORDS: Record<string, string> = {
   rejected: 'Follow Up Boss refused',
 };
 
-/** Sources in words, for "New lead: Name (…)" when the lead did not record its page. */
-const SOURCE_WORDS: Record<string, string> = {
-  showcase: 'home page showcase',
-  calculator: 'calculator',
-  nassau_county_page: 'Nassau County page',
-  suffolk_county_page: 'Suffolk County page',
-};
-
 /**
  * An activity row in words. `agentName` is the agent the row is about when the list is the whole
  * site's (the admin's); without it the list is the signed-in agent's own, said to them.
@@ -161,7 +154,7 @@ export function toActivity(row: z.infer<typeof activityRowSchema>, agentName?: s
       return { type: 'estimate', label: 'Estimate', message: `Estimate of ${net} net on ${calculator}`, timestamp };
     }
     case 'lead': {
-      const where = row.page_path ?? SOURCE_WORDS[row.source] ?? row.source;
+      const where = leadSourceLabel(row.source, row.page_path);
       const lead = agentName === undefined ? 'New lead' : `New lead for ${agentName}`;
       return { type: 'lead', label: 'Lead', message: `${lead}: ${row.name} (${where})`, timestamp };
     }

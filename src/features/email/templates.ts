@@ -6,7 +6,7 @@ import type { Estimate } from '../estimate/estimate-request.ts';
 import { lineAmount, netSheetLines, type LineLabels } from '../estimate/net-sheet.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { formatPhone } from '../../ui/phone.ts';
-import { pageLabel } from '../leads/lead-page.ts';
+import { leadSourceLabel } from '../leads/lead-page.ts';
 import { escapeHtml, FONT, link } from './html.ts';
 
 export interface EmailContent {
@@ -183,17 +183,6 @@ export function estimateEmail({
   return { subject, html, text };
 }
 
-const SOURCE_LABELS: Record<string, string> = {
-  showcase: 'Home page (showcase)',
-  calculator: 'Calculator',
-  nassau_county_page: 'Nassau County page',
-  suffolk_county_page: 'Suffolk County page',
-};
-
-/** Where the lead came from: its page when the form said, else the spec's source label. */
-export const sourceLabel = (source: string, pagePath?: string | null): string =>
-  pagePath ? pageLabel(pagePath) : (SOURCE_LABELS[source] ?? source);
-
 /** The agent's notice of a new lead: who, how to reach them, where from, and their estimate if any. */
 export function newLeadEmail({
   lead,
@@ -216,7 +205,7 @@ export function newLeadEmail({
     details.push({ label: 'Phone', value: formatPhone(lead.phone), href: `tel:${lead.phone.replace(/[^\d+]/g, '')}` });
   }
   if (lead.address) details.push({ label: 'Address', value: lead.address });
-  details.push({ label: 'Source', value: sourceLabel(lead.source, lead.page_path) });
+  details.push({ label: 'Source', value: leadSourceLabel(lead.source, lead.page_path) });
   const url = estimate ? estimateUrl(siteUrl, estimate.uuid) : null;
   const htmlParts = [
     `<p style="margin:0 0 12px;font-size:16px">Hello ${escapeHtml(agent.first_name)}, you have a new lead.</p>`,

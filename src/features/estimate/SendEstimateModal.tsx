@@ -4,6 +4,7 @@ import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { HoneypotField } from '../../ui/HoneypotField.tsx';
 import { Notice } from '../../ui/Notice.tsx';
+import { waitText } from '../../ui/wait-text.ts';
 import { useLeadSubmission } from '../leads/use-lead-submission.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { estimateSummary } from '../agent-page/lead-summary.ts';
@@ -15,6 +16,9 @@ import type { Estimate } from './estimate-request.ts';
 const successSchema = z.object({ success: z.literal(true) });
 
 const SEND_FAILED = 'There was an error sending your estimate. Please try again.';
+/** A cap stopped the e-mail (per estimate, per address or per connection, an hour each): when to try again. */
+const sendLimited = (retryAfterSeconds: number | null) =>
+  `We could not e-mail your estimate: it has been e-mailed as many times as we allow in an hour. Please try again ${waitText(retryAfterSeconds)}.`;
 
 const emptyForm = { name: '', email: '', phone: '', consent: false };
 
@@ -34,17 +38,18 @@ export function SendEstimateModal({
   onSent: () => void;
 }) {
   const [form, setForm] = useState(emptyForm);
-  const [failed, setFailed] = useState(false);
+  /** Why nothing was sent, in the server's terms where it said (a cap and its wait: issue 23, M3). */
+  const [failed, setFailed] = useState<string | null>(null);
   const { errors, sending, setSending, submitLead, honeypot } = useLeadSubmission(successSchema);
 
   const close = () => {
-    setFailed(false);
+    setFailed(null);
     onClose();
   };
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
-    setFailed(false);
+    setFailed(null);
     const lead = {
       agent_id: estimate.agent_id,
       name: form.name,
@@ -57,20 +62,21 @@ export function SendEstimateModal({
     };
     try {
       const accepted = await submitLead(estimatePageLeadSchema, lead);
-      if (accepted.kind === 'rejected') setFailed(true);
+      // A refusal the form cannot show under a field (a rate limit, the database away) in the server's words.
+      if (accepted.kind === 'rejected') setFailed(accepted.error || SEND_FAILED);
       if (accepted.kind !== 'accepted') return;
       setSending(true);
       const sent = await callApi('/api/email/send-estimate', successSchema, {
         body: { estimate_uuid: estimate.uuid, recipient_email: form.email.trim(), recipient_name: form.name.trim() },
       });
       if (!sent.ok) {
-        setFailed(true);
+        setFailed(sent.status === 429 ? sendLimited(sent.retryAfterSeconds) : SEND_FAILED);
         return;
       }
       setForm(emptyForm);
       onSent();
     } catch {
-      setFailed(true);
+      setFailed(SEND_FAILED);
     } finally {
       setSending(false);
     }
@@ -96,7 +102,7 @@ export function SendEstimateModal({
           onChange={(consent) => setForm({ ...form, consent })}
         />
         <HoneypotField {...honeypot} />
-        <Notice tone="error" message={failed ? SEND_FAILED : null} />
+        <Notice tone="error" message={failed} />
         <button type="submit" className="button button-primary button-block" disabled={sending}>
           {sending ? 'Sending...' : 'Send My Estimate'}
         </button>

@@ -8,7 +8,7 @@ import { canSync } from '../crm/fub-integration.ts';
 import { FUB_QUERY_KEY, useFubIntegration } from '../crm/fub-query.ts';
 import { leadSyncAnswerSchema, syncMessage, type LeadSyncResult } from '../crm/lead-sync.ts';
 import { LeadSyncHistoryDialog, SyncBadge } from '../crm/LeadSyncHistory.tsx';
-import { LEAD_SOURCES } from './lead.ts';
+import { LEAD_ORIGINS, ORIGIN_LABELS } from './lead-origin.ts';
 import {
   adminLeadListResponseSchema,
   clearLeadsResponseSchema,
@@ -17,7 +17,6 @@ import {
   LEAD_TIME_ZONE,
   leadListResponseSchema,
   leadQueryString,
-  SOURCE_LABELS,
   type AdminLeadRow,
   type LeadRow,
 } from './lead-list.ts';
@@ -54,7 +53,9 @@ const SEARCH_DELAY_MS = 300;
 
 interface Filters {
   search: string;
+  /** A kind of page (lead-origin.ts); with `town`, that town's page only. */
   source: string;
+  town: string;
   from: string;
   to: string;
   /** The admin's: an agent's id (with the name shown while it filters) and a CRM status. */
@@ -63,7 +64,19 @@ interface Filters {
   crm_status: string;
 }
 
-const NO_FILTERS: Filters = { search: '', source: '', from: '', to: '', agent: '', agentName: '', crm_status: '' };
+const NO_FILTERS: Filters = {
+  search: '',
+  source: '',
+  town: '',
+  from: '',
+  to: '',
+  agent: '',
+  agentName: '',
+  crm_status: '',
+};
+
+/** The Source select's value of one town's page ("town:huntington"), beside the kinds of page. */
+const TOWN_OPTION = 'town:';
 
 const CRM_STATUS_LABELS: Record<(typeof CRM_STATUS_FILTERS)[number], string> = {
   none: 'Never sent',
@@ -80,11 +93,6 @@ const adminRow = (lead: LeadRow | AdminLeadRow): AdminLeadRow | null => ('agent_
 
 const shownDay = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, dateStyle: 'medium' });
 const shownTime = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, timeStyle: 'short' });
-
-function sourceLabel(source: string): string {
-  const known = LEAD_SOURCES.find((value) => value === source);
-  return known ? SOURCE_LABELS[known] : source;
-}
 
 /** `value`, once it has stayed the same for `delayMs` (a search sent when the agent pauses typing). */
 function useSettled<T>(value: T, delayMs: number): T {
@@ -147,6 +155,12 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
 
   const change = (field: keyof Filters) => (value: string) => {
     setOutcome(null);
+    if (field === 'source') {
+      // One select chooses a kind of page or one town's page.
+      const town = value.startsWith(TOWN_OPTION) ? value.slice(TOWN_OPTION.length) : '';
+      setTyped((current) => ({ ...current, source: town ? 'town' : value, town }));
+      return;
+    }
     setTyped((current) => ({ ...current, [field]: value }));
   };
   const showAgent = (lead: AdminLeadRow | null) => {
@@ -161,7 +175,12 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
   return (
     <div className="leads">
       <div className="leads-toolbar">
-        <LeadFilters filters={typed} onChange={change} admin={source.admin !== undefined} />
+        <LeadFilters
+          filters={typed}
+          onChange={change}
+          admin={source.admin !== undefined}
+          towns={list.data?.towns ?? []}
+        />
         {nothingAtAll ? null : (
           <div className="nav-actions">
             <button
@@ -365,10 +384,13 @@ function LeadFilters({
   filters,
   onChange,
   admin,
+  towns,
 }: {
   filters: Filters;
   onChange: (field: keyof Filters) => (value: string) => void;
   admin: boolean;
+  /** The town pages the leads came from (the list's answer says which). */
+  towns: readonly { slug: string; name: string }[];
 }) {
   const id = useId();
   return (
@@ -386,13 +408,26 @@ function LeadFilters({
       </div>
       <div className="field leads-source">
         <label htmlFor={`${id}-source`}>Source</label>
-        <select id={`${id}-source`} value={filters.source} onChange={(event) => onChange('source')(event.target.value)}>
+        <select
+          id={`${id}-source`}
+          value={filters.town ? `${TOWN_OPTION}${filters.town}` : filters.source}
+          onChange={(event) => onChange('source')(event.target.value)}
+        >
           <option value="">All sources</option>
-          {LEAD_SOURCES.map((value) => (
+          {LEAD_ORIGINS.map((value) => (
             <option key={value} value={value}>
-              {SOURCE_LABELS[value]}
+              {ORIGIN_LABELS[value]}
             </option>
           ))}
+          {towns.length > 0 ? (
+            <optgroup label="One town's page">
+              {towns.map((town) => (
+                <option key={town.slug} value={`${TOWN_OPTION}${town.slug}`}>
+                  {town.name}
+                </option>
+              ))}
+            </optgroup>
+          ) : null}
         </select>
       </div>
       <div className="field">
@@ -506,7 +541,7 @@ function LeadRows(props: {
                   {lead.phone ? <a href={telHref(lead.phone)}>{formatPhone(lead.phone)}</a> : '—'}
                 </td>
                 {admin ? null : <td data-label="Address">{lead.address ?? '—'}</td>}
-                <td data-label="Source">{sourceLabel(lead.source)}</td>
+                <td data-label="Source">{lead.source_label}</td>
                 <td data-label="Date" className="nowrap">
                   <time dateTime={lead.created_at}>
                     {shownDay.format(new Date(lead.created_at))}{' '}

@@ -10,8 +10,12 @@ import type { Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow } from '../../server/http.ts';
 import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
+import { townBySlug } from '../towns/town-data.ts';
+import { LEAD_ORIGINS } from './lead-origin.ts';
+import { leadSourceLabel } from './lead-page.ts';
 import {
   adminLeadListQuerySchema,
+  leadRowSchema,
   LEAD_TIME_ZONE,
   leadListQuerySchema,
   type AdminLeadFilters,
@@ -21,15 +25,23 @@ import {
 import type { ExportCursor } from './lead-export.ts';
 
 const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.phone, l.address, l.source, l.created_at,
-  CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path`;
+  CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path, l.origin, l.utm`;
 
 /** A lead of the CSV: the list row without its sync job. */
 type CsvLead = Omit<LeadRow, 'crm_status' | 'crm_error'>;
 
-interface DbLead extends Omit<CsvLead, 'created_at' | 'synced_to_fub'> {
+interface DbLead extends Omit<CsvLead, 'created_at' | 'synced_to_fub' | 'source_label' | 'origin' | 'utm'> {
   created_at: Date;
   synced_to_fub: number;
+  origin: string;
+  utm: unknown;
 }
+
+/** A stored utm document read back through its schema: one written by hand that does not fit is left out. */
+const storedUtm = (utm: unknown): CsvLead['utm'] => {
+  const parsed = leadRowSchema.shape.utm.safeParse(utm);
+  return parsed.success ? parsed.data : null;
+};
 
 /** A lead of a page, with its crm_syncs job (LEFT JOIN: null without one), agent and keyset. */
 export interface DbListedLead extends DbLead {
@@ -53,6 +65,9 @@ export const toCsvLead = (lead: DbLead): CsvLead => ({
   synced_to_fub: lead.synced_to_fub === 1 ? 1 : 0,
   estimate_uuid: lead.estimate_uuid,
   page_path: lead.page_path,
+  origin: LEAD_ORIGINS.find((origin) => origin === lead.origin) ?? 'other',
+  source_label: leadSourceLabel(lead.source, lead.page_path),
+  utm: storedUtm(lead.utm),
 });
 
 const toRow = (lead: DbListedLead): LeadRow => ({
@@ -124,9 +139,15 @@ export function matchingCte(
   let zone: string | undefined;
   const inNewYork = () => (zone ??= `${param(LEAD_TIME_ZONE)}::text`);
   const conditions: string[] = agent ? [`l.agent_id = ${agent}`, allowed] : [allowed];
+  // The town pages the scope's leads came from, whatever the other filters: the Source filter's towns.
+  const towns = `(SELECT coalesce(array_agg(DISTINCT l.page_town), '{}') FROM leads l
+                   WHERE ${[...conditions, "l.origin = 'town'"].join(' AND ')})`;
   const dayBounds: string[] = agent ? [`agent_id = ${agent}`, allowed] : [allowed];
   if (filters.search) conditions.push(`${SEARCH_TEXT} LIKE ${param(searchPattern(filters.search))}`);
-  if (filters.source) conditions.push(`l.source = ${param(filters.source)}`);
+  // A town filter is a town page's leads (its slug beside origin, as the index leads_origin_created_id_idx has them).
+  const origin = filters.town ? 'town' : filters.source;
+  if (origin) conditions.push(`l.origin = ${param(origin)}`);
+  if (filters.town) conditions.push(`l.page_town = ${param(filters.town)}`);
   if (scope === 'all' && filters.crm_status === 'none') {
     conditions.push('NOT EXISTS (SELECT 1 FROM crm_syncs s WHERE s.lead_id = l.id)');
   } else if (scope === 'all' && filters.crm_status) {
@@ -145,7 +166,7 @@ export function matchingCte(
     dayBounds.push(`day <= ${to}::date`);
   }
   if (after) conditions.push(`(l.created_at, l.id) < (${param(after.at)}::timestamptz, ${param(after.id)}::int)`);
-  const searched = filters.search || filters.source || (scope === 'all' && filters.crm_status);
+  const searched = filters.search || origin || (scope === 'all' && filters.crm_status);
   const sql = `${sessionAgentCte(first)},
     matching AS ${filters.search ? 'MATERIALIZED' : 'NOT MATERIALIZED'} (
       SELECT ${LEAD_COLUMNS} FROM leads l
@@ -154,14 +175,24 @@ export function matchingCte(
   const total = searched
     ? '(SELECT count(*)::int FROM matching)'
     : `(SELECT coalesce(sum(leads), 0)::int FROM agent_daily_counts WHERE ${dayBounds.join(' AND ')})`;
-  return { sql, params, total };
+  return { sql, params, total, towns };
 }
 
 interface Head {
   me_id: number | null;
   is_admin: boolean | null;
   total: number;
+  towns: string[];
 }
+
+/** The towns of the Source filter, by name; a slug the site no longer has is left out. */
+const namedTowns = (slugs: string[]) =>
+  slugs
+    .flatMap((slug) => {
+      const town = townBySlug(slug);
+      return town ? [{ slug, name: town.name }] : [];
+    })
+    .sort((a, b) => a.name.localeCompare(b.name));
 
 /**
  * One round trip: the session, the total (when asked) and a page of `matching`, newest first. The
@@ -175,14 +206,15 @@ interface Head {
 export async function readPage(
   db: Db,
   matching: ReturnType<typeof matchingCte>,
-  page: { limit: number; offset: number; total: boolean },
+  page: { limit: number; offset: number; total: boolean; towns?: boolean },
 ): Promise<{ head: Head; leads: DbListedLead[] }> {
   const limit = matching.params.length + 1;
   const rows = await db.query<Partial<DbListedLead> & Head>(
     `WITH ${matching.sql}
-     SELECT head.me_id, head.is_admin, head.total, page.*
+     SELECT head.me_id, head.is_admin, head.total, head.towns, page.*
        FROM (SELECT (SELECT id FROM me) AS me_id, (SELECT is_admin FROM me) AS is_admin,
-                    ${page.total ? matching.total : '0'} AS total) head
+                    ${page.total ? matching.total : '0'} AS total,
+                    ${page.towns ? matching.towns : "'{}'::text[]"} AS towns) head
        LEFT JOIN LATERAL (
          SELECT m.*, s.status AS crm_status, s.last_error AS crm_error,
                 a.first_name || ' ' || a.last_name AS agent_name,
@@ -211,6 +243,7 @@ export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
       return c.json({
         success: true,
         leads: leads.map(toRow),
+        towns: namedTowns(head.towns),
         total: head.total,
         page: query.page,
         per_page: query.per_page,
@@ -234,6 +267,7 @@ const pageOf = (query: { page: number; per_page: number }) => ({
   limit: query.per_page,
   offset: (query.page - 1) * query.per_page,
   total: true,
+  towns: true,
 });
 
 /** A row of the LATERAL join that carries a lead (an empty page gives one row without). */
@@ -251,6 +285,7 @@ export const adminLeadListHandler =
     return c.json({
       success: true,
       leads: leads.map(toAdminRow),
+      towns: namedTowns(head.towns),
       total: head.total,
       page: query.page,
       per_page: query.per_page,

@@ -5,7 +5,8 @@
 import * as z from 'zod';
 import { formatPhone } from '../../ui/phone.ts';
 import { recordIdParam } from '../forms/record-id.ts';
-import { LEAD_SOURCES } from './lead.ts';
+import { LEAD_SOURCES, UTM_KEYS } from './lead.ts';
+import { LEAD_ORIGINS, type LeadOrigin } from './lead-origin.ts';
 import { leadSyncSchema } from '../crm/lead-sync.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';
 
@@ -18,11 +19,19 @@ export const LEAD_LIST = {
 /** Lead dates are the days of the agent's market. */
 export const LEAD_TIME_ZONE = 'America/New_York';
 
-export const SOURCE_LABELS: Record<(typeof LEAD_SOURCES)[number], string> = {
-  calculator: 'Calculator',
-  showcase: 'Showcase',
-  nassau_county_page: 'Nassau County page',
-  suffolk_county_page: 'Suffolk County page',
+/**
+ * The Source filter's values before issue 23 (the form's `source`), still taken from bookmarked
+ * URLs and scripts, each read as the kind of page it stood for.
+ */
+const ORIGIN_OF_OLD_SOURCE: Readonly<Record<(typeof LEAD_SOURCES)[number], LeadOrigin>> = {
+  showcase: 'home',
+  calculator: 'agent_page',
+  nassau_county_page: 'nassau_county',
+  suffolk_county_page: 'suffolk_county',
+};
+const oldSource = (value: unknown) => {
+  const old = LEAD_SOURCES.find((source) => source === value);
+  return old === undefined ? value : ORIGIN_OF_OLD_SOURCE[old];
 };
 
 /** A query parameter that may be absent or empty (an empty box sends `?search=`). */
@@ -63,9 +72,19 @@ export const leadFilterFields = {
       .max(LEAD_LIST.maxSearch, `Search must be at most ${LEAD_LIST.maxSearch} characters`)
       .optional(),
   ),
+  /** The kind of page the lead's form was on (lead-origin.ts). */
   source: z.preprocess(
+    (value) => oldSource(blankToUndefined(value)),
+    z.enum(LEAD_ORIGINS, { error: `Source must be one of ${LEAD_ORIGINS.join(', ')}` }).optional(),
+  ),
+  /** One town's page (its slug, as in /long-island-real-estate/{town}); the town pages' leads only. */
+  town: z.preprocess(
     blankToUndefined,
-    z.enum(LEAD_SOURCES, { error: `Source must be one of ${LEAD_SOURCES.join(', ')}` }).optional(),
+    z
+      .string({ error: 'Town must be a town page name such as bay-shore' })
+      .max(100, 'Town must be at most 100 characters')
+      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Town must be a town page name such as bay-shore')
+      .optional(),
   ),
   from: day('From date'),
   to: day('To date'),
@@ -153,6 +172,11 @@ export const leadRowSchema = z.object({
   synced_to_fub: z.union([z.literal(0), z.literal(1)]),
   estimate_uuid: z.string().nullable(),
   page_path: z.string().nullable(),
+  /** The kind of page the lead's form was on, and where it came from in words ("Town page: Huntington"). */
+  origin: z.enum(LEAD_ORIGINS),
+  source_label: z.string(),
+  /** The campaign the visitor arrived from (utm_* parameters without the prefix), or null. */
+  utm: z.partialRecord(z.enum(UTM_KEYS), z.string()).nullable(),
   /**
    * Where the lead's sync to Follow Up Boss stands (its crm_syncs job) and why it last failed; null
    * without a job. Defaulted so that a scope whose rows do not carry it still lists its leads.
@@ -163,9 +187,14 @@ export const leadRowSchema = z.object({
 
 export type LeadRow = z.output<typeof leadRowSchema>;
 
+/** A town page that brought the scope's leads: the Source filter offers each. */
+export const leadTownSchema = z.object({ slug: z.string(), name: z.string() });
+
 export const leadListResponseSchema = z.object({
   success: z.literal(true),
   leads: z.array(leadRowSchema),
+  /** The town pages the scope's leads came from (whatever the other filters), by name. */
+  towns: z.array(leadTownSchema).default([]),
   total: z.number(),
   page: z.number(),
   per_page: z.number(),
@@ -192,6 +221,8 @@ export const LEAD_CSV_COLUMNS = [
   'Date',
   'FUB Synced',
   'Estimate UUID',
+  'Page',
+  'Campaign',
 ] as const;
 
 const csvDate = onFirstUse(
@@ -245,11 +276,17 @@ export const leadCsvCells = (lead: Omit<LeadRow, 'crm_status' | 'crm_error'>): s
   lead.email,
   lead.phone ? formatPhone(lead.phone) : '',
   lead.address ?? '',
-  lead.source,
+  lead.source_label,
   newYorkDateTime(new Date(lead.created_at)),
   lead.synced_to_fub ? 'Yes' : 'No',
   lead.estimate_uuid ?? '',
+  lead.page_path ?? '',
+  utmText(lead.utm),
 ];
+
+/** The utm_* parameters as one readable cell: "source=facebook; campaign=spring-sale". */
+export const utmText = (utm: LeadRow['utm']): string =>
+  utm ? UTM_KEYS.flatMap((key) => (utm[key] === undefined ? [] : [`${key}=${utm[key]}`])).join('; ') : '';
 
 /** The admin's CSV: the agent's columns and whose lead it is. */
 export const ADMIN_LEAD_CSV_COLUMNS = [...LEAD_CSV_COLUMNS, 'Agent'] as const;

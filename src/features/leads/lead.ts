@@ -2,6 +2,9 @@ import * as z from 'zod';
 import { optionalText, requiredText, withoutLinks } from '../forms/text-fields.ts';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
 import { recordId } from '../forms/record-id.ts';
+import { UTM_KEYS, UTM_MAX_LENGTH } from './lead-origin.ts';
+
+export { UTM_KEYS };
 
 /** Where a lead came from, as the specs list them. */
 export const LEAD_SOURCES = ['showcase', 'calculator', 'nassau_county_page', 'suffolk_county_page'] as const;
@@ -15,6 +18,7 @@ export const LIMITS = {
   address: 300,
   message: 2000,
   emailBody: 5000,
+  utm: UTM_MAX_LENGTH,
 } as const;
 
 /**
@@ -61,6 +65,29 @@ const optionalPhone = optionalText('Phone', LIMITS.phone).refine(
   'Please enter a valid phone number',
 );
 
+const utmValue = (key: string) =>
+  z
+    .string({ error: `utm_${key} must be text` })
+    .trim()
+    .min(1, `utm_${key} must not be empty`)
+    .max(LIMITS.utm, `utm_${key} must be at most ${LIMITS.utm} characters`)
+    .optional();
+/** The campaign the visitor arrived from, kept with the lead (issue 23, M1). Unknown keys are refused. */
+export const utmSchema = z
+  .strictObject(
+    {
+      source: utmValue('source'),
+      medium: utmValue('medium'),
+      campaign: utmValue('campaign'),
+      term: utmValue('term'),
+      content: utmValue('content'),
+    },
+    { error: (issue) => (issue.code === 'unrecognized_keys' ? `utm takes only ${UTM_KEYS.join(', ')}` : undefined) },
+  )
+  .nullish()
+  .transform((utm) => (utm && Object.values(utm).some((value) => value !== undefined) ? utm : null));
+export type Utm = NonNullable<z.output<typeof utmSchema>>;
+
 const consent = z.literal(true, { error: 'Please agree to be contacted about your home sale' });
 const source = (fallback: (typeof LEAD_SOURCES)[number]) =>
   z.enum(LEAD_SOURCES, { error: `Source must be one of ${LEAD_SOURCES.join(', ')}` }).default(fallback);
@@ -80,6 +107,7 @@ export const contactLeadSchema = z.object({
   /** The estimate the visitor just made ("Talk to {agent}" after an estimate); it must be the agent's. */
   estimate_uuid: estimateUuid.nullish(),
   page,
+  utm: utmSchema,
   [HONEYPOT_FIELD]: honeypot,
 });
 
@@ -96,6 +124,7 @@ export const agentPageLeadSchema = z.object({
   estimate_uuid: estimateUuid.nullish(),
   email_body: optionalText('Email body', LIMITS.emailBody),
   page,
+  utm: utmSchema,
   [HONEYPOT_FIELD]: honeypot,
 });
 
@@ -111,7 +140,29 @@ export const estimatePageLeadSchema = z.object({
   estimate_uuid: estimateUuid,
   email_body: optionalText('Email body', LIMITS.emailBody),
   page,
+  utm: utmSchema,
   [HONEYPOT_FIELD]: honeypot,
 });
 
 export type ContactLead = z.input<typeof contactLeadSchema>;
+
+/** What became of the estimate e-mail an agent-page unlock asks for (issue 23, M3). */
+export const ESTIMATE_EMAIL_STATUSES = ['queued', 'already_sent', 'limited', 'none'] as const;
+export type EstimateEmailStatus = (typeof ESTIMATE_EMAIL_STATUSES)[number];
+
+/**
+ * POST /api/leads's answer: the lead, its CRM sync and the visitor's estimate e-mail, so a page says
+ * "we have e-mailed it" only when it was queued (queued: now; already_sent: to this lead before),
+ * and when a cap stopped it, when it can go again.
+ */
+export const leadAnswerSchema = z.object({
+  success: z.literal(true),
+  lead: z.object({ id: z.number().int().positive(), created_at: z.string() }),
+  fub_sync_status: z.enum(['synced', 'no_api_key', 'no_integration', 'failed']),
+  estimate_email: z.object({
+    status: z.enum(ESTIMATE_EMAIL_STATUSES),
+    /** For `limited`: seconds until the address's hourly cap lets another estimate go. */
+    retry_after_seconds: z.number().int().nonnegative().nullable(),
+  }),
+});
+export type LeadAnswer = z.output<typeof leadAnswerSchema>;

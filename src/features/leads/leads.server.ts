@@ -9,7 +9,15 @@ import type { Estimate } from '../estimate/estimate-request.ts';
 import { queueEmailsStatement, type MailContext, type OutgoingEmail } from '../email/email.server.ts';
 import { findActiveAgent, findEstimateAndAgent, type AgentContact } from '../email/lookups.server.ts';
 import { estimateEmail, newLeadEmail } from '../email/templates.ts';
-import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema, HONEYPOT_FIELD } from './lead.ts';
+import {
+  agentPageLeadSchema,
+  contactLeadSchema,
+  estimatePageLeadSchema,
+  HONEYPOT_FIELD,
+  type EstimateEmailStatus,
+  type LeadAnswer,
+  type Utm,
+} from './lead.ts';
 import { DUPLICATE_LEAD_MINUTES, estimateEmailCheck, LEAD_LIMITS, noticeCheck } from './lead-limits.server.ts';
 import { leadListHandlers } from './lead-list.server.ts';
 import { claimedJobSchema, CLAIM_SECONDS, sendJob, type CrmContext } from '../crm/crm-sync.server.ts';
@@ -30,6 +38,8 @@ interface NewLead {
   estimate_uuid: string | null;
   email_body: string | null;
   page_path: string | null;
+  /** The campaign the visitor arrived from (utm_* parameters), or null. */
+  utm: Utm | null;
 }
 
 type LeadShape = 'contact' | 'agent' | 'estimate';
@@ -54,12 +64,14 @@ const contactDetails = (lead: {
   source: string;
   consent_marketing: boolean;
   page: string | null;
+  utm: Utm | null;
 }) => ({
   email: lead.email,
   phone: lead.phone,
   source: lead.source,
   consent_marketing: lead.consent_marketing,
   page_path: lead.page,
+  utm: lead.utm,
 });
 
 /** The lead, and whether its honeypot field was filled in (a bot). */
@@ -181,6 +193,9 @@ interface LeadOutcome {
   crm_job: unknown;
   /** A repeat's: the sync status of the lead it belongs to. */
   crm_status: string | null;
+  /** What became of the visitor's estimate e-mail (issue 23, M3), and when the cap lets it go again. */
+  estimate_email: EstimateEmailStatus;
+  estimate_email_retry_after: number | null;
 }
 
 /**
@@ -227,6 +242,7 @@ async function insertLead(
     DUPLICATE_LEAD_MINUTES,
     JSON.stringify(crmEvent),
     CLAIM_SECONDS,
+    lead.utm ? JSON.stringify(lead.utm) : null,
   ];
   /** A CTE that counts `check` when `onlyIf` holds and names the lead if the count is within the cap. */
   const capped = (name: string, check: RateCheck, onlyIf: string) => {
@@ -261,6 +277,18 @@ async function insertLead(
   const queuedIds = visitor
     ? 'SELECT id FROM notice_queued UNION ALL SELECT id FROM visitor_queued'
     : 'SELECT id FROM notice_queued';
+  // Only a success the statement made is said (issue 23, M3): queued when this statement queued it;
+  // counted but over the cap, limited (with the seconds until its window ends); not counted, it was
+  // sent to this lead before.
+  let estimateEmail = "'none' AS estimate_email, NULL::int AS estimate_email_retry_after";
+  if (visitor) {
+    params.push(estimateEmailCheck(visitor.to.email).windowSeconds);
+    estimateEmail = `CASE WHEN EXISTS (SELECT 1 FROM visitor_queued) THEN 'queued'
+                          WHEN EXISTS (SELECT 1 FROM visitor_hits) THEN 'limited'
+                          ELSE 'already_sent' END AS estimate_email,
+            CASE WHEN NOT EXISTS (SELECT 1 FROM visitor_queued)
+                 THEN (SELECT ceil($${params.length} - h.elapsed)::int FROM visitor_hits h) END AS estimate_email_retry_after`;
+  }
   const [row] = await db.query<LeadOutcome>(
     `WITH candidate AS (SELECT nextval(pg_get_serial_sequence('leads', 'id'))::integer AS id),
      claim AS (
@@ -280,10 +308,10 @@ async function insertLead(
      ),
      lead AS (
        INSERT INTO leads (id, agent_id, first_name, last_name, email, phone, address, message, source,
-                          consent_marketing, estimate_uuid, email_body, page_path, created_at, estimate_recorded_at)
+                          consent_marketing, estimate_uuid, email_body, page_path, created_at, estimate_recorded_at, utm)
        OVERRIDING SYSTEM VALUE
        SELECT outcome.id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, outcome.created_at,
-              CASE WHEN $10::uuid IS NOT NULL THEN outcome.created_at END
+              CASE WHEN $10::uuid IS NOT NULL THEN outcome.created_at END, $16::jsonb
          FROM outcome WHERE outcome.is_new
        RETURNING id
      ),
@@ -314,7 +342,8 @@ async function insertLead(
                                       'payload', j.payload, 'api_key_encrypted', crm.api_key_encrypted,
                                       'system', crm.system, 'system_key_encrypted', crm.system_key_encrypted)
                FROM crm_job j CROSS JOIN crm) AS crm_job,
-            (SELECT s.status FROM crm_syncs s WHERE s.lead_id = outcome.id) AS crm_status
+            (SELECT s.status FROM crm_syncs s WHERE s.lead_id = outcome.id) AS crm_status,
+            ${estimateEmail}
        FROM outcome`,
     params,
   );
@@ -329,9 +358,23 @@ const notFound = (lead: NewLead) =>
 /** The spec's CRM sync results after a lead. */
 export type FubSyncStatus = 'synced' | 'no_api_key' | 'no_integration' | 'failed';
 
-/** The answer to a lead, the same shape for a new lead, a repeat and a dropped bot. */
-const leadAnswer = (c: Context, id: number, createdAt: Date, fubSyncStatus: FubSyncStatus) =>
-  c.json({ success: true, lead: { id, created_at: createdAt.toISOString() }, fub_sync_status: fubSyncStatus }, 201);
+/** The answer to a lead, the same shape for a new lead, a repeat and a dropped bot (leadAnswerSchema). */
+const leadAnswer = (
+  c: Context,
+  id: number,
+  createdAt: Date,
+  fubSyncStatus: FubSyncStatus,
+  estimateEmail: LeadAnswer['estimate_email'],
+) =>
+  c.json(
+    {
+      success: true,
+      lead: { id, created_at: createdAt.toISOString() },
+      fub_sync_status: fubSyncStatus,
+      estimate_email: estimateEmail,
+    } satisfies LeadAnswer,
+    201,
+  );
 
 /** How long a visitor's request waits for the CRM (the sync goes on after the answer if it must). */
 export const CRM_WAIT_MS = 3_000;
@@ -405,7 +448,11 @@ export function leadRoutes(
       const { lead, bot } = parseLead(shape, body);
       // A filled-in honeypot is a bot: it is told what a person is told, and nothing is written
       // (not even a rate-limit counter) or sent. The id is made up, as no lead exists.
-      if (bot) return leadAnswer(c, randomInt(1, 2 ** 31 - 1), new Date(), 'no_integration');
+      if (bot)
+        return leadAnswer(c, randomInt(1, 2 ** 31 - 1), new Date(), 'no_integration', {
+          status: shape === 'agent' && lead.estimate_uuid ? 'queued' : 'none',
+          retry_after_seconds: null,
+        });
       const ip = clientIp(c);
       await enforceRateLimits(db, [
         ...perIpCheck(ip, LEAD_LIMITS.leadsPerIpShort, 'lead-10min'),
@@ -434,7 +481,10 @@ export function leadRoutes(
       const row = await whenConnectionDrops(store);
       mail.deliverSoon(row.delivery_ids, c.req.raw);
       const status = await syncNow(db, options, row, (error) => logError(error, c.req.raw));
-      return leadAnswer(c, row.id, row.created_at, status);
+      return leadAnswer(c, row.id, row.created_at, status, {
+        status: row.estimate_email,
+        retry_after_seconds: row.estimate_email_retry_after,
+      });
     },
   });
   return app;

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
+import { arrivalUtm } from '../site/arrival.ts';
 
 export type LeadOutcome<Answer> =
   { kind: 'invalid' } | { kind: 'rejected'; error: string } | { kind: 'accepted'; answer: Answer };
@@ -16,7 +17,8 @@ export const LEAD_FAILED = 'There was an error submitting your information. Plea
  * so the visitor reads why and that nothing was sent. A network failure rejects, for the form to
  * say so its own way (LEAD_FAILED, through setFailure). Every lead also carries the page it was
  * sent from (town, county or agent page, for the agent) and the form's honeypot (`honeypot`, for
- * the form's HoneypotField), so no form can forget either.
+ * the form's HoneypotField) and the campaign the visitor arrived from (arrival.ts), so no form can
+ * forget any.
  */
 export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer) {
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
@@ -35,7 +37,7 @@ export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer
     setSending(true);
     try {
       const result = await callApi('/api/leads', answerSchema, {
-        body: { ...lead, page: window.location.pathname, company_site: companySite },
+        body: { ...lead, page: window.location.pathname, utm: arrivalUtm(), company_site: companySite },
       });
       if (result.ok) return { kind: 'accepted', answer: result.data };
       setErrors(result.fields);

@@ -6,6 +6,7 @@
 import { LOGO_UPDATED_KEY, logoHeight, logoSource } from './logo.ts';
 import { openModal, type PageModal } from './page-modals.ts';
 import { sourcePage, track } from './analytics.ts';
+import { rememberArrival } from './arrival.ts';
 
 type Location = 'header_nav' | 'mobile_nav' | 'footer_section' | 'hero';
 
@@ -105,6 +106,7 @@ function logoSettingsOf(body: unknown): { logo: string | null; type: string; sca
   return { logo, type, scale };
 }
 
+rememberArrival();
 void refreshLogo();
 window.addEventListener('storage', (event) => {
   if (event.key === LOGO_UPDATED_KEY) void refreshLogo();
