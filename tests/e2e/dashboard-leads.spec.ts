@@ -134,7 +134,9 @@ test.describe('the leads screen', () => {
     const path = await download.path();
     const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines.at(-1)).toBe('');
-    expect(lines[0]).toBe('"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign"');
+    expect(lines[0]).toBe(
+      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign"',
+    );
     expect(lines).toHaveLength(29);
     expect(lines[1]).toMatch(
       new RegExp(
@@ -212,7 +214,9 @@ test.describe('the leads screen', () => {
       release();
       const download = await downloading;
       const lines = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
-      expect(lines[0]).toBe('"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign"');
+      expect(lines[0]).toBe(
+        '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign"',
+      );
       expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(
         Array.from({ length: 12 }, (_, index) => `"Morgan Visitor${letters(11 - index)}"`),
       );
