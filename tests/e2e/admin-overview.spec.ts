@@ -47,7 +47,7 @@ test.describe('the admin overview', () => {
 
     const name = `${agent.first_name} ${agent.last_name}`;
     const activity = page.getByRole('region', { name: 'Recent activity' });
-    await expect(activity).toContainText(`New lead for ${name}: Avery Seller (calculator)`);
+    await expect(activity).toContainText(`New lead for ${name}: Avery Seller (Calculator)`);
     await expect(activity).toContainText(`Estimate of $279,341.00 net on ${name}’s calculator`);
 
     // The chart's figures as a table: this week (the last row) has this test's estimates and leads.

@@ -31,7 +31,7 @@ test.describe('the dashboard overview', () => {
     const activity = page.getByRole('region', { name: 'Recent activity' });
     const items = activity.getByRole('listitem');
     await expect(items.first()).toContainText(/New lead: Avery Seller|E-mail sent/);
-    await expect(activity).toContainText('New lead: Robin Seller (calculator)');
+    await expect(activity).toContainText('New lead: Robin Seller (Calculator)');
     await expect(activity).toContainText('Estimate of $279,341.00 net on your calculator');
 
     // The chart's figures as a table: this week (the last row) has them all.

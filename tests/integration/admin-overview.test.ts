@@ -106,9 +106,9 @@ describe.each(BACKENDS)('the admin overview on %s', (backend) => {
     expect(activities.slice(0, 7).map(({ type, message }) => ({ type, message }))).toEqual([
       { type: 'other', message: 'E-mail sent: Your home sale estimate (Dana North)' },
       { type: 'other', message: 'Sent to Follow Up Boss: Avery Buyer (Sam South)' },
-      { type: 'lead', message: 'New lead for Sam South: Avery Buyer (calculator)' },
+      { type: 'lead', message: 'New lead for Sam South: Avery Buyer (Calculator)' },
       { type: 'other', message: 'E-mail sent: New lead: Robin Seller (Dana North)' },
-      { type: 'lead', message: 'New lead for Dana North: Robin Seller (/r/dana)' },
+      { type: 'lead', message: 'New lead for Dana North: Robin Seller (Calculator page /r/dana)' },
       { type: 'estimate', message: 'Estimate of $279,341.00 net on Dana North’s calculator' },
       { type: 'other', message: 'New agent: Sam South (active)' },
     ]);

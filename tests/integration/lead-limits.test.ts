@@ -380,7 +380,7 @@ describe.each(BACKENDS)('lead and send-estimate limits on %s', (backend) => {
       ['/long-island-real-estate/nassau-county', 'Nassau County page'],
       ['/long-island-real-estate/suffolk-county', 'Suffolk County page'],
       ['/', 'Home page'],
-      ['/r/alexmorgan', 'Calculator page (/r/alexmorgan)'],
+      ['/r/alexmorgan', 'Calculator page /r/alexmorgan'],
     ])('a lead from %s says "Source: %s"', async (page, label) => {
       const agent = await newAgent();
       const leadId = await sendLead(contactForm(newVisitor(), { agent_slug: agent.slug, page, source: 'showcase' }));

@@ -123,9 +123,9 @@ describe.each(BACKENDS)('the dashboard overview on %s', (backend) => {
     const overview = await overviewOf(agent.id);
     expect(overview.activities.map(({ type, message }) => ({ type, message }))).toEqual([
       { type: 'other', message: 'E-mail sent: Your home sale estimate' },
-      { type: 'lead', message: 'New lead: Sam Cole (calculator)' },
+      { type: 'lead', message: 'New lead: Sam Cole (Calculator)' },
       { type: 'other', message: 'E-mail sent: New lead: Dana Reyes' },
-      { type: 'lead', message: 'New lead: Dana Reyes (/r/somewhere)' },
+      { type: 'lead', message: 'New lead: Dana Reyes (Calculator page /r/somewhere)' },
       { type: 'estimate', message: 'Estimate of $279,341.00 net on your calculator' },
     ]);
     expect(overview.activities[0]?.timestamp).toBe(at(20).toISOString());
@@ -161,11 +161,11 @@ describe.each(BACKENDS)('the dashboard overview on %s', (backend) => {
     );
     const overview = await overviewOf(agent.id);
     expect(overview.activities.map(({ message }) => message)).toEqual([
-      'New lead: Lee Park (calculator)',
+      'New lead: Lee Park (Calculator)',
       'Follow Up Boss ignored (lead flow archived): Sam Cole',
-      'New lead: Sam Cole (calculator)',
+      'New lead: Sam Cole (Calculator)',
       'Sent to Follow Up Boss: Dana Reyes',
-      'New lead: Dana Reyes (calculator)',
+      'New lead: Dana Reyes (Calculator)',
     ]);
   });
 

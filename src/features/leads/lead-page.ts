@@ -16,13 +16,13 @@ export function pageLabel(path: string): string {
       return town ? `Town page: ${town.name}` : `Page ${path}`;
     }
     case 'agent_page':
-      return `Calculator page (${path.replace(/\/$/, '')})`;
+      return `Calculator page ${path.replace(/\/$/, '')}`;
     case 'estimate':
       return 'Estimate page';
     case 'offers':
       return 'Offers page';
     case 'about_page':
-      return `About page (${path.replace(/\/$/, '')})`;
+      return `About page ${path.replace(/\/$/, '')}`;
     case 'other':
       return `Page ${path}`;
     default:
