@@ -3,13 +3,16 @@ import { useFieldError } from './use-field-error.ts';
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
+  /** A fixed id, where a link points at the field (a banner's "Add your brokerage"); else one is made. */
+  id?: string | undefined;
   error?: string | undefined;
   hint?: ReactNode;
 }
 
 /** A labelled input whose error is announced, tied to it with aria-describedby, and hidden once edited. */
-export function Field({ label, error, hint, type = 'text', onChange, ...input }: FieldProps) {
-  const id = useId();
+export function Field({ label, error, hint, type = 'text', onChange, id: fixedId, ...input }: FieldProps) {
+  const madeId = useId();
+  const id = fixedId ?? madeId;
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
   const { ref, shownError, markEdited } = useFieldError(error);

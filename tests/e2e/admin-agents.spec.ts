@@ -74,11 +74,18 @@ test.describe('the admin’s agents', () => {
     // The new agent, in a browser of their own, follows the e-mailed link and chooses a password.
     const theirs = await browser.newContext();
     const them = await theirs.newPage();
+    // The invitation welcomes them and asks for a password; it speaks of no reset (newcomer audit M6).
     await them.goto(await linkFromEmail(agent.email, '/reset-password'));
     await waitForIslands(them);
-    await them.getByLabel('New password', { exact: true }).fill('robins-password');
-    await them.getByLabel('Confirm new password').fill('robins-password');
-    await them.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(them.getByRole('heading', { level: 1 })).toHaveText('Welcome! Choose your password');
+    await expect(them).toHaveTitle(/^Welcome: choose your password/);
+    await expect(them.getByText(/reset/i)).toHaveCount(0);
+    await them.getByLabel('Password', { exact: true }).fill('robins-password');
+    await them.getByLabel('Confirm password').fill('robins-password');
+    await them.getByRole('button', { name: 'Set my password' }).click();
+    await expect(them.getByRole('status')).toHaveText(
+      'Your password is set and your account is active. You can log in now.',
+    );
     await expect(them).toHaveURL('/auth', { timeout: 6_000 });
     await waitForIslands(them);
     await them.getByLabel('Email').fill(agent.email);

@@ -54,8 +54,16 @@ test.describe('the dashboard overview', () => {
     await expect(stat(page, 'Estimates')).toContainText('0');
     await expect(page.getByText('No recent activity')).toBeVisible();
 
+    // Only what is missing (the sign-up gave the names and the brokerage), linked to its field (audit M6).
     const banner = page.getByRole('region', { name: 'Complete your profile' });
-    await expect(banner).toContainText(`/r/${agent.slug} will not work until your profile is complete`);
+    await expect(banner).toContainText(
+      `/r/${agent.slug} shows “Coming Soon” to sellers until your profile has your professional title.`,
+    );
+    await expect(banner.getByRole('listitem')).toHaveText(['Add your professional title']);
+    await expect(banner.getByRole('link', { name: 'Add your professional title' })).toHaveAttribute(
+      'href',
+      '/dashboard/profile#profile-professional_title',
+    );
     await expect(banner.getByRole('link', { name: 'Complete your profile' })).toHaveAttribute(
       'href',
       '/dashboard/profile',
@@ -67,11 +75,34 @@ test.describe('the dashboard overview', () => {
     await waitForIslands(page);
     await expect(page.getByText('No recent activity')).toBeVisible();
     await expect(page.getByRole('region', { name: 'Complete your profile' })).toBeHidden();
-    // Only on the overview: other screens never show it.
+    // Only on the overview and the profile form: other screens never show it.
     await page.evaluate(() => window.localStorage.clear());
     await page.goto('/dashboard/settings');
     await waitForIslands(page);
     await expect(page.getByRole('heading', { name: 'Calculator settings' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Complete your profile' })).toBeHidden();
+  });
+
+  test('the profile form names what the page still needs, marks its field, and the banner goes once it is saved', async ({
+    page,
+  }, testInfo) => {
+    await signInAsNewAgent(page);
+    await page.goto('/dashboard');
+    await waitForIslands(page);
+    await page.getByRole('link', { name: 'Add your professional title' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/profile#profile-professional_title$/);
+    await waitForIslands(page);
+    const banner = page.getByRole('region', { name: 'Complete your profile' });
+    await expect(banner.getByRole('listitem')).toHaveText(['Add your professional title']);
+    await expect(banner.getByRole('button', { name: 'Dismiss' })).toHaveCount(0);
+    const title = page.getByLabel('Professional title');
+    await expect(title).toHaveAccessibleDescription(/Needed for your calculator page/);
+    await expect(page.getByLabel('Brokerage', { exact: true })).not.toHaveAccessibleDescription(/Needed/);
+    await page.screenshot({ path: `/work/shots/i23-m6/profile-missing-${testInfo.project.name}.png`, fullPage: true });
+    await expectNoAxeViolations(page, WCAG);
+    await title.selectOption({ index: 1 });
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Profile updated successfully!' })).toBeVisible();
+    await expect(banner).toBeHidden();
   });
 });

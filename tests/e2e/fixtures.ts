@@ -197,7 +197,9 @@ export async function submitContact(
 
 /** The `path?token=…` links in `text`. */
 const tokenLinks = (text: string, path: string): string[] =>
-  [...text.matchAll(new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+`, 'g'))].map((m) => m[0]);
+  [...text.matchAll(new RegExp(`https?://[^\\s]+${path}\\?token=[A-Za-z0-9_-]+(&[a-z]+=[a-z0-9]+)*`, 'g'))].map(
+    (m) => m[0],
+  );
 
 /** The path and query of the last `path?token=…` link e-mailed to `address`, waiting for `count` such e-mails. */
 export async function linkFromEmail(address: string, path: string, count = 1): Promise<string> {

@@ -10,10 +10,43 @@ type State =
   | { kind: 'error'; message: string }
   | { kind: 'invalid' };
 
-/** /reset-password?token=: choose a new password (at least 8 characters). */
+/** The page's words: a reset, or an invited agent's first password (`&welcome=1`, newcomer audit M6). */
+const WORDS = {
+  reset: {
+    title: 'Reset Password',
+    heading: 'Reset Password',
+    intro: null,
+    password: 'New password',
+    confirm: 'Confirm new password',
+    submit: 'Reset Password',
+    busy: 'Resetting...',
+    done: 'Your password has been reset.',
+    invalid: 'Invalid reset link. Please request a new password reset.',
+  },
+  welcome: {
+    title: 'Welcome: choose your password',
+    heading: 'Welcome! Choose your password',
+    intro: `Your agent account and calculator page are ready. Choose a password to activate your account; you will use it with your e-mail address to log in.`,
+    password: 'Password',
+    confirm: 'Confirm password',
+    submit: 'Set my password',
+    busy: 'Saving...',
+    done: 'Your password is set and your account is active. You can log in now.',
+    invalid:
+      'This invitation link is invalid or has been used. Ask your administrator to invite you again, or request a password reset.',
+  },
+} as const;
+
+const isWelcome = () => new URLSearchParams(window.location.search).get('welcome') === '1';
+
+/** /reset-password?token=: choose a new password (at least 8 characters); with &welcome=1, an invited agent's first. */
 export default function ResetPasswordForm() {
   // Rendered in the browser only (client:only), so the link's token can be read at once.
   const [token] = useState(tokenFromUrl);
+  const [words] = useState(() => WORDS[isWelcome() ? 'welcome' : 'reset']);
+  useEffect(() => {
+    document.title = document.title.replace(WORDS.reset.title, words.title);
+  }, [words]);
   const [form, setForm] = useState({ password: '', confirm: '' });
   const [problem, setProblem] = useState('');
   const [state, setState] = useState<State>(() => (token ? { kind: 'form' } : { kind: 'invalid' }));
@@ -33,15 +66,16 @@ export default function ResetPasswordForm() {
     setProblem('');
     setState({ kind: 'loading' });
     const result = await postAccount('/api/auth/reset-password', parsed.data);
-    if (result.ok) setState({ kind: 'success', message: result.data.message ?? 'Your password has been reset.' });
+    if (result.ok)
+      setState({ kind: 'success', message: words === WORDS.reset ? (result.data.message ?? words.done) : words.done });
     else setState({ kind: 'error', message: 'network' in result ? NETWORK_ERROR : result.error });
   };
 
   if (state.kind === 'invalid') {
     return (
       <section className="account-card">
-        <h1>Reset Password</h1>
-        <p role="alert">Invalid reset link. Please request a new password reset.</p>
+        <h1>{words.heading}</h1>
+        <p role="alert">{words.invalid}</p>
         <a className="button button-primary" href="/forgot-password">
           Request a new link
         </a>
@@ -51,7 +85,7 @@ export default function ResetPasswordForm() {
   if (state.kind === 'success' || state.kind === 'error') {
     return (
       <section className="account-card">
-        <h1>Reset Password</h1>
+        <h1>{words.heading}</h1>
         <p role={state.kind === 'error' ? 'alert' : 'status'}>{state.message}</p>
         {state.kind === 'error' ? (
           <button type="button" className="button button-secondary" onClick={() => setState({ kind: 'form' })}>
@@ -65,7 +99,8 @@ export default function ResetPasswordForm() {
   }
   return (
     <section className="account-card">
-      <h1>Reset Password</h1>
+      <h1>{words.heading}</h1>
+      {words.intro ? <p>{words.intro}</p> : null}
       <form className="form" noValidate onSubmit={(event) => void submit(event)}>
         {problem ? (
           <p className="form-error" role="alert">
@@ -73,7 +108,7 @@ export default function ResetPasswordForm() {
           </p>
         ) : null}
         <Field
-          label="New password"
+          label={words.password}
           type="password"
           name="password"
           autoComplete="new-password"
@@ -82,7 +117,7 @@ export default function ResetPasswordForm() {
           onChange={(event) => setForm({ ...form, password: event.target.value })}
         />
         <Field
-          label="Confirm new password"
+          label={words.confirm}
           type="password"
           name="confirm"
           autoComplete="new-password"
@@ -91,7 +126,7 @@ export default function ResetPasswordForm() {
           onChange={(event) => setForm({ ...form, confirm: event.target.value })}
         />
         <button type="submit" className="button button-primary button-block" disabled={state.kind === 'loading'}>
-          {state.kind === 'loading' ? 'Resetting...' : 'Reset Password'}
+          {state.kind === 'loading' ? words.busy : words.submit}
         </button>
       </form>
     </section>

@@ -10,7 +10,7 @@ type Errors = Partial<Record<ErrorKey, string>>;
 const isErrorKey = (key: string): key is ErrorKey => ERROR_KEYS.some((known) => known === key);
 
 /** /signup: an agent creates an account and a calculator page at /r/{slug}. */
-export default function SignupForm({ defaultBrokerage }: { defaultBrokerage: string }) {
+export default function SignupForm() {
   const [form, setForm] = useState({
     first_name: '',
     last_name: '',
@@ -19,7 +19,8 @@ export default function SignupForm({ defaultBrokerage }: { defaultBrokerage: str
     password: '',
     confirm: '',
     slug: '',
-    brokerage: defaultBrokerage,
+    // Empty: an agent of any brokerage signs up here (the featured agent's was filled in: audit M6).
+    brokerage: '',
     terms: false,
   });
   const [slugEdited, setSlugEdited] = useState(false);

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useId, useState, type SubmitEvent } from 'react';
+import { lazy, Suspense, useState, type SubmitEvent } from 'react';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
@@ -20,8 +20,13 @@ import {
   type Profile,
 } from './profile.ts';
 import './profile.css';
+import { missingProfileFields, type ProfileNeed } from './public-agent.ts';
+import { ProfileBanner, profileFieldId } from '../dashboard/ProfileBanner.tsx';
 
 const PROFILE_KEY = ['profile'];
+
+/** Under a field the calculator page needs while it is empty. */
+const NEEDED_HINT = 'Needed for your calculator page';
 
 // The crop tool (react-image-crop and its styles) loads once a photo is chosen.
 const PhotoCrop = lazy(() => import('./PhotoCrop.tsx'));
@@ -105,7 +110,13 @@ function ProfileEditor({ profile }: { profile: Profile }) {
   const [success, setSuccess] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [photoToCrop, setPhotoToCrop] = useState<string | null>(null);
-  const titleId = useId();
+  const titleId = profileFieldId('professional_title');
+  const missing = new Set(missingProfileFields(profile).map(({ key }) => key));
+  /** A field the calculator page needs: its fixed id (the banner links to it) and, while empty, a hint. */
+  const needed = (key: ProfileNeed['key']) => ({
+    id: profileFieldId(key),
+    hint: missing.has(key) ? NEEDED_HINT : undefined,
+  });
 
   const say = (tone: 'success' | 'error', message: string) => {
     setSuccess(tone === 'success' ? message : null);
@@ -192,6 +203,8 @@ function ProfileEditor({ profile }: { profile: Profile }) {
       <p>
         How you appear on your calculator page, <a href={`/r/${profile.slug}`}>/r/{profile.slug}</a>.
       </p>
+      {/* What the calculator page still needs, read from the saved profile (newcomer audit M6). */}
+      <ProfileBanner agent={profile} onProfilePage />
       {/* Floating: the buttons that cause them are far down a long page. */}
       <Notice tone="success" message={success} onDismiss={() => setSuccess(null)} />
       <Notice tone="error" message={failure} onDismiss={() => setFailure(null)} />
@@ -199,8 +212,20 @@ function ProfileEditor({ profile }: { profile: Profile }) {
       <form className="form account-card" onSubmit={submit} noValidate aria-labelledby="details-heading">
         <h2 id="details-heading">Your details</h2>
         <div className="form-row">
-          <Field label="First name" autoComplete="given-name" required {...text('first_name')} />
-          <Field label="Last name" autoComplete="family-name" required {...text('last_name')} />
+          <Field
+            label="First name"
+            autoComplete="given-name"
+            required
+            {...text('first_name')}
+            {...needed('first_name')}
+          />
+          <Field
+            label="Last name"
+            autoComplete="family-name"
+            required
+            {...text('last_name')}
+            {...needed('last_name')}
+          />
         </div>
         <div className="form-row">
           <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
@@ -228,7 +253,9 @@ function ProfileEditor({ profile }: { profile: Profile }) {
             required
             value={form.professional_title}
             aria-invalid={errors.professional_title ? true : undefined}
-            aria-describedby={`${titleId}-error`}
+            aria-describedby={
+              missing.has('professional_title') ? `${titleId}-hint ${titleId}-error` : `${titleId}-error`
+            }
             onChange={(event) => setForm({ ...form, professional_title: event.target.value })}
           >
             <option value="">Choose your title</option>
@@ -238,12 +265,23 @@ function ProfileEditor({ profile }: { profile: Profile }) {
               </option>
             ))}
           </select>
+          {missing.has('professional_title') ? (
+            <span id={`${titleId}-hint`} className="field-hint">
+              {NEEDED_HINT}
+            </span>
+          ) : null}
           <span id={`${titleId}-error`} className="field-error" role="alert">
             {errors.professional_title ?? ''}
           </span>
         </div>
         <div className="form-row">
-          <Field label="Brokerage" autoComplete="organization" {...text('brokerage')} />
+          <Field
+            label="Brokerage"
+            autoComplete="organization"
+            required
+            {...text('brokerage')}
+            {...needed('brokerage')}
+          />
           <Field label="License number" {...text('license_number')} />
         </div>
         <Field label="Website" type="url" autoComplete="url" placeholder="https://" {...text('website')} />

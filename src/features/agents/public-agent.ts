@@ -38,14 +38,23 @@ export const publicAgentSchema = z.object({
 
 export type PublicAgentResponse = z.infer<typeof publicAgentSchema>;
 
+/** What the public calculator page needs, in the order of the profile form, each in words. */
+export const PROFILE_NEEDS = [
+  { key: 'first_name', words: 'first name' },
+  { key: 'last_name', words: 'last name' },
+  { key: 'professional_title', words: 'professional title' },
+  { key: 'brokerage', words: 'brokerage' },
+] as const;
+export type ProfileNeed = (typeof PROFILE_NEEDS)[number];
+
+type ProfileFields = Record<ProfileNeed['key'], string | null>;
+
+/** The needs still empty: the banners name only these (newcomer audit M6). */
+export const missingProfileFields = (agent: ProfileFields): ProfileNeed[] =>
+  PROFILE_NEEDS.filter(({ key }) => {
+    const value = agent[key];
+    return typeof value !== 'string' || value.trim() === '';
+  });
+
 /** The public calculator page works only once these are filled in. */
-export function isProfileComplete(agent: {
-  first_name: string;
-  last_name: string;
-  brokerage: string | null;
-  professional_title: string | null;
-}): boolean {
-  return [agent.first_name, agent.last_name, agent.brokerage, agent.professional_title].every(
-    (value) => typeof value === 'string' && value.trim() !== '',
-  );
-}
+export const isProfileComplete = (agent: ProfileFields): boolean => missingProfileFields(agent).length === 0;

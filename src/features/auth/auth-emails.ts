@@ -6,7 +6,9 @@ import { escapeHtml } from '../email/html.ts';
 import type { EmailContent } from '../email/templates.ts';
 
 /** The product's name as it signs its e-mails. */
-export const BRAND_NAME = 'Long Island Net Proceeds';
+import { BRAND_NAME } from '../site/brand.ts';
+
+export { BRAND_NAME };
 
 export const VERIFY_EMAIL_HOURS = 24;
 export const RESET_PASSWORD_HOURS = 1;
@@ -27,6 +29,13 @@ export const verifyEmailUrl = (siteUrl: string, token: string): string =>
 
 export const resetPasswordUrl = (siteUrl: string, token: string): string =>
   `${siteUrl.replace(/\/+$/, '')}/reset-password?token=${encodeURIComponent(token)}`;
+
+/**
+ * An invitation's link: the same set-password page, told to welcome a new agent rather than speak of
+ * a reset (newcomer audit M6). The token's purpose, not this flag, decides what the server does.
+ */
+export const invitationUrl = (siteUrl: string, token: string): string =>
+  `${resetPasswordUrl(siteUrl, token)}&welcome=1`;
 
 export const confirmEmailChangeUrl = (siteUrl: string, token: string): string =>
   `${siteUrl.replace(/\/+$/, '')}/confirm-email-change?token=${encodeURIComponent(token)}`;
@@ -163,7 +172,7 @@ export function invitationEmail({
       `An administrator of ${BRAND_NAME} has created an agent account for you with your own calculator page. ` +
       'Choose a password to activate it:',
     action: 'Set my password',
-    url: resetPasswordUrl(origin, token),
+    url: invitationUrl(origin, token),
     expiry: `This link works once and expires in ${INVITATION_HOURS} hours.`,
     footer: 'If you did not expect this email, you can ignore it; the account stays inactive.',
     siteUrl: origin,
