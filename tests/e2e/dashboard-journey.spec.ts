@@ -55,6 +55,6 @@ test('sign up to a working calculator page, a seller’s lead in the table, the 
   await expect(figures.filter({ hasText: /^Leads\d/ })).toContainText('1');
   await expect(figures.filter({ hasText: 'Estimates' })).toContainText('1');
   await expect(figures.filter({ hasText: 'Conversion' })).toContainText('100.0%');
-  await expect(page.getByText(`New lead: Morgan Lee (/r/${agent.slug})`)).toBeVisible();
+  await expect(page.getByText(`New lead: Morgan Lee (Calculator page /r/${agent.slug})`)).toBeVisible();
   await expect(page.getByRole('heading', { name: 'Complete your profile' })).toHaveCount(0);
 });
