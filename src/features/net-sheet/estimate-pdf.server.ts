@@ -253,14 +253,34 @@ export async function estimatePdf(
   const pdf = await renderInWorker(() => netSheetPdfJob.run(input));
   // The seller's file is stored; the mailed one only when it is that same file, never over it.
   if (audience === 'mail' && versionOf(sheetInput(row, siteUrl, 'seller')) !== version) return pdf;
-  // The newest version wins; an estimate deleted meanwhile stores nothing.
-  await db.query(
-    `INSERT INTO estimate_pdfs (estimate_uuid, version, bytes)
-     SELECT uuid, $2, $3 FROM estimates WHERE uuid = $1
-     ON CONFLICT (estimate_uuid) DO UPDATE SET version = excluded.version, bytes = excluded.bytes, created_at = now()`,
-    [row.uuid, version, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)],
-  );
+  await storePdf(db, 'estimate', row.uuid, version, pdf);
   return pdf;
+}
+
+/** Where each kind of PDF is stored, keyed by the row it prints (migrations 0023 and 0024). */
+const PDF_STORES = {
+  estimate: { table: 'estimate_pdfs', key: 'estimate_uuid', printed: 'estimates' },
+  offers: { table: 'offer_pdfs', key: 'comparison_uuid', printed: 'offer_comparisons' },
+} as const;
+
+/**
+ * Stores a rendered PDF as the one to serve while `version` matches. The newest version wins; a row
+ * deleted meanwhile stores nothing (the insert reads it, and the stored PDF goes with it anyway).
+ */
+export async function storePdf(
+  db: Db,
+  kind: keyof typeof PDF_STORES,
+  uuid: string,
+  version: string,
+  pdf: Uint8Array,
+): Promise<void> {
+  const { table, key, printed } = PDF_STORES[kind];
+  await db.query(
+    `INSERT INTO ${table} (${key}, version, bytes)
+     SELECT uuid, $2, $3 FROM ${printed} WHERE uuid = $1
+     ON CONFLICT (${key}) DO UPDATE SET version = excluded.version, bytes = excluded.bytes, created_at = now()`,
+    [uuid, version, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)],
+  );
 }
 
 /** The PDF's file name: the estimate's own id, which the recipient already has in the link. */

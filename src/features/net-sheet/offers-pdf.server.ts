@@ -22,6 +22,7 @@ import {
   agentCard,
   PDF_DISCLAIMER,
   printedVersion,
+  storePdf,
   propertyOf,
   renderInWorker,
   UNCOPIED_IMAGE_MAX_BYTES,
@@ -146,13 +147,7 @@ async function offersPdf(db: Db, row: ComparisonCardRow, siteUrl: string): Promi
   const version = printedVersion(OFFERS_RENDERER_VERSION, input);
   if (row.pdf_bytes && row.pdf_version === version) return new Uint8Array(row.pdf_bytes);
   const pdf = await renderInWorker(() => offersPdfJob.run(input));
-  // The newest version wins; a comparison deleted meanwhile stores nothing.
-  await db.query(
-    `INSERT INTO offer_pdfs (comparison_uuid, version, bytes)
-     SELECT uuid, $2, $3 FROM offer_comparisons WHERE uuid = $1
-     ON CONFLICT (comparison_uuid) DO UPDATE SET version = excluded.version, bytes = excluded.bytes, created_at = now()`,
-    [row.uuid, version, Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)],
-  );
+  await storePdf(db, 'offers', row.uuid, version, pdf);
   return pdf;
 }
 
