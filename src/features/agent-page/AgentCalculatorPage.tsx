@@ -9,11 +9,13 @@ import { Tabs } from '../../ui/Tabs.tsx';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
 import { commissionLabel } from '../estimate/estimate.ts';
-import { estimateRequestSchema, estimateSchema, type Estimate } from '../estimate/estimate-request.ts';
+import { estimateRequestSchema, estimateSchema, UUID_PATTERN, type Estimate } from '../estimate/estimate-request.ts';
 import { NetSheet } from '../estimate/NetSheet.tsx';
 import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
 import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
-import type { LeadAnswer } from '../leads/lead.ts';
+import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads/lead.ts';
+import { useLeadSubmission } from '../leads/use-lead-submission.ts';
+import { forgetVisitor, rememberedVisitor, unlockLead } from './remembered-visitor.ts';
 import { unlockMessage } from './unlock-message.ts';
 import { sheetAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from '../net-sheet/sheet-answer.ts';
 import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/ReverseForm.tsx';
@@ -74,6 +76,26 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
   const [refineError, setRefineError] = useState<string | null>(null);
   // Once refined: the detailed sheet and the address of its estimate, for the seller to share.
   const [refined, setRefined] = useState<{ sheet: SheetAnswer; link: string } | null>(null);
+  // A visitor remembered from an earlier unlock on this agent's page (remembered-visitor.ts).
+  const { submitLead } = useLeadSubmission(leadAnswerSchema);
+
+  // A reload, or a link to this page with its result (?estimate=…), shows that result again (audit M2).
+  const readyAgentId = loaded.kind === 'ready' ? loaded.data.agent.id : null;
+  useEffect(() => {
+    if (readyAgentId === null) return;
+    const uuid = new URLSearchParams(window.location.search).get('estimate');
+    if (!uuid || !UUID_PATTERN.test(uuid)) return;
+    callApi(`/api/estimates/${uuid}`, createdSchema)
+      .then((result) => {
+        // Only this agent's estimate belongs on this agent's page.
+        if (!result.ok || result.data.estimate.agent_id !== readyAgentId) return;
+        setEstimate(result.data.estimate);
+        const known = rememberedVisitor(readyAgentId);
+        // Their lead already holds it: shown unlocked, and nothing said of an e-mail.
+        if (known) setUnlockedFor({ email: known.email, emailed: { status: 'none', retry_after_seconds: null } });
+      })
+      .catch((error: unknown) => console.warn('Could not load the estimate', error));
+  }, [readyAgentId]);
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
@@ -160,7 +182,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
       });
       if (result.ok) {
         setAnsweredPrice(null);
-        setEstimate(result.data.estimate);
+        await showResult(result.data.estimate);
       } else console.warn('Estimate failed', result.error);
     } catch (error) {
       console.warn('Estimate failed', error);
@@ -169,7 +191,35 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
     }
   };
 
+  /**
+   * A new result: its own URL (a reload or a shared link shows it again), and for a remembered
+   * visitor, unlocked with their details as their lead's newer estimate (audit M2). Should that lead
+   * be refused, the result stays locked and the unlock form opens filled in.
+   */
+  const showResult = async (made: Estimate) => {
+    setEstimate(made);
+    setUnlockedFor(null);
+    window.history.replaceState(null, '', `${window.location.pathname}?estimate=${made.uuid}`);
+    const known = rememberedVisitor(agent.id);
+    if (!known) return;
+    const outcome = await submitLead(agentPageLeadSchema, unlockLead(agent.id, made, known)).catch(() => null);
+    if (outcome?.kind === 'accepted') setUnlockedFor({ email: known.email, emailed: outcome.answer.estimate_email });
+  };
+
+  /** The estimate's own page, for the seller to keep or send on (audit M2). */
+  const copyEstimateLink = async (shown: Estimate) => {
+    const url = new URL(`/estimate/${shown.uuid}`, window.location.href).href;
+    setCopyMessage(await copyLink(url, 'Link to this estimate copied to clipboard!'));
+  };
+
+  /** "Not you?": this browser forgets the visitor, and the result locks again. */
+  const forget = () => {
+    forgetVisitor(agent.id);
+    setUnlockedFor(null);
+  };
+
   const startOver = () => {
+    window.history.replaceState(null, '', window.location.pathname);
     setEstimate(null);
     setRefine({ kind: 'closed' });
     setRefined(null);
@@ -249,9 +299,22 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
               </p>
             </>
           )}
-          <a className="button button-secondary button-block" href={`/api/estimates/${estimate.uuid}/pdf`} download>
-            Download PDF
-          </a>
+          {rememberedVisitor(agent.id) ? (
+            <p className="note remembered-visitor">
+              Unlocked for {unlockedFor.email} in this browser.{' '}
+              <button type="button" className="link-button" onClick={forget}>
+                Not you?
+              </button>
+            </p>
+          ) : null}
+          <div className="estimate-share">
+            <a className="button button-secondary" href={`/api/estimates/${estimate.uuid}/pdf`} download>
+              Download PDF
+            </a>
+            <button type="button" className="button button-secondary" onClick={() => void copyEstimateLink(estimate)}>
+              Copy link to this estimate
+            </button>
+          </div>
           {/* The estimate page's tools, which this page does not load (newcomer audit 2026-11-26, minor 22). */}
           <nav className="estimate-tools" aria-label="More with this estimate">
             <a className="button button-secondary" href={`/estimate/${estimate.uuid}#range`}>
@@ -364,7 +427,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
               }}
               onEstimate={(answer) => {
                 setAnsweredPrice(answer.sale_price);
-                setEstimate(answer.estimate);
+                void showResult(answer.estimate);
               }}
             />
           )}

@@ -10,7 +10,8 @@ import { formatPhone } from '../../ui/phone.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { ConsentField } from '../leads/ConsentField.tsx';
 import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads/lead.ts';
-import { estimateSummary, phoneDigits } from './lead-summary.ts';
+import { phoneDigits } from './lead-summary.ts';
+import { rememberedVisitor, rememberVisitor, unlockLead } from './remembered-visitor.ts';
 
 interface UnlockModalProps {
   open: boolean;
@@ -37,22 +38,25 @@ export function UnlockModal({
   onClose,
   onUnlocked,
 }: UnlockModalProps) {
-  const [form, setForm] = useState(emptyForm);
+  // A remembered visitor whose automatic unlock failed finds the form filled in but the consent.
+  const [form, setForm] = useState(() => {
+    const known = rememberedVisitor(agentId);
+    return known
+      ? { ...emptyForm, firstName: known.first_name, lastName: known.last_name, email: known.email, phone: known.phone }
+      : emptyForm;
+  });
   const { errors, failure, setFailure, sending, submitLead, honeypot } = useLeadSubmission(leadAnswerSchema);
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
-    const lead = {
-      agent_id: agentId,
+    const visitor = {
       first_name: form.firstName,
       last_name: form.lastName,
       email: form.email,
       phone: phoneDigits(form.phone),
-      source: 'calculator' as const,
-      consent_marketing: form.consent,
-      estimate_uuid: estimate.uuid,
-      email_body: estimateSummary(estimate),
     };
+    // The consent is the visitor's tick, checked by the form's schema like every field.
+    const lead = { ...unlockLead(agentId, estimate, visitor), consent_marketing: form.consent };
     try {
       const outcome = await submitLead(agentPageLeadSchema, lead);
       if (outcome.kind !== 'accepted') return;
@@ -60,6 +64,13 @@ export function UnlockModal({
       callApi('/api/templates', templatesSchema, {
         body: { uuid: estimate.uuid, first_name: form.firstName.trim(), sender_name: senderName },
       }).catch((error: unknown) => console.warn('Could not prepare follow-up templates', error));
+      // Their next estimates on this agent's page unlock with the same details (audit M2).
+      rememberVisitor(agentId, {
+        first_name: form.firstName.trim(),
+        last_name: form.lastName.trim(),
+        email: form.email.trim(),
+        phone: phoneDigits(form.phone),
+      });
       onUnlocked(form.email.trim(), outcome.answer.estimate_email);
       setForm(emptyForm);
     } catch {

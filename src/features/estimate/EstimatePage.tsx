@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Notice } from '../../ui/Notice.tsx';
+import { copyLink } from '../site/clipboard.ts';
 import { formatPhone } from '../../ui/phone.ts';
 import { estimateSchema, UUID_PATTERN, type Estimate } from './estimate-request.ts';
 import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
@@ -67,6 +68,8 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
   );
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
+  // "Link copied", or the link to copy by hand where the clipboard is refused (audit M2).
+  const [copied, setCopied] = useState<string | null>(null);
   const [refining, setRefining] = useState(false);
   const [preparedBy, setPreparedBy] = useState<string | null>(data?.prepared_by ?? null);
 
@@ -132,7 +135,7 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
         <NetSheet estimate={estimate} />
       )}
       {/* Above the buttons: where the visitor's eyes are when the modal closes and focus returns. */}
-      <Notice tone="success" message={sent ? SENT : null} />
+      <Notice tone="success" message={sent ? SENT : copied} />
       <div className="modal-actions estimate-actions">
         <button
           type="button"
@@ -147,6 +150,17 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
         <a className="button button-secondary" href={`/api/estimates/${estimate.uuid}/pdf`} download>
           Download PDF
         </a>
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={() =>
+            void copyLink(window.location.href.split('#')[0] ?? window.location.href, 'Link copied to clipboard!').then(
+              setCopied,
+            )
+          }
+        >
+          Copy link
+        </button>
         {sheet && !refining ? (
           <button type="button" className="button button-secondary" onClick={() => setRefining(true)}>
             Refine this estimate

@@ -30,7 +30,12 @@ export const ISLAND_END = '<!--/light-island-->';
 
 const INTENT = ['pointerover', 'focusin', 'touchstart', 'keydown'] as const;
 
-export function hydrateOnIntent(island: LightIsland, load: () => Promise<IslandModule>): void {
+export function hydrateOnIntent(
+  island: LightIsland,
+  load: () => Promise<IslandModule>,
+  /** `now`: the page has something to show at once (a result named in its URL): no wait for intent. */
+  { now = false }: { now?: boolean } = {},
+): void {
   const container = document.getElementById(island);
   if (!container) return;
   const dataTag = document.getElementById(islandDataId(island));
@@ -89,6 +94,7 @@ export function hydrateOnIntent(island: LightIsland, load: () => Promise<IslandM
   container.addEventListener('click', hold, true);
   container.addEventListener('submit', hold, true);
   for (const type of INTENT) container.addEventListener(type, start, { passive: true });
+  if (now) start();
 }
 
 /**
