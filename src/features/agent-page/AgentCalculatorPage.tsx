@@ -332,6 +332,8 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
               onCancel={() => setRefine({ kind: 'closed' })}
               onRefined={(made) => {
                 setEstimate(made.estimate);
+                // The page's URL names the refined estimate: a reload shows it (audit M2).
+                window.history.replaceState(null, '', `${window.location.pathname}?estimate=${made.estimate.uuid}`);
                 setRefined({
                   sheet: made.sheet,
                   link: new URL(`/estimate/${made.estimate.uuid}`, window.location.href).href,
