@@ -159,3 +159,15 @@ export function createRouter(distDir: string): { route(path: string): Route; rul
     },
   };
 }
+
+/**
+ * The signed-in screens of `area` in the build: each `index.html` under `dist/dashboard` or
+ * `dist/admin`, as its path (`/admin`, `/admin/leads`…), sorted. Measured signed in by
+ * scripts/bench-web.ts and tests/e2e/light-pages.spec.ts.
+ */
+export function signedInScreens(area: 'dashboard' | 'admin', distDir = 'dist'): string[] {
+  return listFiles(join(distDir, area))
+    .filter((file) => file === 'index.html' || file.endsWith('/index.html'))
+    .map((file) => `/${area}${file === 'index.html' ? '' : `/${file.slice(0, -'/index.html'.length)}`}`)
+    .sort();
+}
