@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Modal } from '../../ui/Modal.tsx';
 import { getJson } from '../accounts/account-query.ts';
-import { LEAD_TIME_ZONE, type AdminLeadRow } from '../leads/lead-list.ts';
+import type { AdminLeadRow } from '../leads/lead-list.ts';
+import { LEAD_TIME_ZONE } from '../leads/lead-time-zone.ts';
 import { leadTimelineResponseSchema, type TimelineEvent } from './lead-timeline.ts';
 
 const eventTime = new Intl.DateTimeFormat('en-US', {

@@ -3,7 +3,8 @@ import { useId } from 'react';
 import * as z from 'zod';
 import { Modal } from '../../ui/Modal.tsx';
 import { getJson } from '../accounts/account-query.ts';
-import { LEAD_TIME_ZONE, type LeadRow } from '../leads/lead-list.ts';
+import type { LeadRow } from '../leads/lead-list.ts';
+import { LEAD_TIME_ZONE } from '../leads/lead-time-zone.ts';
 import { leadSyncSchema, type LeadSync } from './lead-sync.ts';
 
 /** A lead's sync in the list's words, and the badge's tone. */

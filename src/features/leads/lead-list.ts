@@ -9,15 +9,15 @@ import { LEAD_SOURCES, UTM_KEYS } from './lead.ts';
 import { LEAD_ORIGINS, type LeadOrigin } from './lead-origin.ts';
 import { leadSyncSchema } from '../crm/lead-sync.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';
+import { LEAD_TIME_ZONE } from './lead-time-zone.ts';
+
+export { LEAD_TIME_ZONE };
 
 export const LEAD_LIST = {
   perPage: 25,
   maxPerPage: 100,
   maxSearch: 100,
 } as const;
-
-/** Lead dates are the days of the agent's market. */
-export const LEAD_TIME_ZONE = 'America/New_York';
 
 /**
  * The Source filter's values before issue 23 (the form's `source`), still taken from bookmarked

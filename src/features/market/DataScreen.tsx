@@ -3,7 +3,7 @@ import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { Notice } from '../../ui/Notice.tsx';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
-import { LEAD_TIME_ZONE } from '../leads/lead-list.ts';
+import { LEAD_TIME_ZONE } from '../leads/lead-time-zone.ts';
 import { SiteBuildCard } from '../site-build/SiteBuildCard.tsx';
 import { SITE_BUILD_QUERY_KEY } from '../site-build/site-build.ts';
 import {

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Notice } from '../../ui/Notice.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
-import { LEAD_TIME_ZONE } from '../leads/lead-list.ts';
+import { LEAD_TIME_ZONE } from '../leads/lead-time-zone.ts';
 import {
   SITE_BUILD_QUERY_KEY as QUERY_KEY,
   siteBuildResponseSchema,
