@@ -5,6 +5,7 @@ import { adminOverviewResponseSchema } from '../../src/features/admin/admin-over
 import {
   expect,
   expectNoAxeViolations,
+  expectNoLayoutShiftOnLoad,
   makeContactLead,
   makeEstimate,
   signInAsAdmin,
@@ -24,6 +25,16 @@ async function figure(page: Page, label: string): Promise<number> {
 }
 
 test.describe('the admin overview', () => {
+  test('nothing on the screen moves when the figures arrive (no layout shift, issue 23)', async ({ page }) => {
+    await signInAsAdmin(page);
+    await expectNoLayoutShiftOnLoad(page, {
+      path: '/admin',
+      held: '/api/admin/overview',
+      loading: page.getByText('Loading the site’s figures…'),
+      loaded: page.getByRole('navigation', { name: 'Quick actions' }),
+    });
+  });
+
   test('shows the site’s figures, grown by the rows made through the API, and the newest activity', async ({
     page,
   }) => {

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import {
   expect,
   expectNoAxeViolations,
+  expectNoLayoutShiftOnLoad,
   makeContactLead,
   makeEstimate,
   signInAsNewAgent,
@@ -17,29 +18,12 @@ const stat = (page: Page, label: string | RegExp) =>
 test.describe('the dashboard overview', () => {
   test('nothing on the screen moves when the figures arrive (no layout shift, issue 23)', async ({ page }) => {
     await signInAsNewAgent(page);
-    // The figures held back until the screen has shown its loading state.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api/agents/me/overview', async (route) => {
-      await released;
-      await route.continue();
+    await expectNoLayoutShiftOnLoad(page, {
+      path: '/dashboard',
+      held: '/api/agents/me/overview',
+      loading: page.getByText('Loading your figures…'),
+      loaded: page.getByRole('navigation', { name: 'Quick actions' }),
     });
-    await page.addInitScript(() => {
-      const shifts: number[] = [];
-      Object.assign(window, { layoutShifts: shifts });
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) shifts.push('value' in entry ? Number(entry.value) : 0);
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
-    await page.goto('/dashboard');
-    await expect(page.getByText('Loading your figures…')).toBeVisible();
-    release();
-    await expect(page.getByRole('list', { name: 'Your figures' })).toBeVisible();
-    await expect(page.getByRole('navigation', { name: 'Quick actions' })).toBeVisible();
-    const shifts = await page.evaluate(() =>
-      'layoutShifts' in window && Array.isArray(window.layoutShifts) ? window.layoutShifts.map(Number) : [],
-    );
-    expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.02);
   });
 
   test('shows figures equal to the estimates and leads made on the agent’s page', async ({ page }) => {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import * as z from 'zod';
 import { E2E_BASE_URL, E2E_DATA_DIR } from '../../playwright.config.ts';
 
@@ -309,4 +309,37 @@ export async function makeContactLead(request: APIRequestContext, slug: string, 
     headers: sameSiteHeaders(),
   });
   expect(response.status(), await response.text()).toBe(201);
+}
+
+/**
+ * Opens `path` with the API answer `held` held back until `loading` shows, releases it, waits for
+ * `loaded`, and expects the page's layout shifts (the browser's own measure, as Lighthouse's CLS)
+ * to add up to under 0.02: nothing the visitor sees moves when a screen's data arrives.
+ */
+export async function expectNoLayoutShiftOnLoad(
+  page: Page,
+  { path, held, loading, loaded }: { path: string; held: string; loading: Locator; loaded: Locator },
+): Promise<void> {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(`**${held}`, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.addInitScript(() => {
+    const shifts: number[] = [];
+    Object.assign(window, { layoutShifts: shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) shifts.push('value' in entry ? Number(entry.value) : 0);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(path);
+  await expect(loading).toBeVisible();
+  release();
+  await expect(loaded).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const shifts = await page.evaluate(() =>
+    'layoutShifts' in window && Array.isArray(window.layoutShifts) ? window.layoutShifts.map(Number) : [],
+  );
+  expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.02);
 }
