@@ -1,7 +1,14 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import { showcasePublicSchema } from '../../src/features/showcase/showcase-settings.ts';
-import { expect, expectNoAxeViolations, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  expectNoLayoutShiftOnLoad,
+  signInAsAdmin,
+  test,
+  waitForIslands,
+} from './fixtures.ts';
 import { largePhoto, NETLIFY_BODY_LIMIT, recordRequestBodies } from './large-images.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -61,6 +68,16 @@ test.use({ consoleErrorsAllowed: [/status of (400|500)/] });
 
 // Other tests read the home card (three demo photos, the seed's price): each change here is undone
 // as soon as it has been seen on the home page.
+
+test('nothing on the screen moves when the figures arrive (no layout shift, issue 23)', async ({ page }) => {
+  await signInAsAdmin(page);
+  await expectNoLayoutShiftOnLoad(page, {
+    path: '/admin/showcase',
+    held: '/api/showcase/settings',
+    loading: page.getByText('Loading…'),
+    loaded: page.getByRole('heading', { name: 'Photos' }),
+  });
+});
 
 test('an uploaded photo shows in the home carousel without a rebuild, and deleting it (confirmed) takes it out', async ({
   page,
