@@ -9,8 +9,9 @@
 //      role through the real login API, its session cookie handed to Lighthouse as an extra header
 //      and to Chromium as a cookie (issue 23: the signed-in screens measured as the public side is);
 //   6. prints a table and PASS/FAIL per budget; exits non-zero if any fails.
-// `npm run bench:web -- --only=/admin/leads` measures only the pages whose path contains the text
-// (comma-separated; the build is still made), to re-run one screen when the machine was busy.
+// `npm run bench:web -- --only=/admin/leads` measures only that page, `--only=/dashboard/*,/admin/*`
+// the signed-in screens (comma-separated; the build is still made), to re-run a screen when the
+// machine was busy.
 // The build goes to a temporary directory, not dist/, so a bench never disturbs a server or an e2e
 // run using dist/; scripts/serve.ts serves `dist` of its working directory, so it runs from there.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,7 +47,10 @@ const DEMO_LOGIN = {
 } as const;
 type Area = keyof typeof DEMO_LOGIN;
 const COUNTY = '/long-island-real-estate/suffolk-county';
-/** Only the pages whose path contains one of these (`--only=a,b`); every page without it. */
+/** `--only=/admin/leads` is that page; `--only=/admin/*` is /admin and every page under it. */
+const onlyMatches = (wanted: string, path: string): boolean =>
+  wanted.endsWith('/*') ? path === wanted.slice(0, -2) || path.startsWith(wanted.slice(0, -1)) : path === wanted;
+/** Only these pages (`--only=a,b`, see onlyMatches); every page without it. */
 const ONLY = process.argv
   .find((argument) => argument.startsWith('--only='))
   ?.slice('--only='.length)
@@ -394,7 +398,7 @@ async function main(): Promise<number> {
     for (const path of signedInScreens(area, outDir)) wanted.push({ kind: area, path, cookie: cookies[area] });
   }
   const targets = wanted
-    .filter((target) => !ONLY || ONLY.some((part) => target.path.includes(part)))
+    .filter((target) => !ONLY || ONLY.some((wanted) => onlyMatches(wanted, target.path)))
     .map((target): Target => ({
       ...target,
       ...(served(target.path) ? {} : { missing: `${target.path} is not in the build` }),
