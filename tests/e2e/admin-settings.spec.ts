@@ -82,6 +82,14 @@ test('the SEO form counts characters as the admin types and saves', async ({ pag
   await card.getByRole('button', { name: 'Save SEO settings' }).click();
   await expect(card.getByRole('status').filter({ hasText: 'SEO settings saved successfully!' })).toBeVisible();
 
+  // One notice per card (minor 26): an edit clears the success, the next save replaces it.
+  await card.getByLabel('Keywords (optional)').fill('Long Island, net proceeds');
+  await expect(card.getByText('SEO settings saved successfully!')).toHaveCount(0);
+  await card.getByLabel('Keywords (optional)').fill('');
+  await card.getByRole('button', { name: 'Save SEO settings' }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'SEO settings saved successfully!' })).toHaveCount(1);
+  await expect(page.getByText('SEO settings saved successfully!')).toHaveCount(1);
+
   await page.reload();
   await waitForIslands(page);
   await expect(seoCard(page).getByLabel('Page title')).toHaveValue('Sell smarter on Long Island');

@@ -32,9 +32,9 @@ export function WebsiteLogoCard() {
 }
 
 function WebsiteLogo({ settings }: { settings: SiteLogos }) {
+  // The card's one notice (minor 26), for the upload and the size alike; kept here: the slider below
+  // starts again (a new key) from each saved scale, the notice stays.
   const [outcome, setOutcome] = useState<Outcome>(null);
-  // Kept here: the slider below starts again (a new key) from each saved scale, its outcome stays.
-  const [scaleOutcome, setScaleOutcome] = useState<Outcome>(null);
   const changed = useLogosChanged();
   return (
     <div className="admin-settings-form">
@@ -53,7 +53,6 @@ function WebsiteLogo({ settings }: { settings: SiteLogos }) {
         }}
         preview={() => null}
         onChanged={changed}
-        outcome={outcome}
         onOutcome={setOutcome}
       />
       {settings.website_logo ? (
@@ -62,25 +61,15 @@ function WebsiteLogo({ settings }: { settings: SiteLogos }) {
           key={settings.website_logo_scale}
           logo={settings.website_logo}
           saved={settings.website_logo_scale}
-          outcome={scaleOutcome}
-          onOutcome={setScaleOutcome}
+          onOutcome={setOutcome}
         />
       ) : null}
+      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
     </div>
   );
 }
 
-function LogoScale({
-  logo,
-  saved,
-  outcome,
-  onOutcome,
-}: {
-  logo: string;
-  saved: number;
-  outcome: Outcome;
-  onOutcome: (outcome: Outcome) => void;
-}) {
+function LogoScale({ logo, saved, onOutcome }: { logo: string; saved: number; onOutcome: (outcome: Outcome) => void }) {
   const id = useId();
   const [scale, setScale] = useState(saved);
   const save = useSaveLogoSettings(SITE_IMAGE_MESSAGES.websiteSaveFailed, onOutcome);
@@ -107,7 +96,10 @@ function LogoScale({
           value={scale}
           aria-describedby={`${id}-size`}
           aria-valuetext={`${scale.toFixed(1)} times, ${height} pixels high`}
-          onChange={(event) => setScale(Number(event.target.value))}
+          onChange={(event) => {
+            setScale(Number(event.target.value));
+            onOutcome(null);
+          }}
         />
         <output id={`${id}-size`} htmlFor={`${id}-scale`} className="field-hint">
           {scale.toFixed(1)}× — {height} px high on the site (80 px × size, between 40 and 120 px)
@@ -117,7 +109,6 @@ function LogoScale({
       <LogoPreview logo={logo} height={height} label="computer" />
       <p className="logo-preview-label">On a phone (390 px wide)</p>
       <LogoPreview logo={logo} height={height} label="phone" phone />
-      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
       <div>
         <button type="submit" className="button button-primary" disabled={save.isPending || scale === saved}>
           {save.isPending ? 'Saving…' : 'Save logo size'}
