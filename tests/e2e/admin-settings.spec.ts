@@ -104,3 +104,42 @@ test('the settings screen has no accessibility violations, with the Follow Up Bo
   await expect(seoCard(page).getByLabel('Page title')).toBeVisible();
   await expectNoAxeViolations(page, WCAG);
 });
+
+test('a list of the sections leads to each card; on a computer it stays in view beside them', async ({
+  page,
+}, testInfo) => {
+  // Axe and two full-page screenshots of a long screen: slow on a loaded machine.
+  test.setTimeout(90_000);
+  await openSettings(page);
+  const nav = page.getByRole('navigation', { name: 'Settings sections' });
+  const links = nav.getByRole('link');
+  await expect(links).toHaveText([
+    'E-mail sending',
+    'SEO',
+    'Social preview image',
+    'Website logo',
+    'Town page logo',
+    'Closing fees',
+    'Follow Up Boss',
+  ]);
+  await nav.getByRole('link', { name: 'Closing fees' }).click();
+  await expect(page).toHaveURL(/#fee-table-title$/);
+  await expect(page.getByRole('heading', { name: 'Closing fees (Long Island)' })).toBeInViewport();
+  if (testInfo.project.name === 'desktop') {
+    await expect(nav).toBeInViewport();
+    // Two columns of cards: the SEO card sits beside the e-mail card, not below it.
+    const email = await emailCard(page).boundingBox();
+    const seo = await seoCard(page).boundingBox();
+    expect(seo?.y).toBe(email?.y);
+  }
+  await expectNoAxeViolations(page, WCAG);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `/work/shots/i23-c/settings-top-${testInfo.project.name}-${width}.png` });
+    await page.screenshot({
+      path: `/work/shots/i23-c/settings-full-${testInfo.project.name}-${width}.png`,
+      fullPage: true,
+    });
+  }
+});
