@@ -47,8 +47,8 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
     },
   });
 
-  const submit = (event: SubmitEvent) => {
-    event.preventDefault();
+  /** Checks the draft and saves it (the form's submit, or a dialog's "save anyway"). */
+  const saveDraft = () => {
     setOutcome(null);
     const parsed = schema.safeParse(draft);
     if (!parsed.success) {
@@ -58,6 +58,11 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
     }
     setFields({});
     mutation.mutate(draft);
+  };
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    saveDraft();
   };
 
   /**
@@ -77,5 +82,5 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
     onChange: (event: { target: { value: string } }) => edit({ ...draft, [name]: event.target.value }),
   });
 
-  return { draft, setDraft: edit, fields, outcome, submit, input, pending: mutation.isPending };
+  return { draft, setDraft: edit, fields, outcome, submit, saveDraft, input, pending: mutation.isPending };
 }
