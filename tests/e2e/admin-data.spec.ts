@@ -363,3 +363,43 @@ test('Refresh now follows its run: queued, running with its rows, then the resul
   await expect(hint).toHaveCount(0);
   await expectNoAxeViolations(page, WCAG);
 });
+
+test('a refresh that could not reach its feed says so in words, and the runs show no server path (minor 31)', async ({
+  page,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'canned answers: the desktop project only');
+  await signInAsAdmin(page);
+  // The words the server records for a refused connection (tests/integration/market-refresh.test.ts).
+  const words =
+    'Could not reach Zillow’s research data (home values) (network error). Nothing was changed; the last good data stays.';
+  const run = { ...RUNS.runs[1], id: 11, origin: 'zhvi.csv from files.zillowstatic.com' };
+  let refreshed = false;
+  await page.route('/api/admin/data/runs', (route) =>
+    route.fulfill({
+      json: {
+        success: true,
+        running: false,
+        runs: refreshed
+          ? [{ ...run, status: 'failed', finished_at: ISO, rows_read: 0, towns_updated: 0, error: words }]
+          : [],
+      },
+    }),
+  );
+  await page.route('/api/admin/data/refresh', (route) => {
+    refreshed = true;
+    return route.fulfill({ status: 202, json: { success: true, run_ids: [11] } });
+  });
+  await page.goto('/admin/data');
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Refresh now' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: `The refresh from the feeds failed: ${words}` }),
+  ).toBeVisible();
+  await expect(page.getByText(/^The refresh from the feeds: /)).toHaveCount(0);
+  await expect(runsTable(page)).toContainText('zhvi.csv from files.zillowstatic.com');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `/work/shots/i23-c/data-refresh-failed-${width}.png`, fullPage: true });
+  }
+  await expectNoAxeViolations(page, WCAG);
+});
