@@ -82,13 +82,13 @@ test.describe('/admin/data', () => {
     await expect(
       page.getByRole('status').filter({ hasText: 'The import of zhvi-lynbrook.csv succeeded: 1 town updated.' }),
     ).toBeVisible();
-    const zhviRun = runsTable(page).getByRole('row').filter({ hasText: 'Uploaded file zhvi-lynbrook.csv' });
+    const zhviRun = runsTable(page).getByRole('row').filter({ hasText: 'Upload: zhvi-lynbrook.csv' });
     await expect(zhviRun).toContainText('Succeeded');
     await expect(zhviRun.getByRole('cell').nth(5)).toHaveText('1');
 
     await page.getByLabel('RESO JSON file').setInputFiles(sold);
     await page.getByRole('button', { name: 'Upload JSON' }).click();
-    const soldRun = runsTable(page).getByRole('row').filter({ hasText: 'Uploaded file sold-lynbrook.json' });
+    const soldRun = runsTable(page).getByRole('row').filter({ hasText: 'Upload: sold-lynbrook.json' });
     await expect(soldRun).toContainText('Succeeded');
     await expect(soldRun.getByRole('cell').nth(4)).toHaveText('3');
 
@@ -160,7 +160,7 @@ test.describe('/admin/data', () => {
       page.getByRole('status').filter({ hasText: 'The import of moderate-zhvi.csv succeeded: 1 town updated.' }),
     ).toBeVisible();
     await expect(progress).toHaveCount(0);
-    const run = runsTable(page).getByRole('row').filter({ hasText: 'Uploaded file moderate-zhvi.csv' });
+    const run = runsTable(page).getByRole('row').filter({ hasText: 'Upload: moderate-zhvi.csv' });
     await expect(run).toContainText('Succeeded');
     await page.screenshot({ path: testInfo.outputPath('data-imported-390.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
