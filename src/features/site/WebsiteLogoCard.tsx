@@ -1,7 +1,8 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Outcome } from '../accounts/use-settings-form.ts';
-import { logoHeight } from './logo.ts';
+import { HEADER_ACTIONS, MENU_TOGGLE } from './header-actions.ts';
+import { LOGO_SCALE_TOP, logoHeight } from './logo.ts';
 import { SiteImageCardFrame } from './SiteImageCardFrame.tsx';
 import { SiteImageUpload } from './SiteImageUpload.tsx';
 import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, SITE_IMAGE_SIZES, type SiteLogos } from './site-images.ts';
@@ -71,7 +72,8 @@ function WebsiteLogo({ settings }: { settings: SiteLogos }) {
 
 function LogoScale({ logo, saved, onOutcome }: { logo: string; saved: number; onOutcome: (outcome: Outcome) => void }) {
   const id = useId();
-  const [scale, setScale] = useState(saved);
+  // A scale saved above what renders (the API takes up to 2.0) starts the slider at its top.
+  const [scale, setScale] = useState(Math.min(saved, LOGO_SCALE_TOP));
   const save = useSaveLogoSettings(SITE_IMAGE_MESSAGES.websiteSaveFailed, onOutcome);
   const height = logoHeight(scale);
   return (
@@ -91,7 +93,7 @@ function LogoScale({ logo, saved, onOutcome }: { logo: string; saved: number; on
           type="range"
           name="website_logo_scale"
           min={SITE_IMAGE_LIMITS.scaleMin}
-          max={SITE_IMAGE_LIMITS.scaleMax}
+          max={LOGO_SCALE_TOP}
           step={SITE_IMAGE_LIMITS.scaleStep}
           value={scale}
           aria-describedby={`${id}-size`}
@@ -125,8 +127,17 @@ function LogoPreview({ logo, height, label, phone }: { logo: string; height: num
       <span className="site-name">
         <img className="site-logo" src={logo} alt={`The logo as the header shows it on a ${label}`} height={height} />
       </span>
-      <span className="logo-preview-button" aria-hidden="true">
-        {phone ? 'Menu' : 'Get Estimate'}
+      {/* The header's own buttons (header-actions.ts), not clickable here. */}
+      <span className="nav-actions" aria-hidden="true">
+        {phone ? (
+          <span className={MENU_TOGGLE.className}>{MENU_TOGGLE.label}</span>
+        ) : (
+          HEADER_ACTIONS.map((action) => (
+            <span key={action.label} className={action.className}>
+              {action.label}
+            </span>
+          ))
+        )}
       </span>
     </div>
   );
