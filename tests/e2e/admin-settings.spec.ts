@@ -143,3 +143,24 @@ test('a list of the sections leads to each card; on a computer it stays in view 
     });
   }
 });
+
+test('the file pickers are one styled control: a button with the chosen file’s name, reached by the keyboard (minor 37)', async ({
+  page,
+}, testInfo) => {
+  await openSettings(page);
+  const card = page.getByRole('region', { name: 'Social preview image' });
+  const input = card.getByLabel('Upload an OG image');
+  await expect(input).toHaveAttribute('type', 'file');
+  await expect(card.locator('.file-picker-button')).toHaveText('Choose file');
+  await expect(card.locator('.file-picker-name')).toHaveText('No file chosen');
+  // The browser's own input takes the focus (Tab), its ring drawn on the button.
+  await input.focus();
+  await expect(input).toBeFocused();
+  await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+  await expect(card.locator('.file-picker-name')).toHaveText('notes.txt');
+  await expect(card.getByRole('alert')).toContainText('Please select an image file');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await card.screenshot({ path: `/work/shots/i23-c/file-picker-${testInfo.project.name}-${width}.png` });
+  }
+});
