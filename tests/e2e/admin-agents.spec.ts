@@ -166,7 +166,12 @@ test.describe('the admin’s agents', () => {
     const dialog = page.getByRole('dialog', { name: `Make ${name} inactive?` });
     await expect(dialog).toContainText('Their calculator page stops showing and they are signed out.');
     await expectNoAxeViolations(page, WCAG);
-    await page.screenshot({ path: test.info().outputPath('status-confirm.png') });
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({
+        path: `/work/shots/i23-c/agents-status-confirm-${test.info().project.name}-${width}.png`,
+      });
+    }
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
     await expectStatus(page, agent, 'active');
@@ -188,6 +193,13 @@ test.describe('the admin’s agents', () => {
     await expect(row.getByText('active', { exact: true })).toBeVisible();
     await expect(row.getByRole('button', { name: /Hard Delete/ })).toHaveCount(0);
     await expect(row.getByRole('combobox')).toHaveCount(0);
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({
+        path: `/work/shots/i23-c/agents-table-${test.info().project.name}-${width}.png`,
+        fullPage: true,
+      });
+    }
 
     const agents = await page.request.get('/api/admin/agents');
     const list: unknown = await agents.json();
