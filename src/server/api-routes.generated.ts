@@ -65,6 +65,7 @@ export const API_ROUTES: readonly (readonly [path: string, group: GroupName])[] 
   ['/sold', 'market'], // GET
   ['/admin/agents', 'adminAgents'], // GET POST
   ['/admin/agents/:id', 'adminAgents'], // PATCH DELETE
+  ['/admin/agents/:id/invitation', 'adminAgents'], // POST
   ['/admin/site-build', 'siteBuild'], // GET POST
   ['/admin/data/runs', 'dataAdmin'], // GET
   ['/admin/data/refresh', 'dataAdmin'], // POST

@@ -771,7 +771,7 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'PATCH',
     path: '/api/admin/agents/:id',
-    summary: 'Activates or deactivates an agent',
+    summary: 'Activates or deactivates an agent (the featured agent stays active)',
     tag: 'Admin',
     params: agentIdParams,
     body: json(agentStatusSchema),
@@ -786,6 +786,15 @@ export const OPERATIONS: readonly Operation[] = [
     params: agentIdParams,
     success: ok('Deleted', adminAgentChangedSchema),
     errors: [404, 409],
+  },
+  {
+    method: 'POST',
+    path: '/api/admin/agents/:id/invitation',
+    summary: 'Sends the invitation again to an agent who never chose a password',
+    tag: 'Admin',
+    params: agentIdParams,
+    success: ok('Sent', adminAgentChangedSchema),
+    errors: [404, 409, 429],
   },
   {
     method: 'PATCH',

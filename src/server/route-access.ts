@@ -91,6 +91,7 @@ export const ROUTE_ACCESS: RouteAccess = {
   'POST /api/admin/agents': 'admin',
   'PATCH /api/admin/agents/:id': 'admin',
   'DELETE /api/admin/agents/:id': 'admin',
+  'POST /api/admin/agents/:id/invitation': 'admin',
   // The admin's showcase: the home card's figures and images (src/features/showcase/showcase.server.ts).
   'PATCH /api/agents/me/showcase': 'admin',
   'GET /api/images/list': 'admin',

@@ -1,6 +1,7 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
 import { dataUrlOf, fitImage, ImageTooHeavy } from '../features/images/fit-image.ts';
 import type { StoredSize } from '../features/images/uploads.ts';
+import { FilePicker } from './FilePicker.tsx';
 
 export const NOT_AN_IMAGE = 'Please select an image file';
 
@@ -71,15 +72,13 @@ export function UploadField({
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      <input
-        ref={input}
+      <FilePicker
+        inputRef={input}
         id={id}
-        type="file"
         accept={accept}
         disabled={disabled || preparing}
-        aria-describedby={hint ? `${id}-hint` : undefined}
-        onChange={(event) => {
-          const file = event.target.files?.[0];
+        describedBy={hint ? `${id}-hint` : undefined}
+        onChange={(file) => {
           // Cleared, so choosing the same file again (after an error) still reports it.
           if (input.current) input.current.value = '';
           if (!file) return;

@@ -81,3 +81,44 @@ test('the site content screen has no accessibility violations', async ({ page })
   await expect(page.getByRole('region', { name: 'Suffolk County figures' }).getByRole('group')).toHaveCount(4);
   await expectNoAxeViolations(page, WCAG);
 });
+
+test('a figure without a source is asked about before it is saved, naming the claim (minor 34)', async ({
+  page,
+}, testInfo) => {
+  await openContent(page);
+  const saves: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().endsWith('/api/admin/site-content')) saves.push(request.url());
+  });
+  const source = claim(page, 2).getByLabel('Source (optional)');
+  const before = await source.inputValue();
+  await source.fill('');
+  await page.getByRole('button', { name: 'Save site content' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish a figure without a source?' });
+  await expect(dialog).toContainText('“75% more engagement” has no source.');
+  await expectNoAxeViolations(page, WCAG);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `/work/shots/i23-c/claims-unsourced-${testInfo.project.name}-${width}.png` });
+  }
+  await dialog.getByRole('button', { name: 'Add a source' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(source).toBeVisible();
+  expect(saves).toHaveLength(0);
+  await source.fill(before);
+});
+
+test('the home page shows a source line under every claim (minor 34)', async ({ page }, testInfo) => {
+  await page.goto('/');
+  const section = page.getByRole('region', { name: 'Showcase listings sell for more' });
+  const cards = section.getByRole('listitem');
+  await expect(cards).toHaveCount(4);
+  await expect(section.locator('.stat-source')).toHaveCount(4);
+  await expect(section.locator('.stat-source').nth(1)).toHaveText(
+    'Source: sample marketing data (April 2025) shipped with this site, not its own sales',
+  );
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await section.screenshot({ path: `/work/shots/i23-c/claims-home-${testInfo.project.name}-${width}.png` });
+  }
+});

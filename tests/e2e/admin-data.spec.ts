@@ -82,13 +82,13 @@ test.describe('/admin/data', () => {
     await expect(
       page.getByRole('status').filter({ hasText: 'The import of zhvi-lynbrook.csv succeeded: 1 town updated.' }),
     ).toBeVisible();
-    const zhviRun = runsTable(page).getByRole('row').filter({ hasText: 'Uploaded file zhvi-lynbrook.csv' });
+    const zhviRun = runsTable(page).getByRole('row').filter({ hasText: 'Upload: zhvi-lynbrook.csv' });
     await expect(zhviRun).toContainText('Succeeded');
     await expect(zhviRun.getByRole('cell').nth(5)).toHaveText('1');
 
     await page.getByLabel('RESO JSON file').setInputFiles(sold);
     await page.getByRole('button', { name: 'Upload JSON' }).click();
-    const soldRun = runsTable(page).getByRole('row').filter({ hasText: 'Uploaded file sold-lynbrook.json' });
+    const soldRun = runsTable(page).getByRole('row').filter({ hasText: 'Upload: sold-lynbrook.json' });
     await expect(soldRun).toContainText('Succeeded');
     await expect(soldRun.getByRole('cell').nth(4)).toHaveText('3');
 
@@ -160,7 +160,7 @@ test.describe('/admin/data', () => {
       page.getByRole('status').filter({ hasText: 'The import of moderate-zhvi.csv succeeded: 1 town updated.' }),
     ).toBeVisible();
     await expect(progress).toHaveCount(0);
-    const run = runsTable(page).getByRole('row').filter({ hasText: 'Uploaded file moderate-zhvi.csv' });
+    const run = runsTable(page).getByRole('row').filter({ hasText: 'Upload: moderate-zhvi.csv' });
     await expect(run).toContainText('Succeeded');
     await page.screenshot({ path: testInfo.outputPath('data-imported-390.png'), fullPage: true });
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -361,5 +361,45 @@ test('Refresh now follows its run: queued, running with its rows, then the resul
     page.getByRole('status').filter({ hasText: 'The refresh from the feeds succeeded: 119 towns updated.' }),
   ).toBeVisible();
   await expect(hint).toHaveCount(0);
+  await expectNoAxeViolations(page, WCAG);
+});
+
+test('a refresh that could not reach its feed says so in words, and the runs show no server path (minor 31)', async ({
+  page,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'canned answers: the desktop project only');
+  await signInAsAdmin(page);
+  // The words the server records for a refused connection (tests/integration/market-refresh.test.ts).
+  const words =
+    'Could not reach Zillow’s research data (home values) (network error). Nothing was changed; the last good data stays.';
+  const run = { ...RUNS.runs[1], id: 11, origin: 'zhvi.csv from files.zillowstatic.com' };
+  let refreshed = false;
+  await page.route('/api/admin/data/runs', (route) =>
+    route.fulfill({
+      json: {
+        success: true,
+        running: false,
+        runs: refreshed
+          ? [{ ...run, status: 'failed', finished_at: ISO, rows_read: 0, towns_updated: 0, error: words }]
+          : [],
+      },
+    }),
+  );
+  await page.route('/api/admin/data/refresh', (route) => {
+    refreshed = true;
+    return route.fulfill({ status: 202, json: { success: true, run_ids: [11] } });
+  });
+  await page.goto('/admin/data');
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Refresh now' }).click();
+  await expect(
+    page.getByRole('alert').filter({ hasText: `The refresh from the feeds failed: ${words}` }),
+  ).toBeVisible();
+  await expect(page.getByText(/^The refresh from the feeds: /)).toHaveCount(0);
+  await expect(runsTable(page)).toContainText('zhvi.csv from files.zillowstatic.com');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `/work/shots/i23-c/data-refresh-failed-${width}.png`, fullPage: true });
+  }
   await expectNoAxeViolations(page, WCAG);
 });

@@ -49,6 +49,8 @@ test.beforeEach(() => {
 });
 
 test('the admin uploads a website logo, sizes it with a live preview, and the home page shows it', async ({ page }) => {
+  // The rebuild at the end is polled for up to 3 minutes on a loaded machine.
+  test.setTimeout(240_000);
   await openSettings(page);
   const card = websiteLogoCard(page);
   await expect(card.getByText('No logo yet.')).toBeVisible();
@@ -70,6 +72,14 @@ test('the admin uploads a website logo, sizes it with a live preview, and the ho
   expect((await computer.boundingBox())?.height).toBe(104);
   await slider.press('End');
   await expect(computer).toHaveAttribute('height', '120');
+  // The slider ends where the logo stops growing (minor 12: from 1.5 to 2.0 nothing changed).
+  await expect(slider).toHaveAttribute('max', '1.5');
+  await expect(card.getByText('1.5× — 120 px high on the site')).toBeVisible();
+  // The preview draws the header's own buttons: Get Estimate and Contact on a computer, Menu on a phone.
+  const previewButtons = card.getByTestId('logo-preview-computer').locator('.button');
+  await expect(previewButtons).toHaveText(['Get Estimate', 'Contact']);
+  await expect(previewButtons.first()).toHaveClass('button button-primary');
+  await expect(card.getByTestId('logo-preview-phone').locator('.button')).toHaveText(['Menu']);
   await slider.press('Home');
   await expect(computer).toHaveAttribute('height', '40');
   await slider.fill('1.3');

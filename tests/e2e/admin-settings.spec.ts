@@ -82,6 +82,14 @@ test('the SEO form counts characters as the admin types and saves', async ({ pag
   await card.getByRole('button', { name: 'Save SEO settings' }).click();
   await expect(card.getByRole('status').filter({ hasText: 'SEO settings saved successfully!' })).toBeVisible();
 
+  // One notice per card (minor 26): an edit clears the success, the next save replaces it.
+  await card.getByLabel('Keywords (optional)').fill('Long Island, net proceeds');
+  await expect(card.getByText('SEO settings saved successfully!')).toHaveCount(0);
+  await card.getByLabel('Keywords (optional)').fill('');
+  await card.getByRole('button', { name: 'Save SEO settings' }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'SEO settings saved successfully!' })).toHaveCount(1);
+  await expect(page.getByText('SEO settings saved successfully!')).toHaveCount(1);
+
   await page.reload();
   await waitForIslands(page);
   await expect(seoCard(page).getByLabel('Page title')).toHaveValue('Sell smarter on Long Island');
@@ -95,4 +103,64 @@ test('the settings screen has no accessibility violations, with the Follow Up Bo
   await expect(emailCard(page).getByLabel('Mailgun domain')).toBeVisible();
   await expect(seoCard(page).getByLabel('Page title')).toBeVisible();
   await expectNoAxeViolations(page, WCAG);
+});
+
+test('a list of the sections leads to each card; on a computer it stays in view beside them', async ({
+  page,
+}, testInfo) => {
+  // Axe and two full-page screenshots of a long screen: slow on a loaded machine.
+  test.setTimeout(90_000);
+  await openSettings(page);
+  const nav = page.getByRole('navigation', { name: 'Settings sections' });
+  const links = nav.getByRole('link');
+  await expect(links).toHaveText([
+    'E-mail sending',
+    'SEO',
+    'Social preview image',
+    'Website logo',
+    'Town page logo',
+    'Closing fees',
+    'Follow Up Boss',
+  ]);
+  await nav.getByRole('link', { name: 'Closing fees' }).click();
+  await expect(page).toHaveURL(/#fee-table-title$/);
+  await expect(page.getByRole('heading', { name: 'Closing fees (Long Island)' })).toBeInViewport();
+  if (testInfo.project.name === 'desktop') {
+    await expect(nav).toBeInViewport();
+    // Two columns of cards: the SEO card sits beside the e-mail card, not below it.
+    const email = await emailCard(page).boundingBox();
+    const seo = await seoCard(page).boundingBox();
+    expect(seo?.y).toBe(email?.y);
+  }
+  await expectNoAxeViolations(page, WCAG);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: `/work/shots/i23-c/settings-top-${testInfo.project.name}-${width}.png` });
+    await page.screenshot({
+      path: `/work/shots/i23-c/settings-full-${testInfo.project.name}-${width}.png`,
+      fullPage: true,
+    });
+  }
+});
+
+test('the file pickers are one styled control: a button with the chosen file’s name, reached by the keyboard (minor 37)', async ({
+  page,
+}, testInfo) => {
+  await openSettings(page);
+  const card = page.getByRole('region', { name: 'Social preview image' });
+  const input = card.getByLabel('Upload an OG image');
+  await expect(input).toHaveAttribute('type', 'file');
+  await expect(card.locator('.file-picker-button')).toHaveText('Choose file');
+  await expect(card.locator('.file-picker-name')).toHaveText('No file chosen');
+  // The browser's own input takes the focus (Tab), its ring drawn on the button.
+  await input.focus();
+  await expect(input).toBeFocused();
+  await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
+  await expect(card.locator('.file-picker-name')).toHaveText('notes.txt');
+  await expect(card.getByRole('alert')).toContainText('Please select an image file');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await card.screenshot({ path: `/work/shots/i23-c/file-picker-${testInfo.project.name}-${width}.png` });
+  }
 });

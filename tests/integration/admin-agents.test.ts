@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { anyString, expectError, expectJson } from '../support/api-suite.ts';
-import { clientAs, lastLinkToken, useAuthSuite, type Client } from '../support/auth-suite.ts';
+import { clientAs, lastLinkToken, sentTo, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
 
@@ -23,6 +23,9 @@ const agentRow = z.strictObject({
   created_at: z.string(),
   lead_count: z.number(),
   estimate_count: z.number(),
+  featured: z.boolean(),
+  last_sign_in_at: z.string().nullable(),
+  invitation_open: z.boolean(),
 });
 const agentList = z.strictObject({ success: z.literal(true), agents: z.array(agentRow) });
 const added = z.strictObject({ success: z.literal(true), message: z.string(), agent: agentRow });
@@ -55,6 +58,22 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
   }
 
   const list = async (client: Client) => expectJson(await client.get('/api/admin/agents'), 200, agentList);
+
+  /** The featured agent's id: the seeded one, or one made with the FEATURED_AGENT_* defaults. */
+  async function featuredAgentId(): Promise<number> {
+    const [existing] = await suite.db.query<{ id: number }>('SELECT id FROM agents WHERE slug = $1', [FEATURED.slug]);
+    const id =
+      existing?.id ??
+      (
+        await suite.db.query<{ id: number }>(
+          `INSERT INTO agents (first_name, last_name, email, slug, status) VALUES ('Alex', 'Morgan', $1, $2, 'active')
+           ON CONFLICT DO NOTHING RETURNING id`,
+          [FEATURED.email, FEATURED.slug],
+        )
+      )[0]?.id;
+    if (id === undefined) throw new Error('no featured agent');
+    return id;
+  }
   const statusOf = async (id: number) =>
     (await suite.db.query<{ status: string }>('SELECT status FROM agents WHERE id = $1', [id]))[0]?.status;
 
@@ -88,6 +107,9 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
         created_at: anyString(),
         lead_count: 2,
         estimate_count: 0,
+        featured: false,
+        last_sign_in_at: null,
+        invitation_open: false,
       });
       expect(agents.find((agent) => agent.id === admin.id)?.is_admin).toBe(true);
     });
@@ -232,6 +254,94 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
       expect(await statusOf(admin.id)).toBe('active');
       expect(await statusOf(target.id)).toBe('active');
     });
+
+    it('keeps the featured agent active, naming the reason (minor 25), and lists them as featured', async () => {
+      const admin = await signedIn(true);
+      const featuredId = await featuredAgentId();
+      await suite.db.query(`UPDATE agents SET status = 'active' WHERE id = $1`, [featuredId]);
+      for (const status of ['inactive', 'pending']) {
+        await expectError(
+          await admin.client.send('PATCH', `/api/admin/agents/${featuredId}`, { status }),
+          409,
+          'The featured agent’s name brands the public pages, so they must stay active. Choose another featured agent first (the FEATURED_AGENT_* settings of the site).',
+        );
+      }
+      expect(await statusOf(featuredId)).toBe('active');
+      await expectJson(
+        await admin.client.send('PATCH', `/api/admin/agents/${featuredId}`, { status: 'active' }),
+        200,
+        done,
+      );
+      const { agents } = await list(admin.client);
+      expect(agents.filter((agent) => agent.featured).map((agent) => agent.id)).toEqual([featuredId]);
+    });
+
+    it('records the last sign-in, shown in the list', async () => {
+      const admin = await signedIn(true);
+      const body = newAgentBody();
+      await suite.client().post('/api/auth/signup', { ...body, password: 'robins-long-password' });
+      await suite.db.query(`UPDATE agents SET status = 'active' WHERE slug = $1`, [body.slug]);
+      const before = (await list(admin.client)).agents.find((agent) => agent.slug === body.slug);
+      expect(before?.last_sign_in_at).toBeNull();
+      const login = await suite
+        .client()
+        .post('/api/auth/login', { email: body.email, password: 'robins-long-password' });
+      expect(login.status, await login.clone().text()).toBe(200);
+      const after = (await list(admin.client)).agents.find((agent) => agent.slug === body.slug);
+      expect(Date.parse(after?.last_sign_in_at ?? '')).toBeGreaterThan(Date.now() - 60_000);
+    });
+  });
+
+  describe('POST /api/admin/agents/{id}/invitation', () => {
+    const resend = (client: Client, id: number | string) =>
+      client.request(`/api/admin/agents/${id}/invitation`, { method: 'POST', headers: { origin: suite.api.origin } });
+    const invitationsTo = (email: string) =>
+      suite.outbox.filter((line) => sentTo(line, email) && line.includes('/reset-password?token=')).length;
+
+    it('sends the invitation again only when an admin asks, to an agent without a password, at most 5 an hour', async () => {
+      const admin = await signedIn(true);
+      const answer = await expectJson(await admin.client.send('POST', '/api/admin/agents', newAgentBody()), 201, added);
+      expect(answer.agent.invitation_open).toBe(true);
+      await suite.settle();
+      const email = answer.agent.email;
+      const first = lastLinkToken(suite.outbox, 'reset-password', email);
+
+      // A visitor or an agent cannot make it mail anyone.
+      await expectError(await resend(suite.client(), answer.agent.id), 401, 'Please log in');
+      const agent = await signedIn(false);
+      await expectError(await resend(agent.client, answer.agent.id), 403, 'Admins only');
+      await suite.settle();
+      const sentBefore = invitationsTo(email);
+
+      const again = await expectJson(await resend(admin.client, answer.agent.id), 200, done);
+      expect(again.message).toBe('Invitation sent again.');
+      await suite.settle();
+      expect(invitationsTo(email)).toBe(sentBefore + 1);
+      const second = lastLinkToken(suite.outbox, 'reset-password', email);
+      expect(second).not.toBe(first);
+      // Only the newest link works.
+      await expectError(
+        await suite.client().post('/api/auth/reset-password', { token: first, password: 'brand-new-pass' }),
+        400,
+      );
+
+      for (let sent = 1; sent < 5; sent += 1) await expectJson(await resend(admin.client, answer.agent.id), 200, done);
+      const limited = await resend(admin.client, answer.agent.id);
+      await expectError(limited, 429);
+      expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+
+      await expectError(await resend(admin.client, 2_000_000_000), 404, 'Agent not found');
+    });
+
+    it('refuses an agent who has chosen a password', async () => {
+      const admin = await signedIn(true);
+      const target = await createAgent(suite.db);
+      await expectError(
+        await resend(admin.client, target.id),
+        409,
+        'This agent has already chosen a password; they can use “Forgot password” on the login page.',
+      );
+    });
   });
 
   describe('DELETE /api/admin/agents/{id}', () => {
@@ -267,21 +377,11 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
       await expectError(await remove(admin.client, admin.id), 409, 'You cannot delete your own account.');
       expect(await statusOf(admin.id)).toBe('active');
 
-      const [existing] = await suite.db.query<{ id: number }>('SELECT id FROM agents WHERE slug = $1', [FEATURED.slug]);
-      const featuredId =
-        existing?.id ??
-        (
-          await suite.db.query<{ id: number }>(
-            `INSERT INTO agents (first_name, last_name, email, slug, status) VALUES ('Alex', 'Morgan', $1, $2, 'active')
-             RETURNING id`,
-            [FEATURED.email, FEATURED.slug],
-          )
-        )[0]?.id;
-      if (featuredId === undefined) throw new Error('no featured agent');
+      const featuredId = await featuredAgentId();
       await expectError(
         await remove(admin.client, featuredId),
         409,
-        'The featured agent of this site cannot be deleted.',
+        'The featured agent’s name brands the public pages, so they cannot be deleted. Choose another featured agent first (the FEATURED_AGENT_* settings of the site).',
       );
       expect(await statusOf(featuredId)).toBeDefined();
       await expectError(await remove(admin.client, 'x1'), 400);

@@ -187,7 +187,8 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
     expect(runs[0]).toMatchObject({
       id: ids[0],
       source: 'zhvi',
-      origin: 'Uploaded file zhvi-october.csv',
+      // The file's name, never a path on the server (minor 31).
+      origin: 'Upload: zhvi-october.csv',
       status: 'succeeded',
       // Every row of the sample is a New York one: the browser sent them all.
       rows_read: SAMPLE_ZHVI.trim().split('\n').length - 1,
@@ -273,7 +274,8 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
     const { runs } = await expectJson(await admin.get('/api/admin/data/runs'), 200, dataRunsResponseSchema);
     expect(runs.find((run) => run.id === id)).toMatchObject({
       status: 'failed',
-      error: 'The file is not a RESO response ({ "value": [...] })',
+      error:
+        'Could not import the uploaded file rows.json: The file is not a RESO response ({ "value": [...] }). Nothing was changed; the last good data stays.',
     });
   });
 

@@ -445,6 +445,11 @@ export const MATRIX: Record<string, MatrixRow> = {
     request: (w) => ({ path: `/api/admin/agents/${w.a.id}` }),
     expect: adminOnly(),
   },
+  // Agent A chose a password, so the admin is told the invitation is not needed; nobody else gets that far.
+  'POST /api/admin/agents/:id/invitation': {
+    request: (w) => ({ path: `/api/admin/agents/${w.a.id}/invitation` }),
+    expect: adminOnly(409),
+  },
 
   // The showcase, the public pages' content, the fee table, rebuilds and market data.
   'PATCH /api/agents/me/showcase': {

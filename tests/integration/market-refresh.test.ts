@@ -3,6 +3,7 @@
  * fakes), every run recorded in data_runs, a failing source leaving its previous data in place
  * while the other source still runs.
  */
+import { createServer } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResoClient } from '../../src/features/market/reso-client.server.ts';
 import { csvFromUrl } from '../../src/features/market/feeds.server.ts';
@@ -100,7 +101,10 @@ describe.each(BACKENDS)('market refresh on %s', (backend) => {
       ['zhvi', 'failed'],
       ['sold', 'succeeded'],
     ]);
-    expect(cut.runs[0]?.error).toMatch(/answered 500/);
+    // In words, saying nothing changed (minor 31).
+    expect(cut.runs[0]?.error).toBe(
+      'Zillow’s research data (home values) answered with an error (HTTP 500). Nothing was changed; the last good data stays.',
+    );
     expect(await marketRows()).toEqual(before);
 
     zillow.trouble({ kind: 'cut', afterBytes: 2000 }, 1);
@@ -109,5 +113,23 @@ describe.each(BACKENDS)('market refresh on %s', (backend) => {
     expect(await marketRows()).toEqual(before);
     const recorded = await runs();
     expect(recorded.filter((run) => run.status === 'failed')).toHaveLength(2);
+  });
+  it('a feed that cannot be reached is said in words, not "fetch failed" (minor 31)', async () => {
+    const before = await marketRows();
+    // A port that was just free: nothing listens there, so the connection is refused.
+    const closed = await new Promise<number>((resolve) => {
+      const server = createServer();
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address ? address.port : 9));
+      });
+    });
+    const result = await refreshMarketData(test.db, { zhvi: csvFromUrl(`http://127.0.0.1:${closed}/zhvi.csv`) });
+    expect(result.runs[0]).toMatchObject({
+      status: 'failed',
+      error:
+        'Could not reach Zillow’s research data (home values) (network error). Nothing was changed; the last good data stays.',
+    });
+    expect(await marketRows()).toEqual(before);
   });
 });

@@ -54,14 +54,16 @@ describe.each(BACKENDS)('site content on %s', (backend) => {
   const agentClient = async () => clientAs(suite, (await createAgent(suite.db)).id);
   const put = (client: Client, body: unknown) => client.send('PUT', PATH, body);
 
-  it("starts with the specification's content, each claim without a source line", () => {
+  it("starts with the specification's content, each claim with the sample data's source line (minor 34)", () => {
     expect(seeded.claims.map((claim) => `${claim.figure} ${claim.label}`)).toEqual([
       '~2% higher sale price',
       '75% more engagement',
       '15% more profile views',
       '<10% of listings',
     ]);
-    expect(seeded.claims.every((claim) => claim.source === '')).toBe(true);
+    expect(seeded.claims.map((claim) => claim.source)).toEqual(
+      Array(4).fill('Source: sample marketing data (April 2025) shipped with this site, not its own sales'),
+    );
     expect(seeded.track_record[0]).toEqual({ figure: '1,381+', label: 'homes sold' });
     expect(seeded.disclaimer).toMatch(/^Marketing performance data analysed April 2025/);
     expect(seeded.counties.nassau).toContainEqual({ label: 'Median Home Value', value: '$650K' });

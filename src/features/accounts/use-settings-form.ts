@@ -47,8 +47,8 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
     },
   });
 
-  const submit = (event: SubmitEvent) => {
-    event.preventDefault();
+  /** Checks the draft and saves it (the form's submit, or a dialog's "save anyway"). */
+  const saveDraft = () => {
     setOutcome(null);
     const parsed = schema.safeParse(draft);
     if (!parsed.success) {
@@ -60,13 +60,27 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
     mutation.mutate(draft);
   };
 
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    saveDraft();
+  };
+
+  /**
+   * An edit of the draft. A success notice says the saved values are live; once the form is edited
+   * again it no longer describes what is on screen, so it goes (minor 26: notices piled up).
+   */
+  const edit = (next: Draft) => {
+    setDraft(next);
+    setOutcome((shown) => (shown?.tone === 'success' ? null : shown));
+  };
+
   /** The props of a text Field bound to one draft value. */
   const input = (name: keyof Draft & string) => ({
     name,
     value: draft[name],
     error: fields[name],
-    onChange: (event: { target: { value: string } }) => setDraft({ ...draft, [name]: event.target.value }),
+    onChange: (event: { target: { value: string } }) => edit({ ...draft, [name]: event.target.value }),
   });
 
-  return { draft, setDraft, fields, outcome, submit, input, pending: mutation.isPending };
+  return { draft, setDraft: edit, fields, outcome, submit, saveDraft, input, pending: mutation.isPending };
 }

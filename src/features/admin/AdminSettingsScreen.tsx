@@ -7,9 +7,22 @@ import { SeoSettingsCard } from '../seo/SeoSettingsCard.tsx';
 import { TownLogoCard } from '../site/TownLogoCard.tsx';
 import { WebsiteLogoCard } from '../site/WebsiteLogoCard.tsx';
 
+/** Each card's heading (its id) and the words the section list uses for it, in the page's order. */
+const SECTIONS = [
+  { id: 'email-settings-title', label: 'E-mail sending' },
+  { id: 'seo-settings-title', label: 'SEO' },
+  { id: 'og-image-title', label: 'Social preview image' },
+  { id: 'website-logo-title', label: 'Website logo' },
+  { id: 'town-logo-title', label: 'Town page logo' },
+  { id: 'fee-table-title', label: 'Closing fees' },
+  { id: 'fub-title', label: 'Follow Up Boss' },
+] as const;
+
 /**
  * /admin/settings: the site's e-mail sending, its SEO defaults and OG image, its website and
- * town-page logos, the Long Island closing fees, and the admin's own Follow Up Boss card.
+ * town-page logos, the Long Island closing fees, and the admin's own Follow Up Boss card. The page
+ * was one 7,900 px column (minor 35): a list of its sections leads to each card (beside them and
+ * sticky on a computer, a compact list above them on a phone), and the cards share the width.
  */
 export default function AdminSettingsScreen() {
   return (
@@ -17,13 +30,24 @@ export default function AdminSettingsScreen() {
       {() => (
         <div className="admin-settings">
           <h1>Settings</h1>
-          <EmailSettingsCard />
-          <SeoSettingsCard />
-          <OgImageCard />
-          <WebsiteLogoCard />
-          <TownLogoCard />
-          <FeeTableCard />
-          <FubCard />
+          <nav className="settings-nav" aria-label="Settings sections">
+            <ul className="plain-list">
+              {SECTIONS.map((section) => (
+                <li key={section.id}>
+                  <a href={`#${section.id}`}>{section.label}</a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+          <div className="settings-cards">
+            <EmailSettingsCard />
+            <SeoSettingsCard />
+            <OgImageCard />
+            <WebsiteLogoCard />
+            <TownLogoCard />
+            <FeeTableCard />
+            <FubCard />
+          </div>
         </div>
       )}
     </AccountFrame>

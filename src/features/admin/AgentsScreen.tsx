@@ -14,11 +14,17 @@ import {
   adminAgentChangedSchema,
   adminAgentListSchema,
   agentLeadsCsv,
+  statusChangeQuestion,
   type AdminAgent,
+  type AgentStatus,
 } from './admin-agents.ts';
+import { LEAD_TIME_ZONE } from '../leads/lead-list.ts';
 import { useLeadExport } from '../leads/use-lead-export.ts';
 
-/** /admin/agents: every agent, Add New Agent, status changes and Hard Delete. */
+/**
+ * /admin/agents: every agent with their leads and last sign-in, Add New Agent, status changes (asked
+ * first), Resend invitation and Hard Delete (never for oneself or the featured agent).
+ */
 export default function AgentsScreen() {
   return (
     <AccountFrame area="admin" current="/admin/agents">
@@ -80,6 +86,15 @@ const STATUS_TONE: Record<AdminAgent['status'], string> = {
   pending: 'badge-wait',
 };
 
+const signInTime = new Intl.DateTimeFormat('en-US', {
+  timeZone: LEAD_TIME_ZONE,
+  dateStyle: 'medium',
+  timeStyle: 'short',
+});
+
+/** A status change waiting for the admin's yes (minor 25: it used to apply as the select changed). */
+type StatusChange = { agent: AdminAgent; status: AgentStatus };
+
 function AgentTable(props: {
   agents: AdminAgent[];
   myId: number;
@@ -89,84 +104,157 @@ function AgentTable(props: {
   const { agents, myId, onOutcome, onDelete } = props;
   const captionId = useId();
   const queryClient = useQueryClient();
+  const [asking, setAsking] = useState<StatusChange | null>(null);
   const changeStatus = useMutation({
-    mutationFn: ({ id, status }: { id: number; status: string }) =>
-      sendJson('PATCH', `/api/admin/agents/${id}`, adminAgentChangedSchema, { status }),
-    onSuccess: (answer) => onOutcome({ tone: 'success', message: answer.message }),
-    onError: (error) => onOutcome({ tone: 'error', message: messageOf(error, 'Failed to update status') }),
+    mutationFn: ({ agent, status }: StatusChange) =>
+      sendJson('PATCH', `/api/admin/agents/${agent.id}`, adminAgentChangedSchema, { status }),
+    onSuccess: (answer) => {
+      setAsking(null);
+      onOutcome({ tone: 'success', message: answer.message });
+    },
+    onError: (error) => {
+      setAsking(null);
+      onOutcome({ tone: 'error', message: messageOf(error, 'Failed to update status') });
+    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: AGENTS_KEY }),
   });
+  const resend = useMutation({
+    mutationFn: (agent: AdminAgent) =>
+      sendJson('POST', `/api/admin/agents/${agent.id}/invitation`, adminAgentChangedSchema),
+    onSuccess: (answer, agent) =>
+      onOutcome({ tone: 'success', message: `${answer.message} It went to ${agent.email}.` }),
+    onError: (error) => onOutcome({ tone: 'error', message: messageOf(error, ADMIN_AGENT_MESSAGES.invitationFailed) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: AGENTS_KEY }),
+  });
+  const question = asking ? statusChangeQuestion(nameOf(asking.agent), asking.status) : null;
   return (
-    // On a phone each agent is a block of labelled lines (.leads-table in global.css).
-    <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
-      <table className="leads-table">
-        <caption id={captionId}>
-          {agents.length} {agents.length === 1 ? 'agent' : 'agents'}
-        </caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Email</th>
-            <th scope="col">Slug</th>
-            <th scope="col">Brokerage</th>
-            <th scope="col">Status</th>
-            <th scope="col">Actions</th>
-          </tr>
-        </thead>
-        <tbody>
-          {agents.map((agent) => {
-            const name = `${agent.first_name} ${agent.last_name}`;
-            return (
-              <tr key={agent.id}>
-                <th scope="row">{name}</th>
-                <td data-label="Email" className="leads-email">
-                  {agent.email}
-                </td>
-                <td data-label="Slug">{agent.slug}</td>
-                <td data-label="Brokerage">{agent.brokerage ?? 'N/A'}</td>
-                <td data-label="Status" className="nowrap">
-                  <span className={`badge ${STATUS_TONE[agent.status]}`}>{agent.status}</span>{' '}
-                  {agent.is_admin ? <span className="badge badge-admin">Admin</span> : null}
-                  {agent.id === myId ? null : (
-                    <div className="agent-status">
-                      <label className="visually-hidden" htmlFor={`status-${agent.id}`}>
-                        Status of {name}
-                      </label>
-                      <select
-                        id={`status-${agent.id}`}
-                        value={agent.status}
-                        disabled={changeStatus.isPending}
-                        onChange={(event) => changeStatus.mutate({ id: agent.id, status: event.target.value })}
-                      >
-                        {AGENT_STATUSES.map((status) => (
-                          <option key={status} value={status}>
-                            {status}
-                          </option>
-                        ))}
-                      </select>
-                    </div>
-                  )}
-                </td>
-                <td data-label="Actions">
-                  <div className="agent-actions">
-                    <a className="button button-secondary" href={`/r/${agent.slug}`} target="_blank" rel="noopener">
-                      View Page<span className="visually-hidden"> of {name} (opens in a new tab)</span>
-                    </a>
-                    {agent.id === myId ? null : (
-                      <button type="button" className="button button-danger" onClick={() => onDelete(agent)}>
-                        Hard Delete<span className="visually-hidden"> {name}</span>
-                      </button>
+    <>
+      {/* On a phone each agent is a block of labelled lines (.leads-table in global.css). */}
+      <div className="table-scroll" role="region" aria-labelledby={captionId} tabIndex={0}>
+        <table className="leads-table">
+          <caption id={captionId}>
+            {agents.length} {agents.length === 1 ? 'agent' : 'agents'}
+          </caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Slug</th>
+              <th scope="col">Brokerage</th>
+              <th scope="col">Leads</th>
+              <th scope="col">Last sign-in</th>
+              <th scope="col">Status</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {agents.map((agent) => {
+              const name = nameOf(agent);
+              // Your own status and the featured agent's are not yours to change here (the server refuses too).
+              const fixedStatus = agent.id === myId || agent.featured;
+              return (
+                <tr key={agent.id}>
+                  <th scope="row">
+                    {name}
+                    {agent.is_admin ? (
+                      <>
+                        {' '}
+                        <span className="badge badge-admin">Admin</span>
+                      </>
+                    ) : null}
+                    {agent.featured ? (
+                      <>
+                        {' '}
+                        <span className="badge badge-admin">Featured</span>
+                      </>
+                    ) : null}
+                  </th>
+                  <td data-label="Email" className="leads-email">
+                    {agent.email}
+                  </td>
+                  <td data-label="Slug">{agent.slug}</td>
+                  <td data-label="Brokerage">{agent.brokerage ?? 'N/A'}</td>
+                  <td data-label="Leads">{agent.lead_count}</td>
+                  <td data-label="Last sign-in">
+                    {agent.last_sign_in_at ? signInTime.format(new Date(agent.last_sign_in_at)) : 'Never'}
+                  </td>
+                  <td data-label="Status" className="nowrap">
+                    {fixedStatus ? (
+                      <span className={`badge ${STATUS_TONE[agent.status]}`}>{agent.status}</span>
+                    ) : (
+                      <div className="agent-status">
+                        <label className="visually-hidden" htmlFor={`status-${agent.id}`}>
+                          Status of {name}
+                        </label>
+                        <select
+                          id={`status-${agent.id}`}
+                          value={agent.status}
+                          disabled={changeStatus.isPending}
+                          onChange={(event) => {
+                            const status = AGENT_STATUSES.find((value) => value === event.target.value);
+                            if (status && status !== agent.status) setAsking({ agent, status });
+                          }}
+                        >
+                          {AGENT_STATUSES.map((status) => (
+                            <option key={status} value={status}>
+                              {status}
+                            </option>
+                          ))}
+                        </select>
+                      </div>
                     )}
-                  </div>
-                </td>
-              </tr>
-            );
-          })}
-        </tbody>
-      </table>
-    </div>
+                  </td>
+                  <td data-label="Actions">
+                    <div className="agent-actions">
+                      <a className="button button-secondary" href={`/r/${agent.slug}`} target="_blank" rel="noopener">
+                        View Page<span className="visually-hidden"> of {name} (opens in a new tab)</span>
+                      </a>
+                      {agent.invitation_open && agent.id !== myId ? (
+                        <button
+                          type="button"
+                          className="button button-secondary"
+                          disabled={resend.isPending}
+                          onClick={() => resend.mutate(agent)}
+                        >
+                          Resend invitation<span className="visually-hidden"> to {name}</span>
+                        </button>
+                      ) : null}
+                      {fixedStatus ? null : (
+                        <button type="button" className="button button-danger" onClick={() => onDelete(agent)}>
+                          Hard Delete<span className="visually-hidden"> {name}</span>
+                        </button>
+                      )}
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {asking && question ? (
+        <Modal open title={question.title} onClose={() => setAsking(null)}>
+          <p>{question.consequence}</p>
+          <div className="modal-actions">
+            <button type="button" className="button button-secondary" onClick={() => setAsking(null)}>
+              Cancel
+            </button>
+            <button
+              type="button"
+              className={asking.status === 'active' ? 'button button-primary' : 'button button-danger'}
+              disabled={changeStatus.isPending}
+              onClick={() => changeStatus.mutate(asking)}
+            >
+              {changeStatus.isPending ? 'Saving…' : `Make ${asking.status}`}
+            </button>
+          </div>
+        </Modal>
+      ) : null}
+    </>
   );
 }
+
+const nameOf = (agent: AdminAgent) => `${agent.first_name} ${agent.last_name}`;
 
 const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '' : 's'}`;
 
@@ -236,8 +324,11 @@ function AddAgentForm() {
       void queryClient.invalidateQueries({ queryKey: AGENTS_KEY });
     },
     onError: (error) => {
-      setFields(error instanceof ApiError ? error.fields : {});
-      setOutcome({ tone: 'error', message: messageOf(error, ADMIN_AGENT_MESSAGES.addFailed) });
+      const fieldErrors = error instanceof ApiError ? error.fields : {};
+      setFields(fieldErrors);
+      // A refusal of a field ("Slug already taken") is said under that field, not a second time here (minor 26).
+      const said = Object.keys(fieldErrors).length > 0;
+      setOutcome(said ? null : { tone: 'error', message: messageOf(error, ADMIN_AGENT_MESSAGES.addFailed) });
     },
   });
 

@@ -12,6 +12,7 @@ import { HttpError, parseOrThrow, route } from '../../server/http.ts';
 import { ADMINS_ONLY, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { invitationEmail, INVITATION_HOURS } from '../auth/auth-emails.ts';
 import { duplicateError, duplicateFromInsert } from '../auth/auth-routes.server.ts';
+import { enforceRateLimits, LIMITS, rateCheck } from '../auth/rate-limit.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { issueTokenCtes, newToken } from '../auth/tokens.server.ts';
 import type { MailContext } from '../email/email.server.ts';
@@ -32,18 +33,26 @@ function requireAdmin(meAdmin: boolean | null | undefined): void {
   if (!meAdmin) throw new HttpError(403, ADMINS_ONLY);
 }
 
-const AGENT_COLUMNS = `a.id, a.first_name, a.last_name, a.email, a.slug, a.brokerage, a.status, a.is_admin, a.created_at`;
+const AGENT_COLUMNS = `a.id, a.first_name, a.last_name, a.email, a.slug, a.brokerage, a.status, a.is_admin, a.created_at,
+  a.last_sign_in_at, a.password_hash IS NULL AS invitation_open`;
 
 /** Each agent's leads and estimates, from the per-day counts (migration 0011) rather than every row. */
 const COUNT_COLUMNS = `
   (SELECT coalesce(sum(d.leads), 0)::int FROM agent_daily_counts d WHERE d.agent_id = a.id) AS lead_count,
   (SELECT coalesce(sum(d.estimates), 0)::int FROM agent_daily_counts d WHERE d.agent_id = a.id) AS estimate_count`;
 
-interface DbAgent extends Omit<AdminAgent, 'created_at'> {
+interface DbAgent extends Omit<AdminAgent, 'created_at' | 'last_sign_in_at' | 'featured'> {
   created_at: Date;
+  last_sign_in_at: Date | null;
 }
 
-const toAgent = (row: DbAgent): AdminAgent => ({
+type Featured = Pick<FeaturedAgent, 'slug' | 'email'>;
+
+/** The featured agent is named by configuration: by slug or by e-mail, as Hard Delete tells them. */
+const isFeatured = (featured: Featured, agent: { slug: string; email: string }): boolean =>
+  agent.slug === featured.slug || agent.email.toLowerCase() === featured.email.toLowerCase();
+
+const toAgent = (row: DbAgent, featured: Featured): AdminAgent => ({
   id: row.id,
   first_name: row.first_name,
   last_name: row.last_name,
@@ -55,6 +64,9 @@ const toAgent = (row: DbAgent): AdminAgent => ({
   created_at: row.created_at.toISOString(),
   lead_count: row.lead_count,
   estimate_count: row.estimate_count,
+  featured: isFeatured(featured, row),
+  last_sign_in_at: row.last_sign_in_at?.toISOString() ?? null,
+  invitation_open: row.invitation_open,
 });
 
 const isAgentRow = <Row extends Partial<DbAgent>>(row: Row): row is Row & DbAgent => typeof row.id === 'number';
@@ -86,7 +98,7 @@ export function adminAgentRoutes({ db, mail, featured, purge }: AdminAgentRoutes
         sessionParams(sessionOf(c)),
       );
       requireAdmin(rows[0]?.me_admin);
-      return c.json({ success: true, agents: rows.filter(isAgentRow).map(toAgent) });
+      return c.json({ success: true, agents: rows.filter(isAgentRow).map((row) => toAgent(row, featured)) });
     },
 
     /**
@@ -157,36 +169,46 @@ export function adminAgentRoutes({ db, mail, featured, purge }: AdminAgentRoutes
       requireAdmin(row?.me_admin);
       if (!row || !isAgentRow(row)) throw duplicateError(row?.email_taken ?? false, row?.slug_taken ?? false);
       if (row.delivery_id !== null) mail.deliverSoon([row.delivery_id], c.req.raw);
-      return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.added, agent: toAgent(row) }, 201);
+      return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.added, agent: toAgent(row, featured) }, 201);
     },
   });
 
   route(app, '/admin/agents/:id', {
     /**
      * One statement. Leaving `active` raises session_version, so the agent's open sessions end at
-     * their next request; an admin cannot change their own status (they would lock themselves out).
+     * their next request; an admin cannot change their own status (they would lock themselves out),
+     * and the featured agent stays active (the public pages carry their name).
      */
     PATCH: async (c) => {
       const { id } = parseOrThrow(agentIdParams, c.req.param());
       const { status } = await readJsonAsAdmin(c, db, agentStatusSchema);
-      const [row] = await db.query<{ me_admin: boolean | null; me_id: number | null; updated: number | null }>(
+      const [row] = await db.query<{
+        me_admin: boolean | null;
+        me_id: number | null;
+        featured: boolean | null;
+        updated: number | null;
+      }>(
         `WITH ${sessionAgentCte(1)},
+         target AS (
+           SELECT a.id, (a.slug = $5 OR lower(a.email) = lower($6)) AS featured FROM agents a WHERE a.id = $3
+         ),
          updated AS (
            UPDATE agents a
               SET status = $4,
                   session_version = CASE WHEN $4 <> 'active' AND a.status = 'active'
                                          THEN a.session_version + 1 ELSE a.session_version END,
                   updated_at = now()
-             FROM me
-            WHERE a.id = $3 AND me.is_admin AND me.id <> a.id
+             FROM me, target t
+            WHERE a.id = t.id AND me.is_admin AND me.id <> a.id AND NOT (t.featured AND $4 <> 'active')
            RETURNING a.id
          )
          SELECT (SELECT is_admin FROM me) AS me_admin, (SELECT id FROM me) AS me_id,
-                (SELECT id FROM updated) AS updated`,
-        [...sessionParams(sessionOf(c)), id, status],
+                (SELECT featured FROM target) AS featured, (SELECT id FROM updated) AS updated`,
+        [...sessionParams(sessionOf(c)), id, status, featured.slug, featured.email],
       );
       requireAdmin(row?.me_admin);
       if (row?.me_id === id) throw new HttpError(409, ADMIN_AGENT_MESSAGES.statusSelf);
+      if (row?.featured && status !== 'active') throw new HttpError(409, ADMIN_AGENT_MESSAGES.statusFeatured);
       if (row?.updated === null || row?.updated === undefined) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
       await purge(c.req.raw, [CACHE_TAGS.agent(id)]);
       return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.statusChanged });
@@ -236,6 +258,50 @@ export function adminAgentRoutes({ db, mail, featured, purge }: AdminAgentRoutes
       if (!row.deleted) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
       await purge(c.req.raw, [CACHE_TAGS.agent(id)]);
       return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.deleted });
+    },
+  });
+
+  route(app, '/admin/agents/:id/invitation', {
+    /**
+     * Resend invitation, for an agent who never chose a password: the invitation e-mail again with a
+     * new link (older links stop working). Round trips: 1 lookup (who asks, and the agent), 1 rate
+     * limit per agent, 1 statement that issues the token and queues the e-mail; it re-checks that
+     * the agent still has no password, so a password chosen meanwhile queues nothing.
+     */
+    POST: async (c) => {
+      const { id } = parseOrThrow(agentIdParams, c.req.param());
+      const [found] = await db.query<{
+        me_admin: boolean | null;
+        first_name: string | null;
+        invitation_open: boolean | null;
+      }>(
+        `WITH ${sessionAgentCte(1)}
+         SELECT (SELECT is_admin FROM me) AS me_admin, a.first_name, a.password_hash IS NULL AS invitation_open
+           FROM (SELECT 1) one LEFT JOIN agents a ON a.id = $3 AND EXISTS (SELECT 1 FROM me WHERE me.is_admin)`,
+        [...sessionParams(sessionOf(c)), id],
+      );
+      requireAdmin(found?.me_admin);
+      if (!found?.first_name) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
+      if (!found.invitation_open) throw new HttpError(409, ADMIN_AGENT_MESSAGES.invitationNotNeeded);
+      await enforceRateLimits(db, [rateCheck(LIMITS.invitationPerAgent, `invitation:agent:${id}`)]);
+      const { token, hash } = newToken();
+      const message = invitationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: found.first_name });
+      const [queued] = await db.query<{ delivery_id: number | null }>(
+        `WITH agent AS (SELECT id, email, first_name, last_name FROM agents WHERE id = $1 AND password_hash IS NULL)
+         ${issueTokenCtes('agent', '$2', "'invitation'", '$3')},
+         queued AS (
+           INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
+           SELECT 'invitation', email, first_name || ' ' || last_name, $4, $5, $6 FROM agent
+           RETURNING id
+         )
+         SELECT (SELECT id FROM queued) AS delivery_id`,
+        [id, hash, INVITATION_HOURS, message.subject, message.html, message.text],
+      );
+      if (queued?.delivery_id === null || queued?.delivery_id === undefined) {
+        throw new HttpError(409, ADMIN_AGENT_MESSAGES.invitationNotNeeded);
+      }
+      mail.deliverSoon([queued.delivery_id], c.req.raw);
+      return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.invitationSent });
     },
   });
 

@@ -8,6 +8,7 @@ import { signupSchema } from '../auth/auth-schemas.ts';
 import { recordIdParam } from '../forms/record-id.ts';
 
 export const AGENT_STATUSES = ['active', 'inactive', 'pending'] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
 
 export const ADMIN_AGENT_MESSAGES = {
   added: 'Agent added successfully.',
@@ -18,10 +19,41 @@ export const ADMIN_AGENT_MESSAGES = {
   notFound: 'Agent not found',
   deleteSelf: 'You cannot delete your own account.',
   deleteLastAdmin: 'You cannot delete the last admin.',
-  deleteFeatured: 'The featured agent of this site cannot be deleted.',
+  deleteFeatured:
+    'The featured agent’s name brands the public pages, so they cannot be deleted. Choose another featured agent first (the FEATURED_AGENT_* settings of the site).',
+  statusFeatured:
+    'The featured agent’s name brands the public pages, so they must stay active. Choose another featured agent first (the FEATURED_AGENT_* settings of the site).',
   statusSelf: 'You cannot change the status of your own account.',
   statusChanged: 'Status updated.',
+  invitationSent: 'Invitation sent again.',
+  invitationNotNeeded: 'This agent has already chosen a password; they can use “Forgot password” on the login page.',
+  invitationFailed: 'Failed to send the invitation',
 } as const;
+
+/**
+ * What a status change does, said before it is made (minor 25): the question and its consequence,
+ * naming the agent. Leaving active ends their sessions (PATCH below); pending waits for their link.
+ */
+export function statusChangeQuestion(name: string, status: AgentStatus): { title: string; consequence: string } {
+  switch (status) {
+    case 'inactive':
+      return {
+        title: `Make ${name} inactive?`,
+        consequence: 'Their calculator page stops showing and they are signed out.',
+      };
+    case 'pending':
+      return {
+        title: `Make ${name} pending?`,
+        consequence:
+          'Their calculator page stops showing, they are signed out and they cannot sign in until the account is made active again.',
+      };
+    case 'active':
+      return {
+        title: `Make ${name} active?`,
+        consequence: 'Their calculator page shows again and they can sign in.',
+      };
+  }
+}
 
 /** POST /api/admin/agents: names, e-mail, slug, brokerage and phone (digits) by the sign-up rules. */
 export const addAgentSchema = signupSchema.pick({
@@ -55,6 +87,12 @@ export const adminAgentSchema = z.object({
   created_at: z.string(),
   lead_count: z.number(),
   estimate_count: z.number(),
+  /** The site's featured agent (their name brands the public pages): never deleted nor deactivated. */
+  featured: z.boolean(),
+  /** ISO time of their last sign-in, null when they never signed in (recorded since migration 0028). */
+  last_sign_in_at: z.string().nullable(),
+  /** True while they have never chosen a password: the invitation can be sent again. */
+  invitation_open: z.boolean(),
 });
 
 export type AdminAgent = z.infer<typeof adminAgentSchema>;

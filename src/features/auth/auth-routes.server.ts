@@ -238,8 +238,8 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
   });
 
   /**
-   * Round trips: 1 rate limit (per account and client, and per IP), 1 lookup, and 1 more when the
-   * stored hash is upgraded. Exactly one scrypt runs whether or not the account exists.
+   * Round trips: 1 rate limit (per account and client, and per IP), 1 lookup, and on success 1 write
+   * (the time of the sign-in, and the upgraded hash when the stored one is due). Exactly one scrypt runs whether or not the account exists.
    */
   route(app, '/auth/login', {
     POST: async (c) => {
@@ -262,13 +262,14 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
         );
       }
       if (shown.status !== 'active') throw new HttpError(403, MESSAGES.inactive);
-      if (storedHash !== null && needsRehash(storedHash)) {
-        await db.query('UPDATE agents SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [
-          shown.id,
-          await hashPassword(password),
-          storedHash,
-        ]);
-      }
+      // One write records the sign-in (the admin's agents table shows it) and carries a hash upgrade.
+      const upgraded = storedHash !== null && needsRehash(storedHash) ? await hashPassword(password) : null;
+      await db.query(
+        `UPDATE agents SET last_sign_in_at = now(),
+                password_hash = CASE WHEN $2::text IS NOT NULL AND password_hash = $3 THEN $2 ELSE password_hash END
+          WHERE id = $1`,
+        [shown.id, upgraded, storedHash],
+      );
       setSessionCookie(c, config, await signSession(config, { agentId: shown.id, version: session_version }));
       return c.json({ success: true, agent: shown });
     },

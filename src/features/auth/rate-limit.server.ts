@@ -42,6 +42,11 @@ export const LIMITS = {
    */
   emailChangePerAgent: { limit: 5, windowSeconds: HOUR },
   resetPerIp: { limit: 30, windowSeconds: HOUR },
+  /**
+   * An admin's "Resend invitation" for one agent: as many as a visitor's resend of a verification
+   * link, so a slip of the mouse cannot flood the new agent's inbox.
+   */
+  invitationPerAgent: { limit: 5, windowSeconds: HOUR },
 } as const satisfies Record<string, RateLimit>;
 
 /** One counter: what is counted (e.g. `login:email:pat@example.com`) and its limit. */

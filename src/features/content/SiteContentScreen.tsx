@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode, type SubmitEvent } from 'react';
 import * as z from 'zod';
 import { Field } from '../../ui/Field.tsx';
+import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { getJson, sendJson } from '../accounts/account-query.ts';
@@ -22,6 +23,8 @@ import {
   siteContentAnswerSchema,
   siteContentSavedSchema,
   siteContentSchema,
+  unsourcedFigures,
+  type Claim,
   type SiteContent,
 } from './site-content-schema.ts';
 import './content.css';
@@ -86,10 +89,54 @@ function ContentForm({ saved }: { saved: SiteContent }) {
     queryKey: QUERY_KEY,
     messages: CONTENT_MESSAGES,
   });
-  const { draft, outcome, submit, input, pending } = form;
+  const { draft, outcome, saveDraft, input, pending } = form;
+  // Claims with a figure and no source, waiting for the admin's yes before they are published.
+  const [unsourced, setUnsourced] = useState<Claim[]>([]);
+
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const parsed = draftSchema.safeParse(draft);
+    const missing = parsed.success ? unsourcedFigures(parsed.data.claims) : [];
+    if (missing.length > 0) setUnsourced(missing);
+    else saveDraft();
+  };
 
   return (
     <form noValidate onSubmit={submit} className="site-content-form">
+      {unsourced.length > 0 ? (
+        <Modal
+          open
+          title={unsourced.length === 1 ? 'Publish a figure without a source?' : 'Publish figures without a source?'}
+          onClose={() => setUnsourced([])}
+        >
+          <p>
+            Sellers read these figures as facts. Without a source line they cannot check them, and a figure that is not
+            true of this site can mislead:
+          </p>
+          <ul>
+            {unsourced.map((claim) => (
+              <li key={`${claim.figure} ${claim.label}`}>
+                “{claim.figure} {claim.label}” has no source.
+              </li>
+            ))}
+          </ul>
+          <div className="modal-actions">
+            <button type="button" className="button button-primary" onClick={() => setUnsourced([])}>
+              Add a source
+            </button>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => {
+                setUnsourced([]);
+                saveDraft();
+              }}
+            >
+              Save without a source
+            </button>
+          </div>
+        </Modal>
+      ) : null}
       <ListEditor
         form={form}
         list={CLAIMS}
@@ -104,7 +151,7 @@ function ContentForm({ saved }: { saved: SiteContent }) {
             <Field
               label="Source (optional)"
               maxLength={CONTENT_LIMITS.source}
-              hint="Small print under the claim, e.g. Source: MLS data, Apr 2025. Empty shows nothing."
+              hint="Small print under the claim, e.g. Source: MLS data, Apr 2025. A figure without one is asked about before it is saved."
               {...input(at('source'))}
             />
           </>

@@ -78,5 +78,12 @@ export const siteContentSchema = z.strictObject({
 export type SiteContent = z.output<typeof siteContentSchema>;
 export type Claim = SiteContent['claims'][number];
 
+/**
+ * The claims that state a figure (a digit: "~2%", "75%") with no source line (minor 34): the admin
+ * is asked before they go out, naming each.
+ */
+export const unsourcedFigures = (claims: readonly Claim[]): Claim[] =>
+  claims.filter((claim) => /\d/.test(claim.figure) && claim.source.trim() === '');
+
 export const siteContentAnswerSchema = z.object({ success: z.literal(true), content: siteContentSchema });
 export const siteContentSavedSchema = siteContentAnswerSchema.extend({ message: z.string() });

@@ -151,7 +151,13 @@ function FubSettings({ integration }: { integration: FubIntegration }) {
           ))}
         </ul>
       ) : null}
-      <form noValidate onSubmit={submit} className="fub-form">
+      <form
+        noValidate
+        onSubmit={submit}
+        // Any edit of the form: a success notice no longer describes it (minor 26).
+        onChange={() => setOutcome((shown) => (shown?.tone === 'success' ? null : shown))}
+        className="fub-form"
+      >
         <Field
           label="API key"
           name="api_key"

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type SubmitEvent } from 'react';
+import { FilePicker } from '../../ui/FilePicker.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
@@ -206,12 +207,7 @@ function UploadForm({
   return (
     <form className="data-upload" onSubmit={submit}>
       <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type="file"
-        accept={accept}
-        onChange={(event) => setFile(event.currentTarget.files?.[0] ?? null)}
-      />
+      <FilePicker id={id} accept={accept} onChange={setFile} />
       <button type="submit" className="button button-secondary" disabled={disabled || upload.isPending}>
         {upload.isPending ? 'Uploading…' : `Upload ${kind === 'zhvi' ? 'CSV' : 'JSON'}`}
       </button>

@@ -24,6 +24,7 @@ import {
 import { failQueuedRuns, queueRunsUnlessRunning } from './data-runs.server.ts';
 import type { RefreshPlan } from './feeds.server.ts';
 import { plannedRuns } from './refresh.server.ts';
+import { shownOrigin, UPLOADED } from './run-words.ts';
 import { parseHeader, ZillowFileError } from './zhvi.server.ts';
 
 /** ONE round trip: the session's agent (401/403) and, for an admin, the newest runs. */
@@ -44,7 +45,9 @@ const runsRowSchema = z.object({ is_admin: z.boolean(), runs: z.array(dataRunSch
 async function readRuns(db: Db, c: Context) {
   const [row] = await db.query(RUNS_SQL, sessionParams(sessionOf(c)));
   assertAdmin(runsRowSchema.pick({ is_admin: true }).optional().parse(row));
-  return runsRowSchema.parse(row);
+  const read = runsRowSchema.parse(row);
+  // The browser is told where each run's data came from without the server's paths (minor 31).
+  return { ...read, runs: read.runs.map((run) => ({ ...run, origin: shownOrigin(run.origin) })) };
 }
 
 const CHUNK_LIMIT = { bytes: UPLOAD_CHUNK_BYTES, message: DATA_MESSAGES.chunkTooLarge };
@@ -153,7 +156,7 @@ async function queueUpload(db: Db, c: Context, upload: string, chunks: number): 
     if (!found?.kind || found.name === null) throw new HttpError(404, DATA_MESSAGES.noUpload);
     if (found.arrived !== chunks) throw new HttpError(409, DATA_MESSAGES.missingChunks(found.arrived, chunks));
     const ids = await queueRunsUnlessRunning(tx, [
-      { source: found.kind, origin: `Uploaded file ${found.name}`, uploadId: upload },
+      { source: found.kind, origin: `${UPLOADED}${found.name}`, uploadId: upload },
     ]);
     if (!ids) throw new HttpError(409, DATA_MESSAGES.running);
     return ids;

@@ -1,4 +1,5 @@
 import type { Db, Queryable } from '../../server/db.ts';
+import { runFailureWords } from './run-words.ts';
 
 export type DataSource = 'zhvi' | 'inventory' | 'sold';
 
@@ -137,7 +138,7 @@ export async function recordRun(
       source,
       origin,
       status: 'failed',
-      error: error instanceof Error ? error.message : String(error),
+      error: runFailureWords(source, origin, error),
       rowsRead: 0,
       rowsSkipped: 0,
       townsUpdated: 0,

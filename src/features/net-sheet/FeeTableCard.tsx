@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type SubmitEvent } from 'react';
+import { useState, type ReactNode, type SubmitEvent } from 'react';
 import * as z from 'zod';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import { Field } from '../../ui/Field.tsx';
@@ -91,13 +91,19 @@ function entryOf(key: EntryKey, entry: DraftEntry): { value: Record<string, unkn
 
 const usd = (cents: number) => (cents / 100).toLocaleString('en-US', { style: 'currency', currency: 'USD' });
 
+const RATE_BASE_WORDS: Record<SiteRate['base'], string> = {
+  price: 'Rate on the price',
+  gain: 'Rate on the gain',
+  overdue_half: 'Rate on the overdue half',
+};
+
 /** The label, the line under it and the researched default of one entry, as the table shows them. */
 function describe(key: EntryKey, defaults: FeeTable): { label: string; meta: string; note?: string } {
   if (isRate(key)) {
     const rate: SiteRate = LI_RATE_DEFAULTS[key];
     return {
       label: rate.label,
-      meta: `${rate.section === 'penalties' ? 'Rate on the overdue half' : 'Rate on the price'} · researched default ${defaults[key].percent}%`,
+      meta: `${RATE_BASE_WORDS[rate.base]} · researched default ${defaults[key].percent}%`,
       ...(rate.note === undefined ? {} : { note: rate.note }),
     };
   }
@@ -110,6 +116,44 @@ function describe(key: EntryKey, defaults: FeeTable): { label: string; meta: str
     ...('note' in fee ? { note: fee.note } : {}),
   };
 }
+
+type SectionId = 'fees' | SiteRate['section'];
+
+/** The table's sections, folded one at a time, each with its entries in the order the sheet lists them. */
+const SECTIONS: readonly { id: SectionId; title: string; intro: ReactNode; keys: readonly EntryKey[] }[] = [
+  {
+    id: 'fees',
+    title: 'County and filing fees',
+    intro: null,
+    keys: FEE_KEYS.filter((key) => !isPeconic(key)),
+  },
+  {
+    id: 'east_end',
+    title: 'East End: the buyer’s Peconic Bay tax',
+    intro:
+      'Rates on the price and the exemptions, kept like the fees. The buyer pays this tax: the net sheet states it in a note for sales in East Hampton, Riverhead, Shelter Island, Southampton and Southold, not as a seller cost.',
+    keys: [...RATE_KEYS.filter((key) => inSection(key, 'east_end')), ...FEE_KEYS.filter(isPeconic)],
+  },
+  {
+    id: 'withholding',
+    title: 'Taxes withheld at closing and the seller’s mansion tax',
+    intro:
+      'FIRPTA and New York’s nonresident estimated tax, when the seller says they apply, and the mansion tax when the buyer is exempt. FIRPTA and IT-2663 are at most 15% and the mansion tax at most 1% (the reverse solve relies on it).',
+    keys: RATE_KEYS.filter((key) => inSection(key, 'withholding')),
+  },
+  {
+    id: 'penalties',
+    title: 'Penalties on an overdue tax half',
+    intro:
+      'The Receivers’ and the Suffolk Comptroller’s published rates, charged when a half is unpaid past its penalty-free days at closing.',
+    keys: RATE_KEYS.filter((key) => inSection(key, 'penalties')),
+  },
+];
+
+/** The section holding the first entry with an error, to open after a refused save. */
+const sectionWithError = (fields: Record<string, string>): SectionId | null =>
+  SECTIONS.find((section) => section.keys.some((key) => Object.keys(fields).some((name) => name.startsWith(`${key}.`))))
+    ?.id ?? null;
 
 /** Today in the admin's own calendar, as the date input and the API write it. */
 const today = () => new Date().toLocaleDateString('en-CA');
@@ -146,6 +190,13 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
   const [draft, setDraft] = useState<Draft>(() => toDraft(loaded.fees));
   const [fields, setFields] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
+  const [openSection, setOpenSection] = useState<SectionId | null>(null);
+  /** Field errors, with their section opened so the admin sees them. */
+  const showErrors = (errors: Record<string, string>) => {
+    setFields(errors);
+    const withError = sectionWithError(errors);
+    if (withError) setOpenSection(withError);
+  };
   const save = useMutation({
     mutationFn: (table: FeeTable) => sendJson('PUT', PATH, feeTableSavedSchema, table),
     onSuccess: (answer) => {
@@ -155,7 +206,7 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
       setOutcome({ tone: 'success', message: answer.message });
     },
     onError: (error) => {
-      setFields(error instanceof ApiError ? error.fields : {});
+      showErrors(error instanceof ApiError ? error.fields : {});
       const message =
         error instanceof ApiError
           ? error.status < 500
@@ -166,8 +217,11 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
     },
   });
 
-  const edit = (key: EntryKey, change: Partial<DraftEntry>) =>
+  /** An edit; a success notice no longer describes the form once it is edited again (minor 26). */
+  const edit = (key: EntryKey, change: Partial<DraftEntry>) => {
     setDraft({ ...draft, [key]: { ...draft[key], ...change } });
+    setOutcome((shown) => (shown?.tone === 'success' ? null : shown));
+  };
 
   /**
    * A changed amount or rate is a fresh check: while the date still reads as saved, it becomes today,
@@ -190,7 +244,7 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
     const parsed = feeTableSchema.safeParse(table);
     const errors = { ...(parsed.success ? {} : fieldErrorsOf(parsed.error)), ...amountErrors };
     if (!parsed.success || Object.keys(amountErrors).length > 0) {
-      setFields(errors);
+      showErrors(errors);
       setOutcome({ tone: 'error', message: FEE_MESSAGES.saveFailed });
       return;
     }
@@ -212,29 +266,36 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
     />
   );
 
+  /** A section of the table, folded (minor 35: the open table was ~11,600 px): one open at a time. */
+  const section = (id: SectionId, title: string, intro: ReactNode, keys: readonly EntryKey[]) => {
+    const errors = keys.filter((key) => Object.keys(fields).some((name) => name.startsWith(`${key}.`))).length;
+    return (
+      <details
+        className="fee-section"
+        open={openSection === id}
+        onToggle={(event) => {
+          if (event.currentTarget.open) setOpenSection(id);
+          else if (openSection === id) setOpenSection(null);
+        }}
+      >
+        <summary>
+          <span className="fee-section-title">{title}</span>{' '}
+          <span className="fee-meta">
+            {keys.length} {keys.length === 1 ? 'entry' : 'entries'}
+            {errors > 0 ? ` · ${errors} to correct` : ''}
+          </span>
+        </summary>
+        <div className="fee-section-body">
+          {intro ? <p className="fee-meta">{intro}</p> : null}
+          {keys.map(row)}
+        </div>
+      </details>
+    );
+  };
+
   return (
     <form noValidate onSubmit={submit} className="admin-settings-form fee-table">
-      {FEE_KEYS.filter((key) => !isPeconic(key)).map(row)}
-      <h3 className="fee-table-heading">East End: the buyer&rsquo;s Peconic Bay tax</h3>
-      <p className="fee-meta">
-        Rates on the price and the exemptions, kept like the fees. The buyer pays this tax: the net sheet states it in a
-        note for sales in East Hampton, Riverhead, Shelter Island, Southampton and Southold, not as a seller cost.
-      </p>
-      {RATE_KEYS.filter((key) => inSection(key, 'east_end')).map(row)}
-      {FEE_KEYS.filter(isPeconic).map(row)}
-      <h3 className="fee-table-heading">Taxes withheld at closing and the seller&rsquo;s mansion tax</h3>
-      <p className="fee-meta">
-        FIRPTA and New York&rsquo;s nonresident estimated tax, when the seller says they apply, and the mansion tax when
-        the buyer is exempt. FIRPTA and IT-2663 are at most 15% and the mansion tax at most 1% (the reverse solve relies
-        on it).
-      </p>
-      {RATE_KEYS.filter((key) => inSection(key, 'withholding')).map(row)}
-      <h3 className="fee-table-heading">Penalties on an overdue tax half</h3>
-      <p className="fee-meta">
-        The Receivers&rsquo; and the Suffolk Comptroller&rsquo;s published rates, charged when a half is unpaid past its
-        penalty-free days at closing.
-      </p>
-      {RATE_KEYS.filter((key) => inSection(key, 'penalties')).map(row)}
+      {SECTIONS.map(({ id, title, intro, keys }) => section(id, title, intro, keys))}
       <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
       <button type="submit" className="button button-primary" disabled={save.isPending}>
         {save.isPending ? 'Saving…' : 'Save closing fees'}

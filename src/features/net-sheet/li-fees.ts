@@ -281,6 +281,8 @@ export interface SiteRate {
   label: string;
   /** Where the admin's table lists it (its heading). */
   section: 'east_end' | 'withholding' | 'penalties';
+  /** What the rate is applied to, as the admin's table labels it: IT-2663's rate is on the gain, not the price. */
+  base: 'price' | 'gain' | 'overdue_half';
   /**
    * The most an admin may set, where more would break an argument the code rests on (the reverse
    * solve's bound on what one more dollar of price can cost, reverse.ts); 100 otherwise.
@@ -299,6 +301,7 @@ export const LI_RATE_DEFAULTS = {
   peconic_cpf_rate: {
     label: 'Peconic Bay Community Preservation Fund tax (buyer, East End)',
     section: 'east_end',
+    base: 'price',
     percent: 2,
     checked: PECONIC_CHECKED,
     source: 'https://southamptontownny.gov/FAQ.aspx?QID=338',
@@ -307,6 +310,7 @@ export const LI_RATE_DEFAULTS = {
   peconic_chf_rate: {
     label: 'Community Housing Fund tax (buyer; not Riverhead)',
     section: 'east_end',
+    base: 'price',
     percent: 0.5,
     checked: PECONIC_CHECKED,
     source: 'https://ehamptonny.gov/838/More-Community-Housing-Fund-Information',
@@ -317,6 +321,7 @@ export const LI_RATE_DEFAULTS = {
   firpta_rate: {
     label: 'FIRPTA withholding',
     section: 'withholding',
+    base: 'price',
     max: 15,
     percent: 15,
     checked: '2026-11-26',
@@ -326,6 +331,7 @@ export const LI_RATE_DEFAULTS = {
   firpta_residence_rate: {
     label: "FIRPTA withholding, buyer's residence",
     section: 'withholding',
+    base: 'price',
     max: 15,
     percent: 10,
     checked: '2026-11-26',
@@ -335,6 +341,7 @@ export const LI_RATE_DEFAULTS = {
   nys_nonresident_estimated_tax_rate: {
     label: 'NY nonresident estimated tax (IT-2663)',
     section: 'withholding',
+    base: 'gain',
     max: 15,
     percent: 10.9,
     checked: '2026-11-26',
@@ -344,6 +351,7 @@ export const LI_RATE_DEFAULTS = {
   mansion_tax_rate: {
     label: 'Mansion tax',
     section: 'withholding',
+    base: 'price',
     max: 1,
     percent: 1,
     checked: '2026-11-26',
@@ -353,6 +361,7 @@ export const LI_RATE_DEFAULTS = {
   penalty_nassau_monthly: {
     label: 'Nassau late school or general tax half, per month from the due month',
     section: 'penalties',
+    base: 'overdue_half',
     percent: 1,
     checked: '2026-11-26',
     source: 'https://www.hempsteadny.gov/431/Tax-Penalties',
@@ -361,6 +370,7 @@ export const LI_RATE_DEFAULTS = {
   penalty_suffolk_first_half_monthly: {
     label: 'Suffolk late 1st half, per month or part after January 10',
     section: 'penalties',
+    base: 'overdue_half',
     percent: 1,
     checked: '2026-11-26',
     source: 'https://islipny.gov/departments/receiver-of-taxes/late-delinquent',
@@ -369,6 +379,7 @@ export const LI_RATE_DEFAULTS = {
   penalty_suffolk_comptroller_penalty: {
     label: 'Suffolk tax unpaid after May 31: Comptroller penalty',
     section: 'penalties',
+    base: 'overdue_half',
     percent: 5,
     checked: '2026-11-26',
     source: 'https://nysenate.gov/legislation/laws/SCT/13-A',
@@ -377,6 +388,7 @@ export const LI_RATE_DEFAULTS = {
   penalty_suffolk_comptroller_monthly: {
     label: 'Suffolk tax unpaid after May 31: interest per month or part from February 1, on tax and penalty',
     section: 'penalties',
+    base: 'overdue_half',
     percent: 1,
     checked: '2026-11-26',
     source: 'https://nysenate.gov/legislation/laws/SCT/13-C',

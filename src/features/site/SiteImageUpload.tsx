@@ -29,7 +29,8 @@ interface SiteImageUploadProps {
   preview: (src: string) => ReactNode;
   /** After a change was saved: the card refetches what it shows. */
   onChanged: () => void;
-  outcome: Outcome;
+  /** Left out when the card shows its one notice itself, below its other controls (minor 26). */
+  outcome?: Outcome;
   onOutcome: (outcome: Outcome) => void;
 }
 
@@ -103,7 +104,7 @@ export function SiteImageUpload({
           </button>
         </div>
       ) : null}
-      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
+      {outcome === undefined ? null : <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />}
     </div>
   );
 }

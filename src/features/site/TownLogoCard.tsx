@@ -21,10 +21,10 @@ export function TownLogoCard() {
 }
 
 function TownLogo({ settings }: { settings: SiteLogos }) {
+  // The card's one notice (minor 26), for the upload and the switch alike.
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const [toggleOutcome, setToggleOutcome] = useState<Outcome>(null);
   const changed = useLogosChanged();
-  const save = useSaveLogoSettings(SITE_IMAGE_MESSAGES.townLogoSaveFailed, setToggleOutcome);
+  const save = useSaveLogoSettings(SITE_IMAGE_MESSAGES.townLogoSaveFailed, setOutcome);
   // The box shows the seller's click at once, until the save settles: the mutation's own pending
   // state arrives a render later, and a controlled box would flick back in between.
   const [asked, setAsked] = useState<boolean | null>(null);
@@ -50,7 +50,6 @@ function TownLogo({ settings }: { settings: SiteLogos }) {
           </div>
         )}
         onChanged={changed}
-        outcome={outcome}
         onOutcome={setOutcome}
       />
       <CheckboxField
@@ -58,7 +57,7 @@ function TownLogo({ settings }: { settings: SiteLogos }) {
         checked={shown}
         hint={settings.town_page_logo ? undefined : 'Upload a logo first; until then town pages show none.'}
         onChange={(checked) => {
-          setToggleOutcome(null);
+          setOutcome(null);
           setAsked(checked);
           // On success the saved settings are already in place (the hook's onSuccess runs first).
           save.mutate({ show_town_page_logo: checked }, { onSettled: () => setAsked(null) });
@@ -66,7 +65,7 @@ function TownLogo({ settings }: { settings: SiteLogos }) {
       >
         Show the logo on town pages
       </CheckboxField>
-      <Notice tone={toggleOutcome?.tone ?? 'success'} message={toggleOutcome?.message ?? null} />
+      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
     </div>
   );
 }

@@ -1,7 +1,8 @@
 import { useId, useState, type ReactNode } from 'react';
 import { Notice } from '../../ui/Notice.tsx';
 import type { Outcome } from '../accounts/use-settings-form.ts';
-import { logoHeight } from './logo.ts';
+import { HEADER_ACTIONS, MENU_TOGGLE } from './header-actions.ts';
+import { LOGO_SCALE_TOP, logoHeight } from './logo.ts';
 import { SiteImageCardFrame } from './SiteImageCardFrame.tsx';
 import { SiteImageUpload } from './SiteImageUpload.tsx';
 import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, SITE_IMAGE_SIZES, type SiteLogos } from './site-images.ts';
@@ -32,9 +33,9 @@ export function WebsiteLogoCard() {
 }
 
 function WebsiteLogo({ settings }: { settings: SiteLogos }) {
+  // The card's one notice (minor 26), for the upload and the size alike; kept here: the slider below
+  // starts again (a new key) from each saved scale, the notice stays.
   const [outcome, setOutcome] = useState<Outcome>(null);
-  // Kept here: the slider below starts again (a new key) from each saved scale, its outcome stays.
-  const [scaleOutcome, setScaleOutcome] = useState<Outcome>(null);
   const changed = useLogosChanged();
   return (
     <div className="admin-settings-form">
@@ -53,7 +54,6 @@ function WebsiteLogo({ settings }: { settings: SiteLogos }) {
         }}
         preview={() => null}
         onChanged={changed}
-        outcome={outcome}
         onOutcome={setOutcome}
       />
       {settings.website_logo ? (
@@ -62,27 +62,18 @@ function WebsiteLogo({ settings }: { settings: SiteLogos }) {
           key={settings.website_logo_scale}
           logo={settings.website_logo}
           saved={settings.website_logo_scale}
-          outcome={scaleOutcome}
-          onOutcome={setScaleOutcome}
+          onOutcome={setOutcome}
         />
       ) : null}
+      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
     </div>
   );
 }
 
-function LogoScale({
-  logo,
-  saved,
-  outcome,
-  onOutcome,
-}: {
-  logo: string;
-  saved: number;
-  outcome: Outcome;
-  onOutcome: (outcome: Outcome) => void;
-}) {
+function LogoScale({ logo, saved, onOutcome }: { logo: string; saved: number; onOutcome: (outcome: Outcome) => void }) {
   const id = useId();
-  const [scale, setScale] = useState(saved);
+  // A scale saved above what renders (the API takes up to 2.0) starts the slider at its top.
+  const [scale, setScale] = useState(Math.min(saved, LOGO_SCALE_TOP));
   const save = useSaveLogoSettings(SITE_IMAGE_MESSAGES.websiteSaveFailed, onOutcome);
   const height = logoHeight(scale);
   return (
@@ -102,12 +93,15 @@ function LogoScale({
           type="range"
           name="website_logo_scale"
           min={SITE_IMAGE_LIMITS.scaleMin}
-          max={SITE_IMAGE_LIMITS.scaleMax}
+          max={LOGO_SCALE_TOP}
           step={SITE_IMAGE_LIMITS.scaleStep}
           value={scale}
           aria-describedby={`${id}-size`}
           aria-valuetext={`${scale.toFixed(1)} times, ${height} pixels high`}
-          onChange={(event) => setScale(Number(event.target.value))}
+          onChange={(event) => {
+            setScale(Number(event.target.value));
+            onOutcome(null);
+          }}
         />
         <output id={`${id}-size`} htmlFor={`${id}-scale`} className="field-hint">
           {scale.toFixed(1)}× — {height} px high on the site (80 px × size, between 40 and 120 px)
@@ -117,7 +111,6 @@ function LogoScale({
       <LogoPreview logo={logo} height={height} label="computer" />
       <p className="logo-preview-label">On a phone (390 px wide)</p>
       <LogoPreview logo={logo} height={height} label="phone" phone />
-      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
       <div>
         <button type="submit" className="button button-primary" disabled={save.isPending || scale === saved}>
           {save.isPending ? 'Saving…' : 'Save logo size'}
@@ -134,8 +127,17 @@ function LogoPreview({ logo, height, label, phone }: { logo: string; height: num
       <span className="site-name">
         <img className="site-logo" src={logo} alt={`The logo as the header shows it on a ${label}`} height={height} />
       </span>
-      <span className="logo-preview-button" aria-hidden="true">
-        {phone ? 'Menu' : 'Get Estimate'}
+      {/* The header's own buttons (header-actions.ts), not clickable here. */}
+      <span className="nav-actions" aria-hidden="true">
+        {phone ? (
+          <span className={MENU_TOGGLE.className}>{MENU_TOGGLE.label}</span>
+        ) : (
+          HEADER_ACTIONS.map((action) => (
+            <span key={action.label} className={action.className}>
+              {action.label}
+            </span>
+          ))
+        )}
       </span>
     </div>
   );
