@@ -61,7 +61,7 @@ test.describe('home page', () => {
     await clickNav(page, 'Get Estimate');
     await expect(page.getByRole('dialog')).toBeVisible();
     await page.keyboard.press('Escape');
-    await page.getByRole('contentinfo').getByRole('button', { name: 'Schedule Consultation' }).click();
+    await page.getByRole('contentinfo').getByRole('button', { name: 'Ask Alex to call you' }).click();
     await expect(page.getByRole('dialog', { name: /^Work with / })).toBeVisible();
     const events = await page.evaluate(() => window.dataLayer);
     const nav = test.info().project.name === 'phone' ? 'mobile_nav' : 'header_nav';
