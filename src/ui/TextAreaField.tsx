@@ -1,4 +1,5 @@
 import { useId, type ReactNode, type TextareaHTMLAttributes } from 'react';
+import { FieldMessages, fieldWiring } from './Field.tsx';
 import { useFieldError } from './use-field-error.ts';
 
 interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
@@ -7,20 +8,18 @@ interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaEle
   hint?: ReactNode;
 }
 
-/** Field's multi-line twin: a labelled text area whose error is announced and tied to it. */
+/** Field's multi-line twin (the contact form's message): labelled, its error announced and tied to it. */
 export function TextAreaField({ label, error, hint, onChange, ...textarea }: TextAreaFieldProps) {
   const id = useId();
-  const errorId = `${id}-error`;
-  const hintId = `${id}-hint`;
   const { ref, shownError, markEdited } = useFieldError<HTMLTextAreaElement>(error);
-  const describedBy = [hint ? hintId : '', shownError ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const { describedBy, invalid } = fieldWiring(id, hint, shownError);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <textarea
         ref={ref}
         id={id}
-        aria-invalid={shownError ? true : undefined}
+        aria-invalid={invalid}
         aria-describedby={describedBy}
         onChange={(event) => {
           markEdited();
@@ -28,14 +27,7 @@ export function TextAreaField({ label, error, hint, onChange, ...textarea }: Tex
         }}
         {...textarea}
       />
-      {hint ? (
-        <span id={hintId} className="field-hint">
-          {hint}
-        </span>
-      ) : null}
-      <span id={errorId} className="field-error" role="alert">
-        {shownError ?? ''}
-      </span>
+      <FieldMessages id={id} hint={hint} shownError={shownError} />
     </div>
   );
 }
