@@ -42,7 +42,7 @@ const deps = {
   ...configured,
   siteBuilds: configured.siteBuilds ?? siteBuilds(db, localBuilder({ db, folder, link: DIST, buildsDir })),
 };
-const { server, url } = await listen(createSiteServer(deps, folder), env.PORT, process.env.HOST ?? '127.0.0.1');
+const { server, url } = await listen(createSiteServer(deps, folder), env.PORT, env.HOST);
 console.log(`Site and API at ${url} (database: ${db.kind})`);
 
 // The scheduled functions' work (e-mail retries, CRM syncs, the automatic rebuild), one run at a

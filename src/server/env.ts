@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import * as z from 'zod';
 import { databaseFor, deploymentOf, describeDeployment, isPreviewDeployment, type Deployment } from './deployment.ts';
+import { localOrigin } from './site-origin.ts';
 
 /**
  * Every environment variable the server reads, parsed once. Each has an embedded default where one
@@ -80,6 +81,12 @@ const envSchema = z.object({
   JOBS_EVERY_MS: z.coerce.number().int().min(100).default(60_000),
   URL: z.url().optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(4321),
+  // npm start's interface; with PORT, the site's origin when SITE_URL is unset (localOrigin).
+  HOST: z
+    .string()
+    .trim()
+    .regex(/^[\w.:-]+$/, 'HOST must be an interface address or host name, such as 127.0.0.1 or 0.0.0.0')
+    .default('127.0.0.1'),
   // Not NODE_ENV: Astro sets that to production for every build, local ones included.
   APP_ENV: z.enum(['development', 'production', 'test']).default('development'),
   FEATURED_AGENT_FIRST_NAME: z.string().min(1).default('Alex'),
@@ -154,7 +161,7 @@ export function parseEnv(source: NodeJS.ProcessEnv = process.env, { deployContex
 
 /** The site's public origin without a trailing slash. */
 export const siteUrl = (env: Env): string =>
-  (env.SITE_URL ?? env.URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  (env.SITE_URL ?? env.URL ?? localOrigin(env.HOST, env.PORT)).replace(/\/$/, '');
 
 /**
  * Deployed on Netlify (any deploy context), or wherever APP_ENV=production: no embedded defaults for

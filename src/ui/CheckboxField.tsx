@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { FieldMessages } from './Field.tsx';
 import { useFieldError } from './use-field-error.ts';
 
 interface CheckboxFieldProps {
@@ -33,14 +34,7 @@ export function CheckboxField({ name, checked, onChange, error, hint, children }
         />
         <span>{children}</span>
       </label>
-      {hint ? (
-        <span id={hintId} className="field-hint">
-          {hint}
-        </span>
-      ) : null}
-      <span id={errorId} className="field-error" role="alert">
-        {shownError ?? ''}
-      </span>
+      <FieldMessages id={id} hint={hint} shownError={shownError} />
     </div>
   );
 }

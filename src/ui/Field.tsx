@@ -9,29 +9,27 @@ interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   hint?: ReactNode;
 }
 
-/** A labelled input whose error is announced, tied to it with aria-describedby, and hidden once edited. */
-export function Field({ label, error, hint, type = 'text', onChange, id: fixedId, ...input }: FieldProps) {
-  const madeId = useId();
-  const id = fixedId ?? madeId;
+/** The ids that tie a field's control to its hint and its error, and whether the error shows. */
+export function fieldWiring(id: string, hint: ReactNode, shownError: string | undefined) {
   const errorId = `${id}-error`;
   const hintId = `${id}-hint`;
-  const { ref, shownError, markEdited } = useFieldError(error);
   const describedBy = [hint ? hintId : '', shownError ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  return { errorId, hintId, describedBy, invalid: shownError ? true : undefined };
+}
+
+/** A field's hint and its error, announced (role="alert"), under its control; shared by every field. */
+export function FieldMessages({
+  id,
+  hint,
+  shownError,
+}: {
+  id: string;
+  hint: ReactNode;
+  shownError: string | undefined;
+}) {
+  const { errorId, hintId } = fieldWiring(id, hint, shownError);
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        ref={ref}
-        id={id}
-        type={type}
-        aria-invalid={shownError ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(event) => {
-          markEdited();
-          onChange?.(event);
-        }}
-        {...input}
-      />
+    <>
       {hint ? (
         <span id={hintId} className="field-hint">
           {hint}
@@ -40,6 +38,32 @@ export function Field({ label, error, hint, type = 'text', onChange, id: fixedId
       <span id={errorId} className="field-error" role="alert">
         {shownError ?? ''}
       </span>
+    </>
+  );
+}
+
+/** A labelled input whose error is announced, tied to it with aria-describedby, and hidden once edited. */
+export function Field({ label, error, hint, type = 'text', onChange, id: fixedId, ...input }: FieldProps) {
+  const madeId = useId();
+  const id = fixedId ?? madeId;
+  const { ref, shownError, markEdited } = useFieldError(error);
+  const { describedBy, invalid } = fieldWiring(id, hint, shownError);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        ref={ref}
+        id={id}
+        type={type}
+        aria-invalid={invalid}
+        aria-describedby={describedBy}
+        onChange={(event) => {
+          markEdited();
+          onChange?.(event);
+        }}
+        {...input}
+      />
+      <FieldMessages id={id} hint={hint} shownError={shownError} />
     </div>
   );
 }

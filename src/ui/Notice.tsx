@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 interface NoticeProps {
   /** A success is announced politely (role="status"), a failure at once (role="alert"). */
   tone: 'success' | 'error';
@@ -7,6 +9,8 @@ interface NoticeProps {
    * outlive the modal they came from, so a visitor on a phone sees them wherever they scrolled.
    */
   onDismiss?: (() => void) | undefined;
+  /** More than the sentence, shown under it with the message (a form's list of fields to fix). */
+  children?: ReactNode;
 }
 
 /**
@@ -14,7 +18,7 @@ interface NoticeProps {
  * blocks a phone until dismissed. The live region is rendered even while empty so that a screen
  * reader announces the message when it arrives.
  */
-export function Notice({ tone, message, onDismiss }: NoticeProps) {
+export function Notice({ tone, message, onDismiss, children }: NoticeProps) {
   return (
     <div
       role={tone === 'error' ? 'alert' : 'status'}
@@ -23,6 +27,7 @@ export function Notice({ tone, message, onDismiss }: NoticeProps) {
       {message ? (
         <>
           <p>{message}</p>
+          {children}
           {onDismiss ? (
             <button type="button" className="notice-close" aria-label="Dismiss message" onClick={onDismiss}>
               ×

@@ -6,9 +6,9 @@ import { useEffect, useRef, useState } from 'react';
  * is checked anew: on the next submit of the field's form, or when the form sets another message.
  * Kept here so every form using Field or CheckboxField behaves the same without its own clearing.
  */
-export function useFieldError<Control extends HTMLInputElement | HTMLSelectElement = HTMLInputElement>(
-  error: string | undefined,
-) {
+export function useFieldError<
+  Control extends HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement = HTMLInputElement,
+>(error: string | undefined) {
   const ref = useRef<Control>(null);
   const [edited, setEdited] = useState(false);
   const [lastError, setLastError] = useState(error);

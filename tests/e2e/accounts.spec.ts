@@ -30,7 +30,7 @@ test.describe('agent accounts', () => {
       'Last name is required',
       'Email is required',
       'Password is required',
-      'Agent slug is required',
+      'Calculator address is required',
       'You must agree to the terms of service',
     ]) {
       await expect(page.getByText(message)).toBeVisible();

@@ -24,7 +24,7 @@ async function addAgent(page: Page, agent: ReturnType<typeof newAgent>): Promise
   await form.getByLabel('First name').fill(agent.first);
   await form.getByLabel('Last name').fill(agent.last);
   await form.getByLabel('Email').fill(agent.email);
-  await form.getByLabel('Agent slug').fill(agent.slug);
+  await form.getByLabel('Calculator address').fill(agent.slug);
   await form.getByLabel('Phone (optional)').fill('(516) 555-0142');
   await form.getByRole('button', { name: 'Add Agent' }).click();
   await expect(form.getByRole('status')).toHaveText('Agent added successfully.');
@@ -94,7 +94,7 @@ test.describe('the admin’s agents', () => {
     await form.getByLabel('First name').fill(agent.first);
     await form.getByLabel('Last name').fill(agent.last);
     await form.getByLabel('Email').fill(agent.email);
-    await form.getByLabel('Agent slug').fill(`${agent.slug}x`);
+    await form.getByLabel('Calculator address').fill(`${agent.slug}x`);
     await form.getByRole('button', { name: 'Add Agent' }).click();
     // Said once, under its field (minor 26: it was said twice).
     await expect(form.getByText('Email already registered')).toHaveCount(1);

@@ -17,12 +17,12 @@ test.describe('an agent calculator page', () => {
     await page.goto('/r/alexmorgan');
     await waitForIslands(page);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Net to Seller Calculator');
-    await expect(page.getByLabel('Sale Price')).toHaveAttribute('placeholder', '$450,000');
-    await expect(page.getByLabel('Mortgage Payoff')).toHaveAttribute('placeholder', '$200,000');
+    await expect(page.getByLabel('Expected sale price')).toHaveAttribute('placeholder', '780,000');
+    await expect(page.getByLabel('Mortgage balance')).toHaveAttribute('placeholder', '450,000');
 
     await page.getByLabel('Sale Price').pressSequentially('780200');
     await expect(page.getByLabel('Sale Price')).toHaveValue('780,200');
-    await page.getByLabel('Mortgage Payoff').fill('450000');
+    await page.getByLabel('Mortgage balance').fill('450000');
     await page.getByRole('button', { name: 'Calculate' }).click();
 
     // Locked: a blurred sample, not the seller's figures.
@@ -73,7 +73,7 @@ test.describe('an agent calculator page', () => {
     await expect.poll(() => templates.length).toBe(1);
     expect(templates[0]?.body).toMatchObject({ first_name: 'Robin', sender_name: 'Alex Morgan' });
 
-    await page.getByRole('button', { name: 'START NEW CALCULATION' }).click();
+    await page.getByRole('button', { name: 'Start New Calculation' }).click();
     await expect(page.getByLabel('Sale Price')).toHaveValue('');
   });
 

@@ -26,7 +26,7 @@ test('sign up to a working calculator page, a seller’s lead in the table, the 
   await waitForIslands(seller);
   await expect(seller.getByText(`${agent.first_name} ${agent.last_name} · Harbor Point Realty (demo)`)).toBeVisible();
   await seller.getByLabel('Sale Price').fill('700000');
-  await seller.getByLabel('Mortgage Payoff').fill('300000');
+  await seller.getByLabel('Mortgage balance').fill('300000');
   await seller.getByRole('button', { name: 'Calculate' }).click();
   const email = `morgan.${agent.slug}@example.com`;
   await unlockEstimate(seller, {

@@ -74,7 +74,7 @@ test.describe('the printable net sheet', () => {
     });
 
     await page.emulateMedia({ media: 'print' });
-    await expect(page.getByRole('button', { name: 'START NEW CALCULATION' })).toBeHidden();
+    await expect(page.getByRole('button', { name: 'Start New Calculation' })).toBeHidden();
     await expect(page.getByRole('button', { name: 'Share this page' })).toBeHidden();
     const printout = await page.pdf({
       format: 'Letter',

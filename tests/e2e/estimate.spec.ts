@@ -257,7 +257,7 @@ test.describe('sending a shared estimate by e-mail', () => {
     await modal.getByRole('textbox', { name: 'Email', exact: true }).fill('casey@example.com');
     await modal.getByRole('checkbox').check();
     await expect(modal.getByRole('checkbox')).toHaveAccessibleName(
-      'I agree that the agent may contact me by phone, text or e-mail about selling my home.',
+      'I agree that Alex Morgan may contact me by phone, text or e-mail about selling my home.',
     );
     await modal.getByRole('button', { name: 'Send My Estimate' }).click();
     await expect(modal).toBeHidden();

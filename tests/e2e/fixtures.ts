@@ -142,7 +142,7 @@ export async function calculateOnAgentPage(page: Page): Promise<void> {
   await page.goto('/r/alexmorgan');
   await waitForIslands(page);
   await page.getByLabel('Sale Price').pressSequentially('780200');
-  await page.getByLabel('Mortgage Payoff').fill('450000');
+  await page.getByLabel('Mortgage balance').fill('450000');
   await page.getByRole('button', { name: 'Calculate' }).click();
 }
 

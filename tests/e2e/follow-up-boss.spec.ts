@@ -53,7 +53,7 @@ async function sellerUnlocks(seller: Page, agent: SignedInAgent, email: string) 
   await seller.goto(`/r/${agent.slug}`);
   await waitForIslands(seller);
   await seller.getByLabel('Sale Price').fill('700000');
-  await seller.getByLabel('Mortgage Payoff').fill('300000');
+  await seller.getByLabel('Mortgage balance').fill('300000');
   await seller.getByRole('button', { name: 'Calculate' }).click();
   await unlockEstimate(seller, {
     firstName: 'Riley',

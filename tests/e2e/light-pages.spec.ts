@@ -78,7 +78,7 @@ test.describe('the light dynamic pages', () => {
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Net to Seller Calculator');
     await expect(page.getByText('Alex Morgan · ')).toBeVisible();
     await expect(page.getByLabel('Sale Price')).toBeVisible();
-    await expect(page.getByLabel('Mortgage Payoff')).toBeVisible();
+    await expect(page.getByLabel('Mortgage balance')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Calculate' })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Contact Alex' })).toContainText('License #10401234567');
 
@@ -99,7 +99,7 @@ test.describe('the light dynamic pages', () => {
     await page.goto('/r/alexmorgan', { waitUntil: 'networkidle' });
     const release = await holdScripts(page);
     await page.getByLabel('Sale Price').pressSequentially('780200');
-    await page.getByLabel('Mortgage Payoff').pressSequentially('450000');
+    await page.getByLabel('Mortgage balance').pressSequentially('450000');
     await page.getByRole('button', { name: 'Calculate' }).click();
     // Still the page as the server sent it: no React to group the digits or take the press.
     await expect(page.getByLabel('Sale Price')).toHaveValue('780200');

@@ -25,7 +25,7 @@ test.describe('accessibility with modals open', () => {
     await page.goto('/r/alexmorgan');
     await waitForIslands(page);
     await page.getByLabel('Sale Price').fill('500000');
-    await page.getByLabel('Mortgage Payoff').fill('100000');
+    await page.getByLabel('Mortgage balance').fill('100000');
     await page.getByRole('button', { name: 'Calculate' }).click();
     await expect(page.getByRole('button', { name: 'Unlock Your Estimate' })).toBeVisible();
     await expectNoAxeViolations(page);

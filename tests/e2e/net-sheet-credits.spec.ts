@@ -118,7 +118,7 @@ test('percent costs over 10% of the price in all are refused under the lines, an
   await expect(
     form.getByRole('alert').filter({ hasText: 'Percent-based costs can add up to at most 10% of the price' }),
   ).toBeVisible();
-  await expect(form.getByRole('alert').filter({ hasText: 'Please check the fields marked below.' })).toBeVisible();
+  await expect(form.getByRole('alert').filter({ hasText: 'Please check the fields marked above:' })).toBeVisible();
   expect(sent).toEqual([]);
   await shoot(page, 'refine-credits-refused', 'form.refine-form');
 });

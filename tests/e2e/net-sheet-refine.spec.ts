@@ -256,7 +256,7 @@ test.describe('a seller refining a shared estimate', () => {
     await expect(listing).toHaveAccessibleDescription(/Listing commission must be at most 20%/);
     const payoff = form.getByRole('group', { name: 'Lien 1' }).getByLabel('Payoff ($)');
     await expect(payoff).toHaveAccessibleDescription(/Payoff must be a dollar amount, like 450,000/);
-    await expect(form.getByRole('alert').filter({ hasText: 'Please check the fields marked below.' })).toBeVisible();
+    await expect(form.getByRole('alert').filter({ hasText: 'Please check the fields marked above:' })).toBeVisible();
     await expect(listing).toBeFocused();
     expect(sent).toEqual([]);
     await expectNoAxeViolations(page);
@@ -278,7 +278,7 @@ test('a link or an address in a line’s name is refused under its field, and no
   await form.getByRole('button', { name: 'Show my detailed sheet' }).click();
   await expect(name).toHaveAttribute('aria-invalid', 'true');
   await expect(name).toHaveAccessibleDescription(/Lien name cannot contain a web address/);
-  await expect(form.getByRole('alert').filter({ hasText: 'Please check the fields marked below.' })).toBeVisible();
+  await expect(form.getByRole('alert').filter({ hasText: 'Please check the fields marked above:' })).toBeVisible();
   expect(sent).toEqual([]);
   await shoot(page, 'lien-name-refused');
   // An ordinary name with punctuation is kept.

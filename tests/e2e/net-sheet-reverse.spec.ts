@@ -133,7 +133,7 @@ test.describe('a net no price can reach', () => {
     await waitForIslands(page);
     await page.getByRole('tab', { name: 'What must I sell for?' }).click();
     await page.getByLabel('Target net').fill('99000000');
-    await page.getByLabel('Mortgage Payoff').fill('0');
+    await page.getByLabel('Mortgage balance').fill('0');
     await page.getByRole('button', { name: 'Find My Sale Price' }).click();
     await expect(page.getByLabel('Target net')).toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByRole('heading', { name: 'Your estimate is ready' })).toHaveCount(0);
@@ -149,7 +149,7 @@ test.describe('what must I sell for, on an agent page', () => {
     await shot(page, info, 'agent-price-tab');
     await page.getByRole('tab', { name: 'What must I sell for?' }).click();
     await page.getByLabel('Target net').pressSequentially('250000');
-    await page.getByLabel('Mortgage Payoff').pressSequentially('200000');
+    await page.getByLabel('Mortgage balance').pressSequentially('200000');
     await shot(page, info, 'agent-reverse-form');
     await page.getByRole('button', { name: 'Find My Sale Price' }).click();
 
@@ -170,7 +170,7 @@ test.describe('what must I sell for, on an agent page', () => {
     await shot(page, info, 'agent-reverse-answer');
     await expectNoAxeViolations(page);
 
-    await page.getByRole('button', { name: 'START NEW CALCULATION' }).click();
+    await page.getByRole('button', { name: 'Start New Calculation' }).click();
     await expect(page.getByRole('tab', { name: 'What must I sell for?' })).toHaveAttribute('aria-selected', 'true');
   });
 });

@@ -83,7 +83,7 @@ test("an agent's page previews with the agent's name", async ({ request }) => {
   for (const key of ['description', 'og:description', 'twitter:description']) {
     expect(head.meta(key)).toEqual([expect.stringContaining('with Alex Morgan of Harbor Point Realty (demo)')]);
   }
-  // Absolute, at the site's origin (SITE_URL, by default http://localhost:PORT).
+  // Absolute, at the site's origin (SITE_URL, by default http://HOST:PORT).
   expect(head.canonicals).toEqual([expect.stringMatching(/^http:\/\/[^/]+\/r\/alexmorgan$/)]);
   expect(head.meta('og:url')).toEqual(head.canonicals);
   expect(head.meta('robots')).toEqual([]);

@@ -10,7 +10,7 @@ test('a seller who unlocked is remembered: later results unlock at once, a reloa
   await page.goto('/r/alexmorgan');
   await waitForIslands(page);
   await page.getByLabel('Sale Price').pressSequentially('780200');
-  await page.getByLabel('Mortgage Payoff').fill('450000');
+  await page.getByLabel('Mortgage balance').fill('450000');
   await page.getByRole('button', { name: 'Calculate' }).click();
   await expect(page).toHaveURL(/\/r\/alexmorgan\?estimate=[0-9a-f-]{36}$/);
   await unlockEstimate(page, { firstName: 'Rémy', lastName: 'Stone', phone: '6315550177', email });
@@ -25,10 +25,10 @@ test('a seller who unlocked is remembered: later results unlock at once, a reloa
   await expect(page.getByText(/We have e-mailed/)).toHaveCount(0);
 
   // A second price: unlocked at once with the same details, as the lead's newer estimate.
-  await page.getByRole('button', { name: 'START NEW CALCULATION' }).click();
+  await page.getByRole('button', { name: 'Start New Calculation' }).click();
   await expect(page).toHaveURL(/\/r\/alexmorgan$/);
   await page.getByLabel('Sale Price').pressSequentially('800000');
-  await page.getByLabel('Mortgage Payoff').fill('450000');
+  await page.getByLabel('Mortgage balance').fill('450000');
   await page.getByRole('button', { name: 'Calculate' }).click();
   await expect(page.getByRole('dialog', { name: 'Unlock Your Estimate' })).toHaveCount(0);
   await expect(page.getByText(`We have e-mailed this estimate to ${email}`)).toBeVisible();

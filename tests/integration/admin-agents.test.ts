@@ -189,7 +189,7 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
         email: 'Email is required',
       });
       expect((await expectError(await post(newAgentBody({ slug: 'Has Spaces' })), 400)).fields).toEqual({
-        slug: 'Slug can only contain lowercase letters and numbers',
+        slug: 'Calculator address can only contain lowercase letters and numbers',
       });
       expect((await expectError(await post(newAgentBody({ last_name: 'x'.repeat(101) })), 400)).fields).toEqual({
         last_name: 'Last name must be at most 100 characters',

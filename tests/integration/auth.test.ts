@@ -236,9 +236,19 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
       ['password absent', { password: undefined }, 'password', 'Password is required'],
       ['password short', { password: '12345' }, 'password', 'Password must be at least 6 characters'],
       ['password 129 characters', { password: 'p'.repeat(129) }, 'password', 'Password must be at most 128 characters'],
-      ['slug missing', { slug: '' }, 'slug', 'Agent slug is required'],
-      ['slug with a dash', { slug: 'pat-quinn' }, 'slug', 'Slug can only contain lowercase letters and numbers'],
-      ['slug with an accent', { slug: 'zoë' }, 'slug', 'Slug can only contain lowercase letters and numbers'],
+      ['slug missing', { slug: '' }, 'slug', 'Calculator address is required'],
+      [
+        'slug with a dash',
+        { slug: 'pat-quinn' },
+        'slug',
+        'Calculator address can only contain lowercase letters and numbers',
+      ],
+      [
+        'slug with an accent',
+        { slug: 'zoë' },
+        'slug',
+        'Calculator address can only contain lowercase letters and numbers',
+      ],
       ['phone not a number', { phone: '555-CALL-NOW' }, 'phone', 'Phone number is invalid'],
       [
         'first name too long',
@@ -260,7 +270,7 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
         last_name: 'Last name is required',
         email: 'Email is required',
         password: 'Password is required',
-        slug: 'Agent slug is required',
+        slug: 'Calculator address is required',
       });
     });
 

@@ -221,7 +221,7 @@ describe.each(BACKENDS)('Follow Up Boss on %s', (backend) => {
         property: { street: '12 Oak Lane', city: 'Garden City', state: 'NY', code: '11530' },
       });
       expect(body.person.sourceUrl).toBe(`https://homes.example.com/estimate/${estimate.uuid}`);
-      expect(body.message).toContain('Your Net Proceeds: $');
+      expect(body.message).toContain('Estimated net to seller: $');
       expect(body.message).toContain(`https://homes.example.com/estimate/${estimate.uuid}`);
 
       const [lead] = await suite.db.query<{ synced_to_fub: boolean; fub_person_id: number }>(
@@ -395,7 +395,7 @@ describe.each(BACKENDS)('Follow Up Boss on %s', (backend) => {
       const message = z.object({ message: z.string() }).parse(fake.events[0]?.body).message;
       // The quick net $279,341 less the $10,000 credited to the buyer.
       expect(message).toContain('Seller concessions: -$10,000.00');
-      expect(message).toContain('Your Net Proceeds: $269,341.00');
+      expect(message).toContain('Estimated net to seller: $269,341.00');
     });
 
     it('answer 404 for another agent’s lead and send nothing', async () => {

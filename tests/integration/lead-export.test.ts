@@ -58,6 +58,8 @@ async function plainCsv(db: Db, agentId: number): Promise<string> {
     csvLine(
       leadCsvCells({
         ...lead,
+        // The CSV has no message column.
+        message: null,
         created_at: lead.created_at.toISOString(),
         synced_to_fub: lead.synced_to_fub ? 1 : 0,
         source_label: leadSourceLabel(lead.source, lead.page_path),

@@ -8,7 +8,7 @@ import * as z from 'zod';
 import { expectError, expectFieldError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
-import { deliveryById } from '../support/email-suite.ts';
+import { deliveriesOfLead, deliveryById } from '../support/email-suite.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { originOf, townSlugOf } from '../../src/features/leads/lead-origin.ts';
 import {
@@ -40,9 +40,9 @@ const HEADER = [
 describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
   const suite = useAuthSuite(backend, 'leadlist');
 
-  async function signedIn(admin = false): Promise<{ id: number; client: Client }> {
+  async function signedIn(admin = false): Promise<{ id: number; slug: string; client: Client }> {
     const agent = await createAgent(suite.db, { is_admin: admin });
-    return { id: agent.id, client: await clientAs(suite, agent.id) };
+    return { id: agent.id, slug: agent.slug, client: await clientAs(suite, agent.id) };
   }
 
   const list = async (client: Client, query = '') => expectJson(await client.get(`/api/leads${query}`), 200, leadList);
@@ -84,6 +84,7 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         email: 'dana@example.com',
         phone: '516-555-0123',
         address: '12 Elm Street, Garden City',
+        message: null,
         source: 'nassau_county_page',
         created_at: '2026-07-01T12:00:00.000Z',
         synced_to_fub: 0,
@@ -105,6 +106,32 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       const ten = await list(agent.client, '?per_page=10&page=3');
       expect(ten.leads.map((lead) => lead.id)).toEqual([...ids].reverse().slice(19, 29));
       expect((await list(agent.client, '?per_page=100')).leads).toHaveLength(31);
+    });
+
+    it("shows the contact form's message to the agent, and their new-lead e-mail carries it escaped (minor 19)", async () => {
+      const agent = await signedIn();
+      const message = 'Please call after 5pm.\n<b>Not</b> Sundays & holidays.';
+      const posted = await expectJson(
+        await suite.client().post('/api/leads', {
+          agent_slug: agent.slug,
+          firstName: 'Dana',
+          lastName: 'Lopez',
+          email: 'dana.message@example.com',
+          phone: '516-555-0123',
+          message,
+          consent_marketing: true,
+        }),
+        201,
+        z.object({ lead: z.object({ id: z.number() }) }).loose(),
+      );
+      const body = await list(agent.client);
+      expect(body.leads.map((lead) => [lead.id, lead.message])).toEqual([[posted.lead.id, message]]);
+      await suite.settle();
+      const [notice] = await deliveriesOfLead(suite.db, posted.lead.id);
+      expect(notice?.kind).toBe('new_lead');
+      expect(notice?.text).toContain(`Message:\n${message}`);
+      expect(notice?.html).toContain('Please call after 5pm.\n&lt;b&gt;Not&lt;/b&gt; Sundays &amp; holidays.');
+      expect(notice?.html).not.toContain('<b>Not</b>');
     });
 
     it('orders leads of the same moment by id, so pages neither repeat nor skip one', async () => {

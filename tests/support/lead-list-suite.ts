@@ -13,6 +13,7 @@ export const listedLead = z.strictObject({
   email: z.string(),
   phone: z.string().nullable(),
   address: z.string().nullable(),
+  message: z.string().nullable(),
   source: z.string(),
   created_at: z.string(),
   synced_to_fub: z.union([z.literal(0), z.literal(1)]),

@@ -79,7 +79,7 @@ export default function SignupForm() {
     } else if (result.error.includes('Email already registered')) {
       setErrors({ email: 'This email is already registered' });
     } else if (result.error.includes('Slug already taken')) {
-      setErrors({ slug: 'This agent slug is already taken' });
+      setErrors({ slug: 'This calculator address is already taken' });
     } else {
       setGeneral(result.error);
     }

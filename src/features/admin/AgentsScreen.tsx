@@ -371,7 +371,7 @@ function AddAgentForm() {
         {input('first_name', 'First name', {})}
         {input('last_name', 'Last name', {})}
         {input('email', 'Email', { type: 'email' })}
-        {input('slug', 'Agent slug', { hint: 'Lowercase letters and numbers: their page is /r/{slug}.' })}
+        {input('slug', 'Calculator address', { hint: 'Lowercase letters and numbers: their page is /r/{slug}.' })}
         {input('brokerage', 'Brokerage (optional)', {})}
         {input('phone', 'Phone (optional)', { type: 'tel' })}
         <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />

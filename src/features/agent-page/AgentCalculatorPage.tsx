@@ -1,4 +1,4 @@
-import { useEffect, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
@@ -11,11 +11,12 @@ import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-ag
 import { commissionLabel } from '../estimate/estimate.ts';
 import { estimateRequestSchema, estimateSchema, UUID_PATTERN, type Estimate } from '../estimate/estimate-request.ts';
 import { NetSheet } from '../estimate/NetSheet.tsx';
+import { MORTGAGE_FIELD, mortgageMessage, SALE_PRICE_FIELD } from '../estimate/calculator-fields.ts';
 import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
 import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
 import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads/lead.ts';
 import { useLeadSubmission } from '../leads/use-lead-submission.ts';
-import { forgetVisitor, rememberedVisitor, unlockLead } from './remembered-visitor.ts';
+import { forgetVisitor, rememberedVisitor, unlockLead, type RememberedVisitor } from './remembered-visitor.ts';
 import { unlockMessage } from './unlock-message.ts';
 import { sheetAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from '../net-sheet/sheet-answer.ts';
 import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/ReverseForm.tsx';
@@ -76,8 +77,20 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
   const [refineError, setRefineError] = useState<string | null>(null);
   // Once refined: the detailed sheet and the address of its estimate, for the seller to share.
   const [refined, setRefined] = useState<{ sheet: SheetAnswer; link: string } | null>(null);
-  // A visitor remembered from an earlier unlock on this agent's page (remembered-visitor.ts).
+  // A visitor remembered from an earlier unlock on this agent's page (remembered-visitor.ts): read
+  // from the browser's storage when a result is shown (never while rendering, so the server's HTML
+  // and the hydrating render agree), then kept here as the visitor unlocks or says "Not you?".
+  const [remembered, setRemembered] = useState<RememberedVisitor | null>(null);
   const { submitLead } = useLeadSubmission(leadAnswerSchema);
+  // "Your estimate": brought into view with the focus once the detailed sheet replaces the form below
+  // it, which left a seller scrolled down past its top (newcomer audit minor 23).
+  const estimateHeadingRef = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!refined) return;
+    const heading = estimateHeadingRef.current;
+    heading?.scrollIntoView({ block: 'start' });
+    heading?.focus({ preventScroll: true });
+  }, [refined]);
 
   // A reload, or a link to this page with its result (?estimate=…), shows that result again (audit M2).
   const readyAgentId = loaded.kind === 'ready' ? loaded.data.agent.id : null;
@@ -91,6 +104,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
         if (!result.ok || result.data.estimate.agent_id !== readyAgentId) return;
         setEstimate(result.data.estimate);
         const known = rememberedVisitor(readyAgentId);
+        setRemembered(known);
         // Their lead already holds it: shown unlocked, and nothing said of an e-mail.
         if (known) setUnlockedFor({ email: known.email, emailed: { status: 'none', retry_after_seconds: null } });
       })
@@ -162,11 +176,11 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
       mortgage_payoff: form.mortgage === '' ? undefined : form.mortgage,
     });
     const found: typeof errors = {};
-    if (form.mortgage === '') found.mortgage = 'Mortgage payoff is required';
+    if (form.mortgage === '') found.mortgage = `${MORTGAGE_FIELD.label} is required`;
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         if (issue.path[0] === 'sale_price') found.salePrice ??= issue.message;
-        if (issue.path[0] === 'mortgage_payoff') found.mortgage ??= issue.message;
+        if (issue.path[0] === 'mortgage_payoff') found.mortgage ??= mortgageMessage(issue.message);
       }
     }
     setErrors(found);
@@ -201,6 +215,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
     setUnlockedFor(null);
     window.history.replaceState(null, '', `${window.location.pathname}?estimate=${made.uuid}`);
     const known = rememberedVisitor(agent.id);
+    setRemembered(known);
     if (!known) return;
     const outcome = await submitLead(agentPageLeadSchema, unlockLead(agent.id, made, known)).catch(() => null);
     if (outcome?.kind === 'accepted') setUnlockedFor({ email: known.email, emailed: outcome.answer.estimate_email });
@@ -215,6 +230,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
   /** "Not you?": this browser forgets the visitor, and the result locks again. */
   const forget = () => {
     forgetVisitor(agent.id);
+    setRemembered(null);
     setUnlockedFor(null);
   };
 
@@ -271,7 +287,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
         {agent.show_logo && agent.logo ? (
           <img className="agent-logo" src={agent.logo} alt={`${agent.brokerage ?? fullName} logo`} height="48" />
         ) : null}
-        <button type="button" className="button button-secondary" onClick={() => void share()}>
+        <button type="button" className="button button-secondary agent-share" onClick={() => void share()}>
           Share this page
         </button>
       </header>
@@ -279,7 +295,9 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
 
       {estimate && unlockedFor ? (
         <section aria-labelledby="your-estimate" className="unlocked">
-          <h2 id="your-estimate">Your estimate</h2>
+          <h2 id="your-estimate" ref={estimateHeadingRef} tabIndex={-1} className="scroll-target">
+            Your estimate
+          </h2>
           {answeredPrice === null ? null : <SalePriceAnswer salePrice={answeredPrice} />}
           {refined ? (
             <>
@@ -299,7 +317,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
               </p>
             </>
           )}
-          {rememberedVisitor(agent.id) ? (
+          {remembered ? (
             <p className="note remembered-visitor">
               Unlocked for {unlockedFor.email} in this browser.{' '}
               <button type="button" className="link-button" onClick={forget}>
@@ -353,7 +371,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
           )}
           <Notice tone="error" message={refineError} />
           <button type="button" className="button button-primary button-block" onClick={startOver}>
-            START NEW CALCULATION
+            Start New Calculation
           </button>
         </section>
       ) : estimate ? (
@@ -389,7 +407,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
             Unlock Your Estimate
           </button>
           <button type="button" className="button button-secondary button-block" onClick={startOver}>
-            START NEW CALCULATION
+            Start New Calculation
           </button>
         </section>
       ) : (
@@ -397,17 +415,17 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
           {tab === 'price' ? (
             <form className="form" noValidate onSubmit={(event) => void calculate(event)}>
               <Field
-                label="Sale Price"
+                label={SALE_PRICE_FIELD.label}
                 name="salePrice"
-                placeholder="$450,000"
+                placeholder={SALE_PRICE_FIELD.placeholder}
                 required
                 error={errors.salePrice}
                 {...price('salePrice')}
               />
               <Field
-                label="Mortgage Payoff"
+                label={MORTGAGE_FIELD.label}
                 name="mortgage"
-                placeholder="$200,000"
+                placeholder={MORTGAGE_FIELD.placeholder}
                 required
                 error={errors.mortgage}
                 {...price('mortgage')}
@@ -422,10 +440,10 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
               payoff={{
                 value: form.mortgage,
                 onChange: (mortgage) => setForm({ ...form, mortgage }),
-                label: 'Mortgage Payoff',
-                name: 'Mortgage payoff',
+                label: MORTGAGE_FIELD.label,
+                name: MORTGAGE_FIELD.label,
                 required: true,
-                placeholder: '$200,000',
+                placeholder: MORTGAGE_FIELD.placeholder,
               }}
               onEstimate={(answer) => {
                 setAnsweredPrice(answer.sale_price);
@@ -446,6 +464,8 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
           onClose={() => setUnlocking(false)}
           onUnlocked={(email, emailed) => {
             setUnlocking(false);
+            // The unlock form has just remembered them in this browser.
+            setRemembered(rememberedVisitor(agent.id));
             setUnlockedFor({ email, emailed });
           }}
         />

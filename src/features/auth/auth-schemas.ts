@@ -47,13 +47,14 @@ export const signupSchema = z.object({
     .min(1, 'Password is required')
     .min(6, 'Password must be at least 6 characters')
     .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  // Named as the forms label the field (newcomer audit minor 27): "Calculator address", the /r/{slug} page.
   slug: z
-    .string({ error: 'Agent slug is required' })
+    .string({ error: 'Calculator address is required' })
     .trim()
     .toLowerCase()
-    .min(1, 'Agent slug is required')
-    .max(64, 'Agent slug must be at most 64 characters')
-    .regex(/^[a-z0-9]+$/, 'Slug can only contain lowercase letters and numbers'),
+    .min(1, 'Calculator address is required')
+    .max(64, 'Calculator address must be at most 64 characters')
+    .regex(/^[a-z0-9]+$/, 'Calculator address can only contain lowercase letters and numbers'),
   brokerage: z
     .string({ error: 'Brokerage must be text' })
     .trim()

@@ -37,7 +37,7 @@ describe('the event a lead becomes', () => {
     expect(event.message.split('\n')).toEqual(
       expect.arrayContaining([
         'Seller inquiry from Calculator page /r/alexmorgan.',
-        'Your Net Proceeds: $279,341.00',
+        'Estimated net to seller: $279,341.00',
         `View the estimate: https://homes.example.com/estimate/${estimate.uuid}`,
       ]),
     );

@@ -79,7 +79,8 @@ export function fubEventFor({
   const url = estimate ? estimateUrl(origin, estimate.uuid) : `${origin}${lead.page_path ?? `/r/${agentSlug}`}`;
   const message = [`Seller inquiry from ${leadSourceLabel(lead.source, lead.page_path)}.`];
   if (lead.message) message.push('', lead.message);
-  if (estimate) message.push('', 'Their estimate:', ...estimateLinesText(estimate), '', `View the estimate: ${url}`);
+  if (estimate)
+    message.push('', 'Their estimate:', ...estimateLinesText(estimate, 'agent'), '', `View the estimate: ${url}`);
   const property = lead.address ? propertyFrom(lead.address) : undefined;
   return {
     source: BRAND_NAME,

@@ -220,12 +220,15 @@ describe('newLeadEmail', () => {
     expect(email.html).toContain('href="tel:5165550123"');
   });
 
-  it('adds the estimate summary and link when there is one', () => {
+  it("adds the estimate summary and link when there is one, the net named as the seller's", () => {
     const email = newLeadEmail({ lead, estimate, agent, siteUrl });
     for (const part of [email.html, email.text]) {
       expect(part).toContain('$780,200.00');
       expect(part).toContain('$279,341.00');
       expect(part).toContain(link);
+      // To the agent it is not "your" net (newcomer audit minor 27).
+      expect(part).toContain('Estimated net to seller');
+      expect(part).not.toContain('Your Net Proceeds');
     }
   });
 

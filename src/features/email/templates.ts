@@ -53,13 +53,24 @@ export const estimateUrl = (siteUrl: string, uuid: string): string =>
 const fullName = (person: { first_name: string; last_name: string }): string =>
   `${person.first_name} ${person.last_name}`.trim();
 
-/** "Your Net Proceeds" or, when the costs exceed the price, what the seller brings to closing. */
-function netLine(estimate: Estimate): { label: string; amount: string } {
+/**
+ * Who reads the sheet: the seller ("Your Net Proceeds") or their agent, to whom it is the seller's
+ * net, not theirs (newcomer audit minor 27: the agent's notice and CRM note said "Your Net Proceeds").
+ */
+export type SheetReader = 'seller' | 'agent';
+
+/** The net, or when the costs exceed the price what the seller brings to closing, in the reader's words. */
+function netLine(estimate: Estimate, reader: SheetReader): { label: string; amount: string } {
   const negative = estimate.net_to_seller < 0;
-  return {
-    label: negative ? 'Amount to bring to closing' : 'Your Net Proceeds',
-    amount: formatMoney(Math.abs(estimate.net_to_seller)),
-  };
+  const label =
+    reader === 'seller'
+      ? negative
+        ? 'Amount to bring to closing'
+        : 'Your Net Proceeds'
+      : negative
+        ? 'Seller would bring to closing'
+        : 'Estimated net to seller';
+  return { label, amount: formatMoney(Math.abs(estimate.net_to_seller)) };
 }
 
 /** The shared frame of every HTML message: a simple, centred, single-column layout. */
@@ -95,13 +106,13 @@ function warningsHtml(estimate: Estimate): string {
 }
 
 /** The net sheet as an HTML table: its warnings, every non-zero line, then the net, largest. */
-function estimateTableHtml(estimate: Estimate, labels: LineLabels): string {
+function estimateTableHtml(estimate: Estimate, labels: LineLabels, reader: SheetReader): string {
   const rows = netSheetLines(estimate, labels).map(
     (line) =>
       `<tr><th scope="row" style="text-align:left;font-weight:normal;padding:6px 0">${escapeHtml(line.label)}</th>` +
       `<td style="text-align:right;padding:6px 0">${escapeHtml(lineAmount(line, '−'))}</td></tr>`,
   );
-  const net = netLine(estimate);
+  const net = netLine(estimate, reader);
   rows.push(
     `<tr><th scope="row" style="text-align:left;padding:12px 0 0;border-top:1px solid #d5dde5;font-size:18px">` +
       `${escapeHtml(net.label)}</th><td style="text-align:right;padding:12px 0 0;border-top:1px solid #d5dde5;` +
@@ -111,8 +122,8 @@ function estimateTableHtml(estimate: Estimate, labels: LineLabels): string {
 }
 
 /** The net sheet as lines of text: its warnings, every non-zero line, then the net. */
-export function estimateLinesText(estimate: Estimate, labels: LineLabels = 'typed'): string[] {
-  const net = netLine(estimate);
+export function estimateLinesText(estimate: Estimate, reader: SheetReader, labels: LineLabels = 'typed'): string[] {
+  const net = netLine(estimate, reader);
   const warnings = warningsOf(estimate);
   return [
     ...(warnings.length > 0 ? ['Please check:', ...warnings.map((warning) => `- ${warning}`), ''] : []),
@@ -149,7 +160,7 @@ export function estimateEmail({
   siteUrl: string;
 }): EmailContent {
   const url = estimateUrl(siteUrl, estimate.uuid);
-  const net = netLine(estimate);
+  const net = netLine(estimate, 'seller');
   const subject =
     estimate.net_to_seller < 0
       ? `Your home sale estimate: ${net.amount} to bring to closing`
@@ -160,7 +171,7 @@ export function estimateEmail({
     subject,
     [
       `<p style="margin:0 0 8px;font-size:16px">${escapeHtml(greeting)} ${escapeHtml(intro)}</p>`,
-      estimateTableHtml(estimate, 'product'),
+      estimateTableHtml(estimate, 'product', 'seller'),
       `<p style="margin:20px 0">${link(url, 'View your estimate online')}</p>`,
       '<p style="margin:16px 0 0">Questions about selling your home? Your agent is glad to help:</p>',
       agentContactHtml(agent),
@@ -170,7 +181,7 @@ export function estimateEmail({
   const text = [
     `${greeting} ${intro}`,
     '',
-    ...estimateLinesText(estimate, 'product'),
+    ...estimateLinesText(estimate, 'seller', 'product'),
     '',
     `View your estimate online: ${url}`,
     '',
@@ -233,10 +244,16 @@ export function newLeadEmail({
   if (estimate && url) {
     htmlParts.push(
       '<p style="margin:20px 0 8px;font-weight:bold">Their estimate</p>',
-      estimateTableHtml(estimate, 'typed'),
+      estimateTableHtml(estimate, 'typed', 'agent'),
     );
     htmlParts.push(`<p style="margin:16px 0">${link(url, 'View the estimate online')}</p>`);
-    textParts.push('', 'Their estimate:', ...estimateLinesText(estimate), '', `View the estimate online: ${url}`);
+    textParts.push(
+      '',
+      'Their estimate:',
+      ...estimateLinesText(estimate, 'agent'),
+      '',
+      `View the estimate online: ${url}`,
+    );
   }
   const footer = 'You are receiving this because a visitor asked you to contact them.';
   htmlParts.push(`<p style="margin:24px 0 0;font-size:12px;color:#5a6b7b">${escapeHtml(footer)}</p>`);

@@ -13,6 +13,7 @@ import { sourcePage, track } from '../site/analytics.ts';
 import { copyLink } from '../site/clipboard.ts';
 import { estimateRequestSchema, estimateSchema, type Estimate } from './estimate-request.ts';
 import { NetSheet } from './NetSheet.tsx';
+import { MORTGAGE_FIELD, mortgageMessage, SALE_PRICE_FIELD } from './calculator-fields.ts';
 
 interface CalculatorModalProps {
   agentSlug: string;
@@ -52,7 +53,7 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
   const validate = (): FormErrors => {
     const found: FormErrors = {};
     if (!form.firstName.trim()) found.firstName = 'First name is required';
-    if (mortgageRequired && !form.mortgage) found.mortgage = 'Mortgage balance is required';
+    if (mortgageRequired && !form.mortgage) found.mortgage = `${MORTGAGE_FIELD.label} is required`;
     const parsed = estimateRequestSchema.safeParse({
       agent_slug: agentSlug,
       sale_price: form.salePrice,
@@ -61,8 +62,7 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
     if (!parsed.success) {
       for (const issue of parsed.error.issues) {
         if (issue.path[0] === 'sale_price') found.salePrice ??= issue.message;
-        if (issue.path[0] === 'mortgage_payoff')
-          found.mortgage ??= issue.message.replace('Mortgage payoff', 'Mortgage balance');
+        if (issue.path[0] === 'mortgage_payoff') found.mortgage ??= mortgageMessage(issue.message);
       }
     }
     return found;
@@ -114,7 +114,7 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
   const price = (key: 'salePrice' | 'mortgage') =>
     priceInputProps(form[key], (grouped) => setForm({ ...form, [key]: grouped }));
 
-  const mortgageLabel = mortgageRequired ? 'Mortgage balance' : 'Mortgage balance (optional)';
+  const mortgageLabel = mortgageRequired ? MORTGAGE_FIELD.label : MORTGAGE_FIELD.optionalLabel;
 
   return (
     <Modal open={open} title={estimate ? 'Your Estimate' : 'What Will You Net?'} onClose={closeModal}>
@@ -157,9 +157,9 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
                 onChange={(event) => setForm({ ...form, firstName: event.target.value })}
               />
               <Field
-                label="Expected sale price"
+                label={SALE_PRICE_FIELD.label}
                 name="salePrice"
-                placeholder="780,000"
+                placeholder={SALE_PRICE_FIELD.placeholder}
                 required
                 error={errors.salePrice}
                 {...price('salePrice')}
@@ -167,14 +167,14 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
               <Field
                 label={mortgageLabel}
                 name="mortgage"
-                placeholder="450,000"
+                placeholder={MORTGAGE_FIELD.placeholder}
                 required={mortgageRequired}
                 error={errors.mortgage}
                 {...price('mortgage')}
               />
               <p className="note">
-                Your estimate includes the attorney fee, recording fee, New York State transfer tax and a typical
-                commission.
+                Your estimate includes the commission, New York State transfer tax, the attorney fee and the recording
+                fee.
               </p>
               <Notice tone="error" message={failed ? ESTIMATE_FAILED : null} />
               <button type="submit" className="button button-primary button-block" disabled={loading}>
@@ -189,9 +189,9 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
                 value: form.mortgage,
                 onChange: (mortgage) => setForm({ ...form, mortgage }),
                 label: mortgageLabel,
-                name: 'Mortgage balance',
+                name: MORTGAGE_FIELD.label,
                 required: mortgageRequired,
-                placeholder: '450,000',
+                placeholder: MORTGAGE_FIELD.placeholder,
               }}
               onEstimate={(answer) => {
                 setGreetingName(form.firstName.trim());

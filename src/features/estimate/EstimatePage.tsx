@@ -39,6 +39,8 @@ export const estimatePageDataSchema = z.object({
   range: rangeAnswerSchema,
   /** The estimate's agent, for the printed page (the screen shows the site's featured agent around it). */
   prepared_by: z.string().nullable(),
+  /** The estimate's agent's name, for the send form's consent (newcomer audit minor 27). */
+  agent_name: z.string().nullable().default(null),
 });
 export type EstimatePageData = z.infer<typeof estimatePageDataSchema>;
 
@@ -52,10 +54,12 @@ export const preparedByLineOf = ({
 }: PublicAgentResponse['agent']): string =>
   [`${first_name} ${last_name}`, brokerage, phone ? formatPhone(phone) : null, email].filter(Boolean).join(' · ');
 
-/** The prepared-by line of the agent of `slug`, or null when they cannot be read. */
-async function preparedByLine(slug: string): Promise<string | null> {
+/** The prepared-by line and the name of the agent of `slug`, or null when they cannot be read. */
+async function preparedBy(slug: string): Promise<{ line: string; name: string } | null> {
   const found = await callApi(`/api/agents/public/${encodeURIComponent(slug)}`, publicAgentSchema);
-  return found.ok ? preparedByLineOf(found.data.agent) : null;
+  if (!found.ok) return null;
+  const { agent } = found.data;
+  return { line: preparedByLineOf(agent), name: `${agent.first_name} ${agent.last_name}` };
 }
 
 /**
@@ -71,7 +75,10 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
   // "Link copied", or the link to copy by hand where the clipboard is refused (audit M2).
   const [copied, setCopied] = useState<string | null>(null);
   const [refining, setRefining] = useState(false);
-  const [preparedBy, setPreparedBy] = useState<string | null>(data?.prepared_by ?? null);
+  const [agent, setAgent] = useState<{ line: string | null; name: string | null }>({
+    line: data?.prepared_by ?? null,
+    name: data?.agent_name ?? null,
+  });
 
   useEffect(() => {
     setCanonicalToCurrentUrl();
@@ -91,8 +98,8 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
         }
         setState({ kind: 'found', estimate: result.data.estimate, sheet: sheet?.ok ? sheet.data : null });
         // For the printed page only: without it the sheet still stands.
-        preparedByLine(result.data.estimate.agent_slug)
-          .then(setPreparedBy)
+        preparedBy(result.data.estimate.agent_slug)
+          .then((found) => setAgent({ line: found?.line ?? null, name: found?.name ?? null }))
           .catch(() => undefined);
       })
       .catch(() => setState({ kind: 'failed' }));
@@ -122,7 +129,7 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
         Estimated on{' '}
         {new Date(estimate.created_at).toLocaleDateString('en-US', { dateStyle: 'long', timeZone: LONG_ISLAND })}
       </p>
-      {preparedBy ? <p className="print-only">Prepared by {preparedBy}</p> : null}
+      {agent.line ? <p className="print-only">Prepared by {agent.line}</p> : null}
       {refined ? (
         <>
           <DetailedSheet sheet={refined.sheet} />
@@ -184,6 +191,7 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
       <OffersPanel estimateUuid={estimate.uuid} terms={sheet?.terms ?? null} />
       <SendEstimateModal
         estimate={estimate}
+        agentName={agent.name}
         open={sending}
         onClose={() => setSending(false)}
         onSent={() => {

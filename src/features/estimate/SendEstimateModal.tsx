@@ -28,11 +28,14 @@ const emptyForm = { name: '', email: '', phone: '', consent: false };
  */
 export function SendEstimateModal({
   estimate,
+  agentName,
   open,
   onClose,
   onSent,
 }: {
   estimate: Estimate;
+  /** The estimate's agent, named in the consent as the other forms name theirs; null until known. */
+  agentName: string | null;
   open: boolean;
   onClose: () => void;
   onSent: () => void;
@@ -96,7 +99,7 @@ export function SendEstimateModal({
         <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
         <Field label="Phone (optional)" type="tel" autoComplete="tel" {...text('phone')} />
         <ConsentField
-          agentName={null}
+          agentName={agentName}
           checked={form.consent}
           error={errors.consent_marketing}
           onChange={(consent) => setForm({ ...form, consent })}

@@ -2,6 +2,7 @@ import { useStore } from '@nanostores/react';
 import { useState, type SubmitEvent } from 'react';
 import * as z from 'zod';
 import { Field } from '../../ui/Field.tsx';
+import { TextAreaField } from '../../ui/TextAreaField.tsx';
 import { HoneypotField } from '../../ui/HoneypotField.tsx';
 import { formatMoney } from '../../ui/money.ts';
 import { Notice } from '../../ui/Notice.tsx';
@@ -10,7 +11,7 @@ import { Modal } from '../../ui/Modal.tsx';
 import { sourcePage, track } from '../site/analytics.ts';
 import { $contactContext, $openModal, closeModal, type ContactContext } from '../site/page-modals.ts';
 import { ConsentField } from './ConsentField.tsx';
-import { contactLeadSchema, LEAD_SOURCES } from './lead.ts';
+import { contactLeadSchema, LEAD_SOURCES, LIMITS } from './lead.ts';
 
 interface ContactModalProps {
   agentSlug: string;
@@ -19,7 +20,7 @@ interface ContactModalProps {
   submitLabel: string;
 }
 
-const emptyForm = { firstName: '', lastName: '', phone: '', email: '', address: '', consent: false };
+const emptyForm = { firstName: '', lastName: '', phone: '', email: '', address: '', message: '', consent: false };
 const acceptedSchema = z.object({ success: z.literal(true) });
 
 const LEAD_THANKS = 'Thank you! We will be in touch soon.';
@@ -69,6 +70,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
       phone: form.phone,
       email: form.email,
       address: form.address,
+      message: form.message,
       source,
       consent_marketing: form.consent,
       estimate_uuid: context?.estimate.uuid,
@@ -86,7 +88,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
     }
   };
 
-  const text = (key: 'firstName' | 'lastName' | 'phone' | 'email' | 'address') => ({
+  const text = (key: 'firstName' | 'lastName' | 'phone' | 'email' | 'address' | 'message') => ({
     name: key,
     value: form[key],
     error: errors[key],
@@ -111,6 +113,13 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
             <Field label="Email" type="email" autoComplete="email" required {...text('email')} />
           </div>
           <Field label="Property address (optional)" autoComplete="street-address" {...text('address')} />
+          <TextAreaField
+            label="Message (optional)"
+            rows={3}
+            maxLength={LIMITS.contactMessage}
+            hint={`Anything ${agentFullName} should know, such as a good time to call. Up to ${LIMITS.contactMessage.toLocaleString('en-US')} characters.`}
+            {...text('message')}
+          />
           <ConsentField
             agentName={agentFullName}
             checked={form.consent}

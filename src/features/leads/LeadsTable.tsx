@@ -501,6 +501,7 @@ function LeadRows(props: {
             {/* The admin's table has the agent instead, to fit (the CSV has both). */}
             {admin ? null : <th scope="col">Address</th>}
             <th scope="col">Source</th>
+            <th scope="col">Message</th>
             <th scope="col">Date</th>
             <th scope="col">Estimate</th>
             {crm ? <th scope="col">FUB Synced</th> : null}
@@ -542,6 +543,10 @@ function LeadRows(props: {
                 </td>
                 {admin ? null : <td data-label="Address">{lead.address ?? '—'}</td>}
                 <td data-label="Source">{lead.source_label}</td>
+                {/* The seller's own words, as text (React escapes them); line breaks kept by the CSS. */}
+                <td data-label="Message" className="leads-message">
+                  {lead.message ?? '—'}
+                </td>
                 <td data-label="Date" className="nowrap">
                   <time dateTime={lead.created_at}>
                     {shownDay.format(new Date(lead.created_at))}{' '}

@@ -24,7 +24,7 @@ import {
 } from './lead-list.ts';
 import type { ExportCursor } from './lead-export.ts';
 
-const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.phone, l.address, l.source, l.created_at,
+const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.phone, l.address, l.message, l.source, l.created_at,
   CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path, l.origin, l.utm`;
 
 /** A lead of the CSV: the list row without its sync job. */
@@ -60,6 +60,7 @@ export const toCsvLead = (lead: DbLead): CsvLead => ({
   email: lead.email,
   phone: lead.phone,
   address: lead.address,
+  message: lead.message,
   source: lead.source,
   created_at: lead.created_at.toISOString(),
   synced_to_fub: lead.synced_to_fub === 1 ? 1 : 0,

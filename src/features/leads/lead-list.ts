@@ -167,6 +167,8 @@ export const leadRowSchema = z.object({
   email: z.string(),
   phone: z.string().nullable(),
   address: z.string().nullable(),
+  /** The seller's note from the contact form (newcomer audit minor 19), or null. */
+  message: z.string().nullable().default(null),
   source: z.string(),
   created_at: z.string(),
   synced_to_fub: z.union([z.literal(0), z.literal(1)]),

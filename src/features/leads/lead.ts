@@ -17,6 +17,8 @@ export const LIMITS = {
   phone: 30,
   address: 300,
   message: 2000,
+  /** The contact form's optional note to the agent (newcomer audit minor 19). */
+  contactMessage: 1000,
   emailBody: 5000,
   utm: UTM_MAX_LENGTH,
 } as const;
@@ -102,6 +104,8 @@ export const contactLeadSchema = z.object({
   phone,
   email,
   address: optionalText('Address', LIMITS.address),
+  /** Plain text: the agent's e-mail escapes it, the dashboard shows it as text, the CRM note is text. */
+  message: optionalText('Message', LIMITS.contactMessage),
   source: source('showcase'),
   consent_marketing: consent,
   /** The estimate the visitor just made ("Talk to {agent}" after an estimate); it must be the agent's. */

@@ -123,7 +123,7 @@ function parseLead(shape: LeadShape, body: Record<string, unknown>): { lead: New
           first_name: lead.firstName,
           last_name: lead.lastName,
           address: lead.address,
-          message: null,
+          message: lead.message,
           estimate_uuid: lead.estimate_uuid ?? null,
           email_body: null,
         },

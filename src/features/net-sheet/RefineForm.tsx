@@ -70,7 +70,25 @@ const SECTION_OF: Record<string, Section> = {
 const MONTHS = Array.from({ length: 12 }, (_, index) =>
   new Date(Date.UTC(2026, index, 1)).toLocaleDateString('en-US', { month: 'long', timeZone: 'UTC' }),
 );
-const CHECK_FIELDS = 'Please check the fields marked below.';
+// Said beside the button the seller just pressed, below the fields (newcomer audit minor 9), with a
+// link to each field to fix.
+const CHECK_FIELDS = 'Please check the fields marked above:';
+
+/** A field the form marked wrong, named by its label, for the list of links beside the button. */
+interface BadField {
+  id: string;
+  label: string;
+}
+
+function labelOf(control: HTMLElement): string {
+  const labels =
+    control instanceof HTMLInputElement ||
+    control instanceof HTMLSelectElement ||
+    control instanceof HTMLTextAreaElement
+      ? control.labels
+      : null;
+  return labels?.[0]?.textContent?.trim() || control.getAttribute('aria-label') || 'A field';
+}
 const onOff = (on: boolean) => (on ? 'on' : 'off');
 
 /**
@@ -97,9 +115,18 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
   // Opened by a button that then goes away: the focus (and a phone's view) moves to the form.
   useEffect(() => headingRef.current?.focus(), []);
 
-  // After a refused submit, the first wrong field takes the focus (its section was opened for it).
+  // After a refused submit, the first wrong field takes the focus (its section was opened for it),
+  // and the message lists every wrong field as the page shows them.
+  const [badFields, setBadFields] = useState<BadField[]>([]);
   useEffect(() => {
-    if (Object.keys(fields).length > 0) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+    const marked = Object.keys(fields).length > 0;
+    const invalid = marked
+      ? Array.from(formRef.current?.querySelectorAll<HTMLElement>('[aria-invalid="true"]') ?? [])
+      : [];
+    invalid[0]?.focus();
+    setBadFields(
+      invalid.filter((control) => control.id).map((control) => ({ id: control.id, label: labelOf(control) })),
+    );
   }, [fields]);
 
   const update = (change: Partial<RefineDraft>) => setDraft((current) => ({ ...current, ...change }));
@@ -774,7 +801,25 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
 
       {section('withholding', 'Taxes withheld at closing', withholdingSection())}
 
-      <Notice tone="error" message={failure} />
+      <Notice tone="error" message={failure}>
+        {failure === CHECK_FIELDS && badFields.length > 0 ? (
+          <ul className="refine-bad-fields">
+            {badFields.map((field) => (
+              <li key={field.id}>
+                <a
+                  href={`#${field.id}`}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    document.getElementById(field.id)?.focus();
+                  }}
+                >
+                  {field.label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        ) : null}
+      </Notice>
       <div className="modal-actions">
         <button type="submit" className="button button-primary" disabled={sending}>
           {sending ? 'Refining…' : 'Show my detailed sheet'}

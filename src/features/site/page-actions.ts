@@ -58,6 +58,16 @@ document.addEventListener('click', (event) => {
   }
 });
 
+// Escape closes the open menu and gives focus back to its button, as a disclosure does, so a
+// keyboard or switch user is not left inside a list that has vanished.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape') return;
+  const toggle = document.querySelector<HTMLButtonElement>('[data-menu-toggle]');
+  if (toggle?.getAttribute('aria-expanded') !== 'true') return;
+  closeMobileMenu();
+  toggle.focus();
+});
+
 // Fetch the modal code as soon as a visitor shows intent (pointer over or focus on a button that
 // opens a modal), so the click that follows opens it at once; pages load none of it before then.
 const warmModals = (event: Event) => {

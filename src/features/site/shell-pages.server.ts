@@ -235,6 +235,7 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
             sheet: found.sheet,
             range: found.range,
             prepared_by: agent ? preparedByLineOf(agent) : null,
+            agent_name: agent ? `${agent.first_name} ${agent.last_name}` : null,
           };
           return {
             found: true,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { formatPrice } from '../../ui/money.ts';
 
 /** A town as its page shows it: the town, its market data and recent sales (from the database). */
 export interface TownPageData {
@@ -49,8 +50,6 @@ export interface RecentSale {
   sample: boolean;
 }
 
-export type BarTone = 'up' | 'down' | 'flat';
-
 /** The chart's height; the lowest value of the range gets the shortest bar, not zero height. */
 export const CHART_HEIGHT_PX = 60;
 export const SHORTEST_BAR_PX = 10;
@@ -68,21 +67,45 @@ export function priceChartRange(points: ZhviPoint[]): { min: number; max: number
 }
 
 /**
- * The 12-month price chart: the last 12 points; a bar is green ("up") when its value is more than
- * 1% above the mean of the range's extremes, red ("down") when more than 1% below, blue otherwise;
- * heights scale between 10 and 60 px.
+ * The 12-month price chart: the last 12 points, heights scaled between 10 and 60 px. One colour for
+ * every bar: the height is the value (green, blue and red bars with no legend read as good and bad;
+ * newcomer audit minor 16).
  */
-export function priceChartBars(points: ZhviPoint[]): { point: ZhviPoint; tone: BarTone; heightPx: number }[] {
+export function priceChartBars(points: ZhviPoint[]): { point: ZhviPoint; heightPx: number }[] {
   const range = priceChartRange(points);
   if (!range) return [];
   const { min, max } = range;
-  const midpoint = (min + max) / 2;
   const span = CHART_HEIGHT_PX - SHORTEST_BAR_PX;
   return chartPoints(points).map((point) => {
-    const tone: BarTone =
-      point.dataValue > midpoint * 1.01 ? 'up' : point.dataValue < midpoint * 0.99 ? 'down' : 'flat';
     const share = max === min ? 1 : (point.dataValue - min) / (max - min);
     const heightPx = Math.round(Math.min(CHART_HEIGHT_PX, Math.max(SHORTEST_BAR_PX, SHORTEST_BAR_PX + share * span)));
-    return { point, tone, heightPx };
+    return { point, heightPx };
   });
+}
+
+const monthYear = (isoDate: string) =>
+  new Date(`${isoDate}T00:00:00Z`).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+
+/**
+ * The chart in one sentence, for every reader (the bars are hidden from screen readers): where the
+ * value went over the charted months, by how much, and its lowest and highest month.
+ */
+export function priceTrendSummary(points: ZhviPoint[]): string {
+  const shown = chartPoints(points);
+  const first = shown[0];
+  const last = shown.at(-1);
+  if (!first || !last) return '';
+  const change = first.dataValue === 0 ? 0 : ((last.dataValue - first.dataValue) / first.dataValue) * 100;
+  const rounded = Math.round(Math.abs(change) * 10) / 10;
+  const direction =
+    rounded === 0
+      ? `stayed at about ${formatPrice(last.dataValue)}`
+      : `${change > 0 ? 'rose' : 'fell'} ${rounded}%, from ${formatPrice(first.dataValue)} to ${formatPrice(last.dataValue)}`;
+  const lowest = shown.reduce((low, point) => (point.dataValue < low.dataValue ? point : low));
+  const highest = shown.reduce((high, point) => (point.dataValue > high.dataValue ? point : high));
+  const extremes =
+    lowest.dataValue === highest.dataValue
+      ? ''
+      : ` Lowest ${formatPrice(lowest.dataValue)} (${monthYear(lowest.timePeriodEnd)}), highest ${formatPrice(highest.dataValue)} (${monthYear(highest.timePeriodEnd)}).`;
+  return `From ${monthYear(first.timePeriodEnd)} to ${monthYear(last.timePeriodEnd)} the typical home value ${direction}.${extremes}`;
 }
