@@ -148,7 +148,7 @@ test.describe('the leads screen', () => {
     );
   });
 
-  test('Clear All asks first: Cancel keeps the leads, confirming clears them and shows the empty state', async ({
+  test('deleting every lead asks first: Cancel keeps the leads, confirming clears them and shows the empty state', async ({
     page,
   }) => {
     const agent = await signInAsNewAgent(page);
@@ -156,8 +156,10 @@ test.describe('the leads screen', () => {
     await page.goto('/dashboard/leads');
     await waitForIslands(page);
     await expect(names(page)).toHaveCount(2);
+    // Not among the filters, where it would read as "clear the filters".
+    await expect(page.getByRole('search', { name: 'Filter leads' }).getByRole('button')).toHaveCount(0);
 
-    await page.getByRole('button', { name: 'Clear All' }).click();
+    await page.getByRole('button', { name: 'Delete all 2 leads' }).click();
     const dialog = page.getByRole('dialog', { name: 'Clear all leads?' });
     await expect(dialog).toContainText('All 2 of your leads will be deleted. This cannot be undone');
     await expectNoAxeViolations(page, WCAG);
@@ -166,18 +168,62 @@ test.describe('the leads screen', () => {
     await page.reload();
     await expect(names(page)).toHaveCount(2);
 
-    await page.getByRole('button', { name: 'Clear All' }).click();
+    await page.getByRole('button', { name: 'Delete all 2 leads' }).click();
     await dialog.getByRole('button', { name: 'Delete 2 leads' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'All leads cleared successfully!' })).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(page.getByText('No leads yet.')).toBeVisible();
     // Nothing to export or clear.
-    await expect(page.getByRole('button', { name: 'Clear All' })).toBeHidden();
+    await expect(page.getByRole('button', { name: /^Delete/ })).toBeHidden();
     await expect(page.getByRole('button', { name: 'Export CSV' })).toBeHidden();
     await expect(page.getByRole('link', { name: `/r/${agent.slug}` })).toHaveAttribute('href', `/r/${agent.slug}`);
     await expectNoAxeViolations(page, WCAG);
     await page.reload();
     await expect(page.getByText('No leads yet.')).toBeVisible();
+  });
+
+  test('with a search active, the deletion names the matching leads, counts them and deletes only those', async ({
+    page,
+  }, testInfo) => {
+    const agent = await signInAsNewAgent(page);
+    await leaveLeads(page, 2, `keep${agent.slug}`);
+    await leaveLeads(page, 3, `gone${agent.slug}`);
+    await page.goto('/dashboard/leads');
+    await waitForIslands(page);
+    await expect(names(page)).toHaveCount(5);
+
+    const searched = page.waitForResponse(
+      (response) => response.url().includes('/api/leads?') && response.url().includes(`search=gone${agent.slug}`),
+    );
+    await page.getByRole('searchbox', { name: 'Search' }).fill(`gone${agent.slug}`);
+    await searched;
+    await expect(page.getByText('Showing 1–3 of 3')).toBeVisible();
+    await expect(table(page)).not.toHaveAttribute('aria-busy', 'true');
+    await page.getByRole('button', { name: 'Delete these 3 leads' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete these leads?' });
+    await expect(dialog).toContainText(
+      'The 3 leads that match your search and filters will be deleted; your other leads stay.',
+    );
+    await expect(dialog.getByRole('button', { name: 'Delete 3 leads' })).toBeEnabled();
+    await expectNoAxeViolations(page, WCAG);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.screenshot({
+        path: `/work/shots/i23-l/dashboard-delete-dialog-${width}-${testInfo.project.name}.png`,
+      });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await dialog.getByRole('button', { name: 'Delete 3 leads' }).click();
+    await expect(page.getByRole('status').filter({ hasText: '3 leads deleted.' })).toBeVisible();
+    await expect(page.getByText('No leads match these filters.')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Show all leads' }).click();
+    await expect(names(page)).toHaveCount(2);
+    await page.reload();
+    await expect(page.getByText('Showing 1–2 of 2')).toBeVisible();
+    const left = await page.request.get('/api/leads');
+    const emails = z.object({ leads: z.array(z.object({ email: z.string() })) }).parse(await left.json());
+    expect(emails.leads.map((lead) => lead.email.split('.')[1])).toEqual([`keep${agent.slug}`, `keep${agent.slug}`]);
   });
 
   test.describe('when the API fails', () => {
@@ -258,8 +304,8 @@ test.describe('the leads screen', () => {
       await page.route(/\/api\/leads$/, (route) =>
         route.request().method() === 'DELETE' ? route.fulfill(failing) : route.fallback(),
       );
-      await page.getByRole('button', { name: 'Clear All' }).click();
-      await page.getByRole('button', { name: 'Delete 1 lead' }).click();
+      await page.getByRole('button', { name: 'Delete your 1 lead' }).click();
+      await page.getByRole('button', { name: 'Delete 1 lead', exact: true }).click();
       await expect(page.getByRole('alert').filter({ hasText: 'Failed to clear leads' })).toBeVisible();
       await expect(names(page)).toHaveText(['Morgan VisitorAa']);
     });

@@ -429,6 +429,44 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       expect((await list(agent.client)).total).toBe(1);
     });
 
+    it('with the list’s filters deletes exactly the leads the list matches, in one round trip', async () => {
+      const agent = await signedIn();
+      const other = await signedIn();
+      await addLeads(suite.db, agent.id, [
+        { first_name: 'Dana', email: 'dana.keep@example.com', created_at: '2026-07-01T12:00:00Z' },
+        { first_name: 'Dana', email: 'dana.go@example.com', source: 'showcase', created_at: '2026-07-02T12:00:00Z' },
+        { first_name: 'Pat', email: 'pat.go@example.com', source: 'showcase', created_at: '2026-07-03T12:00:00Z' },
+        { first_name: 'Lee', email: 'lee.keep@example.com', source: 'showcase', created_at: '2026-05-01T12:00:00Z' },
+      ]);
+      await addLeads(suite.db, other.id, [
+        { first_name: 'Dana', source: 'showcase', created_at: '2026-07-02T12:00:00Z' },
+      ]);
+      const query = '?search=go%40&source=home&from=2026-06-01';
+      const matched = await list(agent.client, query);
+      expect(matched.total).toBe(2);
+
+      const before = suite.db.roundTrips;
+      const response = await agent.client.request(`/api/leads${query}`, {
+        method: 'DELETE',
+        headers: { origin: suite.api.origin },
+      });
+      expect(await expectJson(response, 200, cleared)).toEqual({ success: true, deleted: 2 });
+      expect(suite.db.roundTrips - before).toBe(1);
+      expect((await list(agent.client)).leads.map((lead) => lead.email)).toEqual([
+        'dana.keep@example.com',
+        'lee.keep@example.com',
+      ]);
+      expect((await list(other.client)).total).toBe(1);
+
+      // A filter the list would refuse deletes nothing.
+      const bad = await agent.client.request('/api/leads?from=2026-07-10&to=2026-07-01', {
+        method: 'DELETE',
+        headers: { origin: suite.api.origin },
+      });
+      await expectFieldError(bad, 'to', 'From date must be on or before To date');
+      expect((await list(agent.client)).total).toBe(2);
+    });
+
     it('is refused from another site (no Origin of ours), deleting nothing', async () => {
       const agent = await signedIn();
       await addLeads(suite.db, agent.id, series(2));

@@ -27,9 +27,12 @@ import { useLeadExport } from './use-lead-export.ts';
  * area can show another scope through the same table with its own paths.
  */
 export interface LeadsSource {
-  /** The table's queries start with this key; Clear All invalidates them all. */
+  /** The table's queries start with this key; a deletion invalidates them all. */
   queryKey: readonly string[];
-  /** GET lists a page (the query of leadListQuerySchema); DELETE clears every lead of the scope. */
+  /**
+   * GET lists a page (the query of leadListQuerySchema); DELETE, with the same filters, deletes the
+   * scope's leads that pass them (every one without a filter).
+   */
   listPath: string;
   /** GET answers the CSV of every lead passing the filters, a page at a time (lead-export.ts). */
   exportPath: string;
@@ -44,7 +47,7 @@ export interface LeadsSource {
   /**
    * Every agent's leads (an admin's list, adminLeadListQuerySchema): the table adds each lead's
    * agent (a button that shows only that agent's leads), a CRM status filter and column, and a
-   * Timeline button; there is no Clear All.
+   * Timeline button; there is no deletion.
    */
   admin?: { onTimeline: (lead: AdminLeadRow) => void };
 }
@@ -63,6 +66,11 @@ interface Filters {
   agentName: string;
   crm_status: string;
 }
+
+/** The filters as the list, the export and the deletion send them (the agent's name is only shown). */
+type SentFilters = Omit<Filters, 'agentName'>;
+
+const isFiltered = (filters: SentFilters) => Object.values(filters).some(Boolean);
 
 const NO_FILTERS: Filters = {
   search: '',
@@ -118,7 +126,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
   const [paging, setPaging] = useState({ key: filtersKey, page: 1 });
   const page = paging.key === filtersKey ? paging.page : 1;
   const query = { ...filters, page, per_page: LEAD_LIST.perPage };
-  const filtered = Object.values(filters).some(Boolean);
+  const filtered = isFiltered(filters);
 
   const list = useQuery({
     queryKey: [...source.queryKey, query],
@@ -133,19 +141,28 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
   // No lead at all: nothing to export or clear.
   const nothingAtAll = !filtered && list.data?.total === 0;
 
-  const [confirming, setConfirming] = useState(false);
+  // The filters the deletion was confirmed for (null: no dialog open).
+  const [confirming, setConfirming] = useState<SentFilters | null>(null);
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
   const queryClient = useQueryClient();
   const clearAll = useMutation({
-    mutationFn: () => sendJson('DELETE', source.listPath, clearLeadsResponseSchema),
-    onSuccess: () => setOutcome({ tone: 'success', message: 'All leads cleared successfully!' }),
+    mutationFn: (chosen: SentFilters) =>
+      sendJson('DELETE', `${source.listPath}${leadQueryString(chosen)}`, clearLeadsResponseSchema),
+    onSuccess: ({ deleted }, chosen) =>
+      setOutcome({
+        tone: 'success',
+        // The spec's words for Clear All; a filtered deletion says how many went.
+        message: isFiltered(chosen)
+          ? `${deleted} ${deleted === 1 ? 'lead' : 'leads'} deleted.`
+          : 'All leads cleared successfully!',
+      }),
     onError: (error) =>
       setOutcome({
         tone: 'error',
         message: error instanceof ApiError ? 'Failed to clear leads' : 'Error clearing leads',
       }),
     onSettled: async () => {
-      setConfirming(false);
+      setConfirming(null);
       await queryClient.invalidateQueries({ queryKey: source.queryKey });
     },
   });
@@ -194,18 +211,6 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
             >
               Export CSV
             </button>
-            {source.admin ? null : (
-              <button
-                type="button"
-                className="button button-danger"
-                onClick={() => {
-                  setOutcome(null);
-                  setConfirming(true);
-                }}
-              >
-                Clear All
-              </button>
-            )}
           </div>
         )}
       </div>
@@ -283,15 +288,25 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
             busy={list.isPlaceholderData}
             onPage={(next) => setPaging({ key: filtersKey, page: next })}
           />
+          {source.admin ? null : (
+            <DeleteLeads
+              filtered={filtered}
+              count={list.isPlaceholderData ? undefined : list.data.total}
+              onDelete={() => {
+                setOutcome(null);
+                setConfirming(filters);
+              }}
+            />
+          )}
         </>
       )}
       {crm ? <LeadSyncHistoryDialog lead={crm.history} onClose={() => crm.showHistory(null)} /> : null}
-      <ClearAllDialog
-        open={confirming}
+      <DeleteLeadsDialog
+        filters={confirming}
         source={source}
         clearing={clearAll.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => clearAll.mutate()}
+        onCancel={() => setConfirming(null)}
+        onConfirm={(chosen) => clearAll.mutate(chosen)}
       />
     </div>
   );
@@ -642,39 +657,78 @@ function Paging(props: {
   );
 }
 
-/** Says how many leads will go before they do: the count of every lead, whatever the filters. */
-function ClearAllDialog(props: {
-  open: boolean;
+/**
+ * Deleting leads, kept apart from the filters (where a button reads as "clear the filters") and
+ * named for what it does: the leads the table matches, or every lead without a filter.
+ */
+function DeleteLeads(props: { filtered: boolean; count: number | undefined; onDelete: () => void }) {
+  const { filtered, count, onDelete } = props;
+  const headingId = useId();
+  const some = count === undefined ? '' : ` ${count}`;
+  return (
+    <section className="leads-delete" aria-labelledby={headingId}>
+      <h2 id={headingId}>Delete leads</h2>
+      <p>
+        {filtered
+          ? 'Deletes only the leads that match the search and filters above; your other leads stay.'
+          : 'Deletes every lead of yours.'}{' '}
+        This cannot be undone: export a CSV first to keep a copy.
+      </p>
+      <button type="button" className="button button-danger-quiet" onClick={onDelete}>
+        {filtered
+          ? count === 1
+            ? 'Delete this 1 lead'
+            : `Delete these${some} leads`
+          : count === 1
+            ? 'Delete your 1 lead'
+            : `Delete all${some} leads`}
+      </button>
+    </section>
+  );
+}
+
+/**
+ * The spec's confirmation: says how many leads will go before they do, counted afresh by the list's
+ * own query with the filters the deletion will send, so the number shown is the number deleted.
+ */
+function DeleteLeadsDialog(props: {
+  filters: SentFilters | null;
   source: LeadsSource;
   clearing: boolean;
   onCancel: () => void;
-  onConfirm: () => void;
+  onConfirm: (filters: SentFilters) => void;
 }) {
-  const { open, source, clearing, onCancel, onConfirm } = props;
-  const all = useQuery({
-    queryKey: [...source.queryKey, 'all'],
-    queryFn: () => getJson(`${source.listPath}${leadQueryString({ per_page: 1 })}`, leadListResponseSchema),
-    enabled: open,
+  const { filters, source, clearing, onCancel, onConfirm } = props;
+  const chosen = filters ?? NO_FILTERS;
+  const filtered = isFiltered(chosen);
+  const counted = useQuery({
+    queryKey: [...source.queryKey, 'count', chosen],
+    queryFn: () => getJson(`${source.listPath}${leadQueryString({ ...chosen, per_page: 1 })}`, leadListResponseSchema),
+    enabled: filters !== null,
     staleTime: 0,
   });
-  const count = all.data?.total;
+  const count = counted.data?.total;
+  const leads = count === 1 ? 'lead' : 'leads';
   return (
-    <Modal open={open} title="Clear all leads?" onClose={onCancel}>
+    <Modal open={filters !== null} title={filtered ? 'Delete these leads?' : 'Clear all leads?'} onClose={onCancel}>
       <p>
         {count === 0
-          ? 'There are no leads to clear.'
-          : `${count === undefined ? 'Every lead' : count === 1 ? 'Your 1 lead' : `All ${count} of your leads`} will be deleted. This cannot be undone; export a CSV first to keep a copy.`}
+          ? 'There are no leads to delete.'
+          : filtered
+            ? `${count === undefined ? 'The leads' : `The ${count} ${leads}`} that match your search and filters will be deleted; your other leads stay. This cannot be undone; export a CSV first to keep a copy.`
+            : `${count === undefined ? 'Every lead' : count === 1 ? 'Your 1 lead' : `All ${count} of your leads`} will be deleted. This cannot be undone; export a CSV first to keep a copy.`}
       </p>
       <div className="modal-actions">
         <button type="button" className="button button-secondary" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="button button-danger" disabled={clearing || count === 0} onClick={onConfirm}>
-          {clearing
-            ? 'Clearing…'
-            : count === undefined
-              ? 'Delete all leads'
-              : `Delete ${count} ${count === 1 ? 'lead' : 'leads'}`}
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={clearing || count === undefined || count === 0}
+          onClick={() => onConfirm(chosen)}
+        >
+          {clearing ? 'Deleting…' : count === undefined ? 'Counting…' : `Delete ${count} ${leads}`}
         </button>
       </div>
     </Modal>

@@ -1,6 +1,6 @@
 /**
- * Lists of leads, by scope. The signed-in agent's own: the list (GET /api/leads) and Clear All
- * (DELETE /api/leads); an admin's of every agent (GET /api/admin/leads) through the same queries,
+ * Lists of leads, by scope. The signed-in agent's own: the list (GET /api/leads) and the deletion
+ * of the leads it matches (DELETE /api/leads, with the list's filters); an admin's of every agent (GET /api/admin/leads) through the same queries,
  * which the CSV exports read too (lead-export.server.ts). Each is one query that checks
  * the session (sessionAgentCte) and touches only the scope's rows, so an admin gets their own leads
  * at /api/leads too.
@@ -17,6 +17,7 @@ import {
   adminLeadListQuerySchema,
   leadRowSchema,
   LEAD_TIME_ZONE,
+  leadFilterSchema,
   leadListQuerySchema,
   type AdminLeadFilters,
   type AdminLeadRow,
@@ -249,13 +250,19 @@ export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
         per_page: query.per_page,
       });
     },
-    /** One statement: the caller's leads go; their e-mail delivery rows stay (lead_id is set null). */
+    /**
+     * One statement: the caller's leads that pass the filters go (every one without a filter, the
+     * spec's Clear All), chosen by the list's own `matching`, so the table's rows and the deleted
+     * ones cannot differ; their e-mail delivery rows stay (lead_id is set null).
+     */
     DELETE: async (c) => {
+      const filters = parseOrThrow(leadFilterSchema, c.req.query());
+      const matching = matchingCte(filters, 'own', 1, sessionOf(c));
       const [row] = await db.query<{ me_id: number | null; deleted: number }>(
-        `WITH ${sessionAgentCte(1)},
-         gone AS (DELETE FROM leads WHERE agent_id = (SELECT id FROM me) RETURNING 1)
+        `WITH ${matching.sql},
+         gone AS (DELETE FROM leads WHERE id IN (SELECT id FROM matching) RETURNING 1)
          SELECT (SELECT id FROM me) AS me_id, (SELECT count(*)::int FROM gone) AS deleted`,
-        sessionParams(sessionOf(c)),
+        matching.params,
       );
       if (!row || row.me_id === null) throw signedOut();
       return c.json({ success: true, deleted: row.deleted });
