@@ -148,6 +148,58 @@ test.describe('the leads screen', () => {
     );
   });
 
+  test('the filters and search are in the URL: a reload keeps them and Back restores the earlier ones', async ({
+    page,
+  }) => {
+    const agent = await signInAsNewAgent(page);
+    await leaveLeads(page, 3, agent.slug);
+    const dana = await page.request.post('/api/leads', {
+      headers: sameSite(),
+      data: {
+        agent_id: await myId(page),
+        first_name: 'Dana',
+        last_name: 'Lopez',
+        email: `dana.${agent.slug}@example.com`,
+        phone: '516-555-0123',
+        source: 'showcase',
+        consent_marketing: true,
+      },
+    });
+    expect(dana.status(), await dana.text()).toBe(201);
+    await page.goto('/dashboard/leads');
+    await waitForIslands(page);
+    await expect(names(page)).toHaveCount(4);
+
+    const source = page.getByLabel('Source');
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await source.selectOption({ label: 'Calculator page (/r/…)' });
+    await expect(page).toHaveURL(/\/dashboard\/leads\?source=agent_page$/);
+    await expect(names(page)).toHaveText(['Morgan VisitorAc', 'Morgan VisitorAb', 'Morgan VisitorAa']);
+    await search.fill('visitorab');
+    await expect(page).toHaveURL(/\/dashboard\/leads\?search=visitorab&source=agent_page$/);
+    await expect(names(page)).toHaveText(['Morgan VisitorAb']);
+
+    await page.reload();
+    await waitForIslands(page);
+    await expect(search).toHaveValue('visitorab');
+    await expect(source).toHaveValue('agent_page');
+    await expect(names(page)).toHaveText(['Morgan VisitorAb']);
+    await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/dashboard\/leads\?source=agent_page$/);
+    await expect(search).toHaveValue('');
+    await expect(source).toHaveValue('agent_page');
+    await expect(names(page)).toHaveText(['Morgan VisitorAc', 'Morgan VisitorAb', 'Morgan VisitorAa']);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/dashboard\/leads$/);
+    await expect(source).toHaveValue('');
+    await expect(names(page)).toHaveCount(4);
+    await page.goForward();
+    await expect(source).toHaveValue('agent_page');
+    await expect(names(page)).toHaveCount(3);
+  });
+
   test('deleting every lead asks first: Cancel keeps the leads, confirming clears them and shows the empty state', async ({
     page,
   }) => {

@@ -20,6 +20,7 @@ import {
   type AdminLeadRow,
   type LeadRow,
 } from './lead-list.ts';
+import { filtersFromUrl, urlOfFilters, type UrlFilters } from './lead-filters-url.ts';
 import { useLeadExport } from './use-lead-export.ts';
 
 /**
@@ -54,21 +55,15 @@ export interface LeadsSource {
 
 const SEARCH_DELAY_MS = 300;
 
-interface Filters {
-  search: string;
-  /** A kind of page (lead-origin.ts); with `town`, that town's page only. */
-  source: string;
-  town: string;
-  from: string;
-  to: string;
-  /** The admin's: an agent's id (with the name shown while it filters) and a CRM status. */
-  agent: string;
-  agentName: string;
-  crm_status: string;
-}
+/**
+ * The filters as typed: search (name, e-mail or phone); a kind of page (lead-origin.ts) and, with
+ * `town`, one town's page; the days; the admin's agent (by id, with the name shown once known) and
+ * CRM status.
+ */
+type Filters = UrlFilters & { agentName: string };
 
-/** The filters as the list, the export and the deletion send them (the agent's name is only shown). */
-type SentFilters = Omit<Filters, 'agentName'>;
+/** The filters as the list, the export, the deletion and the URL have them (the agent's name is only shown). */
+type SentFilters = UrlFilters;
 
 const isFiltered = (filters: SentFilters) => Object.values(filters).some(Boolean);
 
@@ -102,29 +97,68 @@ const adminRow = (lead: LeadRow | AdminLeadRow): AdminLeadRow | null => ('agent_
 const shownDay = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, dateStyle: 'medium' });
 const shownTime = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, timeStyle: 'short' });
 
-/** `value`, once it has stayed the same for `delayMs` (a search sent when the agent pauses typing). */
-function useSettled<T>(value: T, delayMs: number): T {
-  const [settled, setSettled] = useState(value);
+/** The filters and page the screen's URL asks for (none before the browser has one). */
+const shownInUrl = () => filtersFromUrl(typeof window === 'undefined' ? '' : window.location.search);
+
+/**
+ * The table's filters as typed and as sent, and its page, kept in the screen's URL: each settled
+ * change is a new history entry (a search once the agent pauses typing, not one a keystroke), and
+ * Back or Forward shows that entry's filters and page again.
+ */
+function useLeadFilters() {
+  const [first] = useState(shownInUrl);
+  const [typed, setTyped] = useState<Filters>({ ...first.filters, agentName: '' });
+  // The search as sent: the typed one once it has stayed the same for SEARCH_DELAY_MS.
+  const [search, setSearch] = useState(first.filters.search);
   useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
+    const timer = setTimeout(() => setSearch(typed.search), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
+  }, [typed.search]);
+  const { agentName, ...sent } = typed;
+  const filters: SentFilters = { ...sent, search: search.trim() };
+  const filtersKey = urlOfFilters(filters, 1);
+  // A page belongs to the filters it was chosen with: other filters start again at page 1.
+  const [paging, setPaging] = useState({ key: urlOfFilters(first.filters, 1), page: first.page });
+  const page = paging.key === filtersKey ? paging.page : 1;
+
+  const address = urlOfFilters(filters, page);
+  const settled = search === typed.search;
+  useEffect(() => {
+    // Compared as written here: an address typed or pasted with other escapes is the same entry.
+    const shown = shownInUrl();
+    if (!settled || address === urlOfFilters(shown.filters, shown.page)) return;
+    window.history.pushState(null, '', `${window.location.pathname}${address}${window.location.hash}`);
+  }, [address, settled]);
+  useEffect(() => {
+    const onPop = () => {
+      const shown = shownInUrl();
+      // Read back, not typed: the search is sent at once.
+      setTyped({ ...shown.filters, agentName: '' });
+      setSearch(shown.filters.search);
+      setPaging({ key: urlOfFilters(shown.filters, 1), page: shown.page });
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+
+  return {
+    typed,
+    setTyped,
+    agentName,
+    filters,
+    page,
+    setPage: (next: number) => setPaging({ key: filtersKey, page: next }),
+  };
 }
 
 /**
  * The leads table and its states (loading, error with Retry, empty, list), with search, source and
- * date filters, paging, CSV export and Clear All behind a confirmation dialog. The server filters
- * and pages; the previous page stays on screen while the next loads.
+ * date filters (kept in the URL), paging, CSV export and, below the table, the deletion of the leads
+ * it matches behind a confirmation dialog. The server filters and pages; the previous page stays on
+ * screen while the next loads.
  */
 export function LeadsTable({ source }: { source: LeadsSource }) {
-  const [typed, setTyped] = useState(NO_FILTERS);
-  const { agentName, ...sent } = typed;
-  const filters = { ...sent, search: useSettled(typed.search, SEARCH_DELAY_MS).trim() };
-  const filtersKey = JSON.stringify(filters);
-  // A page belongs to the filters it was chosen with: other filters start again at page 1.
-  const [paging, setPaging] = useState({ key: filtersKey, page: 1 });
-  const page = paging.key === filtersKey ? paging.page : 1;
+  const { typed, setTyped, agentName: clickedAgentName, filters, page, setPage } = useLeadFilters();
   const query = { ...filters, page, per_page: LEAD_LIST.perPage };
   const filtered = isFiltered(filters);
 
@@ -140,6 +174,10 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
 
   // No lead at all: nothing to export or clear.
   const nothingAtAll = !filtered && list.data?.total === 0;
+  // The admin's chosen agent by name: as clicked, or (after a reload or Back) as the rows say.
+  const agentName = clickedAgentName || (list.data?.leads.flatMap((lead) => adminRow(lead)?.agent_name ?? [])[0] ?? '');
+  const caption =
+    source.admin && typed.agent ? `Leads of ${agentName || 'the chosen agent'}, newest first` : source.caption;
 
   // The filters the deletion was confirmed for (null: no dialog open).
   const [confirming, setConfirming] = useState<SentFilters | null>(null);
@@ -216,7 +254,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
       </div>
       {typed.agent ? (
         <p className="leads-agent-filter">
-          Showing the leads of <strong>{agentName}</strong>{' '}
+          Showing the leads of <strong>{agentName || 'the chosen agent'}</strong>{' '}
           <button type="button" className="button button-secondary button-small" onClick={() => showAgent(null)}>
             Show every agent’s leads
           </button>
@@ -274,7 +312,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
       ) : (
         <>
           <LeadRows
-            caption={source.caption}
+            caption={caption}
             leads={list.data.leads}
             busy={list.isPlaceholderData}
             crm={crm}
@@ -286,7 +324,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
             total={list.data.total}
             shown={list.data.leads.length}
             busy={list.isPlaceholderData}
-            onPage={(next) => setPaging({ key: filtersKey, page: next })}
+            onPage={setPage}
           />
           {source.admin ? null : (
             <DeleteLeads
