@@ -53,7 +53,9 @@ test.describe('the leads screen', () => {
       data: { agent_slug: agent.slug, sale_price: 650000, mortgage_payoff: 200000, recipient_name: 'Dana' },
     });
     expect(estimate.status(), await estimate.text()).toBe(201);
-    const uuid = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await estimate.json()).estimate.uuid;
+    const { uuid, net_to_seller: net } = z
+      .object({ estimate: z.object({ uuid: z.string(), net_to_seller: z.number() }) })
+      .parse(await estimate.json()).estimate;
     const dana = await page.request.post('/api/leads', {
       headers: sameSite(),
       data: {
@@ -135,12 +137,12 @@ test.describe('the leads screen', () => {
     const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe(
-      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign"',
+      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign"',
     );
     expect(lines).toHaveLength(29);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","Home page","${today} \\d{2}:\\d{2}","No","${uuid}","",""$`,
+        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","Home page","${today}T\\d{2}:\\d{2}:\\d{2}-0[45]:00","No","${uuid}","650000.00","200000.00","${net.toFixed(2)}","",""$`,
       ),
     );
     expect(lines[27]).toMatch(
@@ -313,7 +315,7 @@ test.describe('the leads screen', () => {
       const download = await downloading;
       const lines = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
       expect(lines[0]).toBe(
-        '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign"',
+        '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign"',
       );
       expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(
         Array.from({ length: 12 }, (_, index) => `"Morgan Visitor${letters(11 - index)}"`),

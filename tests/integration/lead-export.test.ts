@@ -56,12 +56,15 @@ async function plainCsv(db: Db, agentId: number): Promise<string> {
   );
   const lines = rows.map((lead) =>
     csvLine(
-      leadCsvCells({
-        ...lead,
-        created_at: lead.created_at.toISOString(),
-        synced_to_fub: lead.synced_to_fub ? 1 : 0,
-        source_label: leadSourceLabel(lead.source, lead.page_path),
-      }),
+      leadCsvCells(
+        {
+          ...lead,
+          created_at: lead.created_at.toISOString(),
+          synced_to_fub: lead.synced_to_fub ? 1 : 0,
+          source_label: leadSourceLabel(lead.source, lead.page_path),
+        },
+        null,
+      ),
     ),
   );
   return `\uFEFF${csvLine(LEAD_CSV_COLUMNS)}${lines.join('')}`;

@@ -33,6 +33,9 @@ const HEADER = [
   'Date',
   'FUB Synced',
   'Estimate UUID',
+  'Sale price',
+  'Mortgage payoff',
+  'Estimated net',
   'Page',
   'Campaign',
 ];
@@ -254,7 +257,7 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       // The CSV says where in words, the page and the campaign.
       const { records } = await csv(agent.client, '?source=town&town=huntington');
       expect(records[1]?.slice(4, 5)).toEqual(['Town page: Huntington']);
-      expect(records[1]?.slice(8)).toEqual(['/long-island-real-estate/huntington', 'source=facebook; campaign=fall']);
+      expect(records[1]?.slice(11)).toEqual(['/long-island-real-estate/huntington', 'source=facebook; campaign=fall']);
     });
 
     it("the database files every page as lead-origin.ts does (migration 0025's column and originOf agree)", async () => {
@@ -512,8 +515,11 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         '(516) 555-0123',
         '12 Elm Street, Garden City',
         'Nassau County page',
-        '2026-06-30 23:05',
+        '2026-06-30T23:05:00-04:00',
         'Yes',
+        '',
+        '',
+        '',
         '',
         '',
         '',
@@ -531,8 +537,8 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         { first_name: 'Sam', source: 'calculator', created_at: '2026-05-03T15:00:00Z' },
       ]);
       const names = async (query: string) => (await csv(agent.client, query)).records.slice(1).map((row) => row[5]);
-      expect(await names('?search=sam')).toEqual(['2026-05-03 11:00', '2026-04-02 11:00']);
-      expect(await names('?source=calculator&to=2026-04-30')).toEqual(['2026-04-03 11:00']);
+      expect(await names('?search=sam')).toEqual(['2026-05-03T11:00:00-04:00', '2026-04-02T11:00:00-04:00']);
+      expect(await names('?source=calculator&to=2026-04-30')).toEqual(['2026-04-03T11:00:00-04:00']);
       // Paging is not a filter of the export: every lead comes.
       expect(await names('?page=2&per_page=1')).toHaveLength(3);
       const bad = await expectError(await agent.client.get('/api/leads/export.csv?from=2026-13-01'), 400);
@@ -577,6 +583,35 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         ["'+1 Plus", "'+SUM(A1:A9)"],
         ['\'=HYPERLINK("http://evil.example","x")', "'=1+2"],
       ]);
+    });
+
+    it('gives each lead’s estimate in figures (a detailed one’s net is its sheet’s) and dates with New York’s offset', async () => {
+      const agent = await signedIn();
+      const [quick, detailed] = await suite.db.query<{ uuid: string }>(
+        `INSERT INTO estimates (agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+                                transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, details, sheet, sheet_basis)
+         VALUES ($1, 65000000, 20000000, 5, 4, 200000, 50000, NULL, NULL, NULL),
+                ($1, 30000000, 45000000, 5, 4, 200000, 50000, '{}', '{"net_cents": -16543210}', '{}')
+         RETURNING uuid`,
+        [agent.id],
+      );
+      const [winter, summer, none] = await addLeads(suite.db, agent.id, [
+        { first_name: 'Quick', created_at: '2026-01-15T17:30:05Z' },
+        { first_name: 'Detailed', created_at: '2026-07-15T16:30:05Z' },
+        { first_name: 'None', created_at: '2026-07-16T16:30:05Z' },
+      ]);
+      await suite.db.query('UPDATE leads SET estimate_uuid = $2 WHERE id = $1', [winter, quick?.uuid]);
+      await suite.db.query('UPDATE leads SET estimate_uuid = $2 WHERE id = $1', [summer, detailed?.uuid]);
+      const { records } = await csv(agent.client);
+      const figures = records.slice(1).map((row) => [row[0]?.split(' ')[0], row[5], ...row.slice(7, 11)]);
+      // $650,000 less the payoff, 5 % commission ($32,500), transfer tax ($2 a started $500: $2,600),
+      // the attorney ($2,000) and recording ($500).
+      expect(figures).toEqual([
+        ['None', '2026-07-16T12:30:05-04:00', '', '', '', ''],
+        ['Detailed', '2026-07-15T12:30:05-04:00', detailed?.uuid, '300000.00', '450000.00', '-165432.10'],
+        ['Quick', '2026-01-15T12:30:05-05:00', quick?.uuid, '650000.00', '200000.00', '412400.00'],
+      ]);
+      expect(none).toBeDefined();
     });
 
     it('an agent with no lead gets the header row alone', async () => {

@@ -24,6 +24,7 @@ import {
   type LeadRow,
 } from './lead-list.ts';
 import type { ExportCursor } from './lead-export.ts';
+import type { StoredEstimate } from '../estimate/estimate.ts';
 
 const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.phone, l.address, l.source, l.created_at,
   CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path, l.origin, l.utm`;
@@ -52,6 +53,16 @@ export interface DbListedLead extends DbLead {
   agent_name: string;
   cursor_at: string;
 }
+
+/**
+ * A lead of a page that asked for `estimates`: its estimate's columns, prefixed `estimate_` (all
+ * null when it has none), and a detailed sheet's net (null for a quick estimate).
+ */
+export type DbLeadWithEstimate = DbListedLead & {
+  [Column in keyof StoredEstimate as `estimate_${Column}`]: number | null;
+} & {
+  estimate_sheet_net_cents: number | null;
+};
 
 /** Named field by field: the query's rows also carry who asked and the total. */
 export const toCsvLead = (lead: DbLead): CsvLead => ({
@@ -196,6 +207,18 @@ const namedTowns = (slugs: string[]) =>
     .sort((a, b) => a.name.localeCompare(b.name));
 
 /**
+ * A lead's estimate (DbLeadWithEstimate): the columns its figures are computed from (estimateFigures)
+ * and a detailed sheet's net, read out of the sheet here rather than the whole sheet.
+ */
+const ESTIMATE_OF_LEAD = `e.sale_price_cents AS estimate_sale_price_cents,
+                e.mortgage_payoff_cents AS estimate_mortgage_payoff_cents,
+                e.commission_percent AS estimate_commission_percent,
+                e.transfer_tax_rate_per_1000 AS estimate_transfer_tax_rate_per_1000,
+                e.attorney_fee_cents AS estimate_attorney_fee_cents,
+                e.recording_fee_cents AS estimate_recording_fee_cents,
+                (e.sheet->>'net_cents')::bigint AS estimate_sheet_net_cents`;
+
+/**
  * One round trip: the session, the total (when asked) and a page of `matching`, newest first. The
  * page is a LATERAL join to a one-row header, so an empty page still answers who asked and how many
  * there are. LIMIT and OFFSET are sub-selects: a plain parameter there makes every plan of the
@@ -207,7 +230,7 @@ const namedTowns = (slugs: string[]) =>
 export async function readPage(
   db: Db,
   matching: ReturnType<typeof matchingCte>,
-  page: { limit: number; offset: number; total: boolean; towns?: boolean },
+  page: { limit: number; offset: number; total: boolean; towns?: boolean; estimates?: boolean },
 ): Promise<{ head: Head; leads: DbListedLead[] }> {
   const limit = matching.params.length + 1;
   const rows = await db.query<Partial<DbListedLead> & Head>(
@@ -220,11 +243,13 @@ export async function readPage(
          SELECT m.*, s.status AS crm_status, s.last_error AS crm_error,
                 a.first_name || ' ' || a.last_name AS agent_name,
                 to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+                ${page.estimates ? `, ${ESTIMATE_OF_LEAD}` : ''}
            FROM (
              SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT (SELECT $${limit}::int) OFFSET (SELECT $${limit + 1}::int)
            ) m
            LEFT JOIN crm_syncs s ON s.lead_id = m.id
            JOIN agents a ON a.id = m.agent_id
+           ${page.estimates ? 'LEFT JOIN estimates e ON e.uuid = m.estimate_uuid' : ''}
        ) page ON true
       ORDER BY page.created_at DESC, page.id DESC`,
     [...matching.params, page.limit, page.offset],
