@@ -202,6 +202,40 @@ test.describe('the leads screen', () => {
     await expect(names(page)).toHaveCount(3);
   });
 
+  test('on a phone the header fits: the name on one line, the screens in one row, e-mails broken only at @ and dots', async ({
+    page,
+  }, testInfo) => {
+    await signInAsNewAgent(page);
+    await leaveLeads(page, 2, 'homeownerlongname');
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.goto('/dashboard/leads');
+      await waitForIslands(page);
+      await expect(names(page)).toHaveCount(2);
+      // Logout is a quiet control, not the filled primary button.
+      await expect(page.getByRole('button', { name: 'Logout' })).not.toHaveClass(/button-primary/);
+      const name = page.getByText(/^Signed in as/);
+      const lineHeight = await name.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
+      expect((await name.boundingBox())?.height).toBeLessThan(lineHeight * 1.5);
+      const tabs = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link');
+      const tops = await tabs.evaluateAll((links) => links.map((link) => link.getBoundingClientRect().top));
+      expect(new Set(tops).size).toBe(1);
+      // …inside the page: the page itself never scrolls sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      // Each part of an address (up to its @, each dot) stays on one line: no word is cut in two.
+      const email = table(page).locator('td.leads-email a').first();
+      const words = await email.evaluate((link) =>
+        [...link.querySelectorAll('span')].map((part) => part.getClientRects().length),
+      );
+      expect(words).toEqual(words.map(() => 1));
+      await expectNoAxeViolations(page, WCAG);
+      await page.screenshot({
+        path: `/work/shots/i23-l/dashboard-leads-${width}-${testInfo.project.name}.png`,
+        fullPage: true,
+      });
+    }
+  });
+
   test('deleting every lead asks first: Cancel keeps the leads, confirming clears them and shows the empty state', async ({
     page,
   }) => {

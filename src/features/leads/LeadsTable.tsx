@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useState, type ReactNode } from 'react';
 import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone, telHref } from '../../ui/phone.ts';
@@ -588,7 +588,9 @@ function LeadRows(props: {
                   </td>
                 ) : null}
                 <td data-label="Email" className="leads-email">
-                  <a href={`mailto:${lead.email}`}>{lead.email}</a>
+                  <a href={`mailto:${lead.email}`}>
+                    <EmailText email={lead.email} />
+                  </a>
                 </td>
                 <td data-label="Phone" className="nowrap">
                   {lead.phone ? <a href={telHref(lead.phone)}>{formatPhone(lead.phone)}</a> : '—'}
@@ -655,6 +657,25 @@ function LeadRows(props: {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/**
+ * An e-mail address that may wrap only before its @ and after its dots (`<wbr>`), so a narrow column
+ * shows "morgan.lee" / "@example.com" rather than cutting a word in two; a part longer than the
+ * column still wraps (overflow-wrap on the table's cells) rather than widening the table.
+ */
+function EmailText({ email }: { email: string }) {
+  const parts = email.split(/(?=@)|(?<=\.)/);
+  return (
+    <>
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          <span>{part}</span>
+        </Fragment>
+      ))}
+    </>
   );
 }
 
