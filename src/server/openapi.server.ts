@@ -67,6 +67,7 @@ import {
   adminLeadListQuerySchema,
   adminLeadListResponseSchema,
   clearLeadsResponseSchema,
+  leadFilterSchema,
   leadListQuerySchema,
   leadListResponseSchema,
 } from '../features/leads/lead-list.ts';
@@ -597,8 +598,9 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'DELETE',
     path: '/api/leads',
-    summary: "Deletes all of the agent's leads (Clear All)",
+    summary: "Deletes the agent's leads that pass the list's filters (all of them without one: Clear All)",
     tag: 'Leads',
+    query: leadFilterSchema,
     success: ok('Deleted', clearLeadsResponseSchema),
   },
   {

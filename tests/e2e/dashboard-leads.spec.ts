@@ -53,7 +53,9 @@ test.describe('the leads screen', () => {
       data: { agent_slug: agent.slug, sale_price: 650000, mortgage_payoff: 200000, recipient_name: 'Dana' },
     });
     expect(estimate.status(), await estimate.text()).toBe(201);
-    const uuid = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await estimate.json()).estimate.uuid;
+    const { uuid, net_to_seller: net } = z
+      .object({ estimate: z.object({ uuid: z.string(), net_to_seller: z.number() }) })
+      .parse(await estimate.json()).estimate;
     const dana = await page.request.post('/api/leads', {
       headers: sameSite(),
       data: {
@@ -135,12 +137,12 @@ test.describe('the leads screen', () => {
     const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe(
-      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign"',
+      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign"',
     );
     expect(lines).toHaveLength(29);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","Home page","${today} \\d{2}:\\d{2}","No","${uuid}","",""$`,
+        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","Home page","${today}T\\d{2}:\\d{2}:\\d{2}-0[45]:00","No","${uuid}","650000.00","200000.00","${net.toFixed(2)}","",""$`,
       ),
     );
     expect(lines[27]).toMatch(
@@ -148,7 +150,93 @@ test.describe('the leads screen', () => {
     );
   });
 
-  test('Clear All asks first: Cancel keeps the leads, confirming clears them and shows the empty state', async ({
+  test('the filters and search are in the URL: a reload keeps them and Back restores the earlier ones', async ({
+    page,
+  }) => {
+    const agent = await signInAsNewAgent(page);
+    await leaveLeads(page, 3, agent.slug);
+    const dana = await page.request.post('/api/leads', {
+      headers: sameSite(),
+      data: {
+        agent_id: await myId(page),
+        first_name: 'Dana',
+        last_name: 'Lopez',
+        email: `dana.${agent.slug}@example.com`,
+        phone: '516-555-0123',
+        source: 'showcase',
+        consent_marketing: true,
+      },
+    });
+    expect(dana.status(), await dana.text()).toBe(201);
+    await page.goto('/dashboard/leads');
+    await waitForIslands(page);
+    await expect(names(page)).toHaveCount(4);
+
+    const source = page.getByLabel('Source');
+    const search = page.getByRole('searchbox', { name: 'Search' });
+    await source.selectOption({ label: 'Calculator page (/r/…)' });
+    await expect(page).toHaveURL(/\/dashboard\/leads\?source=agent_page$/);
+    await expect(names(page)).toHaveText(['Morgan VisitorAc', 'Morgan VisitorAb', 'Morgan VisitorAa']);
+    await search.fill('visitorab');
+    await expect(page).toHaveURL(/\/dashboard\/leads\?search=visitorab&source=agent_page$/);
+    await expect(names(page)).toHaveText(['Morgan VisitorAb']);
+
+    await page.reload();
+    await waitForIslands(page);
+    await expect(search).toHaveValue('visitorab');
+    await expect(source).toHaveValue('agent_page');
+    await expect(names(page)).toHaveText(['Morgan VisitorAb']);
+    await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/dashboard\/leads\?source=agent_page$/);
+    await expect(search).toHaveValue('');
+    await expect(source).toHaveValue('agent_page');
+    await expect(names(page)).toHaveText(['Morgan VisitorAc', 'Morgan VisitorAb', 'Morgan VisitorAa']);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/dashboard\/leads$/);
+    await expect(source).toHaveValue('');
+    await expect(names(page)).toHaveCount(4);
+    await page.goForward();
+    await expect(source).toHaveValue('agent_page');
+    await expect(names(page)).toHaveCount(3);
+  });
+
+  test('on a phone the header fits: the name on one line, the screens in one row, e-mails broken only at @ and dots', async ({
+    page,
+  }, testInfo) => {
+    await signInAsNewAgent(page);
+    await leaveLeads(page, 2, 'homeownerlongname');
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.goto('/dashboard/leads');
+      await waitForIslands(page);
+      await expect(names(page)).toHaveCount(2);
+      // Logout is a quiet control, not the filled primary button.
+      await expect(page.getByRole('button', { name: 'Logout' })).not.toHaveClass(/button-primary/);
+      const name = page.getByText(/^Signed in as/);
+      const lineHeight = await name.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight));
+      expect((await name.boundingBox())?.height).toBeLessThan(lineHeight * 1.5);
+      const tabs = page.getByRole('navigation', { name: 'Dashboard' }).getByRole('link');
+      const tops = await tabs.evaluateAll((links) => links.map((link) => link.getBoundingClientRect().top));
+      expect(new Set(tops).size).toBe(1);
+      // …inside the page: the page itself never scrolls sideways.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      // Each part of an address (up to its @, each dot) stays on one line: no word is cut in two.
+      const email = table(page).locator('td.leads-email a').first();
+      const words = await email.evaluate((link) =>
+        [...link.querySelectorAll('span')].map((part) => part.getClientRects().length),
+      );
+      expect(words).toEqual(words.map(() => 1));
+      await expectNoAxeViolations(page, WCAG);
+      await page.screenshot({
+        path: `/work/shots/i23-l/dashboard-leads-${width}-${testInfo.project.name}.png`,
+        fullPage: true,
+      });
+    }
+  });
+
+  test('deleting every lead asks first: Cancel keeps the leads, confirming clears them and shows the empty state', async ({
     page,
   }) => {
     const agent = await signInAsNewAgent(page);
@@ -156,8 +244,10 @@ test.describe('the leads screen', () => {
     await page.goto('/dashboard/leads');
     await waitForIslands(page);
     await expect(names(page)).toHaveCount(2);
+    // Not among the filters, where it would read as "clear the filters".
+    await expect(page.getByRole('search', { name: 'Filter leads' }).getByRole('button')).toHaveCount(0);
 
-    await page.getByRole('button', { name: 'Clear All' }).click();
+    await page.getByRole('button', { name: 'Delete all 2 leads' }).click();
     const dialog = page.getByRole('dialog', { name: 'Clear all leads?' });
     await expect(dialog).toContainText('All 2 of your leads will be deleted. This cannot be undone');
     await expectNoAxeViolations(page, WCAG);
@@ -166,18 +256,62 @@ test.describe('the leads screen', () => {
     await page.reload();
     await expect(names(page)).toHaveCount(2);
 
-    await page.getByRole('button', { name: 'Clear All' }).click();
+    await page.getByRole('button', { name: 'Delete all 2 leads' }).click();
     await dialog.getByRole('button', { name: 'Delete 2 leads' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'All leads cleared successfully!' })).toBeVisible();
     await expect(dialog).toBeHidden();
     await expect(page.getByText('No leads yet.')).toBeVisible();
     // Nothing to export or clear.
-    await expect(page.getByRole('button', { name: 'Clear All' })).toBeHidden();
+    await expect(page.getByRole('button', { name: /^Delete/ })).toBeHidden();
     await expect(page.getByRole('button', { name: 'Export CSV' })).toBeHidden();
     await expect(page.getByRole('link', { name: `/r/${agent.slug}` })).toHaveAttribute('href', `/r/${agent.slug}`);
     await expectNoAxeViolations(page, WCAG);
     await page.reload();
     await expect(page.getByText('No leads yet.')).toBeVisible();
+  });
+
+  test('with a search active, the deletion names the matching leads, counts them and deletes only those', async ({
+    page,
+  }, testInfo) => {
+    const agent = await signInAsNewAgent(page);
+    await leaveLeads(page, 2, `keep${agent.slug}`);
+    await leaveLeads(page, 3, `gone${agent.slug}`);
+    await page.goto('/dashboard/leads');
+    await waitForIslands(page);
+    await expect(names(page)).toHaveCount(5);
+
+    const searched = page.waitForResponse(
+      (response) => response.url().includes('/api/leads?') && response.url().includes(`search=gone${agent.slug}`),
+    );
+    await page.getByRole('searchbox', { name: 'Search' }).fill(`gone${agent.slug}`);
+    await searched;
+    await expect(page.getByText('Showing 1–3 of 3')).toBeVisible();
+    await expect(table(page)).not.toHaveAttribute('aria-busy', 'true');
+    await page.getByRole('button', { name: 'Delete these 3 leads' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete these leads?' });
+    await expect(dialog).toContainText(
+      'The 3 leads that match your search and filters will be deleted; your other leads stay.',
+    );
+    await expect(dialog.getByRole('button', { name: 'Delete 3 leads' })).toBeEnabled();
+    await expectNoAxeViolations(page, WCAG);
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+      await page.screenshot({
+        path: `/work/shots/i23-l/dashboard-delete-dialog-${width}-${testInfo.project.name}.png`,
+      });
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await dialog.getByRole('button', { name: 'Delete 3 leads' }).click();
+    await expect(page.getByRole('status').filter({ hasText: '3 leads deleted.' })).toBeVisible();
+    await expect(page.getByText('No leads match these filters.')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Show all leads' }).click();
+    await expect(names(page)).toHaveCount(2);
+    await page.reload();
+    await expect(page.getByText('Showing 1–2 of 2')).toBeVisible();
+    const left = await page.request.get('/api/leads');
+    const emails = z.object({ leads: z.array(z.object({ email: z.string() })) }).parse(await left.json());
+    expect(emails.leads.map((lead) => lead.email.split('.')[1])).toEqual([`keep${agent.slug}`, `keep${agent.slug}`]);
   });
 
   test.describe('when the API fails', () => {
@@ -215,7 +349,7 @@ test.describe('the leads screen', () => {
       const download = await downloading;
       const lines = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
       expect(lines[0]).toBe(
-        '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Page","Campaign"',
+        '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign"',
       );
       expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(
         Array.from({ length: 12 }, (_, index) => `"Morgan Visitor${letters(11 - index)}"`),
@@ -258,8 +392,8 @@ test.describe('the leads screen', () => {
       await page.route(/\/api\/leads$/, (route) =>
         route.request().method() === 'DELETE' ? route.fulfill(failing) : route.fallback(),
       );
-      await page.getByRole('button', { name: 'Clear All' }).click();
-      await page.getByRole('button', { name: 'Delete 1 lead' }).click();
+      await page.getByRole('button', { name: 'Delete your 1 lead' }).click();
+      await page.getByRole('button', { name: 'Delete 1 lead', exact: true }).click();
       await expect(page.getByRole('alert').filter({ hasText: 'Failed to clear leads' })).toBeVisible();
       await expect(names(page)).toHaveText(['Morgan VisitorAa']);
     });

@@ -35,6 +35,9 @@ const HEADER = [
   'Date',
   'FUB Synced',
   'Estimate UUID',
+  'Sale price',
+  'Mortgage payoff',
+  'Estimated net',
   'Page',
   'Campaign',
   'Agent',
@@ -217,9 +220,9 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
       ]);
       const rows = await csv(admin.client, `from=${y}-01-01&to=${y}-12-31`);
       expect(rows[0]).toEqual(HEADER);
-      expect(rows.slice(1).map((row) => [row[0], row[3], row[4], row[5], row[10]])).toEqual([
-        ["'@Sam Lee", '', 'Home page', `${y}-04-04 11:00`, "'=Eli Brook"],
-        ['Kim Ng', "'=1+2", 'Calculator', `${y}-04-03 11:00`, 'Dana Lopez'],
+      expect(rows.slice(1).map((row) => [row[0], row[3], row[4], row[5], row[13]])).toEqual([
+        ["'@Sam Lee", '', 'Home page', `${y}-04-04T11:00:00-04:00`, "'=Eli Brook"],
+        ['Kim Ng', "'=1+2", 'Calculator', `${y}-04-03T11:00:00-04:00`, 'Dana Lopez'],
       ]);
       expect(rows[2]?.slice(1, 3)).toEqual(['kim@example.com', '(516) 555-0123']);
       const danaOnly = await csv(admin.client, `from=${y}-01-01&agent=${dana.id}`);

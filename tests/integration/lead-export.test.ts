@@ -56,14 +56,17 @@ async function plainCsv(db: Db, agentId: number): Promise<string> {
   );
   const lines = rows.map((lead) =>
     csvLine(
-      leadCsvCells({
-        ...lead,
-        // The CSV has no message column.
-        message: null,
-        created_at: lead.created_at.toISOString(),
-        synced_to_fub: lead.synced_to_fub ? 1 : 0,
-        source_label: leadSourceLabel(lead.source, lead.page_path),
-      }),
+      leadCsvCells(
+        {
+          ...lead,
+          // The CSV has no message column.
+          message: null,
+          created_at: lead.created_at.toISOString(),
+          synced_to_fub: lead.synced_to_fub ? 1 : 0,
+          source_label: leadSourceLabel(lead.source, lead.page_path),
+        },
+        null,
+      ),
     ),
   );
   return `\uFEFF${csvLine(LEAD_CSV_COLUMNS)}${lines.join('')}`;

@@ -33,6 +33,9 @@ const HEADER = [
   'Date',
   'FUB Synced',
   'Estimate UUID',
+  'Sale price',
+  'Mortgage payoff',
+  'Estimated net',
   'Page',
   'Campaign',
 ];
@@ -281,7 +284,7 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       // The CSV says where in words, the page and the campaign.
       const { records } = await csv(agent.client, '?source=town&town=huntington');
       expect(records[1]?.slice(4, 5)).toEqual(['Town page: Huntington']);
-      expect(records[1]?.slice(8)).toEqual(['/long-island-real-estate/huntington', 'source=facebook; campaign=fall']);
+      expect(records[1]?.slice(11)).toEqual(['/long-island-real-estate/huntington', 'source=facebook; campaign=fall']);
     });
 
     it("the database files every page as lead-origin.ts does (migration 0025's column and originOf agree)", async () => {
@@ -456,6 +459,44 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       expect((await list(agent.client)).total).toBe(1);
     });
 
+    it('with the list’s filters deletes exactly the leads the list matches, in one round trip', async () => {
+      const agent = await signedIn();
+      const other = await signedIn();
+      await addLeads(suite.db, agent.id, [
+        { first_name: 'Dana', email: 'dana.keep@example.com', created_at: '2026-07-01T12:00:00Z' },
+        { first_name: 'Dana', email: 'dana.go@example.com', source: 'showcase', created_at: '2026-07-02T12:00:00Z' },
+        { first_name: 'Pat', email: 'pat.go@example.com', source: 'showcase', created_at: '2026-07-03T12:00:00Z' },
+        { first_name: 'Lee', email: 'lee.keep@example.com', source: 'showcase', created_at: '2026-05-01T12:00:00Z' },
+      ]);
+      await addLeads(suite.db, other.id, [
+        { first_name: 'Dana', source: 'showcase', created_at: '2026-07-02T12:00:00Z' },
+      ]);
+      const query = '?search=go%40&source=home&from=2026-06-01';
+      const matched = await list(agent.client, query);
+      expect(matched.total).toBe(2);
+
+      const before = suite.db.roundTrips;
+      const response = await agent.client.request(`/api/leads${query}`, {
+        method: 'DELETE',
+        headers: { origin: suite.api.origin },
+      });
+      expect(await expectJson(response, 200, cleared)).toEqual({ success: true, deleted: 2 });
+      expect(suite.db.roundTrips - before).toBe(1);
+      expect((await list(agent.client)).leads.map((lead) => lead.email)).toEqual([
+        'dana.keep@example.com',
+        'lee.keep@example.com',
+      ]);
+      expect((await list(other.client)).total).toBe(1);
+
+      // A filter the list would refuse deletes nothing.
+      const bad = await agent.client.request('/api/leads?from=2026-07-10&to=2026-07-01', {
+        method: 'DELETE',
+        headers: { origin: suite.api.origin },
+      });
+      await expectFieldError(bad, 'to', 'From date must be on or before To date');
+      expect((await list(agent.client)).total).toBe(2);
+    });
+
     it('is refused from another site (no Origin of ours), deleting nothing', async () => {
       const agent = await signedIn();
       await addLeads(suite.db, agent.id, series(2));
@@ -501,8 +542,11 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         '(516) 555-0123',
         '12 Elm Street, Garden City',
         'Nassau County page',
-        '2026-06-30 23:05',
+        '2026-06-30T23:05:00-04:00',
         'Yes',
+        '',
+        '',
+        '',
         '',
         '',
         '',
@@ -520,8 +564,8 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         { first_name: 'Sam', source: 'calculator', created_at: '2026-05-03T15:00:00Z' },
       ]);
       const names = async (query: string) => (await csv(agent.client, query)).records.slice(1).map((row) => row[5]);
-      expect(await names('?search=sam')).toEqual(['2026-05-03 11:00', '2026-04-02 11:00']);
-      expect(await names('?source=calculator&to=2026-04-30')).toEqual(['2026-04-03 11:00']);
+      expect(await names('?search=sam')).toEqual(['2026-05-03T11:00:00-04:00', '2026-04-02T11:00:00-04:00']);
+      expect(await names('?source=calculator&to=2026-04-30')).toEqual(['2026-04-03T11:00:00-04:00']);
       // Paging is not a filter of the export: every lead comes.
       expect(await names('?page=2&per_page=1')).toHaveLength(3);
       const bad = await expectError(await agent.client.get('/api/leads/export.csv?from=2026-13-01'), 400);
@@ -566,6 +610,35 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         ["'+1 Plus", "'+SUM(A1:A9)"],
         ['\'=HYPERLINK("http://evil.example","x")', "'=1+2"],
       ]);
+    });
+
+    it('gives each lead’s estimate in figures (a detailed one’s net is its sheet’s) and dates with New York’s offset', async () => {
+      const agent = await signedIn();
+      const [quick, detailed] = await suite.db.query<{ uuid: string }>(
+        `INSERT INTO estimates (agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+                                transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, details, sheet, sheet_basis)
+         VALUES ($1, 65000000, 20000000, 5, 4, 200000, 50000, NULL, NULL, NULL),
+                ($1, 30000000, 45000000, 5, 4, 200000, 50000, '{}', '{"net_cents": -16543210}', '{}')
+         RETURNING uuid`,
+        [agent.id],
+      );
+      const [winter, summer, none] = await addLeads(suite.db, agent.id, [
+        { first_name: 'Quick', created_at: '2026-01-15T17:30:05Z' },
+        { first_name: 'Detailed', created_at: '2026-07-15T16:30:05Z' },
+        { first_name: 'None', created_at: '2026-07-16T16:30:05Z' },
+      ]);
+      await suite.db.query('UPDATE leads SET estimate_uuid = $2 WHERE id = $1', [winter, quick?.uuid]);
+      await suite.db.query('UPDATE leads SET estimate_uuid = $2 WHERE id = $1', [summer, detailed?.uuid]);
+      const { records } = await csv(agent.client);
+      const figures = records.slice(1).map((row) => [row[0]?.split(' ')[0], row[5], ...row.slice(7, 11)]);
+      // $650,000 less the payoff, 5 % commission ($32,500), transfer tax ($2 a started $500: $2,600),
+      // the attorney ($2,000) and recording ($500).
+      expect(figures).toEqual([
+        ['None', '2026-07-16T12:30:05-04:00', '', '', '', ''],
+        ['Detailed', '2026-07-15T12:30:05-04:00', detailed?.uuid, '300000.00', '450000.00', '-165432.10'],
+        ['Quick', '2026-01-15T12:30:05-05:00', quick?.uuid, '650000.00', '200000.00', '412400.00'],
+      ]);
+      expect(none).toBeDefined();
     });
 
     it('an agent with no lead gets the header row alone', async () => {

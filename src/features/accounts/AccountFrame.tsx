@@ -143,7 +143,8 @@ function Frame({
               View Calculator
             </a>
           )}
-          <button type="button" className="button button-primary" onClick={() => void logout()}>
+          {/* A quiet control: leaving is not the screen's main action. */}
+          <button type="button" className="button button-quiet" onClick={() => void logout()}>
             Logout
           </button>
         </div>

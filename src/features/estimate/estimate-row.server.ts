@@ -69,6 +69,22 @@ export function toEstimate(row: EstimateFields & { sheet?: unknown }): Estimate 
 }
 
 /**
+ * A stored estimate's price, payoff and net as toEstimate answers them (a detailed one's net is its
+ * sheet's, `sheetNetCents`), without parsing the sheet: the leads CSV gives them for every lead.
+ */
+export function estimateFigures(
+  row: StoredEstimate,
+  sheetNetCents: number | null,
+): { salePriceCents: number; mortgagePayoffCents: number; netCents: number } {
+  const quick = computeEstimate(storedEstimateInputs(row));
+  return {
+    salePriceCents: quick.salePriceCents,
+    mortgagePayoffCents: quick.mortgagePayoffCents,
+    netCents: sheetNetCents ?? quick.netToSellerCents,
+  };
+}
+
+/**
  * A detailed estimate's top-level figures read off its sheet (audit 2026-11-26, M8): the commission
  * is its commission lines, its percent their rate (each side's rounding is under 0.0001 % of a
  * price of $10,000 or more, so the rate rounded to hundredths is the sides' sum), the recording fee

@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useId, useState, type ReactNode } from 'react';
 import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone, telHref } from '../../ui/phone.ts';
@@ -20,6 +20,7 @@ import {
   type AdminLeadRow,
   type LeadRow,
 } from './lead-list.ts';
+import { filtersFromUrl, urlOfFilters, type UrlFilters } from './lead-filters-url.ts';
 import { useLeadExport } from './use-lead-export.ts';
 
 /**
@@ -27,9 +28,12 @@ import { useLeadExport } from './use-lead-export.ts';
  * area can show another scope through the same table with its own paths.
  */
 export interface LeadsSource {
-  /** The table's queries start with this key; Clear All invalidates them all. */
+  /** The table's queries start with this key; a deletion invalidates them all. */
   queryKey: readonly string[];
-  /** GET lists a page (the query of leadListQuerySchema); DELETE clears every lead of the scope. */
+  /**
+   * GET lists a page (the query of leadListQuerySchema); DELETE, with the same filters, deletes the
+   * scope's leads that pass them (every one without a filter).
+   */
   listPath: string;
   /** GET answers the CSV of every lead passing the filters, a page at a time (lead-export.ts). */
   exportPath: string;
@@ -44,25 +48,24 @@ export interface LeadsSource {
   /**
    * Every agent's leads (an admin's list, adminLeadListQuerySchema): the table adds each lead's
    * agent (a button that shows only that agent's leads), a CRM status filter and column, and a
-   * Timeline button; there is no Clear All.
+   * Timeline button; there is no deletion.
    */
   admin?: { onTimeline: (lead: AdminLeadRow) => void };
 }
 
 const SEARCH_DELAY_MS = 300;
 
-interface Filters {
-  search: string;
-  /** A kind of page (lead-origin.ts); with `town`, that town's page only. */
-  source: string;
-  town: string;
-  from: string;
-  to: string;
-  /** The admin's: an agent's id (with the name shown while it filters) and a CRM status. */
-  agent: string;
-  agentName: string;
-  crm_status: string;
-}
+/**
+ * The filters as typed: search (name, e-mail or phone); a kind of page (lead-origin.ts) and, with
+ * `town`, one town's page; the days; the admin's agent (by id, with the name shown once known) and
+ * CRM status.
+ */
+type Filters = UrlFilters & { agentName: string };
+
+/** The filters as the list, the export, the deletion and the URL have them (the agent's name is only shown). */
+type SentFilters = UrlFilters;
+
+const isFiltered = (filters: SentFilters) => Object.values(filters).some(Boolean);
 
 const NO_FILTERS: Filters = {
   search: '',
@@ -94,31 +97,70 @@ const adminRow = (lead: LeadRow | AdminLeadRow): AdminLeadRow | null => ('agent_
 const shownDay = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, dateStyle: 'medium' });
 const shownTime = new Intl.DateTimeFormat('en-US', { timeZone: LEAD_TIME_ZONE, timeStyle: 'short' });
 
-/** `value`, once it has stayed the same for `delayMs` (a search sent when the agent pauses typing). */
-function useSettled<T>(value: T, delayMs: number): T {
-  const [settled, setSettled] = useState(value);
+/** The filters and page the screen's URL asks for (none before the browser has one). */
+const shownInUrl = () => filtersFromUrl(typeof window === 'undefined' ? '' : window.location.search);
+
+/**
+ * The table's filters as typed and as sent, and its page, kept in the screen's URL: each settled
+ * change is a new history entry (a search once the agent pauses typing, not one a keystroke), and
+ * Back or Forward shows that entry's filters and page again.
+ */
+function useLeadFilters() {
+  const [first] = useState(shownInUrl);
+  const [typed, setTyped] = useState<Filters>({ ...first.filters, agentName: '' });
+  // The search as sent: the typed one once it has stayed the same for SEARCH_DELAY_MS.
+  const [search, setSearch] = useState(first.filters.search);
   useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delayMs);
+    const timer = setTimeout(() => setSearch(typed.search), SEARCH_DELAY_MS);
     return () => clearTimeout(timer);
-  }, [value, delayMs]);
-  return settled;
+  }, [typed.search]);
+  const { agentName, ...sent } = typed;
+  const filters: SentFilters = { ...sent, search: search.trim() };
+  const filtersKey = urlOfFilters(filters, 1);
+  // A page belongs to the filters it was chosen with: other filters start again at page 1.
+  const [paging, setPaging] = useState({ key: urlOfFilters(first.filters, 1), page: first.page });
+  const page = paging.key === filtersKey ? paging.page : 1;
+
+  const address = urlOfFilters(filters, page);
+  const settled = search === typed.search;
+  useEffect(() => {
+    // Compared as written here: an address typed or pasted with other escapes is the same entry.
+    const shown = shownInUrl();
+    if (!settled || address === urlOfFilters(shown.filters, shown.page)) return;
+    window.history.pushState(null, '', `${window.location.pathname}${address}${window.location.hash}`);
+  }, [address, settled]);
+  useEffect(() => {
+    const onPop = () => {
+      const shown = shownInUrl();
+      // Read back, not typed: the search is sent at once.
+      setTyped({ ...shown.filters, agentName: '' });
+      setSearch(shown.filters.search);
+      setPaging({ key: urlOfFilters(shown.filters, 1), page: shown.page });
+    };
+    window.addEventListener('popstate', onPop);
+    return () => window.removeEventListener('popstate', onPop);
+  }, []);
+
+  return {
+    typed,
+    setTyped,
+    agentName,
+    filters,
+    page,
+    setPage: (next: number) => setPaging({ key: filtersKey, page: next }),
+  };
 }
 
 /**
  * The leads table and its states (loading, error with Retry, empty, list), with search, source and
- * date filters, paging, CSV export and Clear All behind a confirmation dialog. The server filters
- * and pages; the previous page stays on screen while the next loads.
+ * date filters (kept in the URL), paging, CSV export and, below the table, the deletion of the leads
+ * it matches behind a confirmation dialog. The server filters and pages; the previous page stays on
+ * screen while the next loads.
  */
 export function LeadsTable({ source }: { source: LeadsSource }) {
-  const [typed, setTyped] = useState(NO_FILTERS);
-  const { agentName, ...sent } = typed;
-  const filters = { ...sent, search: useSettled(typed.search, SEARCH_DELAY_MS).trim() };
-  const filtersKey = JSON.stringify(filters);
-  // A page belongs to the filters it was chosen with: other filters start again at page 1.
-  const [paging, setPaging] = useState({ key: filtersKey, page: 1 });
-  const page = paging.key === filtersKey ? paging.page : 1;
+  const { typed, setTyped, agentName: clickedAgentName, filters, page, setPage } = useLeadFilters();
   const query = { ...filters, page, per_page: LEAD_LIST.perPage };
-  const filtered = Object.values(filters).some(Boolean);
+  const filtered = isFiltered(filters);
 
   const list = useQuery({
     queryKey: [...source.queryKey, query],
@@ -132,20 +174,33 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
 
   // No lead at all: nothing to export or clear.
   const nothingAtAll = !filtered && list.data?.total === 0;
+  // The admin's chosen agent by name: as clicked, or (after a reload or Back) as the rows say.
+  const agentName = clickedAgentName || (list.data?.leads.flatMap((lead) => adminRow(lead)?.agent_name ?? [])[0] ?? '');
+  const caption =
+    source.admin && typed.agent ? `Leads of ${agentName || 'the chosen agent'}, newest first` : source.caption;
 
-  const [confirming, setConfirming] = useState(false);
+  // The filters the deletion was confirmed for (null: no dialog open).
+  const [confirming, setConfirming] = useState<SentFilters | null>(null);
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
   const queryClient = useQueryClient();
   const clearAll = useMutation({
-    mutationFn: () => sendJson('DELETE', source.listPath, clearLeadsResponseSchema),
-    onSuccess: () => setOutcome({ tone: 'success', message: 'All leads cleared successfully!' }),
+    mutationFn: (chosen: SentFilters) =>
+      sendJson('DELETE', `${source.listPath}${leadQueryString(chosen)}`, clearLeadsResponseSchema),
+    onSuccess: ({ deleted }, chosen) =>
+      setOutcome({
+        tone: 'success',
+        // The spec's words for Clear All; a filtered deletion says how many went.
+        message: isFiltered(chosen)
+          ? `${deleted} ${deleted === 1 ? 'lead' : 'leads'} deleted.`
+          : 'All leads cleared successfully!',
+      }),
     onError: (error) =>
       setOutcome({
         tone: 'error',
         message: error instanceof ApiError ? 'Failed to clear leads' : 'Error clearing leads',
       }),
     onSettled: async () => {
-      setConfirming(false);
+      setConfirming(null);
       await queryClient.invalidateQueries({ queryKey: source.queryKey });
     },
   });
@@ -194,24 +249,12 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
             >
               Export CSV
             </button>
-            {source.admin ? null : (
-              <button
-                type="button"
-                className="button button-danger"
-                onClick={() => {
-                  setOutcome(null);
-                  setConfirming(true);
-                }}
-              >
-                Clear All
-              </button>
-            )}
           </div>
         )}
       </div>
       {typed.agent ? (
         <p className="leads-agent-filter">
-          Showing the leads of <strong>{agentName}</strong>{' '}
+          Showing the leads of <strong>{agentName || 'the chosen agent'}</strong>{' '}
           <button type="button" className="button button-secondary button-small" onClick={() => showAgent(null)}>
             Show every agent’s leads
           </button>
@@ -269,7 +312,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
       ) : (
         <>
           <LeadRows
-            caption={source.caption}
+            caption={caption}
             leads={list.data.leads}
             busy={list.isPlaceholderData}
             crm={crm}
@@ -281,17 +324,27 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
             total={list.data.total}
             shown={list.data.leads.length}
             busy={list.isPlaceholderData}
-            onPage={(next) => setPaging({ key: filtersKey, page: next })}
+            onPage={setPage}
           />
+          {source.admin ? null : (
+            <DeleteLeads
+              filtered={filtered}
+              count={list.isPlaceholderData ? undefined : list.data.total}
+              onDelete={() => {
+                setOutcome(null);
+                setConfirming(filters);
+              }}
+            />
+          )}
         </>
       )}
       {crm ? <LeadSyncHistoryDialog lead={crm.history} onClose={() => crm.showHistory(null)} /> : null}
-      <ClearAllDialog
-        open={confirming}
+      <DeleteLeadsDialog
+        filters={confirming}
         source={source}
         clearing={clearAll.isPending}
-        onCancel={() => setConfirming(false)}
-        onConfirm={() => clearAll.mutate()}
+        onCancel={() => setConfirming(null)}
+        onConfirm={(chosen) => clearAll.mutate(chosen)}
       />
     </div>
   );
@@ -536,7 +589,9 @@ function LeadRows(props: {
                   </td>
                 ) : null}
                 <td data-label="Email" className="leads-email">
-                  <a href={`mailto:${lead.email}`}>{lead.email}</a>
+                  <a href={`mailto:${lead.email}`}>
+                    <EmailText email={lead.email} />
+                  </a>
                 </td>
                 <td data-label="Phone" className="nowrap">
                   {lead.phone ? <a href={telHref(lead.phone)}>{formatPhone(lead.phone)}</a> : '—'}
@@ -610,6 +665,25 @@ function LeadRows(props: {
   );
 }
 
+/**
+ * An e-mail address that may wrap only before its @ and after its dots (`<wbr>`), so a narrow column
+ * shows "morgan.lee" / "@example.com" rather than cutting a word in two; a part longer than the
+ * column still wraps (overflow-wrap on the table's cells) rather than widening the table.
+ */
+function EmailText({ email }: { email: string }) {
+  const parts = email.split(/(?=@)|(?<=\.)/);
+  return (
+    <>
+      {parts.map((part, index) => (
+        <Fragment key={index}>
+          {index > 0 ? <wbr /> : null}
+          <span>{part}</span>
+        </Fragment>
+      ))}
+    </>
+  );
+}
+
 function Paging(props: {
   page: number;
   perPage: number;
@@ -647,39 +721,78 @@ function Paging(props: {
   );
 }
 
-/** Says how many leads will go before they do: the count of every lead, whatever the filters. */
-function ClearAllDialog(props: {
-  open: boolean;
+/**
+ * Deleting leads, kept apart from the filters (where a button reads as "clear the filters") and
+ * named for what it does: the leads the table matches, or every lead without a filter.
+ */
+function DeleteLeads(props: { filtered: boolean; count: number | undefined; onDelete: () => void }) {
+  const { filtered, count, onDelete } = props;
+  const headingId = useId();
+  const some = count === undefined ? '' : ` ${count}`;
+  return (
+    <section className="leads-delete" aria-labelledby={headingId}>
+      <h2 id={headingId}>Delete leads</h2>
+      <p>
+        {filtered
+          ? 'Deletes only the leads that match the search and filters above; your other leads stay.'
+          : 'Deletes every lead of yours.'}{' '}
+        This cannot be undone: export a CSV first to keep a copy.
+      </p>
+      <button type="button" className="button button-danger-quiet" onClick={onDelete}>
+        {filtered
+          ? count === 1
+            ? 'Delete this 1 lead'
+            : `Delete these${some} leads`
+          : count === 1
+            ? 'Delete your 1 lead'
+            : `Delete all${some} leads`}
+      </button>
+    </section>
+  );
+}
+
+/**
+ * The spec's confirmation: says how many leads will go before they do, counted afresh by the list's
+ * own query with the filters the deletion will send, so the number shown is the number deleted.
+ */
+function DeleteLeadsDialog(props: {
+  filters: SentFilters | null;
   source: LeadsSource;
   clearing: boolean;
   onCancel: () => void;
-  onConfirm: () => void;
+  onConfirm: (filters: SentFilters) => void;
 }) {
-  const { open, source, clearing, onCancel, onConfirm } = props;
-  const all = useQuery({
-    queryKey: [...source.queryKey, 'all'],
-    queryFn: () => getJson(`${source.listPath}${leadQueryString({ per_page: 1 })}`, leadListResponseSchema),
-    enabled: open,
+  const { filters, source, clearing, onCancel, onConfirm } = props;
+  const chosen = filters ?? NO_FILTERS;
+  const filtered = isFiltered(chosen);
+  const counted = useQuery({
+    queryKey: [...source.queryKey, 'count', chosen],
+    queryFn: () => getJson(`${source.listPath}${leadQueryString({ ...chosen, per_page: 1 })}`, leadListResponseSchema),
+    enabled: filters !== null,
     staleTime: 0,
   });
-  const count = all.data?.total;
+  const count = counted.data?.total;
+  const leads = count === 1 ? 'lead' : 'leads';
   return (
-    <Modal open={open} title="Clear all leads?" onClose={onCancel}>
+    <Modal open={filters !== null} title={filtered ? 'Delete these leads?' : 'Clear all leads?'} onClose={onCancel}>
       <p>
         {count === 0
-          ? 'There are no leads to clear.'
-          : `${count === undefined ? 'Every lead' : count === 1 ? 'Your 1 lead' : `All ${count} of your leads`} will be deleted. This cannot be undone; export a CSV first to keep a copy.`}
+          ? 'There are no leads to delete.'
+          : filtered
+            ? `${count === undefined ? 'The leads' : `The ${count} ${leads}`} that match your search and filters will be deleted; your other leads stay. This cannot be undone; export a CSV first to keep a copy.`
+            : `${count === undefined ? 'Every lead' : count === 1 ? 'Your 1 lead' : `All ${count} of your leads`} will be deleted. This cannot be undone; export a CSV first to keep a copy.`}
       </p>
       <div className="modal-actions">
         <button type="button" className="button button-secondary" onClick={onCancel}>
           Cancel
         </button>
-        <button type="button" className="button button-danger" disabled={clearing || count === 0} onClick={onConfirm}>
-          {clearing
-            ? 'Clearing…'
-            : count === undefined
-              ? 'Delete all leads'
-              : `Delete ${count} ${count === 1 ? 'lead' : 'leads'}`}
+        <button
+          type="button"
+          className="button button-danger"
+          disabled={clearing || count === undefined || count === 0}
+          onClick={() => onConfirm(chosen)}
+        >
+          {clearing ? 'Deleting…' : count === undefined ? 'Counting…' : `Delete ${count} ${leads}`}
         </button>
       </div>
     </Modal>

@@ -24,8 +24,19 @@ import {
   LEAD_CSV_COLUMNS,
   leadCsvCells,
   leadCsvFileName,
+  type LeadEstimateFigures,
 } from './lead-list.ts';
-import { matchingCte, readPage, toAdminRow, toCsvLead, type DbListedLead, type LeadScope } from './lead-list.server.ts';
+import {
+  matchingCte,
+  readPage,
+  toAdminRow,
+  toCsvLead,
+  type DbLeadWithEstimate,
+  type DbListedLead,
+  type LeadScope,
+} from './lead-list.server.ts';
+import { estimateFigures } from '../estimate/estimate-row.server.ts';
+import type { StoredEstimate } from '../estimate/estimate.ts';
 
 /** How large a page may be; smaller than the platform's bounds only for tests (LEAD_EXPORT_PAGE_ROWS). */
 export interface LeadExportLimits {
@@ -48,6 +59,25 @@ export function leadExportLimits(pageRows: number = LEAD_EXPORT.pageRows): LeadE
   return { pageRows: parsed.data, pageBytes: LEAD_EXPORT.pageBytes };
 }
 
+/** The figures of a lead's estimate (readPage's `estimates` columns), or null without one. */
+function figuresOf(lead: Partial<DbLeadWithEstimate>): LeadEstimateFigures | null {
+  const stored = {
+    sale_price_cents: lead.estimate_sale_price_cents,
+    mortgage_payoff_cents: lead.estimate_mortgage_payoff_cents,
+    commission_percent: lead.estimate_commission_percent,
+    transfer_tax_rate_per_1000: lead.estimate_transfer_tax_rate_per_1000,
+    attorney_fee_cents: lead.estimate_attorney_fee_cents,
+    recording_fee_cents: lead.estimate_recording_fee_cents,
+  };
+  if (!isStoredEstimate(stored)) return null;
+  return estimateFigures(stored, lead.estimate_sheet_net_cents ?? null);
+}
+
+/** Every column of the estimate read: the lead has one (a LEFT JOIN gives all null without). */
+const isStoredEstimate = (row: {
+  [Column in keyof StoredEstimate]: number | null | undefined;
+}): row is StoredEstimate => Object.values(row).every((value) => typeof value === 'number');
+
 /**
  * One page of the CSV of `scope`'s leads that pass the filters, newest first, in one round trip:
  * the session, the total (first page only) and one lead more than a page holds, which says whether
@@ -66,12 +96,13 @@ async function leadCsvPage(
     limit: limits.pageRows + 1,
     offset: 0,
     total: first,
+    estimates: true,
   });
   if (scope === 'all' && !head.is_admin) throw new HttpError(403, ADMINS_ONLY);
   const [columns, cells] =
     scope === 'all'
-      ? [ADMIN_LEAD_CSV_COLUMNS, (lead: DbListedLead) => adminLeadCsvCells(toAdminRow(lead))]
-      : [LEAD_CSV_COLUMNS, (lead: DbListedLead) => leadCsvCells(toCsvLead(lead))];
+      ? [ADMIN_LEAD_CSV_COLUMNS, (lead: DbListedLead) => adminLeadCsvCells(toAdminRow(lead), figuresOf(lead))]
+      : [LEAD_CSV_COLUMNS, (lead: DbListedLead) => leadCsvCells(toCsvLead(lead), figuresOf(lead))];
   // The BOM tells spreadsheet programs the file is UTF-8 (names with accents).
   const lines = first ? [`\uFEFF${csvLine(columns)}`] : [];
   let bytes = Buffer.byteLength(lines.join(''));

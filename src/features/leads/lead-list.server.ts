@@ -1,6 +1,6 @@
 /**
- * Lists of leads, by scope. The signed-in agent's own: the list (GET /api/leads) and Clear All
- * (DELETE /api/leads); an admin's of every agent (GET /api/admin/leads) through the same queries,
+ * Lists of leads, by scope. The signed-in agent's own: the list (GET /api/leads) and the deletion
+ * of the leads it matches (DELETE /api/leads, with the list's filters); an admin's of every agent (GET /api/admin/leads) through the same queries,
  * which the CSV exports read too (lead-export.server.ts). Each is one query that checks
  * the session (sessionAgentCte) and touches only the scope's rows, so an admin gets their own leads
  * at /api/leads too.
@@ -17,12 +17,14 @@ import {
   adminLeadListQuerySchema,
   leadRowSchema,
   LEAD_TIME_ZONE,
+  leadFilterSchema,
   leadListQuerySchema,
   type AdminLeadFilters,
   type AdminLeadRow,
   type LeadRow,
 } from './lead-list.ts';
 import type { ExportCursor } from './lead-export.ts';
+import type { StoredEstimate } from '../estimate/estimate.ts';
 
 const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.phone, l.address, l.message, l.source, l.created_at,
   CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path, l.origin, l.utm`;
@@ -51,6 +53,16 @@ export interface DbListedLead extends DbLead {
   agent_name: string;
   cursor_at: string;
 }
+
+/**
+ * A lead of a page that asked for `estimates`: its estimate's columns, prefixed `estimate_` (all
+ * null when it has none), and a detailed sheet's net (null for a quick estimate).
+ */
+export type DbLeadWithEstimate = DbListedLead & {
+  [Column in keyof StoredEstimate as `estimate_${Column}`]: number | null;
+} & {
+  estimate_sheet_net_cents: number | null;
+};
 
 /** Named field by field: the query's rows also carry who asked and the total. */
 export const toCsvLead = (lead: DbLead): CsvLead => ({
@@ -196,6 +208,18 @@ const namedTowns = (slugs: string[]) =>
     .sort((a, b) => a.name.localeCompare(b.name));
 
 /**
+ * A lead's estimate (DbLeadWithEstimate): the columns its figures are computed from (estimateFigures)
+ * and a detailed sheet's net, read out of the sheet here rather than the whole sheet.
+ */
+const ESTIMATE_OF_LEAD = `e.sale_price_cents AS estimate_sale_price_cents,
+                e.mortgage_payoff_cents AS estimate_mortgage_payoff_cents,
+                e.commission_percent AS estimate_commission_percent,
+                e.transfer_tax_rate_per_1000 AS estimate_transfer_tax_rate_per_1000,
+                e.attorney_fee_cents AS estimate_attorney_fee_cents,
+                e.recording_fee_cents AS estimate_recording_fee_cents,
+                (e.sheet->>'net_cents')::bigint AS estimate_sheet_net_cents`;
+
+/**
  * One round trip: the session, the total (when asked) and a page of `matching`, newest first. The
  * page is a LATERAL join to a one-row header, so an empty page still answers who asked and how many
  * there are. LIMIT and OFFSET are sub-selects: a plain parameter there makes every plan of the
@@ -207,7 +231,7 @@ const namedTowns = (slugs: string[]) =>
 export async function readPage(
   db: Db,
   matching: ReturnType<typeof matchingCte>,
-  page: { limit: number; offset: number; total: boolean; towns?: boolean },
+  page: { limit: number; offset: number; total: boolean; towns?: boolean; estimates?: boolean },
 ): Promise<{ head: Head; leads: DbListedLead[] }> {
   const limit = matching.params.length + 1;
   const rows = await db.query<Partial<DbListedLead> & Head>(
@@ -220,11 +244,13 @@ export async function readPage(
          SELECT m.*, s.status AS crm_status, s.last_error AS crm_error,
                 a.first_name || ' ' || a.last_name AS agent_name,
                 to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
+                ${page.estimates ? `, ${ESTIMATE_OF_LEAD}` : ''}
            FROM (
              SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT (SELECT $${limit}::int) OFFSET (SELECT $${limit + 1}::int)
            ) m
            LEFT JOIN crm_syncs s ON s.lead_id = m.id
            JOIN agents a ON a.id = m.agent_id
+           ${page.estimates ? 'LEFT JOIN estimates e ON e.uuid = m.estimate_uuid' : ''}
        ) page ON true
       ORDER BY page.created_at DESC, page.id DESC`,
     [...matching.params, page.limit, page.offset],
@@ -250,13 +276,19 @@ export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
         per_page: query.per_page,
       });
     },
-    /** One statement: the caller's leads go; their e-mail delivery rows stay (lead_id is set null). */
+    /**
+     * One statement: the caller's leads that pass the filters go (every one without a filter, the
+     * spec's Clear All), chosen by the list's own `matching`, so the table's rows and the deleted
+     * ones cannot differ; their e-mail delivery rows stay (lead_id is set null).
+     */
     DELETE: async (c) => {
+      const filters = parseOrThrow(leadFilterSchema, c.req.query());
+      const matching = matchingCte(filters, 'own', 1, sessionOf(c));
       const [row] = await db.query<{ me_id: number | null; deleted: number }>(
-        `WITH ${sessionAgentCte(1)},
-         gone AS (DELETE FROM leads WHERE agent_id = (SELECT id FROM me) RETURNING 1)
+        `WITH ${matching.sql},
+         gone AS (DELETE FROM leads WHERE id IN (SELECT id FROM matching) RETURNING 1)
          SELECT (SELECT id FROM me) AS me_id, (SELECT count(*)::int FROM gone) AS deleted`,
-        sessionParams(sessionOf(c)),
+        matching.params,
       );
       if (!row || row.me_id === null) throw signedOut();
       return c.json({ success: true, deleted: row.deleted });

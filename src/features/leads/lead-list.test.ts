@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine, leadCsvFileName, leadListQuerySchema, leadQueryString } from './lead-list.ts';
+import {
+  csvCell,
+  csvLine,
+  leadCsvFileName,
+  leadListQuerySchema,
+  leadQueryString,
+  newYorkDateTime,
+} from './lead-list.ts';
 
 describe('the leads CSV', () => {
   it('names the file with the New York day, not the UTC one', () => {
@@ -7,6 +14,22 @@ describe('the leads CSV', () => {
     expect(leadCsvFileName(new Date('2026-11-23T04:30:00Z'))).toBe('leads-2026-11-22.csv');
     expect(leadCsvFileName(new Date('2026-11-23T05:00:00Z'))).toBe('leads-2026-11-23.csv');
     expect(leadCsvFileName(new Date('2026-07-04T03:59:00Z'))).toBe('leads-2026-07-03.csv');
+  });
+
+  it('writes dates in ISO 8601 with New York’s offset of that day, winter and summer', () => {
+    expect(newYorkDateTime(new Date('2026-11-23T04:30:09Z'))).toBe('2026-11-22T23:30:09-05:00');
+    expect(newYorkDateTime(new Date('2026-07-04T03:59:00.999Z'))).toBe('2026-07-03T23:59:00-04:00');
+    // The hour that repeats when the clocks go back: each moment keeps its own offset.
+    expect(newYorkDateTime(new Date('2026-11-01T05:30:00Z'))).toBe('2026-11-01T01:30:00-04:00');
+    expect(newYorkDateTime(new Date('2026-11-01T06:30:00Z'))).toBe('2026-11-01T01:30:00-05:00');
+    expect(newYorkDateTime(new Date('2026-01-01T05:00:00Z'))).toBe('2026-01-01T00:00:00-05:00');
+  });
+
+  it('writes amounts as plain dollars a spreadsheet reads as numbers, a negative net with its minus', () => {
+    expect(csvCell({ cents: 41240000 })).toBe('"412400.00"');
+    expect(csvCell({ cents: -16543210 })).toBe('"-165432.10"');
+    expect(csvCell({ cents: 5 })).toBe('"0.05"');
+    expect(csvLine(['a', { cents: 100 }, ''])).toBe('"a","1.00",""\r\n');
   });
 
   it('quotes every cell and neutralises formula starts, at the start and after any separator (OWASP)', () => {

@@ -214,6 +214,10 @@ export const adminLeadListResponseSchema = leadListResponseSchema.extend({ leads
 /** DELETE /api/leads: how many leads were cleared. */
 export const clearLeadsResponseSchema = z.object({ success: z.literal(true), deleted: z.number() });
 
+/**
+ * The spec's columns (Name … Estimate UUID), the lead's estimate in figures (blank without one), then
+ * where the lead came from.
+ */
 export const LEAD_CSV_COLUMNS = [
   'Name',
   'Email',
@@ -223,9 +227,19 @@ export const LEAD_CSV_COLUMNS = [
   'Date',
   'FUB Synced',
   'Estimate UUID',
+  'Sale price',
+  'Mortgage payoff',
+  'Estimated net',
   'Page',
   'Campaign',
 ] as const;
+
+/** A lead's estimate in the CSV: its price, payoff and the net it showed the seller, in cents. */
+export interface LeadEstimateFigures {
+  salePriceCents: number;
+  mortgagePayoffCents: number;
+  netCents: number;
+}
 
 const csvDate = onFirstUse(
   () =>
@@ -236,16 +250,24 @@ const csvDate = onFirstUse(
       day: '2-digit',
       hour: '2-digit',
       minute: '2-digit',
+      second: '2-digit',
       hourCycle: 'h23',
+      timeZoneName: 'longOffset',
     }),
 );
 
-/** A moment as New York's day and time, `2026-11-23 14:05`, which spreadsheets read as a date. */
-function newYorkDateTime(moment: Date): string {
+/**
+ * A moment as New York's day and time in ISO 8601 with the offset of that day,
+ * `2026-11-23T14:05:09-05:00` (`-04:00` in summer): unambiguous wherever the file is opened, and
+ * still the agent's own clock.
+ */
+export function newYorkDateTime(moment: Date): string {
   // Formatted once a cell (an export formats every lead's date), then picked apart.
   const parts = csvDate().formatToParts(moment);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((candidate) => candidate.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')}`;
+  // "GMT-05:00"; a zero offset is written "GMT" alone.
+  const offset = part('timeZoneName').replace(/^GMT/, '') || '+00:00';
+  return `${part('year')}-${part('month')}-${part('day')}T${part('hour')}:${part('minute')}:${part('second')}${offset}`;
 }
 
 /** Today in New York, YYYY-MM-DD. */
@@ -266,14 +288,27 @@ const CELL_START = /(?<=^|[,;\t\r\n])( *)(?=[=+\-@\t\r])/g;
  * with a formula character (=, +, -, @, tab, carriage return: a visitor typed it into a form) given a
  * leading apostrophe, at the start and after any separator, so it is shown as the text it is.
  */
-export function csvCell(value: string): string {
+export function csvCell(value: string | CsvAmount): string {
+  // An amount is our own figure, never a visitor's text: a net below zero keeps its minus sign.
+  if (typeof value !== 'string') return `"${(value.cents / 100).toFixed(2)}"`;
   return `"${value.replace(CELL_START, "$1'").replace(/"/g, '""')}"`;
 }
 
-export const csvLine = (cells: readonly string[]): string => `${cells.map(csvCell).join(',')}\r\n`;
+/** A money cell: plain dollars with two decimals (`-1234.50`), which spreadsheets read as a number. */
+export interface CsvAmount {
+  cents: number;
+}
 
-/** A lead's cells, in LEAD_CSV_COLUMNS order (its sync job is not a column: "FUB Synced" says it). */
-export const leadCsvCells = (lead: Omit<LeadRow, 'crm_status' | 'crm_error'>): string[] => [
+export const csvLine = (cells: readonly (string | CsvAmount)[]): string => `${cells.map(csvCell).join(',')}\r\n`;
+
+/**
+ * A lead's cells, in LEAD_CSV_COLUMNS order (its sync job is not a column: "FUB Synced" says it),
+ * with its estimate's figures (null: the lead has none, or it is gone).
+ */
+export const leadCsvCells = (
+  lead: Omit<LeadRow, 'crm_status' | 'crm_error'>,
+  estimate: LeadEstimateFigures | null,
+): (string | CsvAmount)[] => [
   [lead.first_name, lead.last_name].filter(Boolean).join(' '),
   lead.email,
   lead.phone ? formatPhone(lead.phone) : '',
@@ -282,6 +317,9 @@ export const leadCsvCells = (lead: Omit<LeadRow, 'crm_status' | 'crm_error'>): s
   newYorkDateTime(new Date(lead.created_at)),
   lead.synced_to_fub ? 'Yes' : 'No',
   lead.estimate_uuid ?? '',
+  ...(estimate
+    ? [{ cents: estimate.salePriceCents }, { cents: estimate.mortgagePayoffCents }, { cents: estimate.netCents }]
+    : ['', '', '']),
   lead.page_path ?? '',
   utmText(lead.utm),
 ];
@@ -293,7 +331,7 @@ export const utmText = (utm: LeadRow['utm']): string =>
 /** The admin's CSV: the agent's columns and whose lead it is. */
 export const ADMIN_LEAD_CSV_COLUMNS = [...LEAD_CSV_COLUMNS, 'Agent'] as const;
 
-export const adminLeadCsvCells = (lead: Omit<AdminLeadRow, 'crm_status' | 'crm_error' | 'agent_id'>): string[] => [
-  ...leadCsvCells(lead),
-  lead.agent_name,
-];
+export const adminLeadCsvCells = (
+  lead: Omit<AdminLeadRow, 'crm_status' | 'crm_error' | 'agent_id'>,
+  estimate: LeadEstimateFigures | null,
+): (string | CsvAmount)[] => [...leadCsvCells(lead, estimate), lead.agent_name];
