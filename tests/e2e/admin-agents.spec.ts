@@ -80,8 +80,8 @@ test.describe('the admin’s agents', () => {
     await expect(them.getByRole('heading', { level: 1 })).toHaveText('Welcome! Choose your password');
     await expect(them).toHaveTitle(/^Welcome: choose your password/);
     await expect(them.getByText(/reset/i)).toHaveCount(0);
-    await them.getByLabel('Password', { exact: true }).fill('robins-password');
-    await them.getByLabel('Confirm password').fill('robins-password');
+    await them.getByLabel('Password', { exact: true }).fill('robins own password');
+    await them.getByLabel('Confirm password').fill('robins own password');
     await them.getByRole('button', { name: 'Set my password' }).click();
     await expect(them.getByRole('status')).toHaveText(
       'Your password is set and your account is active. You can log in now.',
@@ -89,7 +89,7 @@ test.describe('the admin’s agents', () => {
     await expect(them).toHaveURL('/auth', { timeout: 6_000 });
     await waitForIslands(them);
     await them.getByLabel('Email').fill(agent.email);
-    await them.getByLabel('Password').fill('robins-password');
+    await them.getByLabel('Password').fill('robins own password');
     await them.getByRole('button', { name: 'Log In' }).click();
     await expect(them).toHaveURL(/\/dashboard/);
     await theirs.close();

@@ -23,6 +23,7 @@ import {
   tokenSchema,
   type SessionAgent,
 } from './auth-schemas.ts';
+import { weakPasswordProblem, type PasswordOwner } from './common-passwords.server.ts';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.server.ts';
 import { enforceRateLimits, LIMITS, rateCheck, type RateCheck, type RateLimit } from './rate-limit.server.ts';
 import {
@@ -133,6 +134,12 @@ interface LoginRow extends SessionAgent {
   session_version: number;
 }
 
+/** A 400 on the password field when the new password is one attackers try first (decision 0047). */
+function refuseWeakPassword(password: string, owner: PasswordOwner): void {
+  const problem = weakPasswordProblem(password, owner);
+  if (problem) throw new HttpError(400, problem, { password: problem });
+}
+
 export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono {
   const app = new Hono();
 
@@ -146,6 +153,7 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
     POST: async (c) => {
       const body = await readJson(c, signupSchema);
       await enforceRateLimits(db, perIp(c, LIMITS.signupPerIp, 'signup'));
+      refuseWeakPassword(body.password, body);
       const passwordHash = await hashPassword(body.password);
       const { token, hash } = newToken();
       const message = verificationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: body.first_name });
@@ -335,7 +343,7 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
       const { token, password } = await readJson(c, resetPasswordSchema);
       await enforceRateLimits(db, perIp(c, LIMITS.resetPerIp, 'reset'));
       const purposes = ['reset_password', 'invitation'] as const;
-      await checkToken(db, token, purposes);
+      refuseWeakPassword(password, await checkToken(db, token, purposes));
       const passwordHash = await hashPassword(password);
       const consume = consumeTokenSql('$1', purposeIn(purposes));
       const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(
