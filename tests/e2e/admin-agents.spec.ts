@@ -50,7 +50,12 @@ test.describe('the admin’s agents', () => {
     const agent = newAgent();
     const form = page.getByRole('region', { name: 'Add New Agent' });
     await form.getByRole('button', { name: 'Add Agent' }).click();
-    await expect(form.getByRole('alert').filter({ hasText: 'Failed to add agent' })).toBeVisible();
+    // A form with field errors says so in a line, not "Failed to add agent" (a server fault's words).
+    await expect(
+      form.getByRole('alert').filter({ hasText: 'Some fields need a change: see the message under each.' }),
+    ).toBeVisible();
+    await expect(form.getByText('First name is required')).toBeVisible();
+    await expect(form.getByText('Failed to add agent')).toHaveCount(0);
     await addAgent(page, agent);
     const row = rowOf(page, agent);
     await expectStatus(page, agent, 'pending');

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
@@ -125,10 +126,7 @@ function SettingsForm({ saved }: { saved: AgentSettings }) {
     },
     onError: (error) => {
       setFields(error instanceof ApiError ? error.fields : {});
-      setOutcome({
-        tone: 'error',
-        message: error instanceof ApiError && error.status < 500 ? error.message : SETTINGS_MESSAGES.saveFailed,
-      });
+      setOutcome({ tone: 'error', message: saveFailureMessage(error, { failed: SETTINGS_MESSAGES.saveFailed }) });
     },
   });
 
@@ -138,7 +136,7 @@ function SettingsForm({ saved }: { saved: AgentSettings }) {
     const parsed = agentDefaultsSchema.safeParse({ ...fromDraft(draft), ...switches });
     if (!parsed.success) {
       setFields(fieldErrorsOf(parsed.error));
-      setOutcome({ tone: 'error', message: SETTINGS_MESSAGES.saveFailed });
+      setOutcome({ tone: 'error', message: CHECK_FIELDS });
       return;
     }
     setFields({});
