@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, linkFromEmail, test, waitForIslands } from './fixtures.ts';
+import { expect, linkFromEmail, nameTag, test, waitForIslands } from './fixtures.ts';
 
 /** The first link to `path` in the newest e-mail to `address`, as a path with its query. */
 async function logIn(page: Page, email: string, password: string) {
@@ -13,7 +13,7 @@ async function logIn(page: Page, email: string, password: string) {
 
 const uniqueAgent = () => {
   const id = randomUUID().slice(0, 8);
-  return { first: 'Taylor', last: `Quinn${id}`, email: `taylor.${id}@example.com`, slug: `taylorquinn${id}` };
+  return { first: 'Taylor', last: `Quinn${nameTag(id)}`, email: `taylor.${id}@example.com`, slug: `taylorquinn${id}` };
 };
 
 test.describe('agent accounts', () => {

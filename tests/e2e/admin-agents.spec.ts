@@ -1,12 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, linkFromEmail, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  linkFromEmail,
+  nameTag,
+  signInAsAdmin,
+  test,
+  waitForIslands,
+} from './fixtures.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
 const newAgent = () => {
   const id = randomUUID().slice(0, 8);
-  return { first: 'Robin', last: `Hale${id}`, email: `robin.${id}@example.com`, slug: `robinhale${id}` };
+  return { first: 'Robin', last: `Hale${nameTag(id)}`, email: `robin.${id}@example.com`, slug: `robinhale${id}` };
 };
 
 /** Adds an agent through the Add New Agent form of /admin/agents. */

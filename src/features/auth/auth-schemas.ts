@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { personName } from '../forms/person-name.ts';
 import { withoutLinks } from '../forms/text-fields.ts';
 
 /**
@@ -36,14 +37,8 @@ export const emailSchema = (requiredMessage: string) =>
     .max(254, 'Email is invalid')
     .pipe(z.email('Email is invalid'));
 
-// Printed in the agent's estimate e-mails to typed addresses: no link or address (audit finding 2).
-const name = (label: string) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(100, `${label} must be at most 100 characters`)
-    .check(withoutLinks(label));
+// Printed in the agent's estimate e-mails to typed addresses: the one name rule (forms/person-name.ts).
+const name = (label: string) => personName(label, 100);
 
 /** Lowercase letters and digits, suggested from the agent's names. */
 export const suggestSlug = (firstName: string, lastName: string): string =>
