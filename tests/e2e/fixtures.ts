@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import * as z from 'zod';
 import { E2E_BASE_URL, E2E_DATA_DIR } from '../../playwright.config.ts';
 
@@ -312,4 +312,21 @@ export async function makeContactLead(request: APIRequestContext, slug: string, 
     headers: sameSiteHeaders(),
   });
   expect(response.status(), await response.text()).toBe(201);
+}
+
+/**
+ * Screenshots of a changed screen at a phone's 390 px and a desktop's 1280 px, taken once (from the
+ * desktop project) into /work/shots/<folder>/<name>-<width>.png for the issue's review.
+ */
+export async function shootPhoneAndDesktop(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+  folder = 'i23-a',
+): Promise<void> {
+  if (testInfo.project.name !== 'desktop') return;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `/work/shots/${folder}/${name}-${width}.png` });
+  }
 }

@@ -1,14 +1,4 @@
-import type { Page, TestInfo } from '@playwright/test';
-import { calculate, expect, openHomeModal, submitContact, test } from './fixtures.ts';
-
-/** The page at 390 and 1280 px, once (from the desktop project), for the issue's screenshots. */
-async function shoot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  if (testInfo.project.name !== 'desktop') return;
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `/work/shots/i23-a/${name}-${width}.png` });
-  }
-}
+import { calculate, expect, openHomeModal, shootPhoneAndDesktop, submitContact, test } from './fixtures.ts';
 
 // Issue 23, minor 5: one name rule for every form. The calculator refused nothing, the contact form
 // refused emoji, so a name carried into "Talk to…" could be refused there.
@@ -21,7 +11,7 @@ test('the calculator takes a name by the contact form’s rule, and "Talk to…"
     calculator.getByText('First name can only contain letters, spaces, apostrophes, hyphens and periods'),
   ).toBeVisible();
   await expect(calculator.getByLabel('First name')).toHaveAttribute('aria-invalid', 'true');
-  await shoot(page, testInfo, 'calculator-name-emoji');
+  await shootPhoneAndDesktop(page, testInfo, 'calculator-name-emoji');
 
   await calculator.getByLabel('First name').fill('Zoë O’Brien-Smith');
   await calculator.getByRole('button', { name: 'Calculate My Net Proceeds' }).click();

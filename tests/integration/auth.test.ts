@@ -379,10 +379,16 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
         401,
         'Invalid email or password',
       );
+      // The right password: the reason, and whom to ask (the first active admin; issue 23, minor 25).
+      const helper = await createAccount(suite);
+      await suite.db.query(`UPDATE agents SET is_admin = true, status = 'active' WHERE id = $1`, [helper.id]);
+      const [admin] = await suite.db.query<{ email: string }>(
+        `SELECT email FROM agents WHERE is_admin AND status = 'active' ORDER BY id LIMIT 1`,
+      );
       await expectError(
         await suite.client().post('/api/auth/login', { email: account.email, password: account.password }),
         403,
-        'This account is inactive. Please contact the site administrator.',
+        `This account is inactive: an administrator has turned it off. To use it again, contact the site administrator at ${admin?.email ?? helper.email}.`,
       );
     });
 

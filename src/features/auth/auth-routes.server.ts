@@ -132,7 +132,17 @@ interface SignupRow {
 interface LoginRow extends SessionAgent {
   password_hash: string | null;
   session_version: number;
+  admin_email: string | null;
 }
+
+/**
+ * Said only after the right password (never for a wrong one: no account enumeration), so the agent
+ * an admin turned off learns why and whom to ask (newcomer audit minor 25).
+ */
+export const inactiveMessage = (adminEmail: string | null): string =>
+  adminEmail
+    ? `This account is inactive: an administrator has turned it off. To use it again, contact the site administrator at ${adminEmail}.`
+    : MESSAGES.inactive;
 
 /** A 400 on the password field when the new password is one attackers try first (decision 0047). */
 function refuseWeakPassword(password: string, owner: PasswordOwner): void {
@@ -257,19 +267,22 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
         ...perIp(c, LIMITS.loginPerIp, 'login'),
       ]);
       const [agent] = await db.query<LoginRow>(
-        `SELECT ${SESSION_AGENT_COLUMNS}, password_hash, session_version FROM agents WHERE lower(email) = $1`,
+        // The first active admin's address rides along (read only for an inactive account's message).
+        `SELECT ${SESSION_AGENT_COLUMNS}, password_hash, session_version,
+                (SELECT a.email FROM agents a WHERE a.is_admin AND a.status = 'active' ORDER BY a.id LIMIT 1) AS admin_email
+           FROM agents WHERE lower(email) = $1`,
         [email],
       );
       const matches = await verifyPassword(password, agent?.password_hash);
       if (!agent || !matches) throw new HttpError(401, MESSAGES.badLogin);
-      const { password_hash: storedHash, session_version, ...shown } = agent;
+      const { password_hash: storedHash, session_version, admin_email: adminEmail, ...shown } = agent;
       if (shown.status === 'pending') {
         return c.json(
           { success: false, error: MESSAGES.verifyFirst, fields: {}, requires_verification: true, email: shown.email },
           403,
         );
       }
-      if (shown.status !== 'active') throw new HttpError(403, MESSAGES.inactive);
+      if (shown.status !== 'active') throw new HttpError(403, inactiveMessage(adminEmail));
       if (storedHash !== null && needsRehash(storedHash)) {
         await db.query('UPDATE agents SET password_hash = $2 WHERE id = $1 AND password_hash = $3', [
           shown.id,
