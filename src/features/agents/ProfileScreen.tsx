@@ -19,6 +19,7 @@ import {
   profileSaveAnswerSchema,
   profileSchema,
   type Profile,
+  PHOTO_TYPES,
 } from './profile.ts';
 import './profile.css';
 import { missingProfileFields, type ProfileNeed } from './public-agent.ts';
@@ -32,7 +33,6 @@ const NEEDED_HINT = 'Needed for your calculator page';
 // The crop tool (react-image-crop and its styles) loads once a photo is chosen.
 const PhotoCrop = lazy(() => import('./PhotoCrop.tsx'));
 const LOGO_TYPES = 'image/png,image/jpeg,image/svg+xml,image/webp';
-const PHOTO_TYPES = 'image/png,image/jpeg,image/webp';
 
 type TextField =
   | 'first_name'

@@ -10,6 +10,9 @@ import { personName } from '../forms/person-name.ts';
 import { emailSchema } from '../auth/auth-schemas.ts';
 import { publicAgentSchema } from './public-agent.ts';
 
+/** The profile photo's picker types, as its messages name them: JPEG, PNG or WebP. */
+export const PHOTO_TYPES = 'image/jpeg,image/png,image/webp';
+
 export const PROFESSIONAL_TITLES = [
   'Broker/Principal Broker',
   'Licensed Associate Broker',
