@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, linkFromEmail, nameTag, test, waitForIslands } from './fixtures.ts';
+import { expect, linkFromEmail, nameTag, shootPhoneAndDesktop, test, waitForIslands } from './fixtures.ts';
 
 /** The first link to `path` in the newest e-mail to `address`, as a path with its query. */
 async function logIn(page: Page, email: string, password: string) {
@@ -56,6 +56,8 @@ test.describe('agent accounts', () => {
       page.getByText('This password is on the list of common passwords that attackers try first.'),
     ).toBeVisible();
     await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('16 of 15 characters: long enough')).toBeVisible();
+    await shootPhoneAndDesktop(page, test.info(), 'signup-common-password');
     await page.getByLabel('Password', { exact: true }).fill('a-good-password');
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page.getByText('Passwords do not match')).toBeVisible();

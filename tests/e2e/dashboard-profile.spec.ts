@@ -96,7 +96,6 @@ test.describe('the profile screen', () => {
     await expect(page.getByRole('button', { name: 'Save photo' })).toHaveCount(0);
     await expect(picker).toBeEnabled();
     await shootPhoneAndDesktop(page, testInfo, 'profile-photo-not-image');
-    await page.setViewportSize({ width: 1280, height: 900 });
     await picker.setInputFiles(await photo());
     await expect(page.locator('.ReactCrop__crop-selection')).toBeVisible();
   });

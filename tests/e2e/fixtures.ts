@@ -325,8 +325,11 @@ export async function shootPhoneAndDesktop(
   folder = 'i23-a',
 ): Promise<void> {
   if (testInfo.project.name !== 'desktop') return;
+  const before = page.viewportSize();
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `/work/shots/${folder}/${name}-${width}.png` });
   }
+  // The test goes on at the size it had.
+  if (before) await page.setViewportSize(before);
 }

@@ -54,7 +54,6 @@ test('the agent splits the commission 3.1 + 2.9 and sets the net sheet lines; th
     page.getByText('The sides keep your split in proportion: listing 3.30 % + buyer’s agent 2.20 %.'),
   ).toBeVisible();
   await shootPhoneAndDesktop(page, test.info(), 'settings-commission-resplit');
-  await page.setViewportSize({ width: 1280, height: 900 });
   await page.getByLabel('Listing side (%)').fill('3.1');
   await page.getByLabel('Buyer’s agent side (%)').fill('2.9');
   await expect(page.getByText('The commission is the two sides added up: 6.00 %.')).toBeVisible();
