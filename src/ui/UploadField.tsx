@@ -1,5 +1,5 @@
 import { useId, useRef, useState, type ReactNode } from 'react';
-import { dataUrlOf, fitImage, ImageTooHeavy } from '../features/images/fit-image.ts';
+import { checkReadable, dataUrlOf, fitImage, ImageTooHeavy } from '../features/images/fit-image.ts';
 import type { StoredSize } from '../features/images/uploads.ts';
 import { FilePicker } from './FilePicker.tsx';
 
@@ -26,6 +26,27 @@ interface UploadFieldProps {
   onFile: (dataUrl: string, file: File) => void;
   onError: (message: string) => void;
 }
+
+const TYPE_NAMES: Record<string, string> = {
+  'image/jpeg': 'JPEG',
+  'image/png': 'PNG',
+  'image/webp': 'WebP',
+  'image/gif': 'GIF',
+  'image/svg+xml': 'SVG',
+};
+
+/** "JPEG, PNG or WebP": the types of an accept attribute, as people name them. */
+function typeNames(accept: string): string {
+  const names = accept
+    .split(',')
+    .map((entry) => TYPE_NAMES[entry.trim().toLowerCase()])
+    .filter((name) => name !== undefined);
+  return names.length > 1 ? `${names.slice(0, -1).join(', ')} or ${names.at(-1) ?? ''}` : (names[0] ?? 'an image');
+}
+
+/** The message for a file that says it is an image but does not decode (a renamed text file, a broken photo). */
+export const unreadableImageMessage = (accept: string): string =>
+  `This file is not an image we can read (${typeNames(accept)}). Please choose another file.`;
 
 /** Whether `type` is one of the comma-separated MIME types of an accept attribute. */
 const accepts = (accept: string, type: string): boolean =>
@@ -59,11 +80,14 @@ export function UploadField({
   async function prepare(file: File): Promise<void> {
     setPreparing(true);
     try {
+      // Decoded here also when the screen encodes the image later (the photo's crop tool), so a file
+      // that is not a readable image is named now, with the picker still there to choose another.
+      if (!stored) await checkReadable(file);
       const fitted = stored ? await fitImage(file, stored) : file;
       const sent = fitted === file ? file : new File([fitted], file.name, { type: fitted.type });
       onFile(await dataUrlOf(sent), sent);
     } catch (error) {
-      onError(error instanceof ImageTooHeavy ? error.message : NOT_AN_IMAGE);
+      onError(error instanceof ImageTooHeavy ? error.message : unreadableImageMessage(accept));
     } finally {
       setPreparing(false);
     }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { expect, linkFromEmail, test, waitForIslands } from './fixtures.ts';
+import { expect, linkFromEmail, nameTag, shootPhoneAndDesktop, test, waitForIslands } from './fixtures.ts';
 
 /** The first link to `path` in the newest e-mail to `address`, as a path with its query. */
 async function logIn(page: Page, email: string, password: string) {
@@ -13,7 +13,7 @@ async function logIn(page: Page, email: string, password: string) {
 
 const uniqueAgent = () => {
   const id = randomUUID().slice(0, 8);
-  return { first: 'Taylor', last: `Quinn${id}`, email: `taylor.${id}@example.com`, slug: `taylorquinn${id}` };
+  return { first: 'Taylor', last: `Quinn${nameTag(id)}`, email: `taylor.${id}@example.com`, slug: `taylorquinn${id}` };
 };
 
 test.describe('agent accounts', () => {
@@ -42,14 +42,26 @@ test.describe('agent accounts', () => {
     await page.getByLabel('Calculator address').fill(agent.slug);
     await page.getByLabel('Email').fill(agent.email);
     await page.getByLabel('Password', { exact: true }).fill('short');
+    // The hint counts as the agent types (no composition rules: length is what is asked).
+    await expect(page.getByText('5 of 15 characters')).toBeVisible();
     await page.getByLabel('Confirm password').fill('different');
     await page.getByRole('button', { name: 'Create Account' }).click();
-    await expect(page.getByText('Password must be at least 6 characters')).toBeVisible();
+    await expect(page.getByText('Password must be at least 15 characters')).toBeVisible();
+    // Long enough but on the list of common passwords: the server refuses it and says why.
+    await page.getByLabel('Password', { exact: true }).fill('1qaz2wsx3edc4rfv');
+    await page.getByLabel('Confirm password').fill('1qaz2wsx3edc4rfv');
+    await page.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Create Account' }).click();
+    await expect(
+      page.getByText('This password is on the list of common passwords that attackers try first.'),
+    ).toBeVisible();
+    await expect(page.getByLabel('Password', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('16 of 15 characters: long enough')).toBeVisible();
+    await shootPhoneAndDesktop(page, test.info(), 'signup-common-password');
     await page.getByLabel('Password', { exact: true }).fill('a-good-password');
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page.getByText('Passwords do not match')).toBeVisible();
     await page.getByLabel('Confirm password').fill('a-good-password');
-    await page.getByRole('checkbox').check();
     await page.getByRole('button', { name: 'Create Account' }).click();
     await expect(page.getByRole('heading', { name: 'Account Created' })).toBeVisible();
     await expect(page).toHaveURL('/auth', { timeout: 6_000 });
@@ -107,7 +119,7 @@ test.describe('agent accounts', () => {
         last_name: agent.last,
         email: agent.email,
         phone: null,
-        password: 'first-password',
+        password: 'my first password',
         slug: agent.slug,
         brokerage: null,
         is_admin: true,
@@ -130,22 +142,27 @@ test.describe('agent accounts', () => {
     await expect(page.getByRole('status')).toHaveText(unknownAnswer ?? '');
 
     await page.goto(await linkFromEmail(agent.email, '/reset-password'));
-    await page.getByLabel('New password', { exact: true }).fill('new-password-1');
-    await page.getByLabel('Confirm new password').fill('new-password-2');
+    await page.getByLabel('New password', { exact: true }).fill('my new password one');
+    await page.getByLabel('Confirm new password').fill('my new password two');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await expect(page.getByText('Passwords do not match')).toBeVisible();
     await page.getByLabel('New password', { exact: true }).fill('short');
     await page.getByLabel('Confirm new password').fill('short');
     await page.getByRole('button', { name: 'Reset Password' }).click();
-    await expect(page.getByText('Password must be at least 8 characters long')).toBeVisible();
-    await page.getByLabel('New password', { exact: true }).fill('new-password-1');
-    await page.getByLabel('Confirm new password').fill('new-password-1');
+    await expect(page.getByText('Password must be at least 15 characters long')).toBeVisible();
+    // The agent's own e-mail address as a password: refused on the form, with the reason.
+    await page.getByLabel('New password', { exact: true }).fill(agent.email);
+    await page.getByLabel('Confirm new password').fill(agent.email);
+    await page.getByRole('button', { name: 'Reset Password' }).click();
+    await expect(page.getByText('This password is made of your name, e-mail address or page address')).toBeVisible();
+    await page.getByLabel('New password', { exact: true }).fill('my new password one');
+    await page.getByLabel('Confirm new password').fill('my new password one');
     await page.getByRole('button', { name: 'Reset Password' }).click();
     await expect(page).toHaveURL('/auth', { timeout: 6_000 });
 
-    await logIn(page, agent.email, 'first-password');
+    await logIn(page, agent.email, 'my first password');
     await expect(page.getByText('Invalid email or password')).toBeVisible();
-    await logIn(page, agent.email, 'new-password-1');
+    await logIn(page, agent.email, 'my new password one');
     // is_admin sent by the form is ignored: an agent lands in the dashboard (on their unfinished profile).
     await expect(page).toHaveURL('/dashboard/profile');
   });

@@ -1,6 +1,13 @@
 import sharp from 'sharp';
 import type { Page } from '@playwright/test';
-import { expect, expectNoAxeViolations, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  shootPhoneAndDesktop,
+  signInAsNewAgent,
+  test,
+  waitForIslands,
+} from './fixtures.ts';
 
 /** A landscape photo (so the square crop has to choose) and a logo, made here rather than kept as files. */
 const photo = async () => ({
@@ -63,9 +70,34 @@ test.describe('the profile screen', () => {
     await openProfile(page);
     await page.getByRole('button', { name: 'Save profile' }).click();
     await expect(page.getByText('Please choose your professional title')).toBeVisible();
+    // A field error is not a server fault: no "Failed to update profile. Please try again." (audit minor 6).
     await expect(
-      page.getByRole('alert').filter({ hasText: 'Failed to update profile. Please try again.' }),
+      page.getByRole('alert').filter({ hasText: 'Some fields need a change: see the message under each.' }),
     ).toBeVisible();
+    await expect(page.getByText('Failed to update profile')).toHaveCount(0);
+  });
+
+  test('a text file named .jpg is named as not an image, with the picker ready for another (issue 23, minor 8)', async ({
+    page,
+  }, testInfo) => {
+    await signInAsNewAgent(page);
+    await openProfile(page);
+    const picker = page.getByLabel('Choose a photo');
+    await picker.setInputFiles({
+      name: 'me.jpg',
+      mimeType: 'image/jpeg',
+      buffer: Buffer.from('Not a photo at all.\n'),
+    });
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'This file is not an image we can read (JPEG, PNG or WebP).' }),
+    ).toBeVisible();
+    // No broken image and no disabled Save: the picker is back, enabled.
+    await expect(page.getByRole('img', { name: 'The photo you chose, to crop' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Save photo' })).toHaveCount(0);
+    await expect(picker).toBeEnabled();
+    await shootPhoneAndDesktop(page, testInfo, 'profile-photo-not-image');
+    await picker.setInputFiles(await photo());
+    await expect(page.locator('.ReactCrop__crop-selection')).toBeVisible();
   });
 
   test('a cropped photo and a logo show on the calculator page when their toggles are on', async ({ page }) => {

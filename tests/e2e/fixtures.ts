@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Locator, type Page, type TestInfo } from '@playwright/test';
 import * as z from 'zod';
 import { E2E_BASE_URL, E2E_DATA_DIR } from '../../playwright.config.ts';
 
@@ -218,6 +218,9 @@ export interface SignedInAgent {
   slug: string;
 }
 
+/** A random hex id as letters only (digits become g–p): a name takes letters, not digits (issue 23, minor 5). */
+export const nameTag = (id: string): string => id.replace(/[0-9]/g, (digit) => 'ghijklmnop'.charAt(Number(digit)));
+
 /**
  * A new agent of the test's own, signed up, verified by the e-mailed link and signed in: the page's
  * context holds the session cookie, so the next page.goto opens the signed-in areas. Every test
@@ -227,7 +230,7 @@ export async function signInAsNewAgent(page: Page): Promise<SignedInAgent> {
   const id = randomUUID().slice(0, 8);
   const agent = {
     first_name: 'Jordan',
-    last_name: `Casey${id}`,
+    last_name: `Casey${nameTag(id)}`,
     email: `jordan.${id}@example.com`,
     password: 'a-good-password',
     slug: `jordancasey${id}`,
@@ -342,4 +345,23 @@ export async function expectNoLayoutShiftOnLoad(
     'layoutShifts' in window && Array.isArray(window.layoutShifts) ? window.layoutShifts.map(Number) : [],
   );
   expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.02);
+}
+
+/**
+ * Screenshots of a changed screen at a phone's 390 px and a desktop's 1280 px, taken once (from the
+ * desktop project) into the test's output folder (test-results/, not committed) for a reviewer to look at.
+ */
+export async function shootPhoneAndDesktop(
+  page: Page,
+  testInfo: TestInfo,
+  name: string,
+): Promise<void> {
+  if (testInfo.project.name !== 'desktop') return;
+  const before = page.viewportSize();
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${width}.png`) });
+  }
+  // The test goes on at the size it had.
+  if (before) await page.setViewportSize(before);
 }

@@ -3,6 +3,7 @@ import {
   expect,
   expectNoAxeViolations,
   makeEstimate,
+  shootPhoneAndDesktop,
   signInAsAdmin,
   signInAsNewAgent,
   test,
@@ -48,6 +49,19 @@ test('the agent splits the commission 3.1 + 2.9 and sets the net sheet lines; th
   await expect(page.getByLabel('Commission (%)')).toHaveValue('5.50');
   await page.getByLabel('Buyer’s agent side (%)').fill('2.9');
   await expect(page.getByLabel('Commission (%)')).toHaveValue('6.00');
+  // A new total keeps the split the agent set, in proportion, and says so (issue 23, minor 11).
+  await page.getByLabel('Listing side (%)').fill('3');
+  await page.getByLabel('Buyer’s agent side (%)').fill('2');
+  await page.getByLabel('Commission (%)').fill('5.5');
+  await expect(page.getByLabel('Listing side (%)')).toHaveValue('3.30');
+  await expect(page.getByLabel('Buyer’s agent side (%)')).toHaveValue('2.20');
+  await expect(
+    page.getByText('The sides keep your split in proportion: listing 3.30 % + buyer’s agent 2.20 %.'),
+  ).toBeVisible();
+  await shootPhoneAndDesktop(page, test.info(), 'settings-commission-resplit');
+  await page.getByLabel('Listing side (%)').fill('3.1');
+  await page.getByLabel('Buyer’s agent side (%)').fill('2.9');
+  await expect(page.getByText('The commission is the two sides added up: 6.00 %.')).toBeVisible();
   await page.getByLabel('Days to closing').fill('60');
   await page.getByLabel('Payoff bank attorney fee').check();
   await page.getByRole('button', { name: 'Save settings' }).click();

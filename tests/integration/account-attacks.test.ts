@@ -279,11 +279,11 @@ describe.each(BACKENDS)('account attacks of the 2026-11-26 report on %s', (backe
       await suite.settle();
       const token = lastLinkToken(suite.outbox, 'reset-password', email);
       await expectJson(
-        await suite.client().post('/api/auth/reset-password', { token, password: 'ivy-first-pass' }),
+        await suite.client().post('/api/auth/reset-password', { token, password: 'ivy first passphrase' }),
         200,
         okResponse,
       );
-      await loggedIn(suite, { email, password: 'ivy-first-pass' });
+      await loggedIn(suite, { email, password: 'ivy first passphrase' });
     });
   });
 

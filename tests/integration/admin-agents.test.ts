@@ -143,10 +143,14 @@ describe.each(BACKENDS)('the admin’s agents on %s', (backend) => {
       );
       await suite.settle();
       const token = lastLinkToken(suite.outbox, 'reset-password', body.email.toLowerCase());
-      const reset = await suite.client().post('/api/auth/reset-password', { token, password: 'brand-new-pass' });
+      const reset = await suite
+        .client()
+        .post('/api/auth/reset-password', { token, password: 'a brand new passphrase' });
       expect(reset.status, await reset.clone().text()).toBe(200);
       expect(await statusOf(answer.agent.id)).toBe('active');
-      const login = await suite.client().post('/api/auth/login', { email: body.email, password: 'brand-new-pass' });
+      const login = await suite
+        .client()
+        .post('/api/auth/login', { email: body.email, password: 'a brand new passphrase' });
       expect(login.status, await login.clone().text()).toBe(200);
       const [verified] = await suite.db.query<{ verified: boolean }>(
         'SELECT email_verified_at IS NOT NULL AS verified FROM agents WHERE id = $1',

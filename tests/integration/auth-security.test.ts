@@ -674,18 +674,18 @@ describe.each(BACKENDS)('account security on %s', (backend) => {
       );
       expect(
         await roundTripsOf(
-          () => suite.client().post('/api/auth/reset-password', { token: resetToken, password: 'a new password' }),
+          () => suite.client().post('/api/auth/reset-password', { token: resetToken, password: 'a new password here' }),
           200,
         ),
       ).toBe(3);
       expect(
         await roundTripsOf(
-          () => suite.client().post('/api/auth/reset-password', { token: resetToken, password: 'a new password' }),
+          () => suite.client().post('/api/auth/reset-password', { token: resetToken, password: 'a new password here' }),
           400,
         ),
       ).toBe(2);
       // Login: 1 rate limit + 1 lookup, and on success 1 write (the sign-in's time, minor 25).
-      const account = { email: body.email, password: 'a new password' };
+      const account = { email: body.email, password: 'a new password here' };
       expect(await roundTripsOf(() => suite.client().post('/api/auth/login', account), 200)).toBe(3);
       expect(
         await roundTripsOf(

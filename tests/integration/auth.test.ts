@@ -234,8 +234,20 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
       ['e-mail too long', { email: `${'a'.repeat(250)}@example.com` }, 'email', 'Email is invalid'],
       ['password missing', { password: '' }, 'password', 'Password is required'],
       ['password absent', { password: undefined }, 'password', 'Password is required'],
-      ['password short', { password: '12345' }, 'password', 'Password must be at least 6 characters'],
+      ['password short', { password: '12345678901234' }, 'password', 'Password must be at least 15 characters'],
       ['password 129 characters', { password: 'p'.repeat(129) }, 'password', 'Password must be at most 128 characters'],
+      [
+        'password on the list of common ones (decision 0047)',
+        { password: 'qwertyuiop12345' },
+        'password',
+        'This password is on the list of common passwords that attackers try first. Choose another: a few unrelated words make a strong one.',
+      ],
+      [
+        'password made of the name',
+        { first_name: 'Marguerite', last_name: 'Okonkwo', password: 'MargueriteOkonkwo1' },
+        'password',
+        'This password is made of your name, e-mail address or page address, which attackers try first. Choose another: a few unrelated words make a strong one.',
+      ],
       ['slug missing', { slug: '' }, 'slug', 'Calculator address is required'],
       [
         'slug with a dash',
@@ -309,7 +321,7 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
       },
     );
 
-    it('reset-password: fields required, at least 8, at most 128, token shaped', async () => {
+    it('reset-password: fields required, at least 15, at most 128, token shaped', async () => {
       const token = 'A'.repeat(43);
       const reset = (body: Record<string, unknown>) => suite.client().post('/api/auth/reset-password', body);
       expect((await expectError(await reset({ token, password: '' }), 400)).fields).toEqual({
@@ -318,16 +330,18 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
       expect((await expectError(await reset({ token }), 400)).fields).toEqual({
         password: 'Please fill in all fields',
       });
-      expect((await expectError(await reset({ token, password: '1234567' }), 400)).fields).toEqual({
-        password: 'Password must be at least 8 characters long',
+      expect((await expectError(await reset({ token, password: 'p4ssphr4se-14c' }), 400)).fields).toEqual({
+        password: 'Password must be at least 15 characters long',
       });
       expect((await expectError(await reset({ token, password: 'p'.repeat(129) }), 400)).fields).toEqual({
         password: 'Password must be at most 128 characters',
       });
-      expect((await expectError(await reset({ token: 'short', password: 'long enough' }), 400)).fields).toEqual({
+      expect(
+        (await expectError(await reset({ token: 'short', password: 'a password long enough' }), 400)).fields,
+      ).toEqual({
         token: 'Invalid link',
       });
-      expect((await expectError(await reset({ password: 'long enough' }), 400)).fields).toEqual({
+      expect((await expectError(await reset({ password: 'a password long enough' }), 400)).fields).toEqual({
         token: 'Invalid link',
       });
     });
@@ -375,10 +389,30 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
         401,
         'Invalid email or password',
       );
+      // The right password: the reason, and whom to ask (the first active admin; issue 23, minor 25).
+      const helper = await createAccount(suite);
+      await suite.db.query(`UPDATE agents SET is_admin = true, status = 'active' WHERE id = $1`, [helper.id]);
+      const [admin] = await suite.db.query<{ email: string }>(
+        `SELECT email FROM agents WHERE is_admin AND status = 'active' ORDER BY id LIMIT 1`,
+      );
       await expectError(
         await suite.client().post('/api/auth/login', { email: account.email, password: account.password }),
         403,
-        'This account is inactive. Please contact the site administrator.',
+        `This account is inactive: an administrator has turned it off. To use it again, contact the site administrator at ${admin?.email ?? helper.email}.`,
+      );
+    });
+
+    it('still signs in an account whose password was chosen under the old minimum of 6 (decision 0047)', async () => {
+      const { hashPassword } = await import('../../src/features/auth/passwords.server.ts');
+      const account = await createAccount(suite);
+      await suite.db.query('UPDATE agents SET password_hash = $2 WHERE id = $1', [
+        account.id,
+        await hashPassword('old6ch'),
+      ]);
+      await expectJson(
+        await suite.client().post('/api/auth/login', { email: account.email, password: 'old6ch' }),
+        200,
+        agentResponse,
       );
     });
 

@@ -10,6 +10,10 @@ import { expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
 import { createAgent, setAgentSettings } from '../support/fixtures.ts';
 import { estimateResponse } from '../support/schemas.ts';
 
+/** A name by the one name rule (letters only): Seller A, Seller B, …, Seller AA. */
+const sellerName = (index: number): string =>
+  `Seller ${index >= 26 ? 'A' : ''}${String.fromCharCode(65 + (index % 26))}`;
+
 describe.each(BACKENDS)('concurrent estimates on %s', (backend) => {
   const suite = useApiSuite(backend, 'concurrent');
 
@@ -36,7 +40,7 @@ describe.each(BACKENDS)('concurrent estimates on %s', (backend) => {
           agent_slug: index % 2 === 0 ? 'alexmorgan' : other.slug,
           sale_price: price,
           mortgage_payoff: 100_000,
-          recipient_name: `Seller ${index}`,
+          recipient_name: sellerName(index),
         }),
       ),
       post({ agent_slug: 'nosuchagent', sale_price: 500_000 }),
@@ -57,7 +61,7 @@ describe.each(BACKENDS)('concurrent estimates on %s', (backend) => {
       const attorney = ownAgent ? 750 : 1000;
       expect(estimate).toMatchObject({
         agent_slug: ownAgent ? 'alexmorgan' : other.slug,
-        recipient_name: `Seller ${index}`,
+        recipient_name: sellerName(index),
         sale_price: price,
         commission,
         transfer_tax: tax,

@@ -108,7 +108,11 @@ describe.each(BACKENDS)('Follow Up Boss on %s', (backend) => {
     it('does not store a key Follow Up Boss refuses, and says why', async () => {
       const { client } = await agentWithClient();
       const refused = await expectError(await connect(client, { api_key: 'not-a-real-key-000000' }), 400);
-      expect(refused.error).toMatch(/^Follow Up Boss refused the API key: Authentication is required/);
+      // In words an agent understands; the provider's developer text stays in the log (issue 23, minor 13).
+      expect(refused.error).toBe(
+        'Follow Up Boss did not accept this API key. Copy it again from Admin → API in Follow Up Boss.',
+      );
+      expect(refused.error).not.toMatch(/Authentication is required|Basic HTTP/);
       expect(refused.fields.api_key).toBe(refused.error);
       const after = await expectJson(await client.get('/api/agents/me/integrations/fub'), 200, integrationAnswer);
       expect(after.integration.connected).toBe(false);

@@ -34,7 +34,7 @@ describe('a stranger’s words do not reach a typed address (pglite)', () => {
   const suite = useEmailSuite('pglite', 'mail-relay');
 
   it.each([
-    ['recipient_name', { recipient_name: 'WINNER! Claim your $5,000 prize at http://spam.example/claim' }],
+    ['recipient_name', { recipient_name: 'Claim your prize at spam.example' }],
     ['details.liens.0.label', { details: { liens: [{ label: 'verify at phish.example/login', payoff: 1 }] } }],
     [
       'details.other_lines.1.name',
@@ -67,8 +67,9 @@ describe('a stranger’s words do not reach a typed address (pglite)', () => {
       ['brokerage', 'https://phish.example Realty'],
     ] as const) {
       const response = await suite.api.postJson('/api/auth/signup', signupBody({ [field]: value }));
+      // A name's "@" or "://" is refused first by the one name rule (issue 23, minor 5).
       expect((await expectJson(response, 400, apiErrorSchema)).fields[field], field).toMatch(
-        /cannot contain (a web|an e-mail) address$/,
+        /cannot contain (a web|an e-mail) address$|can only contain letters, spaces, apostrophes, hyphens and periods$/,
       );
     }
   });

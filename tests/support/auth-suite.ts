@@ -153,7 +153,7 @@ export function signupBody(overrides: Record<string, unknown> = {}): {
     last_name: 'Quinn',
     email: `pat.quinn.${id}@example.com`,
     phone: null,
-    password: `secret-${id}`,
+    password: `kettle-harbor-${id}`,
     slug: `patquinn${id}`,
     brokerage: 'Harbor Point Realty (demo)',
     is_admin: false,

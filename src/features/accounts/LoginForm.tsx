@@ -32,8 +32,11 @@ export default function LoginForm() {
 
   const submit = async (event: SubmitEvent) => {
     event.preventDefault();
+    // Each attempt starts clean: an earlier attempt's banner (verify your e-mail) must not stand
+    // beside this one's answer (newcomer audit minor 7).
     setMessage('');
     setResent('');
+    setUnverifiedEmail(null);
     const parsed = loginSchema.safeParse(form);
     if (!parsed.success) {
       const found: typeof errors = {};

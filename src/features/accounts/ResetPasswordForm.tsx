@@ -2,6 +2,7 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { Field } from '../../ui/Field.tsx';
 import { resetPasswordSchema } from '../auth/auth-schemas.ts';
 import { NETWORK_ERROR, postAccount, REDIRECT_DELAY_MS, tokenFromUrl } from './account-api.ts';
+import { PasswordHint } from './PasswordHint.tsx';
 
 type State =
   | { kind: 'form' }
@@ -39,7 +40,7 @@ const WORDS = {
 
 const isWelcome = () => new URLSearchParams(window.location.search).get('welcome') === '1';
 
-/** /reset-password?token=: choose a new password (at least 8 characters); with &welcome=1, an invited agent's first. */
+/** /reset-password?token=: choose a new password (at least MIN_NEW_PASSWORD_LENGTH characters); with &welcome=1, an invited agent's first. */
 export default function ResetPasswordForm() {
   // Rendered in the browser only (client:only), so the link's token can be read at once.
   const [token] = useState(tokenFromUrl);
@@ -68,7 +69,11 @@ export default function ResetPasswordForm() {
     const result = await postAccount('/api/auth/reset-password', parsed.data);
     if (result.ok)
       setState({ kind: 'success', message: words === WORDS.reset ? (result.data.message ?? words.done) : words.done });
-    else setState({ kind: 'error', message: 'network' in result ? NETWORK_ERROR : result.error });
+    else if (!('network' in result) && result.fields.password) {
+      // A refused password (a common one) is fixed on the form, which keeps what was typed.
+      setProblem(result.fields.password);
+      setState({ kind: 'form' });
+    } else setState({ kind: 'error', message: 'network' in result ? NETWORK_ERROR : result.error });
   };
 
   if (state.kind === 'invalid') {
@@ -114,6 +119,7 @@ export default function ResetPasswordForm() {
           autoComplete="new-password"
           required
           value={form.password}
+          hint={<PasswordHint password={form.password} />}
           onChange={(event) => setForm({ ...form, password: event.target.value })}
         />
         <Field

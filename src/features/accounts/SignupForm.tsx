@@ -3,6 +3,7 @@ import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { signupSchema, suggestSlug } from '../auth/auth-schemas.ts';
 import { postAccount, REDIRECT_DELAY_MS } from './account-api.ts';
+import { PasswordHint } from './PasswordHint.tsx';
 
 const ERROR_KEYS = ['first_name', 'last_name', 'email', 'password', 'confirm', 'slug', 'terms', 'phone'] as const;
 type ErrorKey = (typeof ERROR_KEYS)[number];
@@ -80,6 +81,9 @@ export default function SignupForm() {
       setErrors({ email: 'This email is already registered' });
     } else if (result.error.includes('Slug already taken')) {
       setErrors({ slug: 'This calculator address is already taken' });
+    } else if (result.fields.password) {
+      // A password the server refuses (a common one): said under the field, with the reason.
+      setErrors({ password: result.fields.password });
     } else {
       setGeneral(result.error);
     }
@@ -137,7 +141,14 @@ export default function SignupForm() {
           value={form.brokerage}
           onChange={(event) => setForm({ ...form, brokerage: event.target.value })}
         />
-        <Field label="Password" type="password" autoComplete="new-password" required {...text('password')} />
+        <Field
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          required
+          hint={<PasswordHint password={form.password} />}
+          {...text('password')}
+        />
         <Field label="Confirm password" type="password" autoComplete="new-password" required {...text('confirm')} />
         <CheckboxField
           name="terms"

@@ -1,14 +1,14 @@
 /**
  * A settings form of the signed-in areas: a draft of text fields from the saved settings, checked
  * with the schema the server uses, saved through TanStack Query (the saved settings become the
- * query's data), and the outcome in the spec's words: the server's message for a refusal, the
- * form's "failed" for its own error, its "error occurred" when the request did not get through.
+ * query's data), and the outcome of a failed save in the words of save-failure.ts.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import type * as z from 'zod';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { ApiError } from './account-query.ts';
+import { CHECK_FIELDS, saveFailureMessage } from './save-failure.ts';
 
 export type Outcome = { tone: 'success' | 'error'; message: string } | null;
 
@@ -41,9 +41,10 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
     },
     onError: (error) => {
       setFields(error instanceof ApiError ? error.fields : {});
-      const message =
-        error instanceof ApiError ? (error.status < 500 ? error.message : messages.saveFailed) : messages.saveError;
-      setOutcome({ tone: 'error', message });
+      setOutcome({
+        tone: 'error',
+        message: saveFailureMessage(error, { failed: messages.saveFailed, unreachable: messages.saveError }),
+      });
     },
   });
 
@@ -53,7 +54,7 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
     const parsed = schema.safeParse(draft);
     if (!parsed.success) {
       setFields(fieldErrorsOf(parsed.error));
-      setOutcome({ tone: 'error', message: messages.saveFailed });
+      setOutcome({ tone: 'error', message: CHECK_FIELDS });
       return;
     }
     setFields({});

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type SubmitEvent } from 'react';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Modal } from '../../ui/Modal.tsx';
@@ -328,7 +329,11 @@ function AddAgentForm() {
       setFields(fieldErrors);
       // A refusal of a field ("Slug already taken") is said under that field, not a second time here (minor 26).
       const said = Object.keys(fieldErrors).length > 0;
-      setOutcome(said ? null : { tone: 'error', message: messageOf(error, ADMIN_AGENT_MESSAGES.addFailed) });
+      setOutcome(
+        said
+          ? null
+          : { tone: 'error', message: saveFailureMessage(error, { failed: ADMIN_AGENT_MESSAGES.addFailed }) },
+      );
     },
   });
 
@@ -340,7 +345,7 @@ function AddAgentForm() {
     const parsed = addAgentSchema.safeParse(body);
     if (!parsed.success) {
       setFields(fieldErrorsOf(parsed.error));
-      setOutcome({ tone: 'error', message: ADMIN_AGENT_MESSAGES.addFailed });
+      setOutcome({ tone: 'error', message: CHECK_FIELDS });
       return;
     }
     setFields({});

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
 import ReactCrop, { centerCrop, convertToPixelCrop, makeAspectCrop, type Crop } from 'react-image-crop';
 import 'react-image-crop/dist/ReactCrop.css';
-import { NOT_AN_IMAGE } from '../../ui/UploadField.tsx';
+import { NOT_AN_IMAGE, unreadableImageMessage } from '../../ui/UploadField.tsx';
 import { dataUrlOf, encodeImage, ImageTooHeavy } from '../images/fit-image.ts';
-import { PHOTO_SIZE } from './profile.ts';
+import { PHOTO_SIZE, PHOTO_TYPES } from './profile.ts';
 
 // The spec's keyboard nudging: arrow keys move the crop 1 px, with Shift 10, with Ctrl/Cmd 100.
 ReactCrop.nudgeStep = 1;
@@ -65,6 +65,12 @@ export default function PhotoCrop({
           src={src}
           alt="The photo you chose, to crop"
           className="photo-crop-image"
+          // The picker decodes the file first; should this browser still fail to show it, say so and
+          // go back to the picker rather than leave a broken image and a disabled Save.
+          onError={() => {
+            onError(unreadableImageMessage(PHOTO_TYPES));
+            onCancel();
+          }}
           onLoad={(event) => {
             const { width, height } = event.currentTarget;
             // 90 % wide; a landscape photo's square is 90 % of its height, so that it fits.

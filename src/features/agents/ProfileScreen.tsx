@@ -8,6 +8,7 @@ import { formatPhone, formatPhoneAsTyped } from '../../ui/phone.ts';
 import { UploadField } from '../../ui/UploadField.tsx';
 import AccountFrame, { type Area } from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
 import {
   emailChangeSentMessage,
   LOGO_SIZE,
@@ -18,6 +19,7 @@ import {
   profileSaveAnswerSchema,
   profileSchema,
   type Profile,
+  PHOTO_TYPES,
 } from './profile.ts';
 import './profile.css';
 import { missingProfileFields, type ProfileNeed } from './public-agent.ts';
@@ -31,7 +33,6 @@ const NEEDED_HINT = 'Needed for your calculator page';
 // The crop tool (react-image-crop and its styles) loads once a photo is chosen.
 const PhotoCrop = lazy(() => import('./PhotoCrop.tsx'));
 const LOGO_TYPES = 'image/png,image/jpeg,image/svg+xml,image/webp';
-const PHOTO_TYPES = 'image/png,image/jpeg,image/webp';
 
 type TextField =
   | 'first_name'
@@ -138,7 +139,7 @@ function ProfileEditor({ profile }: { profile: Profile }) {
     },
     onError: (error) => {
       if (error instanceof ApiError) setErrors(error.fields);
-      say('error', PROFILE_MESSAGES.saveFailed);
+      say('error', saveFailureMessage(error, { failed: PROFILE_MESSAGES.saveFailed }));
     },
   });
   const uploadPhoto = useMutation({
@@ -181,7 +182,7 @@ function ProfileEditor({ profile }: { profile: Profile }) {
     const parsed = profileSchema.safeParse(form);
     if (!parsed.success) {
       setErrors(fieldErrorsOf(parsed.error));
-      say('error', PROFILE_MESSAGES.saveFailed);
+      say('error', CHECK_FIELDS);
       return;
     }
     setErrors({});

@@ -6,8 +6,12 @@
 import * as z from 'zod';
 import type { StoredSize } from '../images/uploads.ts';
 import { optionalText, withoutLinks } from '../forms/text-fields.ts';
+import { personName } from '../forms/person-name.ts';
 import { emailSchema } from '../auth/auth-schemas.ts';
 import { publicAgentSchema } from './public-agent.ts';
+
+/** The profile photo's picker types, as its messages name them: JPEG, PNG or WebP. */
+export const PHOTO_TYPES = 'image/jpeg,image/png,image/webp';
 
 export const PROFESSIONAL_TITLES = [
   'Broker/Principal Broker',
@@ -45,13 +49,7 @@ export const PROFILE_MESSAGES = {
 
 // An agent's name and brokerage are printed in every estimate e-mail and PDF of theirs, which go
 // to typed addresses: no link or address in them (security audit finding 2, `withoutLinks`).
-const requiredName = (label: string) =>
-  z
-    .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(100, `${label} must be at most 100 characters`)
-    .check(withoutLinks(label));
+const requiredName = (label: string) => personName(label, 100);
 
 /** 10 digits, or 11 with a leading 1 (dropped): stored as the 10 digits. */
 const phoneSchema = optionalText('Phone', 30)

@@ -23,6 +23,7 @@ import {
   tokenSchema,
   type SessionAgent,
 } from './auth-schemas.ts';
+import { weakPasswordProblem, type PasswordOwner } from './common-passwords.server.ts';
 import { hashPassword, needsRehash, verifyPassword } from './passwords.server.ts';
 import { enforceRateLimits, LIMITS, rateCheck, type RateCheck, type RateLimit } from './rate-limit.server.ts';
 import {
@@ -131,6 +132,22 @@ interface SignupRow {
 interface LoginRow extends SessionAgent {
   password_hash: string | null;
   session_version: number;
+  admin_email: string | null;
+}
+
+/**
+ * Said only after the right password (never for a wrong one: no account enumeration), so the agent
+ * an admin turned off learns why and whom to ask (newcomer audit minor 25).
+ */
+export const inactiveMessage = (adminEmail: string | null): string =>
+  adminEmail
+    ? `This account is inactive: an administrator has turned it off. To use it again, contact the site administrator at ${adminEmail}.`
+    : MESSAGES.inactive;
+
+/** A 400 on the password field when the new password is one attackers try first (decision 0047). */
+function refuseWeakPassword(password: string, owner: PasswordOwner): void {
+  const problem = weakPasswordProblem(password, owner);
+  if (problem) throw new HttpError(400, problem, { password: problem });
 }
 
 export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono {
@@ -146,6 +163,7 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
     POST: async (c) => {
       const body = await readJson(c, signupSchema);
       await enforceRateLimits(db, perIp(c, LIMITS.signupPerIp, 'signup'));
+      refuseWeakPassword(body.password, body);
       const passwordHash = await hashPassword(body.password);
       const { token, hash } = newToken();
       const message = verificationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: body.first_name });
@@ -249,19 +267,22 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
         ...perIp(c, LIMITS.loginPerIp, 'login'),
       ]);
       const [agent] = await db.query<LoginRow>(
-        `SELECT ${SESSION_AGENT_COLUMNS}, password_hash, session_version FROM agents WHERE lower(email) = $1`,
+        // The first active admin's address rides along (read only for an inactive account's message).
+        `SELECT ${SESSION_AGENT_COLUMNS}, password_hash, session_version,
+                (SELECT a.email FROM agents a WHERE a.is_admin AND a.status = 'active' ORDER BY a.id LIMIT 1) AS admin_email
+           FROM agents WHERE lower(email) = $1`,
         [email],
       );
       const matches = await verifyPassword(password, agent?.password_hash);
       if (!agent || !matches) throw new HttpError(401, MESSAGES.badLogin);
-      const { password_hash: storedHash, session_version, ...shown } = agent;
+      const { password_hash: storedHash, session_version, admin_email: adminEmail, ...shown } = agent;
       if (shown.status === 'pending') {
         return c.json(
           { success: false, error: MESSAGES.verifyFirst, fields: {}, requires_verification: true, email: shown.email },
           403,
         );
       }
-      if (shown.status !== 'active') throw new HttpError(403, MESSAGES.inactive);
+      if (shown.status !== 'active') throw new HttpError(403, inactiveMessage(adminEmail));
       // One write records the sign-in (the admin's agents table shows it) and carries a hash upgrade.
       const upgraded = storedHash !== null && needsRehash(storedHash) ? await hashPassword(password) : null;
       await db.query(
@@ -336,7 +357,7 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
       const { token, password } = await readJson(c, resetPasswordSchema);
       await enforceRateLimits(db, perIp(c, LIMITS.resetPerIp, 'reset'));
       const purposes = ['reset_password', 'invitation'] as const;
-      await checkToken(db, token, purposes);
+      refuseWeakPassword(password, await checkToken(db, token, purposes));
       const passwordHash = await hashPassword(password);
       const consume = consumeTokenSql('$1', purposeIn(purposes));
       const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(

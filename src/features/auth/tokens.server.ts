@@ -101,13 +101,30 @@ export const tokenError = (expired: boolean): HttpError =>
   new HttpError(400, expired ? TOKEN_EXPIRED : TOKEN_INVALID, { token: expired ? TOKEN_EXPIRED : TOKEN_INVALID });
 
 /** One round trip, nothing written: throws tokenError unless the token could be used now. */
-export async function checkToken(q: Queryable, token: string, purposes: readonly TokenPurpose[]): Promise<void> {
-  const [row] = await q.query<{ usable: boolean; expired: boolean }>(
-    `SELECT used_at IS NULL AND expires_at > now() AS usable, used_at IS NULL AND expires_at <= now() AS expired
-       FROM auth_tokens WHERE token_hash = $1 AND purpose = ANY ($2::text[])`,
+export async function checkToken(
+  q: Queryable,
+  token: string,
+  purposes: readonly TokenPurpose[],
+): Promise<TokenAccount> {
+  // The account's own words come along: a new password must not be made of them (decision 0047).
+  const [row] = await q.query<{ usable: boolean; expired: boolean } & TokenAccount>(
+    `SELECT t.used_at IS NULL AND t.expires_at > now() AS usable,
+            t.used_at IS NULL AND t.expires_at <= now() AS expired,
+            a.email, a.first_name, a.last_name, a.slug
+       FROM auth_tokens t JOIN agents a ON a.id = t.agent_id
+      WHERE t.token_hash = $1 AND t.purpose = ANY ($2::text[])`,
     [hashToken(token), purposes],
   );
   if (!row?.usable) throw tokenError(row?.expired ?? false);
+  return { email: row.email, first_name: row.first_name, last_name: row.last_name, slug: row.slug };
+}
+
+/** The account a usable token belongs to, as far as choosing a password needs it. */
+export interface TokenAccount {
+  email: string;
+  first_name: string;
+  last_name: string;
+  slug: string;
 }
 
 /** Issues a token of `purpose` for an agent (replacing older ones) in one statement; answers the token. */

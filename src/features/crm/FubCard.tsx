@@ -5,6 +5,7 @@ import { Field } from '../../ui/Field.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { ApiError, sendJson } from '../accounts/account-query.ts';
+import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
 import { FUB_MESSAGES, type FubIntegration, type FubSave } from './fub-integration.ts';
 import { fubChangeSchema } from './fub-integration.ts';
 import { FUB_PATH, FUB_QUERY_KEY, useFubIntegration } from './fub-query.ts';
@@ -70,7 +71,7 @@ function FubSettings({ integration }: { integration: FubIntegration }) {
       setFields(error instanceof ApiError ? error.fields : {});
       setOutcome({
         tone: 'error',
-        message: error instanceof ApiError ? error.message || FUB_MESSAGES.saveFailed : FUB_MESSAGES.saveError,
+        message: saveFailureMessage(error, { failed: FUB_MESSAGES.saveFailed, unreachable: FUB_MESSAGES.saveError }),
       });
     },
   });
@@ -96,7 +97,7 @@ function FubSettings({ integration }: { integration: FubIntegration }) {
     setOutcome(null);
     if (!integration.connected && !draft.api_key.trim()) {
       setFields({ api_key: 'Enter your Follow Up Boss API key' });
-      setOutcome({ tone: 'error', message: FUB_MESSAGES.saveFailed });
+      setOutcome({ tone: 'error', message: CHECK_FIELDS });
       return;
     }
     setFields({});

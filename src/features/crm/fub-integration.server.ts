@@ -118,7 +118,16 @@ export function fubIntegrationRoutes(db: Db, crm: CrmContext): Hono {
         if (!checked.ok) {
           const { answer } = checked;
           if (answer.kind === 'refused' || answer.kind === 'rejected') {
-            throw new HttpError(400, answer.message, { api_key: answer.message });
+            // Follow Up Boss's own text (never the key: the client strips it) is for the log, not the
+            // agent; a refusal of ours (status null: a preview deploy calls no one) keeps its words.
+            const fromProvider = answer.status !== null;
+            if (fromProvider) console.warn(`[fub] agent ${claims.agentId}: API key check failed: ${answer.message}`);
+            const message = !fromProvider
+              ? answer.message
+              : answer.kind === 'refused'
+                ? FUB_MESSAGES.keyRefused
+                : FUB_MESSAGES.keyRejected;
+            throw new HttpError(400, message, { api_key: message });
           }
           throw new HttpError(502, FUB_MESSAGES.unreachable);
         }

@@ -10,6 +10,11 @@ export const FUB_MESSAGES = {
   saveError: 'An error occurred while saving integration settings',
   disconnected: 'Follow Up Boss disconnected. New leads are no longer sent to it.',
   unreachable: 'Could not reach Follow Up Boss to check the API key. Please try again in a minute.',
+  // Follow Up Boss's own words (401: "Authentication is required. Use Basic HTTP Authentication…")
+  // are for developers; they go to the server log, and the agent reads these (audit minor 13).
+  keyRefused: 'Follow Up Boss did not accept this API key. Copy it again from Admin → API in Follow Up Boss.',
+  keyRejected:
+    'Follow Up Boss could not check this API key. Copy it again from Admin → API in Follow Up Boss, and check the system name and key if you set them.',
 } as const;
 
 const text = (max: number, label: string) =>

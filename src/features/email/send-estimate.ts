@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { MAX_NAME_LENGTH, UUID_PATTERN } from '../estimate/estimate-request.ts';
-import { personName } from '../leads/lead.ts';
+import { personName } from '../forms/person-name.ts';
 
 export const MAX_EMAIL_LENGTH = 254;
 

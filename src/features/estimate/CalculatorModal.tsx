@@ -3,6 +3,7 @@ import { useState, type SubmitEvent } from 'react';
 import * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
+import { NAME_PART_MAX, personNameProblem } from '../forms/person-name.ts';
 import { priceInputProps } from '../../ui/price-input.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
@@ -52,7 +53,9 @@ export default function CalculatorModal({ agentSlug, agentFirstName, mortgageReq
 
   const validate = (): FormErrors => {
     const found: FormErrors = {};
-    if (!form.firstName.trim()) found.firstName = 'First name is required';
+    // The rule of every name form, so the name carried into "Talk to…" is one the contact form takes.
+    const nameProblem = personNameProblem('First name', NAME_PART_MAX, form.firstName);
+    if (nameProblem) found.firstName = nameProblem;
     if (mortgageRequired && !form.mortgage) found.mortgage = `${MORTGAGE_FIELD.label} is required`;
     const parsed = estimateRequestSchema.safeParse({
       agent_slug: agentSlug,

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { withoutLinks } from '../forms/text-fields.ts';
+import { optionalPersonName } from '../forms/person-name.ts';
 import { sheetSchema } from '../net-sheet/sheet-schema.ts';
 import { dollarAmount, MIN_SALE_PRICE_DOLLARS } from './amount.ts';
 
@@ -15,13 +15,8 @@ export const estimateRequestSchema = z.object({
     .optional()
     .transform((value) => (value === null || value === undefined || value === '' ? 0 : value))
     .pipe(dollarAmount('Mortgage payoff', { minimumDollars: 0 })),
-  recipient_name: z
-    .string({ error: 'Name must be text' })
-    .trim()
-    .max(MAX_NAME_LENGTH, `Name must be at most ${MAX_NAME_LENGTH} characters`)
-    .check(withoutLinks('Name'))
-    .nullish()
-    .transform((value) => (value ? value : null)),
+  // The calculator's first name: the same rule as every other name, so "Talk to…" can carry it on.
+  recipient_name: optionalPersonName('Name', MAX_NAME_LENGTH),
 });
 
 export type EstimateRequest = z.infer<typeof estimateRequestSchema>;

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { optionalText, requiredText, withoutLinks } from '../forms/text-fields.ts';
+import { optionalText, requiredText } from '../forms/text-fields.ts';
+import { NAME_PART_MAX, personName } from '../forms/person-name.ts';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
 import { recordId } from '../forms/record-id.ts';
 import { UTM_KEYS, UTM_MAX_LENGTH } from './lead-origin.ts';
@@ -10,7 +11,7 @@ export { UTM_KEYS };
 export const LEAD_SOURCES = ['showcase', 'calculator', 'nassau_county_page', 'suffolk_county_page'] as const;
 
 export const LIMITS = {
-  namePart: 50,
+  namePart: NAME_PART_MAX,
   name: 100,
   page: 200,
   email: 254,
@@ -22,20 +23,6 @@ export const LIMITS = {
   emailBody: 5000,
   utm: UTM_MAX_LENGTH,
 } as const;
-
-/**
- * A person's name as the visitor types it: letters of any script (with their accents), spaces,
- * apostrophes, hyphens and periods. The name is put into e-mails the product sends (the agent's
- * notice, the visitor's estimate), so it must not carry a link, an address or markup.
- */
-export const personName = (label: string, max: number) =>
-  requiredText(label, max)
-    .refine((value) => /^[\p{L}\p{M} '’.-]*$/u.test(value), {
-      message: `${label} can only contain letters, spaces, apostrophes, hyphens and periods`,
-      abort: true,
-    })
-    // "example.com", "www.x": a period right before two letters; initials ("J.R. Smith") have one.
-    .check(withoutLinks(label));
 
 /** The hidden field a person never fills in (the forms hide it); a bot that fills it is dropped. */
 export const HONEYPOT_FIELD = 'company_site';

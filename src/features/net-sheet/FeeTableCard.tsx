@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode, type SubmitEvent } from 'react';
 import * as z from 'zod';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
@@ -207,13 +208,10 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
     },
     onError: (error) => {
       showErrors(error instanceof ApiError ? error.fields : {});
-      const message =
-        error instanceof ApiError
-          ? error.status < 500
-            ? error.message
-            : FEE_MESSAGES.saveFailed
-          : FEE_MESSAGES.saveError;
-      setOutcome({ tone: 'error', message });
+      setOutcome({
+        tone: 'error',
+        message: saveFailureMessage(error, { failed: FEE_MESSAGES.saveFailed, unreachable: FEE_MESSAGES.saveError }),
+      });
     },
   });
 
@@ -245,7 +243,7 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
     const errors = { ...(parsed.success ? {} : fieldErrorsOf(parsed.error)), ...amountErrors };
     if (!parsed.success || Object.keys(amountErrors).length > 0) {
       showErrors(errors);
-      setOutcome({ tone: 'error', message: FEE_MESSAGES.saveFailed });
+      setOutcome({ tone: 'error', message: CHECK_FIELDS });
       return;
     }
     setFields({});

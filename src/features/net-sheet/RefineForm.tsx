@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import { callApi } from '../../ui/api-client.ts';
+import { hasOnlyNameCharacters } from '../forms/person-name.ts';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { SelectField } from '../../ui/SelectField.tsx';
@@ -162,7 +163,11 @@ export function RefineForm({ estimate, details, defaults, onRefined, onCancel }:
           agent_slug: estimate.agent_slug,
           sale_price: estimate.sale_price,
           mortgage_payoff: estimate.mortgage_payoff,
-          recipient_name: estimate.recipient_name,
+          // A name kept from before the one name rule (an emoji) is left out rather than refused.
+          recipient_name:
+            estimate.recipient_name !== null && hasOnlyNameCharacters(estimate.recipient_name)
+              ? estimate.recipient_name
+              : null,
           details: sent,
         },
       });

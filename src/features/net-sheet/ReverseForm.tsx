@@ -2,6 +2,7 @@ import { useState, type SubmitEvent } from 'react';
 import type * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
+import { NAME_PART_MAX, personNameProblem } from '../forms/person-name.ts';
 import { formatPrice } from '../../ui/money.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
@@ -54,7 +55,8 @@ export function ReverseForm({ agentSlug, payoff, firstName, onEstimate }: Revers
 
   const validate = (): Errors => {
     const found: Errors = {};
-    if (firstName && !firstName.value.trim()) found.firstName = 'First name is required';
+    const nameProblem = firstName ? personNameProblem('First name', NAME_PART_MAX, firstName.value) : undefined;
+    if (nameProblem) found.firstName = nameProblem;
     if (payoff.required && payoff.value === '') found.payoff = `${payoff.name} is required`;
     const parsed = reverseRequestSchema.safeParse({
       agent_slug: agentSlug,

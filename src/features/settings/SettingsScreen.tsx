@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
+import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
@@ -10,7 +11,7 @@ import {
   agentDefaultsSchema,
   agentSettingsResponseSchema,
   agentSettingsSavedSchema,
-  splitCommission,
+  resplitCommission,
   type AgentDefaults,
   type AgentSettings,
 } from './agent-settings.ts';
@@ -88,31 +89,60 @@ const sumOfSides = (listing: string, buyerAgent: string) =>
     ? ((Math.round(Number(listing) * 100) + Math.round(Number(buyerAgent) * 100)) / 100).toFixed(2)
     : null;
 
+/** The sides a new total is cut by: as the agent last set them (typed or saved). */
+interface Sides {
+  listing: number;
+  buyerAgent: number;
+}
+
+const sidesOf = (draft: Draft): Sides | null =>
+  HUNDREDTHS.test(draft.default_listing_percent.trim()) && HUNDREDTHS.test(draft.default_buyer_agent_percent.trim())
+    ? { listing: Number(draft.default_listing_percent), buyerAgent: Number(draft.default_buyer_agent_percent) }
+    : null;
+
 /**
- * The commission and its two sides stay in step as the agent types: a new total is cut in half as
- * the server cuts one (splitCommission), a changed side makes the total their sum. Only the sides
- * are saved; the total is what the quick estimate uses.
+ * The commission and its two sides stay in step as the agent types, and a line under them says how
+ * (newcomer audit minor 11: no silent change): a new total is cut in the proportion of the sides the
+ * agent set (resplitCommission; 3 / 2 stays 60 / 40), a changed side makes the total their sum. Only
+ * the sides are saved; the total is what the quick estimate uses.
  */
-function editCommission(draft: Draft, name: NumberKey, value: string): Draft {
+function editCommission(
+  draft: Draft,
+  name: NumberKey,
+  value: string,
+  basis: Sides,
+): { draft: Draft; note: string | null } {
   const next = { ...draft, [name]: value };
   if (name === 'default_commission_percent') {
-    if (!HUNDREDTHS.test(value.trim())) return next;
-    const split = splitCommission(Number(value));
+    if (!HUNDREDTHS.test(value.trim())) return { draft: next, note: null };
+    const split = resplitCommission(Number(value), basis);
+    const listing = split.listing.toFixed(2);
+    const buyerAgent = split.buyerAgent.toFixed(2);
     return {
-      ...next,
-      default_listing_percent: split.listing.toFixed(2),
-      default_buyer_agent_percent: split.buyerAgent.toFixed(2),
+      draft: { ...next, default_listing_percent: listing, default_buyer_agent_percent: buyerAgent },
+      note:
+        basis.listing + basis.buyerAgent > 0
+          ? `The sides keep your split in proportion: listing ${listing} % + buyer’s agent ${buyerAgent} %.`
+          : `No split to follow yet, so the total is cut in half: listing ${listing} % + buyer’s agent ${buyerAgent} %.`,
     };
   }
-  if (name !== 'default_listing_percent' && name !== 'default_buyer_agent_percent') return next;
+  if (name !== 'default_listing_percent' && name !== 'default_buyer_agent_percent') return { draft: next, note: null };
   const sum = sumOfSides(next.default_listing_percent, next.default_buyer_agent_percent);
-  return sum === null ? next : { ...next, default_commission_percent: sum };
+  return sum === null
+    ? { draft: next, note: null }
+    : {
+        draft: { ...next, default_commission_percent: sum },
+        note: `The commission is the two sides added up: ${sum} %.`,
+      };
 }
 
 function SettingsForm({ saved }: { saved: AgentSettings }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
   const [switches, setSwitches] = useState<Switches>(() => toSwitches(saved));
+  // The split a new total follows: the sides as saved, then as the agent last typed them.
+  const [basis, setBasis] = useState<Sides>(() => sidesOf(toDraft(saved)) ?? { listing: 0, buyerAgent: 0 });
+  const [splitNote, setSplitNote] = useState<string | null>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
   const save = useMutation({
@@ -120,15 +150,14 @@ function SettingsForm({ saved }: { saved: AgentSettings }) {
     onSuccess: (answer) => {
       queryClient.setQueryData(SETTINGS_KEY, answer.settings);
       setDraft(toDraft(answer.settings));
+      setBasis(sidesOf(toDraft(answer.settings)) ?? { listing: 0, buyerAgent: 0 });
+      setSplitNote(null);
       setSwitches(toSwitches(answer.settings));
       setOutcome({ tone: 'success', message: SETTINGS_MESSAGES.saved });
     },
     onError: (error) => {
       setFields(error instanceof ApiError ? error.fields : {});
-      setOutcome({
-        tone: 'error',
-        message: error instanceof ApiError && error.status < 500 ? error.message : SETTINGS_MESSAGES.saveFailed,
-      });
+      setOutcome({ tone: 'error', message: saveFailureMessage(error, { failed: SETTINGS_MESSAGES.saveFailed }) });
     },
   });
 
@@ -138,7 +167,7 @@ function SettingsForm({ saved }: { saved: AgentSettings }) {
     const parsed = agentDefaultsSchema.safeParse({ ...fromDraft(draft), ...switches });
     if (!parsed.success) {
       setFields(fieldErrorsOf(parsed.error));
-      setOutcome({ tone: 'error', message: SETTINGS_MESSAGES.saveFailed });
+      setOutcome({ tone: 'error', message: CHECK_FIELDS });
       return;
     }
     setFields({});
@@ -157,7 +186,15 @@ function SettingsForm({ saved }: { saved: AgentSettings }) {
       hint={hint}
       value={draft[name]}
       error={fields[name]}
-      onChange={(event) => setDraft(editCommission(draft, name, event.target.value))}
+      onChange={(event) => {
+        const edited = editCommission(draft, name, event.target.value, basis);
+        setDraft(edited.draft);
+        if (edited.note !== null || name === 'default_commission_percent') setSplitNote(edited.note);
+        if (name === 'default_listing_percent' || name === 'default_buyer_agent_percent') {
+          const sides = sidesOf(edited.draft);
+          if (sides) setBasis(sides);
+        }
+      }}
     />
   );
   const toggle = (name: SwitchKey, label: string, hint: string) => (
@@ -194,6 +231,10 @@ function SettingsForm({ saved }: { saved: AgentSettings }) {
           '3.00',
           'Offered to the buyer’s agent.',
         )}
+        {/* Always there, so that screen readers announce the change it describes. */}
+        <p className="field-hint" aria-live="polite">
+          {splitNote ?? ''}
+        </p>
       </fieldset>
       <fieldset className="settings-group">
         <legend>Net sheet</legend>

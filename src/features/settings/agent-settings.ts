@@ -74,6 +74,24 @@ export function splitCommission(commissionPercent: number): { listing: number; b
   return { listing: (hundredthsTotal - buyerAgent) / 100, buyerAgent: buyerAgent / 100 };
 }
 
+/**
+ * A new total commission cut as the agent's sides were (newcomer audit minor 11): a 3 / 2 split
+ * stays 60 / 40 (5.5 becomes 3.30 / 2.20), in hundredths, the listing side rounded and the buyer's
+ * agent side the rest, so the two always add up to the total. Without a split to follow (both sides
+ * 0), the total is cut in half as the server cuts one.
+ */
+export function resplitCommission(
+  commissionPercent: number,
+  sides: { listing: number; buyerAgent: number },
+): { listing: number; buyerAgent: number } {
+  const hundredthsTotal = Math.round(commissionPercent * 100);
+  const listingNow = Math.round(sides.listing * 100);
+  const sideTotal = listingNow + Math.round(sides.buyerAgent * 100);
+  if (sideTotal <= 0) return splitCommission(commissionPercent);
+  const listing = Math.round((hundredthsTotal * listingNow) / sideTotal);
+  return { listing: listing / 100, buyerAgent: (hundredthsTotal - listing) / 100 };
+}
+
 const aBoolean = (label: string) =>
   z.boolean({
     error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be true or false`),
