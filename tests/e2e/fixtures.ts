@@ -351,11 +351,7 @@ export async function expectNoLayoutShiftOnLoad(
  * Screenshots of a changed screen at a phone's 390 px and a desktop's 1280 px, taken once (from the
  * desktop project) into the test's output folder (test-results/, not committed) for a reviewer to look at.
  */
-export async function shootPhoneAndDesktop(
-  page: Page,
-  testInfo: TestInfo,
-  name: string,
-): Promise<void> {
+export async function shootPhoneAndDesktop(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   if (testInfo.project.name !== 'desktop') return;
   const before = page.viewportSize();
   for (const width of [390, 1280]) {

@@ -330,9 +330,7 @@ function AddAgentForm() {
       // A refusal of a field ("Slug already taken") is said under that field, not a second time here (minor 26).
       const said = Object.keys(fieldErrors).length > 0;
       setOutcome(
-        said
-          ? null
-          : { tone: 'error', message: saveFailureMessage(error, { failed: ADMIN_AGENT_MESSAGES.addFailed }) },
+        said ? null : { tone: 'error', message: saveFailureMessage(error, { failed: ADMIN_AGENT_MESSAGES.addFailed }) },
       );
     },
   });
