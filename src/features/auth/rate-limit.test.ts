@@ -14,6 +14,8 @@ describe('rate limits', () => {
       verifyPerIp: { limit: 30, windowSeconds: 3600 },
       emailChangePerAgent: { limit: 5, windowSeconds: 3600 },
       resetPerIp: { limit: 30, windowSeconds: 3600 },
+      // An admin's resend of an agent's invitation (issue 23, minor 25).
+      invitationPerAgent: { limit: 5, windowSeconds: 3600 },
     });
   });
 
