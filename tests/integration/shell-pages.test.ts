@@ -149,8 +149,8 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       expect(status).toBe(200);
       const body = html.slice(html.indexOf('<body>'));
       expect(body).toContain('Alex Morgan');
-      expect(body).toContain('>Sale Price</label>');
-      expect(body).toContain('>Mortgage Payoff</label>');
+      expect(body).toContain('>Expected sale price</label>');
+      expect(body).toContain('>Mortgage balance</label>');
       expect(body).toContain('>Calculate</button>');
       // In place of the loading state the build left in the container; what follows it is kept.
       expect(body).not.toContain('aria-busy="true"');
@@ -255,6 +255,8 @@ describe.each(BACKENDS)('the dynamic pages on %s', (backend) => {
       sheet,
       range,
       prepared_by: 'Alex Morgan · Harbor Point Realty (demo) · (631) 555-0142 · alex.morgan@example.com',
+      // The send-by-e-mail consent names the agent (newcomer audit minor 27).
+      agent_name: 'Alex Morgan',
     });
     const missing = await get(`/estimate/${randomUUID()}`);
     expect(missing.status).toBe(404);
