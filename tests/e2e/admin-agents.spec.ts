@@ -106,7 +106,7 @@ test.describe('the admin’s agents', () => {
     await expect(form.getByText('Email already registered')).toHaveCount(1);
     await expect(form.getByLabel('Email')).toHaveAccessibleDescription(/Email already registered/);
     await form.getByLabel('Email').fill(`x${agent.email}`);
-    await form.getByLabel('Agent slug').fill(agent.slug);
+    await form.getByLabel('Calculator address').fill(agent.slug);
     await form.getByRole('button', { name: 'Add Agent' }).click();
     await expect(form.getByText('Slug already taken')).toHaveCount(1);
 

@@ -57,6 +57,10 @@ test.describe('login messages (issue 23, minors 7 and 25)', () => {
     await page.goto('/admin/agents');
     await waitForIslands(page);
     await page.getByLabel(`Status of ${agent.first_name} ${agent.last_name}`).selectOption('inactive');
+    await page
+      .getByRole('dialog', { name: `Make ${agent.first_name} ${agent.last_name} inactive?` })
+      .getByRole('button', { name: 'Make inactive' })
+      .click();
     await expect(page.getByRole('status').filter({ hasText: 'Status updated.' })).toBeVisible();
 
     const context = await browser.newContext();
