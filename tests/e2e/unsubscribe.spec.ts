@@ -76,8 +76,9 @@ test.describe('a forged token', () => {
 });
 
 for (const [path, date, datetime] of [
-  ['/privacy', 'November 23, 2026', '2026-11-23'],
-  ['/terms', 'November 22, 2026', '2026-11-22'],
+  // Both rewritten to say what the product does (newcomer audit minors 18 and 19).
+  ['/privacy', 'November 26, 2026', '2026-11-26'],
+  ['/terms', 'November 26, 2026', '2026-11-26'],
 ] as const) {
   test(`${path} says when its text last changed, not when the site was built`, async ({ page }) => {
     await page.goto(path);
