@@ -105,8 +105,8 @@ test.describe('a seller asking the featured agent to call', () => {
     await expect(trap).toHaveAttribute('autocomplete', 'off');
     // Five fields and the optional message (issue 23, minor 19); the trap is not among them.
     await expect(contact.getByRole('textbox')).toHaveCount(6);
-    // Tab from the address skips the trap and reaches the consent checkbox.
-    await contact.getByLabel('Property address (optional)').focus();
+    // Tab from the message (the last field) skips the trap and reaches the consent checkbox.
+    await contact.getByLabel('Message (optional)').focus();
     await page.keyboard.press('Tab');
     await expect(contact.getByRole('checkbox')).toBeFocused();
     await page.keyboard.press('Tab');
