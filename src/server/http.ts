@@ -46,11 +46,11 @@ function nulCharacterAt(input: unknown): string | undefined {
 
 const NUL_MESSAGE = 'Remove the invisible NUL character (U+0000) from this text';
 
-export function parseOrThrow<Schema extends z.ZodType>(schema: Schema, input: unknown): z.output<Schema> {
+export function parseOrThrow<Schema extends z.core.$ZodType>(schema: Schema, input: unknown): z.output<Schema> {
   // Refused before the schema: a NUL would pass every text rule and then fail the database's write.
   const nul = nulCharacterAt(input);
   if (nul !== undefined) throw new HttpError(400, NUL_MESSAGE, { [nul]: NUL_MESSAGE });
-  const result = schema.safeParse(input);
+  const result = z.safeParse(schema, input);
   if (result.success) return result.data;
   const fields = fieldErrorsOf(result.error);
   throw new HttpError(400, Object.values(fields)[0] ?? 'The request is not valid', fields);
@@ -71,7 +71,7 @@ const JSON_LIMIT: BodyLimit = {
  * Reads a JSON body and parses it with `schema`: at most MAX_JSON_BYTES unless the route gives its
  * own limit (image uploads), so one route's large bodies do not raise every route's.
  */
-export async function readJson<Schema extends z.ZodType>(
+export async function readJson<Schema extends z.core.$ZodType>(
   c: Context,
   schema: Schema,
   limit: BodyLimit = JSON_LIMIT,

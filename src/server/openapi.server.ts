@@ -135,7 +135,7 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What one media type of a request body holds: one of `schemas`, and files as form parts. */
 interface RequestContent {
-  schemas?: readonly z.ZodType[];
+  schemas?: readonly z.core.$ZodType[];
   files?: readonly string[];
   description?: string;
 }
@@ -146,15 +146,15 @@ interface Operation {
   path: string;
   summary: string;
   tag: string;
-  params?: z.ZodType;
-  query?: z.ZodType;
+  params?: z.core.$ZodType;
+  query?: z.core.$ZodType;
   /** By media type. Without `checksType: false`, any other Content-Type answers 415. */
   body?: Readonly<Record<string, RequestContent>>;
   checksType?: false;
   success: {
     status: 200 | 201 | 202 | 303;
     description: string;
-    schema?: z.ZodType;
+    schema?: z.core.$ZodType;
     media?: string;
     /** Headers of the answer a client reads, by name: what each says. */
     headers?: Readonly<Record<string, string>>;
@@ -170,10 +170,10 @@ interface Operation {
   uploads?: Readonly<Record<string, StoredSize>>;
 }
 
-const json = (...schemas: z.ZodType[]): Record<string, RequestContent> => ({ 'application/json': { schemas } });
-const ok = (description: string, schema?: z.ZodType) => ({ status: 200, description, schema }) as const;
-const created = (description: string, schema?: z.ZodType) => ({ status: 201, description, schema }) as const;
-const accepted = (description: string, schema?: z.ZodType) => ({ status: 202, description, schema }) as const;
+const json = (...schemas: z.core.$ZodType[]): Record<string, RequestContent> => ({ 'application/json': { schemas } });
+const ok = (description: string, schema?: z.core.$ZodType) => ({ status: 200, description, schema }) as const;
+const created = (description: string, schema?: z.core.$ZodType) => ({ status: 201, description, schema }) as const;
+const accepted = (description: string, schema?: z.core.$ZodType) => ({ status: 202, description, schema }) as const;
 
 const PROFILE_FILES = ['profile_photo', 'logo'] as const;
 
@@ -529,7 +529,7 @@ export const OPERATIONS: readonly Operation[] = [
     summary: "Saves the agent's calculator defaults or net-sheet settings (the site's logo fields: admins only)",
     tag: 'Dashboard',
     body: json(calculatorSettingsSchema, agentDefaultsSchema, siteLogoSettingsSchema),
-    success: ok('Saved', agentSettingsSavedSchema.or(siteLogosSavedSchema)),
+    success: ok('Saved', z.union([agentSettingsSavedSchema, siteLogosSavedSchema])),
     errors: [403],
   },
   {
@@ -681,7 +681,10 @@ export const OPERATIONS: readonly Operation[] = [
     path: '/api/seo/settings',
     summary: "The site's SEO defaults",
     tag: 'Admin settings',
-    success: ok('The settings and the Open Graph image', seoAnswerSchema.extend(ogImageAnswerSchema.shape)),
+    success: ok(
+      'The settings and the Open Graph image',
+      z.object({ ...seoAnswerSchema.shape, ...ogImageAnswerSchema.shape }),
+    ),
   },
   {
     method: 'PUT',
@@ -986,7 +989,7 @@ export const operationKey = (operation: Pick<Operation, 'method' | 'path'>) => `
 type JsonSchema = Record<string, unknown>;
 
 /** A request's schema as a client must send it (input), or an answer's as the server gives it (output). */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): JsonSchema {
   // Refinements and transforms have no JSON Schema: the document gives what they start from. The
   // dialect ($schema) is the document's own (OpenAPI 3.1 is JSON Schema 2020-12), not repeated.
   const converted = z.toJSONSchema(schema, { io, unrepresentable: 'any', target: 'draft-2020-12' });
@@ -994,7 +997,7 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
 }
 
 /** OpenAPI parameters from a params or query object schema, one per property. */
-function parameters(schema: z.ZodType, where: 'path' | 'query'): JsonSchema[] {
+function parameters(schema: z.core.$ZodType, where: 'path' | 'query'): JsonSchema[] {
   const object = jsonSchema(schema, 'input');
   const properties = z.record(z.string(), z.record(z.string(), z.unknown())).parse(object.properties ?? {});
   const required = new Set(z.array(z.string()).parse(object.required ?? []));

@@ -22,7 +22,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { isMainThread, parentPort, Worker, workerData, type Transferable } from 'node:worker_threads';
-import type * as z from 'zod';
+import * as z from 'zod';
 
 /** How a job's failure reaches its caller, besides the job's own answer. */
 export class WorkerPoolError extends Error {
@@ -165,7 +165,7 @@ function dispatch(): void {
 }
 
 /** A job: its name, the module that declares it, what it takes and gives, its work and its budget. */
-export interface JobDefinition<Input extends z.ZodType, Output extends z.ZodType> {
+export interface JobDefinition<Input extends z.core.$ZodType, Output extends z.core.$ZodType> {
   name: string;
   /** The declaring module's `import.meta.url`: a worker imports it to learn the handler. */
   moduleUrl: string;
@@ -180,10 +180,10 @@ export interface JobDefinition<Input extends z.ZodType, Output extends z.ZodType
  * Declares a job, done by its handler in a worker. Declare each job at a module's top level, so that
  * importing the module (as a worker does) declares it.
  */
-export function workerJob<Input extends z.ZodType, Output extends z.ZodType>(
+export function workerJob<Input extends z.core.$ZodType, Output extends z.core.$ZodType>(
   job: JobDefinition<Input, Output>,
 ): WorkerJob<z.input<Input>, z.output<Output>> {
-  handlers.set(job.name, async (input) => job.handler(job.input.parse(input)));
+  handlers.set(job.name, async (input) => job.handler(z.parse(job.input, input)));
   return {
     name: job.name,
     budgetMs: job.budgetMs,
@@ -194,7 +194,7 @@ export function workerJob<Input extends z.ZodType, Output extends z.ZodType>(
       return new Promise<z.output<Output>>((resolve, reject) => {
         const request = { id: nextId++, name: job.name, moduleUrl: job.moduleUrl, input };
         const done = (output: unknown) => {
-          const parsed = job.output.safeParse(output);
+          const parsed = z.safeParse(job.output, output);
           if (parsed.success) resolve(parsed.data);
           else reject(new Error(`The job ${job.name} answered something else than its output`));
         };

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 // In the browser zod must not compile validators with `new Function`: the CSP forbids eval.
 z.config({ jitless: true });
@@ -6,7 +6,7 @@ z.config({ jitless: true });
 const apiErrorSchema = z.object({
   success: z.literal(false),
   error: z.string(),
-  fields: z.record(z.string(), z.string()).default({}),
+  fields: z._default(z.record(z.string(), z.string()), {}),
 });
 
 export type ApiResult<T> =
@@ -32,7 +32,7 @@ const retryAfterOf = (response: Response): number | null => {
  * answer with `schema`. A network failure rejects;
  * an error answer resolves with its message and per-field errors.
  */
-export async function callApi<Schema extends z.ZodType>(
+export async function callApi<Schema extends z.core.$ZodType>(
   path: string,
   schema: Schema,
   init: { method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; body?: unknown } = {},
@@ -53,7 +53,7 @@ export async function callApi<Schema extends z.ZodType>(
   });
   const json: unknown = await response.json().catch(() => null);
   if (response.ok) {
-    const parsed = schema.safeParse(json);
+    const parsed = z.safeParse(schema, json);
     if (parsed.success) return { ok: true, data: parsed.data };
     return {
       ok: false,

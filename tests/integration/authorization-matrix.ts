@@ -547,7 +547,7 @@ const profileAnswer = z.object({
 const settingsAnswer = z.object({ success: z.literal(true), settings: z.record(z.string(), z.unknown()) });
 
 /** The editable fields of a profile answer: what PUT /api/agents/profile takes. */
-const PROFILE_FIELDS = profileSchema.keyof().options;
+const PROFILE_FIELDS = Object.keys(profileSchema.shape);
 
 /**
  * A party: an agent (an admin when `admin`) with a password, a lead carrying their secret, an

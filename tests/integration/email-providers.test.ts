@@ -6,7 +6,7 @@
  */
 import { createServer } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ZodError } from 'zod';
+import { $ZodError } from 'zod/v4/core';
 import {
   loadMailgunSettings,
   mailgunSettingsView,
@@ -772,7 +772,7 @@ describe.each(BACKENDS)('e-mail providers on %s', (backend) => {
     ])('refuse %s, and change nothing', async (_label, bad) => {
       await saveSettings(completeSettings);
       const before = await loadMailgunSettings(suite.db);
-      await expect(saveSettings({ ...completeSettings, ...bad })).rejects.toThrow(ZodError);
+      await expect(saveSettings({ ...completeSettings, ...bad })).rejects.toThrow($ZodError);
       expect(await loadMailgunSettings(suite.db)).toEqual(before);
     });
 

@@ -29,7 +29,7 @@ afterAll(() => fake.close());
 
 const savedAnswer = z.object({ success: z.literal(true), integration: fubIntegrationSchema, message: z.string() });
 const leadAnswer = leadAnswerSchema;
-const syncAnswer = z.object({ success: z.literal(true), sync: leadSyncSchema.nullable() });
+const syncAnswer = z.object({ success: z.literal(true), sync: z.nullable(leadSyncSchema) });
 
 describe.each(BACKENDS)('a Follow Up Boss event whose answer was lost, on %s', (backend) => {
   const suite = useAuthSuite(backend, 'fubonce', { crm, crmWaitMs: 3_000 });

@@ -31,7 +31,7 @@ const leadAnswer = z.object({
   lead: z.object({ id: z.number(), created_at: z.string() }),
   fub_sync_status: z.enum(['synced', 'no_api_key', 'no_integration', 'failed']),
 });
-const syncAnswer = z.object({ success: z.literal(true), sync: leadSyncSchema.nullable() });
+const syncAnswer = z.object({ success: z.literal(true), sync: z.nullable(leadSyncSchema) });
 
 describe.each(BACKENDS)('Follow Up Boss on %s', (backend) => {
   const suite = useAuthSuite(backend, 'fubsync', { crm, crmWaitMs: 1_500 });

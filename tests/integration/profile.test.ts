@@ -3,6 +3,7 @@
  * and logo upload routes, what the public agent answer then shows, and that a session reads and
  * changes only its own agent (there is no id in these routes to guess).
  */
+import * as z from 'zod';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { profileAnswerSchema, profileSaveAnswerSchema } from '../../src/features/agents/profile.ts';
@@ -13,8 +14,8 @@ import { createAgent } from '../support/fixtures.ts';
 import { blobOf, dataUrl, formOf, imageCount, png, profileFields, putProfile } from '../support/images.ts';
 import { publicAgentResponse } from '../support/schemas.ts';
 
-const answer = profileAnswerSchema.strict();
-const saveAnswer = profileSaveAnswerSchema.strict();
+const answer = z.strictObject(profileAnswerSchema.shape);
+const saveAnswer = z.strictObject(profileSaveAnswerSchema.shape);
 
 describe.each(BACKENDS)('the agent profile on %s', (backend) => {
   const suite = useAuthSuite(backend, 'profile');

@@ -33,9 +33,9 @@ const SETTINGS = '/api/agents/me/settings';
 /** Image bytes whose base64 alone passes the one upload limit (decision 0027). */
 const OVER_LIMIT = Math.ceil((MAX_UPLOAD_BODY_BYTES * 3) / 4) + 1;
 
-const uploaded = siteImageAnswerSchema.strict();
-const deleted = siteImageDeletedSchema.strict();
-const saved = siteLogosSavedSchema.strict();
+const uploaded = z.strictObject(siteImageAnswerSchema.shape);
+const deleted = z.strictObject(siteImageDeletedSchema.shape);
+const saved = z.strictObject(siteLogosSavedSchema.shape);
 
 const UPLOADS = [
   { path: OG, type: 'image/jpeg' },

@@ -105,12 +105,12 @@ export async function expectFieldError(response: Response, field: string, messag
 }
 
 /** Asserts the status and that the JSON body has exactly the shape of `schema`; returns it parsed. */
-export async function expectJson<Schema extends z.ZodType>(
+export async function expectJson<Schema extends z.core.$ZodType>(
   response: Response,
   status: number,
   schema: Schema,
 ): Promise<z.output<Schema>> {
-  return schema.parse(await readJson(response, status));
+  return z.parse(schema, await readJson(response, status));
 }
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

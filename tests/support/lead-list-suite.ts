@@ -27,7 +27,7 @@ export const listedLead = z.strictObject({
 });
 
 /** A page of the list with `row`s, as the API answers it. */
-export const listedPage = <Row extends z.ZodType>(row: Row) =>
+export const listedPage = <Row extends z.core.$ZodType>(row: Row) =>
   z.strictObject({
     success: z.literal(true),
     leads: z.array(row),

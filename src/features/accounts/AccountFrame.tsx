@@ -85,7 +85,16 @@ function Frame({
     if (signedOut || isSignedOut(me.error)) window.location.assign(loginUrlFor(current));
   }, [signedOut, me.error, current]);
 
-  if (me.isPending || signedOut) return <p aria-live="polite">Loading…</p>;
+  if (me.isPending || signedOut) {
+    // The frame is drawn while the session is checked, so the pre-rendered page (Astro renders this
+    // state at build time) paints the area's header before any script runs; what needs the agent is
+    // held in place, hidden, so nothing moves when it arrives.
+    return (
+      <FrameLayout area={area} current={current} agent={null}>
+        <p aria-live="polite">Loading…</p>
+      </FrameLayout>
+    );
+  }
   if (me.isError) {
     return (
       <section className="account-card">
@@ -117,10 +126,30 @@ function Frame({
     );
   }
   return (
+    <FrameLayout area={area} current={current} agent={agent}>
+      {children(agent)}
+    </FrameLayout>
+  );
+}
+
+/** The header and main of the frame; `agent` null while the session is checked. */
+function FrameLayout({
+  area,
+  current,
+  agent,
+  children,
+}: {
+  area: Area;
+  current: ScreenPath;
+  agent: SessionAgent | null;
+  children: ReactNode;
+}) {
+  const pending = agent === null;
+  return (
     <div className="account-frame">
       <header className="account-frame-header">
-        <p className="account-frame-name">
-          Signed in as <strong>{agent.first_name}</strong>
+        <p className="account-frame-name" data-pending={pending || undefined}>
+          Signed in as <strong>{agent?.first_name}</strong>
         </p>
         <nav aria-label={area === 'admin' ? 'Admin' : 'Dashboard'} className="account-frame-nav">
           <ul className="plain-list">
@@ -133,13 +162,13 @@ function Frame({
             ))}
           </ul>
         </nav>
-        <div className="nav-actions">
+        <div className="nav-actions" data-pending={pending || undefined}>
           {area === 'admin' ? (
             <a className="button button-secondary" href="/">
               View Site
             </a>
           ) : (
-            <a className="button button-secondary" href={`/r/${agent.slug}`}>
+            <a className="button button-secondary" href={agent ? `/r/${agent.slug}` : '/dashboard'}>
               View Calculator
             </a>
           )}
@@ -150,7 +179,7 @@ function Frame({
         </div>
       </header>
       <main id="main" className="account-frame-main">
-        {children(agent)}
+        {children}
       </main>
     </div>
   );

@@ -1,11 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { callApi, type ApiResult } from '../../ui/api-client.ts';
 import { isProfileComplete } from '../agents/public-agent.ts';
 import { sessionAgentSchema, type SessionAgent } from '../auth/auth-schemas.ts';
 
 export const NETWORK_ERROR = 'Network error. Please try again later.';
 
-const okSchema = z.object({ success: z.literal(true), message: z.string().optional() });
+const okSchema = z.object({ success: z.literal(true), message: z.optional(z.string()) });
 
 /** POSTs an account form; network failures resolve as an error with `network: true`. */
 export async function postAccount(

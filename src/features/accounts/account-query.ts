@@ -4,7 +4,7 @@
  * screens get loading, error-with-Retry and invalidation after a save from the library.
  */
 import { QueryClient } from '@tanstack/react-query';
-import type * as z from 'zod';
+import type * as z from 'zod/mini';
 import { callApi } from '../../ui/api-client.ts';
 
 /** An error answer of the API: its status, message and per-field errors. */
@@ -36,14 +36,14 @@ export function createAccountQueryClient(): QueryClient {
 }
 
 /** GETs `path` and parses it with `schema`; an error answer throws an ApiError, a network failure rejects. */
-export async function getJson<Schema extends z.ZodType>(path: string, schema: Schema): Promise<z.output<Schema>> {
+export async function getJson<Schema extends z.core.$ZodType>(path: string, schema: Schema): Promise<z.output<Schema>> {
   const result = await callApi(path, schema);
   if (!result.ok) throw new ApiError(result.status, result.error, result.fields);
   return result.data;
 }
 
 /** Sends `body` as JSON with `method` and parses the answer; an error answer throws an ApiError. */
-export async function sendJson<Schema extends z.ZodType>(
+export async function sendJson<Schema extends z.core.$ZodType>(
   method: 'POST' | 'PUT' | 'PATCH' | 'DELETE',
   path: string,
   schema: Schema,

@@ -5,7 +5,7 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { ApiError } from './account-query.ts';
 import { CHECK_FIELDS, saveFailureMessage } from './save-failure.ts';
@@ -23,7 +23,7 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
   saved: Saved;
   toDraft: (saved: Saved) => Draft;
   /** Checks the draft before it is sent (the draft is what is sent). */
-  schema: z.ZodType;
+  schema: z.core.$ZodType;
   save: (draft: Draft) => Promise<{ message: string; settings: Saved }>;
   queryKey: readonly unknown[];
   messages: { saveFailed: string; saveError: string };
@@ -51,7 +51,7 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
   /** Checks the draft and saves it (the form's submit, or a dialog's "save anyway"). */
   const saveDraft = () => {
     setOutcome(null);
-    const parsed = schema.safeParse(draft);
+    const parsed = z.safeParse(schema, draft);
     if (!parsed.success) {
       setFields(fieldErrorsOf(parsed.error));
       setOutcome({ tone: 'error', message: CHECK_FIELDS });

@@ -3,7 +3,7 @@
  * sign-up form's, without a password: the new agent sets one from an e-mailed link), the status
  * change, and the list row, shared by the screen (which checks before sending) and the server.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { signupSchema } from '../auth/auth-schemas.ts';
 import { recordIdParam } from '../forms/record-id.ts';
 
@@ -56,7 +56,7 @@ export function statusChangeQuestion(name: string, status: AgentStatus): { title
 }
 
 /** POST /api/admin/agents: names, e-mail, slug, brokerage and phone (digits) by the sign-up rules. */
-export const addAgentSchema = signupSchema.pick({
+export const addAgentSchema = z.pick(signupSchema, {
   first_name: true,
   last_name: true,
   email: true,
@@ -81,7 +81,7 @@ export const adminAgentSchema = z.object({
   last_name: z.string(),
   email: z.string(),
   slug: z.string(),
-  brokerage: z.string().nullable(),
+  brokerage: z.nullable(z.string()),
   status: z.enum(AGENT_STATUSES),
   is_admin: z.boolean(),
   created_at: z.string(),
@@ -90,7 +90,7 @@ export const adminAgentSchema = z.object({
   /** The site's featured agent (their name brands the public pages): never deleted nor deactivated. */
   featured: z.boolean(),
   /** ISO time of their last sign-in, null when they never signed in (recorded since migration 0028). */
-  last_sign_in_at: z.string().nullable(),
+  last_sign_in_at: z.nullable(z.string()),
   /** True while they have never chosen a password: the invitation can be sent again. */
   invitation_open: z.boolean(),
 });

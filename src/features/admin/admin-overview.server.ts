@@ -83,12 +83,12 @@ const activityAnswerSchema = z.object({
 });
 
 /** The row of a query selected FROM me: 401 without it (the session is gone), 403 for an agent. */
-function adminRow<Schema extends z.ZodType<{ is_admin: boolean }>>(
+function adminRow<Schema extends z.core.$ZodType<{ is_admin: boolean }>>(
   schema: Schema,
   raw: Record<string, unknown> | undefined,
 ): z.output<Schema> {
   if (!raw) throw new HttpError(401, PLEASE_LOG_IN);
-  const row = schema.parse(raw);
+  const row = z.parse(schema, raw);
   if (!row.is_admin) throw new HttpError(403, ADMINS_ONLY);
   return row;
 }

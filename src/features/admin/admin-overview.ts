@@ -2,7 +2,7 @@
  * GET /api/admin/overview and GET /api/admin/activity: the whole site's figures and recent activity,
  * shared by the routes (which build the answers) and the admin overview screen (which parses them).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { activitySchema, weekSchema } from '../dashboard/overview.ts';
 
 /** The answer to a signed-in agent who is not an admin (403). */
@@ -14,7 +14,7 @@ export const adminOverviewSchema = z.object({
   /** Agents whose status is active. */
   active_agents: z.number(),
   /** Leads ÷ estimates in percent, one decimal; null without estimates. */
-  conversion_percent: z.number().nullable(),
+  conversion_percent: z.nullable(z.number()),
   /** Estimates and leads of every agent per week, the current one last. */
   weeks: z.array(weekSchema),
 });

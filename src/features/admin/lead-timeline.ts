@@ -3,7 +3,7 @@
  * it came in, each e-mail about it queued, sent or failed (email_deliveries) and each call to Follow
  * Up Boss for it (crm_sync_attempts), oldest first.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const TIMELINE_EVENT_KINDS = [
   'created',
@@ -20,10 +20,10 @@ export const timelineEventSchema = z.object({
    * When it happened; null for an e-mail that failed or was suppressed, whose moment is not recorded
    * (it is listed after the e-mail was queued).
    */
-  at: z.string().nullable(),
+  at: z.nullable(z.string()),
   /** The e-mail's subject and addressee, or the CRM call's outcome and HTTP status. */
-  detail: z.string().nullable(),
-  error: z.string().nullable(),
+  detail: z.nullable(z.string()),
+  error: z.nullable(z.string()),
 });
 
 export type TimelineEvent = z.output<typeof timelineEventSchema>;

@@ -9,6 +9,7 @@
  * with a link that undoes the change. The answer is the same whether or not another account has
  * the new address (that owner is told instead, and the change cannot be confirmed).
  */
+import * as z from 'zod/mini';
 import { Hono, type Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
@@ -66,7 +67,7 @@ const PROFILE_COLUMNS = [
 const RETURNING = PROFILE_COLUMNS.map((column) => `agents.${column}`).join(', ');
 
 /** The fields PUT writes, in the order of its parameters. */
-const WRITTEN_FIELDS = profileSchema.keyof().options;
+const WRITTEN_FIELDS = z.keyof(profileSchema).options;
 
 /** A profile photo: a square JPEG, re-encoded whatever came in. */
 const PHOTO_RULES: ImageRules = { ...PHOTO_SIZE, accepts: ['jpeg', 'png', 'webp'], printSide: PRINT_SIDES.photo };

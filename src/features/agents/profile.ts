@@ -3,7 +3,7 @@
  * checks before sending) and the API (PUT /api/agents/profile and the upload routes, which check
  * again), the answer both read, and the spec's messages.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { StoredSize } from '../images/uploads.ts';
 import { optionalText, withoutLinks } from '../forms/text-fields.ts';
 import { personName } from '../forms/person-name.ts';
@@ -52,28 +52,45 @@ export const PROFILE_MESSAGES = {
 const requiredName = (label: string) => personName(label, 100);
 
 /** 10 digits, or 11 with a leading 1 (dropped): stored as the 10 digits. */
-const phoneSchema = optionalText('Phone', 30)
-  .refine((value) => value === null || /^1?\d{10}$/.test(value.replace(/\D/g, '')), 'Phone number is invalid')
-  .transform((value) => (value === null ? null : value.replace(/\D/g, '').slice(-10)));
+const phoneSchema = z.pipe(
+  optionalText('Phone', 30).check(
+    z.refine((value) => value === null || /^1?\d{10}$/.test(value.replace(/\D/g, '')), 'Phone number is invalid'),
+  ),
+  z.transform((value) => (value === null ? null : value.replace(/\D/g, '').slice(-10))),
+);
 
 /** http(s) only (it becomes a link on the public page); a bare domain gets https://. */
-const websiteSchema = optionalText('Website', 200)
-  .transform((value) => (value === null || /^https?:\/\//i.test(value) ? value : `https://${value}`))
-  .refine((value) => {
-    if (value === null) return true;
-    try {
-      const url = new URL(value);
-      return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
-    } catch {
-      return false;
-    }
-  }, 'Website must be a web address such as https://example.com');
+const websiteSchema = z
+  .pipe(
+    optionalText('Website', 200),
+    z.transform((value) => (value === null || /^https?:\/\//i.test(value) ? value : `https://${value}`)),
+  )
+  .check(
+    z.refine((value) => {
+      if (value === null) return true;
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'https:' || url.protocol === 'http:') && url.hostname.includes('.');
+      } catch {
+        return false;
+      }
+    }, 'Website must be a web address such as https://example.com'),
+  );
 
 /** A checkbox: a boolean from the screen's JSON, "true"/"false" from a multipart form. */
 const flag = (label: string) =>
-  z.union([z.boolean(), z.enum(['true', 'false']).transform((value) => value === 'true')], {
-    error: `${label} must be true or false`,
-  });
+  z.union(
+    [
+      z.boolean(),
+      z.pipe(
+        z.enum(['true', 'false']),
+        z.transform((value) => value === 'true'),
+      ),
+    ],
+    {
+      error: `${label} must be true or false`,
+    },
+  );
 
 export const profileSchema = z.object({
   first_name: requiredName('First name'),
@@ -86,12 +103,14 @@ export const profileSchema = z.object({
   professional_title: z.enum(PROFESSIONAL_TITLES, { error: 'Please choose your professional title' }),
   brokerage_street: optionalText('Street', 200),
   brokerage_city: optionalText('City', 100),
-  brokerage_state: optionalText('State', 2)
-    .refine((value) => value === null || /^[a-z]{2}$/i.test(value), 'State must be 2 letters, such as NY')
-    .transform((value) => value?.toUpperCase() ?? null),
-  brokerage_zip: optionalText('ZIP', 5).refine(
-    (value) => value === null || /^\d{5}$/.test(value),
-    'ZIP must be 5 digits',
+  brokerage_state: z.pipe(
+    optionalText('State', 2).check(
+      z.refine((value) => value === null || /^[a-z]{2}$/i.test(value), 'State must be 2 letters, such as NY'),
+    ),
+    z.transform((value) => value?.toUpperCase() ?? null),
+  ),
+  brokerage_zip: optionalText('ZIP', 5).check(
+    z.refine((value) => value === null || /^\d{5}$/.test(value), 'ZIP must be 5 digits'),
   ),
   show_profile_photo: flag('Show profile photo'),
   show_logo: flag('Show logo'),
@@ -103,11 +122,11 @@ export type ProfileFields = z.output<typeof profileSchema>;
 /** POST /api/upload/profile-photo and /api/upload/logo: the image as a data URL, and its toggle. */
 export const photoUploadSchema = z.object({
   imageData: z.string({ error: PROFILE_MESSAGES.notAnImage }),
-  showProfilePhoto: z.boolean({ error: 'showProfilePhoto must be true or false' }).optional(),
+  showProfilePhoto: z.optional(z.boolean({ error: 'showProfilePhoto must be true or false' })),
 });
 export const logoUploadSchema = z.object({
   imageData: z.string({ error: PROFILE_MESSAGES.notAnImage }),
-  showLogo: z.boolean({ error: 'showLogo must be true or false' }).optional(),
+  showLogo: z.optional(z.boolean({ error: 'showLogo must be true or false' })),
 });
 
 /** The agent's profile as GET /api/agents/profile and every profile change answer it. */
@@ -115,9 +134,10 @@ export const profileAnswerSchema = z.object({
   success: z.literal(true),
   // The Agent entity the public page answers too (its id aside); the title here is one of the three.
   // pending_email: a new address waiting for its link to be followed (it is not the e-mail yet).
-  profile: publicAgentSchema.shape.agent
-    .omit({ id: true })
-    .extend({ professional_title: z.enum(PROFESSIONAL_TITLES).nullable(), pending_email: z.string().nullable() }),
+  profile: z.extend(z.omit(publicAgentSchema.shape.agent, { id: true }), {
+    professional_title: z.nullable(z.enum(PROFESSIONAL_TITLES)),
+    pending_email: z.nullable(z.string()),
+  }),
 });
 
 export type Profile = z.infer<typeof profileAnswerSchema>['profile'];
@@ -127,8 +147,8 @@ export type Profile = z.infer<typeof profileAnswerSchema>['profile'];
  * save asked for another e-mail (null otherwise). It is the same whether or not another account has
  * that address.
  */
-export const profileSaveAnswerSchema = profileAnswerSchema.extend({
-  email_change_sent_to: z.string().nullable(),
+export const profileSaveAnswerSchema = z.extend(profileAnswerSchema, {
+  email_change_sent_to: z.nullable(z.string()),
 });
 
 /** The screen's message after a save that asked for a new e-mail address. */

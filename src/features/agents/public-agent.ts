@@ -1,9 +1,11 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const agentSlugSchema = z
   .string()
-  .max(64, 'Agent slug is too long')
-  .regex(/^[a-z0-9]+$/, 'Agent slug can only contain lowercase letters and numbers');
+  .check(
+    z.maxLength(64, 'Agent slug is too long'),
+    z.regex(/^[a-z0-9]+$/, 'Agent slug can only contain lowercase letters and numbers'),
+  );
 
 export const publicAgentSchema = z.object({
   success: z.literal(true),
@@ -13,19 +15,19 @@ export const publicAgentSchema = z.object({
     first_name: z.string(),
     last_name: z.string(),
     email: z.string(),
-    phone: z.string().nullable(),
-    brokerage: z.string().nullable(),
-    professional_title: z.string().nullable(),
-    license_number: z.string().nullable(),
-    website: z.string().nullable(),
-    brokerage_street: z.string().nullable(),
-    brokerage_city: z.string().nullable(),
-    brokerage_state: z.string().nullable(),
-    brokerage_zip: z.string().nullable(),
+    phone: z.nullable(z.string()),
+    brokerage: z.nullable(z.string()),
+    professional_title: z.nullable(z.string()),
+    license_number: z.nullable(z.string()),
+    website: z.nullable(z.string()),
+    brokerage_street: z.nullable(z.string()),
+    brokerage_city: z.nullable(z.string()),
+    brokerage_state: z.nullable(z.string()),
+    brokerage_zip: z.nullable(z.string()),
     show_profile_photo: z.boolean(),
     show_logo: z.boolean(),
-    profile_photo: z.string().nullable(),
-    logo: z.string().nullable(),
+    profile_photo: z.nullable(z.string()),
+    logo: z.nullable(z.string()),
   }),
   settings: z.object({
     default_attorney_fee: z.number(),

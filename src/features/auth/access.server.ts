@@ -120,7 +120,7 @@ export async function checkAdmin(c: Context, db: Queryable): Promise<void> {
 }
 
 /** The JSON body of an admin route (within `limit`, if given), refused as adminFirst says. */
-export const readJsonAsAdmin = <Schema extends z.ZodType>(
+export const readJsonAsAdmin = <Schema extends z.core.$ZodType>(
   c: Context,
   db: Queryable,
   schema: Schema,

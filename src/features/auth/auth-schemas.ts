@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { personName } from '../forms/person-name.ts';
 import { withoutLinks } from '../forms/text-fields.ts';
 
@@ -22,20 +22,19 @@ export const passwordLength = (password: string): number => [...password].length
 
 /** A new password's rules; the two forms keep the spec's own message shapes. */
 const newPassword = (requiredMessage: string, tooShortMessage: string) =>
-  z
-    .string({ error: requiredMessage })
-    .min(1, requiredMessage)
-    .refine((value) => passwordLength(value) >= MIN_NEW_PASSWORD_LENGTH, tooShortMessage)
-    .max(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`);
+  z.string({ error: requiredMessage }).check(
+    z.minLength(1, requiredMessage),
+    z.refine((value) => passwordLength(value) >= MIN_NEW_PASSWORD_LENGTH, tooShortMessage),
+    z.maxLength(MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),
+  );
 
 export const emailSchema = (requiredMessage: string) =>
-  z
-    .string({ error: requiredMessage })
-    .trim()
-    .toLowerCase()
-    .min(1, requiredMessage)
-    .max(254, 'Email is invalid')
-    .pipe(z.email('Email is invalid'));
+  z.pipe(
+    z
+      .string({ error: requiredMessage })
+      .check(z.trim(), z.toLowerCase(), z.minLength(1, requiredMessage), z.maxLength(254, 'Email is invalid')),
+    z.email('Email is invalid'),
+  );
 
 // Printed in the agent's estimate e-mails to typed addresses: the one name rule (forms/person-name.ts).
 const name = (label: string) => personName(label, 100);
@@ -48,49 +47,54 @@ export const signupSchema = z.object({
   first_name: name('First name'),
   last_name: name('Last name'),
   email: emailSchema('Email is required'),
-  phone: z
-    .string({ error: 'Phone must be text' })
-    .trim()
-    .max(30, 'Phone must be at most 30 characters')
-    .refine((value) => value === '' || /^1?\d{10}$/.test(value.replace(/\D/g, '')), 'Phone number is invalid')
-    .nullish()
-    .transform((value) => (value ? value : null)),
+  phone: z.pipe(
+    z.nullish(
+      z.string({ error: 'Phone must be text' }).check(
+        z.trim(),
+        z.maxLength(30, 'Phone must be at most 30 characters'),
+        z.refine((value) => value === '' || /^1?\d{10}$/.test(value.replace(/\D/g, '')), 'Phone number is invalid'),
+      ),
+    ),
+    z.transform((value) => (value ? value : null)),
+  ),
   password: newPassword('Password is required', `Password must be at least ${MIN_NEW_PASSWORD_LENGTH} characters`),
   // Named as the forms label the field (newcomer audit minor 27): "Calculator address", the /r/{slug} page.
   slug: z
     .string({ error: 'Calculator address is required' })
-    .trim()
-    .toLowerCase()
-    .min(1, 'Calculator address is required')
-    .max(64, 'Calculator address must be at most 64 characters')
-    .regex(/^[a-z0-9]+$/, 'Calculator address can only contain lowercase letters and numbers'),
-  brokerage: z
-    .string({ error: 'Brokerage must be text' })
-    .trim()
-    .max(200, 'Brokerage must be at most 200 characters')
-    .check(withoutLinks('Brokerage'))
-    .nullish()
-    .transform((value) => (value ? value : null)),
+    .check(
+      z.trim(),
+      z.toLowerCase(),
+      z.minLength(1, 'Calculator address is required'),
+      z.maxLength(64, 'Calculator address must be at most 64 characters'),
+      z.regex(/^[a-z0-9]+$/, 'Calculator address can only contain lowercase letters and numbers'),
+    ),
+  brokerage: z.pipe(
+    z.nullish(
+      z
+        .string({ error: 'Brokerage must be text' })
+        .check(z.trim(), z.maxLength(200, 'Brokerage must be at most 200 characters'), withoutLinks('Brokerage')),
+    ),
+    z.transform((value) => (value ? value : null)),
+  ),
   // Sent by the old form; never trusted (admins are made by `npm run admin:grant`).
-  is_admin: z.unknown().optional(),
+  is_admin: z.optional(z.unknown()),
 });
 
 export const loginSchema = z.object({
   email: emailSchema('Email is required'),
   password: z
     .string({ error: 'Password is required' })
-    .min(1, 'Password is required')
-    .max(MAX_PASSWORD_LENGTH, 'Invalid email or password'),
+    .check(z.minLength(1, 'Password is required'), z.maxLength(MAX_PASSWORD_LENGTH, 'Invalid email or password')),
 });
 
 export const emailOnlySchema = z.object({ email: emailSchema('Please enter your email address') });
 
 /** Tokens from e-mailed links: 32 random bytes, base64url. */
 export const tokenSchema = z.object({
-  token: z.string({ error: 'Invalid link' }).regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid link'),
+  token: z.string({ error: 'Invalid link' }).check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'Invalid link')),
 });
 
-export const resetPasswordSchema = tokenSchema.extend({
+export const resetPasswordSchema = z.extend(tokenSchema, {
   password: newPassword(
     'Please fill in all fields',
     `Password must be at least ${MIN_NEW_PASSWORD_LENGTH} characters long`,
@@ -103,12 +107,12 @@ export const sessionAgentSchema = z.object({
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),
-  phone: z.string().nullable(),
+  phone: z.nullable(z.string()),
   slug: z.string(),
-  brokerage: z.string().nullable(),
+  brokerage: z.nullable(z.string()),
   status: z.enum(['active', 'inactive', 'pending']),
   is_admin: z.boolean(),
-  professional_title: z.string().nullable(),
+  professional_title: z.nullable(z.string()),
 });
 
 export type SessionAgent = z.infer<typeof sessionAgentSchema>;

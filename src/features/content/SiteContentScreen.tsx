@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState, type ReactNode, type SubmitEvent } from 'react';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Field } from '../../ui/Field.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
@@ -33,7 +33,7 @@ const PATH = '/api/admin/site-content';
 const QUERY_KEY = ['site-content'];
 
 /** The form checks the draft as the API will: turned back into the content first. */
-const draftSchema = z.record(z.string(), z.string()).transform(fromDraft).pipe(siteContentSchema);
+const draftSchema = z.pipe(z.pipe(z.record(z.string(), z.string()), z.transform(fromDraft)), siteContentSchema);
 
 /** /admin/content: the claims, track record, testimonial, disclaimer and county figures of the public pages. */
 export default function SiteContentScreen() {

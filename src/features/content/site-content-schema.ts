@@ -4,7 +4,7 @@
  * /api/admin/site-content, the /admin/content form and the build share this shape, its limits and
  * its messages. The defaults are the seed of migration 0018, not here.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { requiredText } from '../forms/text-fields.ts';
 
 /** How long each text may be, and how many items each list holds. */
@@ -30,13 +30,18 @@ export const CONTENT_MESSAGES = {
 
 /** Empty means "not shown". */
 const optional = (label: string, max: number) =>
-  z.string(`${label} must be text`).trim().max(max, `${label} must be at most ${max} characters`).default('');
+  z._default(
+    z.string(`${label} must be text`).check(z.trim(), z.maxLength(max, `${label} must be at most ${max} characters`)),
+    '',
+  );
 
-const list = <Item extends z.ZodType>(item: Item, plural: string) =>
+const list = <Item extends z.ZodMiniType>(item: Item, plural: string) =>
   z
     .array(item, `The ${plural} must be a list`)
-    .min(1, `Keep at least one of the ${plural}`)
-    .max(CONTENT_LIMITS.items, `At most ${CONTENT_LIMITS.items} ${plural}`);
+    .check(
+      z.minLength(1, `Keep at least one of the ${plural}`),
+      z.maxLength(CONTENT_LIMITS.items, `At most ${CONTENT_LIMITS.items} ${plural}`),
+    );
 
 export const claimSchema = z.strictObject({
   figure: requiredText('Figure', CONTENT_LIMITS.figure),
@@ -86,4 +91,4 @@ export const unsourcedFigures = (claims: readonly Claim[]): Claim[] =>
   claims.filter((claim) => /\d/.test(claim.figure) && claim.source.trim() === '');
 
 export const siteContentAnswerSchema = z.object({ success: z.literal(true), content: siteContentSchema });
-export const siteContentSavedSchema = siteContentAnswerSchema.extend({ message: z.string() });
+export const siteContentSavedSchema = z.extend(siteContentAnswerSchema, { message: z.string() });

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Modal } from '../../ui/Modal.tsx';
 import { getJson } from '../accounts/account-query.ts';
 import type { LeadRow } from '../leads/lead-list.ts';
@@ -67,7 +67,7 @@ function crmNote(sync: LeadSync | null): string {
   }
 }
 
-const crmAnswerSchema = z.object({ success: z.literal(true), sync: leadSyncSchema.nullable() });
+const crmAnswerSchema = z.object({ success: z.literal(true), sync: z.nullable(leadSyncSchema) });
 
 /** Each call made to Follow Up Boss for `lead` (read when opened), and the CRM note. */
 export function LeadSyncHistoryDialog({ lead, onClose }: { lead: LeadRow | null; onClose: () => void }) {

@@ -223,13 +223,13 @@ export function fubClient(baseUrl: string, fetchImpl: typeof fetch = fetch): Fub
   async function list<T>(
     credentials: FubCredentials,
     path: string,
-    schema: z.ZodType<T>,
+    schema: z.core.$ZodType<T>,
     options: FubRequestOptions | undefined,
   ): Promise<{ ok: true; page: T } | { ok: false; answer: FubFailure }> {
     const answer = await request(credentials, path, { method: 'GET' }, options);
     if ('kind' in answer) return { ok: false, answer };
     if (answer.status !== 200) return { ok: false, answer: failure(answer, credentials, 'the lookup') };
-    const parsed = schema.safeParse(jsonBody(answer.body));
+    const parsed = z.safeParse(schema, jsonBody(answer.body));
     if (parsed.success) return { ok: true, page: parsed.data };
     return {
       ok: false,

@@ -2,7 +2,7 @@
  * The Follow Up Boss card's contract, shared by the screen and the server: what a save sends, what
  * the card is shown, and the spec's messages.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const FUB_MESSAGES = {
   saved: 'Follow Up Boss integration settings saved successfully!',
@@ -18,11 +18,15 @@ export const FUB_MESSAGES = {
 } as const;
 
 const text = (max: number, label: string) =>
-  z.string(`${label} must be text`).trim().max(max, `${label} must be at most ${max} characters`);
+  z.string(`${label} must be text`).check(z.trim(), z.maxLength(max, `${label} must be at most ${max} characters`));
 /** Sent as an HTTP header's value (X-System, X-System-Key): printable ASCII only. */
 const headerText = (max: number, label: string) =>
-  text(max, label).regex(/^[\x20-\x7e]*$/, `${label} may use only letters, digits, spaces and punctuation`);
-const optional = (schema: z.ZodString) => schema.optional().transform((value) => (value ? value : undefined));
+  text(max, label).check(z.regex(/^[\x20-\x7e]*$/, `${label} may use only letters, digits, spaces and punctuation`));
+const optional = (schema: z.ZodMiniString) =>
+  z.pipe(
+    z.optional(schema),
+    z.transform((value) => (value ? value : undefined)),
+  );
 
 /**
  * A save. Empty optional values are left out by the form (the spec), and left as they are here: a
@@ -40,20 +44,20 @@ export type FubSave = z.input<typeof fubSaveSchema>;
 export const fubIntegrationSchema = z.object({
   connected: z.boolean(),
   api_key_masked: z.string(),
-  system: z.string().nullable(),
+  system: z.nullable(z.string()),
   system_key_masked: z.string(),
   active: z.boolean(),
   /** Whose Follow Up Boss account the key belongs to (GET /v1/identity when it was saved). */
-  account: z
-    .object({
-      name: z.string().nullable(),
-      domain: z.string().nullable(),
-      user_name: z.string().nullable(),
-      user_email: z.string().nullable(),
-    })
-    .nullable(),
+  account: z.nullable(
+    z.object({
+      name: z.nullable(z.string()),
+      domain: z.nullable(z.string()),
+      user_name: z.nullable(z.string()),
+      user_email: z.nullable(z.string()),
+    }),
+  ),
   /** Why syncing stopped (Follow Up Boss refused the key), until a working key is saved. */
-  attention: z.string().nullable(),
+  attention: z.nullable(z.string()),
   /** The agent's leads by sync state. */
   leads: z.object({
     synced: z.number(),
@@ -68,7 +72,7 @@ export type FubIntegration = z.infer<typeof fubIntegrationSchema>;
 /** What GET answers: the integration as the card shows it. */
 export const fubAnswerSchema = z.object({ success: z.literal(true), integration: fubIntegrationSchema });
 /** What a save or a disconnect answers: the card as it now is, and what to say. */
-export const fubChangeSchema = fubAnswerSchema.extend({ message: z.string() });
+export const fubChangeSchema = z.extend(fubAnswerSchema, { message: z.string() });
 
 /** Sync controls show only for an active integration with a key (the spec). */
 export const canSync = (integration: FubIntegration | undefined): boolean =>

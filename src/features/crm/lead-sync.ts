@@ -1,5 +1,5 @@
 /** The sync controls' contract, shared by the leads screen and the server. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { recordId } from '../forms/record-id.ts';
 
 export const MAX_SYNC_LEADS = 100;
@@ -17,15 +17,17 @@ export const leadSyncRequestSchema = z.object({
         error: 'Choose the leads to sync',
       },
     )
-    .min(1, 'Choose the leads to sync')
-    .max(MAX_SYNC_LEADS, `Sync at most ${MAX_SYNC_LEADS} leads at a time`),
+    .check(
+      z.minLength(1, 'Choose the leads to sync'),
+      z.maxLength(MAX_SYNC_LEADS, `Sync at most ${MAX_SYNC_LEADS} leads at a time`),
+    ),
 });
 
 /** Where one lead stands after a sync request. `waiting`: queued, retried by the scheduled run. */
 export const leadSyncResultSchema = z.object({
   lead_id: z.number(),
   status: z.enum(['synced', 'waiting', 'ignored', 'stopped', 'rejected']),
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
 });
 export type LeadSyncResult = z.infer<typeof leadSyncResultSchema>;
 
@@ -40,14 +42,14 @@ export const leadSyncSchema = z.object({
   status: z.enum(['queued', 'sending', 'synced', 'ignored', 'stopped', 'rejected']),
   attempts: z.number(),
   next_attempt_at: z.string(),
-  person_id: z.number().nullable(),
-  last_error: z.string().nullable(),
+  person_id: z.nullable(z.number()),
+  last_error: z.nullable(z.string()),
   history: z.array(
     z.object({
       at: z.string(),
       outcome: z.string(),
-      http_status: z.number().nullable(),
-      error: z.string().nullable(),
+      http_status: z.nullable(z.number()),
+      error: z.nullable(z.string()),
       duration_ms: z.number(),
     }),
   ),

@@ -2,7 +2,7 @@
  * GET /api/agents/me/overview: the signed-in agent's figures, shared by the route (which builds
  * the answer) and the overview screen (which parses it).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Weeks in the chart (the current one last), and the most activity items the list shows. */
 export const OVERVIEW_WEEKS = 12;
@@ -36,7 +36,7 @@ export const overviewSchema = z.object({
   estimates_total: z.number(),
   leads_this_month: z.number(),
   /** Leads ÷ estimates in percent, one decimal; null without estimates. */
-  conversion_percent: z.number().nullable(),
+  conversion_percent: z.nullable(z.number()),
   weeks: z.array(weekSchema),
   activities: z.array(activitySchema),
 });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { Field } from '../../ui/Field.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
@@ -17,7 +17,7 @@ import {
 const PATH = '/api/agents/me/integrations/mailgun';
 const QUERY_KEY = ['mailgun-settings'];
 const answerSchema = z.object({ success: z.literal(true), settings: mailgunViewSchema });
-const savedSchema = answerSchema.extend({ message: z.string() });
+const savedSchema = z.extend(answerSchema, { message: z.string() });
 
 /** The admin's e-mail sending card: the Mailgun settings (key write-only) and a test e-mail. */
 export function EmailSettingsCard() {

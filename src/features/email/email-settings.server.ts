@@ -129,7 +129,7 @@ export function mailgunSettingsView(settings: MailgunSettings): MailgunSettingsV
 
 /**
  * Saves the settings (one upsert, one round trip), encrypting a new key, and answers what a
- * screen may show of the result. Throws a ZodError for invalid input.
+ * screen may show of the result. Throws a zod error ($ZodError) for invalid input.
  */
 export async function saveMailgunSettings(
   db: Queryable,

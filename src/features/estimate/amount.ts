@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { groupDigits } from '../../ui/money.ts';
 import { MAX_AMOUNT_CENTS } from './estimate.ts';
 
@@ -17,46 +17,46 @@ export function dollarAmount(label: string, options: { minimumDollars: number })
   // without Intl: this runs at import, and a cold start pays ~20 ms for ICU's first use (decision 0026).
   const minimum = groupDigits(String(options.minimumDollars));
   const description = `Dollars, as a number or text like "450,000.50": $${minimum} to $100,000,000`;
-  return z
+  const given = z
     .union([z.number(), z.string()], {
       error: (issue) =>
         issue.input === undefined || issue.input === null
           ? `${label} is required`
           : `${label} must be a dollar amount, like 450,000`,
     })
-    .meta({ description })
-    .transform((value, ctx): number => {
+    .register(z.globalRegistry, { description });
+  return z.pipe(
+    given,
+    z.transform((value: number | string, ctx): number => {
+      const fail = (message: string): never => {
+        ctx.issues.push({ code: 'custom', message, input: value });
+        return z.NEVER;
+      };
       const text = typeof value === 'number' ? String(value) : value.trim().replace(/[$,]/g, '');
       if (text === '') {
-        ctx.addIssue({ code: 'custom', message: `${label} is required` });
-        return z.NEVER;
+        return fail(`${label} is required`);
       }
       if (typeof value === 'number' && (!Number.isFinite(value) || value < 0)) {
-        ctx.addIssue({ code: 'custom', message: `${label} cannot be negative` });
-        return z.NEVER;
+        return fail(`${label} cannot be negative`);
       }
       if (text.startsWith('-')) {
-        ctx.addIssue({ code: 'custom', message: `${label} cannot be negative` });
-        return z.NEVER;
+        return fail(`${label} cannot be negative`);
       }
       if (!DOLLARS.test(text)) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be a dollar amount, like 450,000` });
-        return z.NEVER;
+        return fail(`${label} must be a dollar amount, like 450,000`);
       }
       const [whole = '0', fraction = ''] = text.split('.');
       if (whole.replace(/^0+/, '').length > 11) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be at most $100,000,000` });
-        return z.NEVER;
+        return fail(`${label} must be at most $100,000,000`);
       }
       const cents = Number(whole) * 100 + Number(fraction.padEnd(2, '0'));
       if (cents < options.minimumDollars * 100) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be at least $${minimum}` });
-        return z.NEVER;
+        return fail(`${label} must be at least $${minimum}`);
       }
       if (cents > MAX_AMOUNT_CENTS) {
-        ctx.addIssue({ code: 'custom', message: `${label} must be at most $100,000,000` });
-        return z.NEVER;
+        return fail(`${label} must be at most $100,000,000`);
       }
       return cents;
-    });
+    }),
+  );
 }

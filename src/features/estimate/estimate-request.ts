@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { optionalPersonName } from '../forms/person-name.ts';
 import { sheetSchema } from '../net-sheet/sheet-schema.ts';
 import { dollarAmount, MIN_SALE_PRICE_DOLLARS } from './amount.ts';
@@ -7,14 +7,20 @@ export const MAX_NAME_LENGTH = 100;
 
 /** POST /api/estimates; the calculator forms check the same rules before sending. */
 export const estimateRequestSchema = z.object({
-  agent_slug: z.string({ error: 'Agent is required' }).trim().min(1, 'Agent is required').max(64, 'Agent is not valid'),
+  agent_slug: z
+    .string({ error: 'Agent is required' })
+    .check(z.trim(), z.minLength(1, 'Agent is required'), z.maxLength(64, 'Agent is not valid')),
   sale_price: dollarAmount('Sale price', { minimumDollars: MIN_SALE_PRICE_DOLLARS }),
   // Optional on the county pages: an absent or empty payoff is $0.
-  mortgage_payoff: z
-    .union([z.number(), z.string(), z.null()], { error: 'Mortgage payoff must be a dollar amount, like 450,000' })
-    .optional()
-    .transform((value) => (value === null || value === undefined || value === '' ? 0 : value))
-    .pipe(dollarAmount('Mortgage payoff', { minimumDollars: 0 })),
+  mortgage_payoff: z.pipe(
+    z.pipe(
+      z.optional(
+        z.union([z.number(), z.string(), z.null()], { error: 'Mortgage payoff must be a dollar amount, like 450,000' }),
+      ),
+      z.transform((value) => (value === null || value === undefined || value === '' ? 0 : value)),
+    ),
+    dollarAmount('Mortgage payoff', { minimumDollars: 0 }),
+  ),
   // The calculator's first name: the same rule as every other name, so "Talk to…" can carry it on.
   recipient_name: optionalPersonName('Name', MAX_NAME_LENGTH),
 });
@@ -35,13 +41,13 @@ export const estimateSchema = z.object({
   lawyer_fee: z.number(),
   recording_fee: z.number(),
   net_to_seller: z.number(),
-  recipient_name: z.string().nullable(),
+  recipient_name: z.nullable(z.string()),
   created_at: z.string(),
   /**
    * A detailed estimate's stored sheet (absent for a quick estimate). Its net is then the estimate's
    * net_to_seller, and its lines are the ones a seller reads (netSheetLines).
    */
-  sheet: sheetSchema.optional(),
+  sheet: z.optional(sheetSchema),
 });
 
 export type Estimate = z.infer<typeof estimateSchema>;

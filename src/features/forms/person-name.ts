@@ -6,7 +6,7 @@
  * the next ("Talk to…" after the calculator). Names go into e-mails the product sends, so no link,
  * address or markup either.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { requiredText, withoutLinks } from './text-fields.ts';
 
 /** The longest first or last name the seller forms take (a full name may be twice that). */
@@ -22,21 +22,27 @@ export const hasOnlyNameCharacters = (value: string): boolean => NAME_CHARACTERS
 
 /** A required name of at most `max` characters, trimmed. */
 export const personName = (label: string, max: number) =>
-  requiredText(label, max)
-    .refine(hasOnlyNameCharacters, { message: nameCharactersMessage(label), abort: true })
+  requiredText(label, max).check(
+    z.refine(hasOnlyNameCharacters, { message: nameCharactersMessage(label), abort: true }),
     // "example.com", "www.x": a period right before two letters; initials ("J.R. Smith") have one.
-    .check(withoutLinks(label));
+    withoutLinks(label),
+  );
 
 /** The same rule for a name that may be left out: empty or absent is null. */
 export const optionalPersonName = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .refine(hasOnlyNameCharacters, { message: nameCharactersMessage(label), abort: true })
-    .check(withoutLinks(label))
-    .nullish()
-    .transform((value) => (value ? value : null));
+  z.pipe(
+    z.nullish(
+      z
+        .string({ error: `${label} must be text` })
+        .check(
+          z.trim(),
+          z.maxLength(max, `${label} must be at most ${max} characters`),
+          z.refine(hasOnlyNameCharacters, { message: nameCharactersMessage(label), abort: true }),
+          withoutLinks(label),
+        ),
+    ),
+    z.transform((value) => (value ? value : null)),
+  );
 
 /** The first problem with a required name typed in a form, or undefined when it is a name. */
 export function personNameProblem(label: string, max: number, value: string): string | undefined {

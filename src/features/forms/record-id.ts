@@ -4,7 +4,7 @@
  * database and answered 500 ("out of range for type integer"; security audit 2026-11-26, finding 13);
  * bounded here it is a 400 on the field, as a malformed id is.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** The largest `integer` (int4) PostgreSQL stores. */
 export const MAX_RECORD_ID = 2_147_483_647;
@@ -30,7 +30,9 @@ const messagesOf = (label: string | IdMessages): IdMessages =>
 /** An id sent as a JSON number. `label` names it in the messages ("Agent id must be a number"). */
 export function recordId(label: string | IdMessages) {
   const messages = messagesOf(label);
-  return z.number({ error: messages.type }).int(messages.whole).min(1, messages.min).max(MAX_RECORD_ID, messages.max);
+  return z
+    .number({ error: messages.type })
+    .check(z.int(messages.whole), z.gte(1, messages.min), z.lte(MAX_RECORD_ID, messages.max));
 }
 
 /** An id in a path or a query, where it arrives as text. */
@@ -38,7 +40,5 @@ export function recordIdParam(label: string | IdMessages) {
   const messages = messagesOf(label);
   return z.coerce
     .number({ error: messages.type })
-    .int(messages.whole)
-    .min(1, messages.min)
-    .max(MAX_RECORD_ID, messages.max);
+    .check(z.int(messages.whole), z.gte(1, messages.min), z.lte(MAX_RECORD_ID, messages.max));
 }

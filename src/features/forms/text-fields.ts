@@ -1,22 +1,26 @@
 /** The text fields every form of the product has, with friendly messages (zod schemas shared by forms and routes). */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** Trimmed text, at least one character and at most `max`. */
 export const requiredText = (label: string, max: number) =>
   z
     .string({ error: `${label} is required` })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+    .check(
+      z.trim(),
+      z.minLength(1, `${label} is required`),
+      z.maxLength(max, `${label} must be at most ${max} characters`),
+    );
 
 /** Trimmed text of at most `max` characters; empty means "not given" (null). */
 export const optionalText = (label: string, max: number) =>
-  z
-    .string({ error: `${label} must be text` })
-    .trim()
-    .max(max, `${label} must be at most ${max} characters`)
-    .nullish()
-    .transform((value) => (value ? value : null));
+  z.pipe(
+    z.nullish(
+      z
+        .string({ error: `${label} must be text` })
+        .check(z.trim(), z.maxLength(max, `${label} must be at most ${max} characters`)),
+    ),
+    z.transform((value) => (value ? value : null)),
+  );
 
 // A dot as a mail client or browser reads one in a host name (ASCII and the ideographic/full-width ones).
 const DOT = '[.\u3002\uFF0E\uFF61]';

@@ -11,7 +11,7 @@
  * The first page starts with the byte order mark and the header line; the others are rows only, so
  * the file is the pages' bodies end to end.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { MAX_RECORD_ID } from '../forms/record-id.ts';
 import { adminLeadFilterFields, leadFilterFields, leadQueryString, withDatesInOrder } from './lead-list.ts';
 
@@ -52,28 +52,33 @@ const CURSOR_MESSAGE = 'Cursor must be the X-Export-Next header of the previous 
 export const exportCursor = (lead: ExportCursor): string => `${lead.at}_${lead.id}`;
 
 /** The `cursor` parameter: an X-Export-Next value, read back into where the page starts. */
-export const exportCursorSchema = z
-  .string({ error: CURSOR_MESSAGE })
-  .max(40, CURSOR_MESSAGE)
-  .regex(CURSOR_PATTERN, CURSOR_MESSAGE)
-  .refine((value) => {
-    const [, at = '', id = ''] = CURSOR_PATTERN.exec(value) ?? [];
-    // The moment must exist (Date rounds to the millisecond: compare without the microseconds).
-    const moment = new Date(at);
-    return (
-      !Number.isNaN(moment.getTime()) &&
-      moment.toISOString().slice(0, 23) === at.slice(0, 23) &&
-      Number(id) >= 1 &&
-      Number(id) <= MAX_RECORD_ID
-    );
-  }, CURSOR_MESSAGE)
-  .transform((value): ExportCursor => {
+export const exportCursorSchema = z.pipe(
+  z.string({ error: CURSOR_MESSAGE }).check(
+    z.maxLength(40, CURSOR_MESSAGE),
+    z.regex(CURSOR_PATTERN, CURSOR_MESSAGE),
+    z.refine((value) => {
+      const [, at = '', id = ''] = CURSOR_PATTERN.exec(value) ?? [];
+      // The moment must exist (Date rounds to the millisecond: compare without the microseconds).
+      const moment = new Date(at);
+      return (
+        !Number.isNaN(moment.getTime()) &&
+        moment.toISOString().slice(0, 23) === at.slice(0, 23) &&
+        Number(id) >= 1 &&
+        Number(id) <= MAX_RECORD_ID
+      );
+    }, CURSOR_MESSAGE),
+  ),
+  z.transform((value): ExportCursor => {
     const [, at = '', id = ''] = CURSOR_PATTERN.exec(value) ?? [];
     return { at, id: Number(id) };
-  });
+  }),
+);
 
 const cursorField = {
-  cursor: z.preprocess((value) => (value === '' ? undefined : value), exportCursorSchema.optional()),
+  cursor: z.pipe(
+    z.transform((value) => (value === '' ? undefined : value)),
+    z.optional(exportCursorSchema),
+  ),
 };
 
 /** GET /api/leads/export.csv: the list's filters and, after the first page, the cursor. */
@@ -85,10 +90,7 @@ export const adminLeadExportQuerySchema = withDatesInOrder({ ...adminLeadFilterF
 export type LeadExportQuery = z.output<typeof adminLeadExportQuerySchema>;
 
 /** A count header: a whole number of leads (a missing one is not 0: the page is not one of ours). */
-const countHeader = z
-  .string()
-  .regex(/^\d{1,9}$/)
-  .transform(Number);
+const countHeader = z.pipe(z.string().check(z.regex(/^\d{1,9}$/)), z.transform(Number));
 
 /** An error answer of a page (the API's one shape). */
 const errorAnswerSchema = z.object({ error: z.string() });

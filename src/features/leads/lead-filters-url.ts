@@ -3,7 +3,7 @@
  * reload, a bookmark or Back shows the same leads. The names are the list API's (lead-list.ts), so
  * the address bar reads like the request the table sends.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { LEAD_LIST } from './lead-list.ts';
 
 /** The filters the table sends, in the order they are written to the URL. */
@@ -16,13 +16,12 @@ export type UrlFilters = Record<UrlFilter, string>;
  * One filter of a URL someone may have typed or cut short: kept as text (the list's API checks it
  * and the table says what is wrong), capped so a pasted address cannot fill the search box.
  */
-const filterText = z
-  .string()
-  .max(LEAD_LIST.maxSearch)
-  .catch('')
-  .transform((value) => value.trim());
+const filterText = z.pipe(
+  z.catch(z.string().check(z.maxLength(LEAD_LIST.maxSearch)), ''),
+  z.transform((value) => value.trim()),
+);
 
-const pageOfUrl = z.coerce.number().int().min(1).max(1_000_000).catch(1);
+const pageOfUrl = z.catch(z.coerce.number().check(z.int(), z.gte(1), z.lte(1_000_000)), 1);
 
 /** The filters and page a screen's query string asks for; missing or unreadable ones are empty / page 1. */
 export function filtersFromUrl(search: string): { filters: UrlFilters; page: number } {

@@ -2,7 +2,7 @@
  * The agent's list of leads, shared by the leads table (which builds its requests from these) and
  * the API (which parses them): the query, the list row, the CSV columns and cell encoding.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { formatPhone } from '../../ui/phone.ts';
 import { recordIdParam } from '../forms/record-id.ts';
 import { LEAD_SOURCES, UTM_KEYS } from './lead.ts';
@@ -39,52 +39,60 @@ const blankToUndefined = (value: unknown) => (value === '' ? undefined : value);
 
 /** A YYYY-MM-DD day that exists on the calendar. */
 const day = (label: string) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: `${label} must be a date` })
-      .regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date like 2026-01-31`)
-      .refine((value) => {
-        const parsed = new Date(`${value}T00:00:00Z`);
-        return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
-      }, `${label} is not a real date`)
-      .optional(),
+  z.pipe(
+    z.transform(blankToUndefined),
+    z.optional(
+      z.string({ error: `${label} must be a date` }).check(
+        z.regex(/^\d{4}-\d{2}-\d{2}$/, `${label} must be a date like 2026-01-31`),
+        z.refine((value) => {
+          const parsed = new Date(`${value}T00:00:00Z`);
+          return !Number.isNaN(parsed.getTime()) && parsed.toISOString().startsWith(value);
+        }, `${label} is not a real date`),
+      ),
+    ),
   );
 
 const whole = (label: string, max: number, fallback: number) =>
-  z.preprocess(
-    blankToUndefined,
-    z.coerce
-      .number({ error: `${label} must be a whole number` })
-      .int(`${label} must be a whole number`)
-      .min(1, `${label} must be at least 1`)
-      .max(max, `${label} must be at most ${max}`)
-      .default(fallback),
+  z.pipe(
+    z.transform(blankToUndefined),
+    z._default(
+      z.coerce
+        .number({ error: `${label} must be a whole number` })
+        .check(
+          z.int(`${label} must be a whole number`),
+          z.gte(1, `${label} must be at least 1`),
+          z.lte(max, `${label} must be at most ${max}`),
+        ),
+      fallback,
+    ),
   );
 
 /** The filters of the list and of the CSV export (lead-export.ts adds the export's cursor). */
 export const leadFilterFields = {
-  search: z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: 'Search must be text' })
-      .trim()
-      .max(LEAD_LIST.maxSearch, `Search must be at most ${LEAD_LIST.maxSearch} characters`)
-      .optional(),
+  search: z.pipe(
+    z.transform(blankToUndefined),
+    z.optional(
+      z
+        .string({ error: 'Search must be text' })
+        .check(z.trim(), z.maxLength(LEAD_LIST.maxSearch, `Search must be at most ${LEAD_LIST.maxSearch} characters`)),
+    ),
   ),
   /** The kind of page the lead's form was on (lead-origin.ts). */
-  source: z.preprocess(
-    (value) => oldSource(blankToUndefined(value)),
-    z.enum(LEAD_ORIGINS, { error: `Source must be one of ${LEAD_ORIGINS.join(', ')}` }).optional(),
+  source: z.pipe(
+    z.transform((value) => oldSource(blankToUndefined(value))),
+    z.optional(z.enum(LEAD_ORIGINS, { error: `Source must be one of ${LEAD_ORIGINS.join(', ')}` })),
   ),
   /** One town's page (its slug, as in /long-island-real-estate/{town}); the town pages' leads only. */
-  town: z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: 'Town must be a town page name such as bay-shore' })
-      .max(100, 'Town must be at most 100 characters')
-      .regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Town must be a town page name such as bay-shore')
-      .optional(),
+  town: z.pipe(
+    z.transform(blankToUndefined),
+    z.optional(
+      z
+        .string({ error: 'Town must be a town page name such as bay-shore' })
+        .check(
+          z.maxLength(100, 'Town must be at most 100 characters'),
+          z.regex(/^[a-z0-9]+(-[a-z0-9]+)*$/, 'Town must be a town page name such as bay-shore'),
+        ),
+    ),
   ),
   from: day('From date'),
   to: day('To date'),
@@ -96,8 +104,8 @@ const datesInOrder = (query: { from?: string | undefined; to?: string | undefine
 const DATE_ORDER = { message: 'From date must be on or before To date', path: ['to'] };
 
 /** `fields` (the filters and more) with From on or before To. */
-export const withDatesInOrder = <Shape extends z.ZodRawShape>(fields: Shape) =>
-  z.object(fields).refine(datesInOrder, DATE_ORDER);
+export const withDatesInOrder = <Shape extends z.core.$ZodLooseShape>(fields: Shape) =>
+  z.object(fields).check(z.refine(datesInOrder, DATE_ORDER));
 
 /** The filters of the list and the CSV export: search (name, e-mail or phone), source, days. */
 export const leadFilterSchema = withDatesInOrder(leadFilterFields);
@@ -109,7 +117,7 @@ export const leadListQuerySchema = z
     page: whole('Page', 1_000_000, 1),
     per_page: whole('Per page', LEAD_LIST.maxPerPage, LEAD_LIST.perPage),
   })
-  .refine(datesInOrder, DATE_ORDER);
+  .check(z.refine(datesInOrder, DATE_ORDER));
 
 export type LeadFilters = z.output<typeof leadFilterSchema>;
 export type LeadListQuery = z.output<typeof leadListQuerySchema>;
@@ -120,18 +128,20 @@ export const CRM_STATUS_FILTERS = [...leadSyncSchema.shape.status.options, 'none
 /** The admin's further filters over every agent's leads: one agent (by id) and the CRM status. */
 export const adminLeadFilterFields = {
   ...leadFilterFields,
-  agent: z.preprocess(
-    blankToUndefined,
-    recordIdParam({
-      type: 'Agent must be an agent id',
-      whole: 'Agent must be an agent id',
-      min: 'Agent must be an agent id',
-      max: 'Agent must be an agent id',
-    }).optional(),
+  agent: z.pipe(
+    z.transform(blankToUndefined),
+    z.optional(
+      recordIdParam({
+        type: 'Agent must be an agent id',
+        whole: 'Agent must be an agent id',
+        min: 'Agent must be an agent id',
+        max: 'Agent must be an agent id',
+      }),
+    ),
   ),
-  crm_status: z.preprocess(
-    blankToUndefined,
-    z.enum(CRM_STATUS_FILTERS, { error: `CRM status must be one of ${CRM_STATUS_FILTERS.join(', ')}` }).optional(),
+  crm_status: z.pipe(
+    z.transform(blankToUndefined),
+    z.optional(z.enum(CRM_STATUS_FILTERS, { error: `CRM status must be one of ${CRM_STATUS_FILTERS.join(', ')}` })),
   ),
 };
 
@@ -145,7 +155,7 @@ export const adminLeadListQuerySchema = z
     page: whole('Page', 1_000_000, 1),
     per_page: whole('Per page', LEAD_LIST.maxPerPage, LEAD_LIST.perPage),
   })
-  .refine(datesInOrder, DATE_ORDER);
+  .check(z.refine(datesInOrder, DATE_ORDER));
 
 export type AdminLeadFilters = z.output<typeof adminLeadFilterSchema>;
 
@@ -165,26 +175,26 @@ export const leadRowSchema = z.object({
   first_name: z.string(),
   last_name: z.string(),
   email: z.string(),
-  phone: z.string().nullable(),
-  address: z.string().nullable(),
+  phone: z.nullable(z.string()),
+  address: z.nullable(z.string()),
   /** The seller's note from the contact form (newcomer audit minor 19), or null. */
-  message: z.string().nullable().default(null),
+  message: z._default(z.nullable(z.string()), null),
   source: z.string(),
   created_at: z.string(),
   synced_to_fub: z.union([z.literal(0), z.literal(1)]),
-  estimate_uuid: z.string().nullable(),
-  page_path: z.string().nullable(),
+  estimate_uuid: z.nullable(z.string()),
+  page_path: z.nullable(z.string()),
   /** The kind of page the lead's form was on, and where it came from in words ("Town page: Huntington"). */
   origin: z.enum(LEAD_ORIGINS),
   source_label: z.string(),
   /** The campaign the visitor arrived from (utm_* parameters without the prefix), or null. */
-  utm: z.partialRecord(z.enum(UTM_KEYS), z.string()).nullable(),
+  utm: z.nullable(z.partialRecord(z.enum(UTM_KEYS), z.string())),
   /**
    * Where the lead's sync to Follow Up Boss stands (its crm_syncs job) and why it last failed; null
    * without a job. Defaulted so that a scope whose rows do not carry it still lists its leads.
    */
-  crm_status: leadSyncSchema.shape.status.nullable().default(null),
-  crm_error: z.string().nullable().default(null),
+  crm_status: z._default(z.nullable(leadSyncSchema.shape.status), null),
+  crm_error: z._default(z.nullable(z.string()), null),
 });
 
 export type LeadRow = z.output<typeof leadRowSchema>;
@@ -196,7 +206,7 @@ export const leadListResponseSchema = z.object({
   success: z.literal(true),
   leads: z.array(leadRowSchema),
   /** The town pages the scope's leads came from (whatever the other filters), by name. */
-  towns: z.array(leadTownSchema).default([]),
+  towns: z._default(z.array(leadTownSchema), []),
   total: z.number(),
   page: z.number(),
   per_page: z.number(),
@@ -205,11 +215,11 @@ export const leadListResponseSchema = z.object({
 export type LeadListResponse = z.output<typeof leadListResponseSchema>;
 
 /** A lead of the admin's list: the agent's row plus whose lead it is. */
-export const adminLeadRowSchema = leadRowSchema.extend({ agent_id: z.number(), agent_name: z.string() });
+export const adminLeadRowSchema = z.extend(leadRowSchema, { agent_id: z.number(), agent_name: z.string() });
 
 export type AdminLeadRow = z.output<typeof adminLeadRowSchema>;
 
-export const adminLeadListResponseSchema = leadListResponseSchema.extend({ leads: z.array(adminLeadRowSchema) });
+export const adminLeadListResponseSchema = z.extend(leadListResponseSchema, { leads: z.array(adminLeadRowSchema) });
 
 /** DELETE /api/leads: how many leads were cleared. */
 export const clearLeadsResponseSchema = z.object({ success: z.literal(true), deleted: z.number() });

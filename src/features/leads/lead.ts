@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { optionalText, requiredText } from '../forms/text-fields.ts';
 import { NAME_PART_MAX, personName } from '../forms/person-name.ts';
 import { UUID_PATTERN } from '../estimate/estimate-request.ts';
@@ -26,61 +26,72 @@ export const LIMITS = {
 
 /** The hidden field a person never fills in (the forms hide it); a bot that fills it is dropped. */
 export const HONEYPOT_FIELD = 'company_site';
-const honeypot = z
-  .unknown()
-  .optional()
-  .transform((value) => value !== undefined && value !== null && value !== '');
+const honeypot = z.pipe(
+  z.optional(z.unknown()),
+  z.transform((value) => value !== undefined && value !== null && value !== ''),
+);
 
 /** The site path of the page the form was on, e.g. /long-island-real-estate/bay-shore. */
-const page = z
-  .string({ error: 'Page must be a site path' })
-  .max(LIMITS.page, `Page must be at most ${LIMITS.page} characters`)
-  .regex(/^\/[a-z0-9/_-]*$/, 'Page must be a site path such as /long-island-real-estate/bay-shore')
-  .nullish()
-  .transform((value) => value ?? null);
+const page = z.pipe(
+  z.nullish(
+    z
+      .string({ error: 'Page must be a site path' })
+      .check(
+        z.maxLength(LIMITS.page, `Page must be at most ${LIMITS.page} characters`),
+        z.regex(/^\/[a-z0-9/_-]*$/, 'Page must be a site path such as /long-island-real-estate/bay-shore'),
+      ),
+  ),
+  z.transform((value) => value ?? null),
+);
 
-const email = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .min(1, 'Email is required')
-  .max(LIMITS.email, 'Email is too long')
-  .pipe(z.email('Please enter a valid email address'));
+const email = z.pipe(
+  z
+    .string({ error: 'Email is required' })
+    .check(z.trim(), z.minLength(1, 'Email is required'), z.maxLength(LIMITS.email, 'Email is too long')),
+  z.email('Please enter a valid email address'),
+);
 
 /** A phone number as typed; it must hold a US number's 10 digits (or 11 with the leading 1). */
 const phoneWithDigits = (value: string) => /^1?\d{10}$/.test(value.replace(/\D/g, ''));
-const phone = requiredText('Phone', LIMITS.phone).refine(phoneWithDigits, 'Please enter a valid phone number');
-const optionalPhone = optionalText('Phone', LIMITS.phone).refine(
-  (value) => value === null || phoneWithDigits(value),
-  'Please enter a valid phone number',
+const phone = requiredText('Phone', LIMITS.phone).check(z.refine(phoneWithDigits, 'Please enter a valid phone number'));
+const optionalPhone = optionalText('Phone', LIMITS.phone).check(
+  z.refine((value) => value === null || phoneWithDigits(value), 'Please enter a valid phone number'),
 );
 
 const utmValue = (key: string) =>
-  z
-    .string({ error: `utm_${key} must be text` })
-    .trim()
-    .min(1, `utm_${key} must not be empty`)
-    .max(LIMITS.utm, `utm_${key} must be at most ${LIMITS.utm} characters`)
-    .optional();
+  z.optional(
+    z
+      .string({ error: `utm_${key} must be text` })
+      .check(
+        z.trim(),
+        z.minLength(1, `utm_${key} must not be empty`),
+        z.maxLength(LIMITS.utm, `utm_${key} must be at most ${LIMITS.utm} characters`),
+      ),
+  );
 /** The campaign the visitor arrived from, kept with the lead (issue 23, M1). Unknown keys are refused. */
-export const utmSchema = z
-  .strictObject(
-    {
-      source: utmValue('source'),
-      medium: utmValue('medium'),
-      campaign: utmValue('campaign'),
-      term: utmValue('term'),
-      content: utmValue('content'),
-    },
-    { error: (issue) => (issue.code === 'unrecognized_keys' ? `utm takes only ${UTM_KEYS.join(', ')}` : undefined) },
-  )
-  .nullish()
-  .transform((utm) => (utm && Object.values(utm).some((value) => value !== undefined) ? utm : null));
+export const utmSchema = z.pipe(
+  z.nullish(
+    z.strictObject(
+      {
+        source: utmValue('source'),
+        medium: utmValue('medium'),
+        campaign: utmValue('campaign'),
+        term: utmValue('term'),
+        content: utmValue('content'),
+      },
+      { error: (issue) => (issue.code === 'unrecognized_keys' ? `utm takes only ${UTM_KEYS.join(', ')}` : undefined) },
+    ),
+  ),
+  z.transform((utm) => (utm && Object.values(utm).some((value) => value !== undefined) ? utm : null)),
+);
 export type Utm = NonNullable<z.output<typeof utmSchema>>;
 
 const consent = z.literal(true, { error: 'Please agree to be contacted about your home sale' });
 const source = (fallback: (typeof LEAD_SOURCES)[number]) =>
-  z.enum(LEAD_SOURCES, { error: `Source must be one of ${LEAD_SOURCES.join(', ')}` }).default(fallback);
-const estimateUuid = z.string({ error: 'Estimate id is required' }).regex(UUID_PATTERN, 'Estimate id is not valid');
+  z._default(z.enum(LEAD_SOURCES, { error: `Source must be one of ${LEAD_SOURCES.join(', ')}` }), fallback);
+const estimateUuid = z
+  .string({ error: 'Estimate id is required' })
+  .check(z.regex(UUID_PATTERN, 'Estimate id is not valid'));
 const agentId = recordId('Agent id');
 
 /** Home and county pages' contact forms. */
@@ -96,7 +107,7 @@ export const contactLeadSchema = z.object({
   source: source('showcase'),
   consent_marketing: consent,
   /** The estimate the visitor just made ("Talk to {agent}" after an estimate); it must be the agent's. */
-  estimate_uuid: estimateUuid.nullish(),
+  estimate_uuid: z.nullish(estimateUuid),
   page,
   utm: utmSchema,
   [HONEYPOT_FIELD]: honeypot,
@@ -112,7 +123,7 @@ export const agentPageLeadSchema = z.object({
   address: optionalText('Address', LIMITS.address),
   source: source('calculator'),
   consent_marketing: consent,
-  estimate_uuid: estimateUuid.nullish(),
+  estimate_uuid: z.nullish(estimateUuid),
   email_body: optionalText('Email body', LIMITS.emailBody),
   page,
   utm: utmSchema,
@@ -121,7 +132,7 @@ export const agentPageLeadSchema = z.object({
 
 /** The estimate page's "Send this to my email" form; the lead goes to the estimate's agent. */
 export const estimatePageLeadSchema = z.object({
-  agent_id: agentId.optional(),
+  agent_id: z.optional(agentId),
   name: personName('Full name', LIMITS.name),
   email,
   phone: optionalPhone,
@@ -148,12 +159,12 @@ export type EstimateEmailStatus = (typeof ESTIMATE_EMAIL_STATUSES)[number];
  */
 export const leadAnswerSchema = z.object({
   success: z.literal(true),
-  lead: z.object({ id: z.number().int().positive(), created_at: z.string() }),
+  lead: z.object({ id: z.number().check(z.int(), z.positive()), created_at: z.string() }),
   fub_sync_status: z.enum(['synced', 'no_api_key', 'no_integration', 'failed']),
   estimate_email: z.object({
     status: z.enum(ESTIMATE_EMAIL_STATUSES),
     /** For `limited`: seconds until the address's hourly cap lets another estimate go. */
-    retry_after_seconds: z.number().int().nonnegative().nullable(),
+    retry_after_seconds: z.nullable(z.number().check(z.int(), z.nonnegative())),
   }),
 });
 export type LeadAnswer = z.output<typeof leadAnswerSchema>;

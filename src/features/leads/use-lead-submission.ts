@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type * as z from 'zod';
+import * as z from 'zod/mini';
 import { callApi } from '../../ui/api-client.ts';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { arrivalUtm } from '../site/arrival.ts';
@@ -20,14 +20,14 @@ export const LEAD_FAILED = 'There was an error submitting your information. Plea
  * the form's HoneypotField) and the campaign the visitor arrived from (arrival.ts), so no form can
  * forget any.
  */
-export function useLeadSubmission<Answer extends z.ZodType>(answerSchema: Answer) {
+export function useLeadSubmission<Answer extends z.core.$ZodType>(answerSchema: Answer) {
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [sending, setSending] = useState(false);
   const [companySite, setCompanySite] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
 
-  const submitLead = async (schema: z.ZodType, lead: object): Promise<LeadOutcome<z.output<Answer>>> => {
-    const parsed = schema.safeParse(lead);
+  const submitLead = async (schema: z.core.$ZodType, lead: object): Promise<LeadOutcome<z.output<Answer>>> => {
+    const parsed = z.safeParse(schema, lead);
     if (!parsed.success) {
       setErrors(fieldErrorsOf(parsed.error));
       return { kind: 'invalid' };

@@ -2,7 +2,7 @@
  * /admin/data: the market-data runs, Refresh now and the file uploads, shared by the routes
  * (src/features/market/data-admin.server.ts) and the screen (DataScreen.tsx).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const dataRunSchema = z.object({
   id: z.number(),
@@ -10,14 +10,14 @@ export const dataRunSchema = z.object({
   /** A feed's URL, or "Uploaded file NAME". */
   origin: z.string(),
   started_at: z.string(),
-  finished_at: z.string().nullable(),
+  finished_at: z.nullable(z.string()),
   /** queued: recorded by the request, waiting for the background function to take it. */
   status: z.enum(['queued', 'running', 'succeeded', 'failed']),
   /** So far, while the run is running. */
   rows_read: z.number(),
   rows_skipped: z.number(),
   towns_updated: z.number(),
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
 });
 export type DataRun = z.infer<typeof dataRunSchema>;
 
@@ -81,12 +81,14 @@ export const DATA_MESSAGES = {
 /** The upload a chunk or a completion belongs to. */
 export const uploadParamsSchema = z.object({ upload: z.uuid({ error: DATA_MESSAGES.uploadId }) });
 
-export const uploadChunkParamsSchema = uploadParamsSchema.extend({
+export const uploadChunkParamsSchema = z.extend(uploadParamsSchema, {
   index: z.coerce
     .number({ error: DATA_MESSAGES.chunkIndex })
-    .int({ error: DATA_MESSAGES.chunkIndex })
-    .min(0, { error: DATA_MESSAGES.chunkIndex })
-    .max(MAX_UPLOAD_CHUNKS - 1, { error: DATA_MESSAGES.chunkIndex }),
+    .check(
+      z.int({ error: DATA_MESSAGES.chunkIndex }),
+      z.gte(0, { error: DATA_MESSAGES.chunkIndex }),
+      z.lte(MAX_UPLOAD_CHUNKS - 1, { error: DATA_MESSAGES.chunkIndex }),
+    ),
 });
 
 /** Every chunk says what the upload is: the first one to arrive records it, the others must agree. */
@@ -94,20 +96,25 @@ export const uploadChunkQuerySchema = z
   .object({
     source: z.enum(UPLOAD_KIND_NAMES, { error: DATA_MESSAGES.chooseKind }),
     /** The file's name, shown as the run's origin. */
-    name: z.string({ error: DATA_MESSAGES.fileName }).trim().min(1, { error: DATA_MESSAGES.fileName }).max(200, {
-      error: DATA_MESSAGES.fileName,
-    }),
+    name: z.string({ error: DATA_MESSAGES.fileName }).check(
+      z.trim(),
+      z.minLength(1, { error: DATA_MESSAGES.fileName }),
+      z.maxLength(200, {
+        error: DATA_MESSAGES.fileName,
+      }),
+    ),
     /** The size in bytes of the file the admin picked (not of this chunk). */
     size: z.coerce
       .number({ error: DATA_MESSAGES.fileSize })
-      .int({ error: DATA_MESSAGES.fileSize })
-      .min(1, { error: DATA_MESSAGES.empty }),
+      .check(z.int({ error: DATA_MESSAGES.fileSize }), z.gte(1, { error: DATA_MESSAGES.empty })),
   })
-  .superRefine(({ source, size }, context) => {
-    if (size > UPLOAD_KINDS[source].maxBytes) {
-      context.addIssue({ code: 'custom', path: ['size'], message: DATA_MESSAGES.tooLarge(source) });
-    }
-  });
+  .check(
+    z.superRefine(({ source, size }, context) => {
+      if (size > UPLOAD_KINDS[source].maxBytes) {
+        context.addIssue({ code: 'custom', path: ['size'], message: DATA_MESSAGES.tooLarge(source) });
+      }
+    }),
+  );
 
 /** 200 to a chunk: it is staged (sent again, it replaces itself). */
 export const uploadChunkAnswerSchema = z.object({
@@ -121,7 +128,9 @@ export const uploadChunkAnswerSchema = z.object({
 export const uploadCompleteSchema = z.object({
   chunks: z
     .number({ error: DATA_MESSAGES.chunkCount })
-    .int({ error: DATA_MESSAGES.chunkCount })
-    .min(1, { error: DATA_MESSAGES.chunkCount })
-    .max(MAX_UPLOAD_CHUNKS, { error: DATA_MESSAGES.chunkCount }),
+    .check(
+      z.int({ error: DATA_MESSAGES.chunkCount }),
+      z.gte(1, { error: DATA_MESSAGES.chunkCount }),
+      z.lte(MAX_UPLOAD_CHUNKS, { error: DATA_MESSAGES.chunkCount }),
+    ),
 });

@@ -8,7 +8,7 @@
  *
  * Pure: no DOM and no Node APIs, so the screen (DataScreen.tsx) and the tests run the same code.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { CsvError, CsvRecordReader, parseCsvFields } from './csv.ts';
 import {
   DATA_MESSAGES,
@@ -175,7 +175,7 @@ export interface MarketUpload {
   uploadId?: string;
 }
 
-async function answerOf<Schema extends z.ZodType>(response: Response, schema: Schema): Promise<z.output<Schema>> {
+async function answerOf<Schema extends z.ZodMiniType>(response: Response, schema: Schema): Promise<z.output<Schema>> {
   const json: unknown = await response.json().catch(() => null);
   if (response.ok) {
     const parsed = schema.safeParse(json);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode, type SubmitEvent } from 'react';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
 import { Field } from '../../ui/Field.tsx';

@@ -132,8 +132,8 @@ export type PdfAudience = 'seller' | 'mail';
 
 /** The two details the PDF's head names; anything else in the column is the sheet's business. */
 const placeDetailsSchema = z.object({
-  county: netSheetDetailsSchema.shape.county.catch(undefined),
-  town: netSheetDetailsSchema.shape.town.catch(undefined),
+  county: z.catch(netSheetDetailsSchema.shape.county, undefined),
+  town: z.catch(netSheetDetailsSchema.shape.town, undefined),
 });
 
 /** "Huntington, Suffolk County" for the seller; the county alone (the product's word) in the mail. */

@@ -3,7 +3,7 @@
  * over the researched defaults of li-fees.ts, which stay the one place the defaults are written. The
  * rates are stored in the same document under their own keys (decision 0041).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { defaultFeeTable, FEE_KEYS, feeTableSchema, RATE_KEYS, type FeeTable } from './li-fees.ts';
 
 export const FEE_MESSAGES = {
@@ -19,7 +19,7 @@ export const feeTableAnswerSchema = z.object({
   fees: feeTableSchema,
   defaults: feeTableSchema,
 });
-export const feeTableSavedSchema = feeTableAnswerSchema.extend({ message: z.string() });
+export const feeTableSavedSchema = z.extend(feeTableAnswerSchema, { message: z.string() });
 
 const TABLE_KEYS = [...FEE_KEYS, ...RATE_KEYS];
 

@@ -5,7 +5,7 @@
  * block fee was ruled excessive in 2025; its tax map fee went from $355 to $270 in 2023), so every
  * one is a setting the admin can correct, never a constant in the arithmetic.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export type County = 'Nassau' | 'Suffolk';
 
@@ -255,15 +255,19 @@ export const FEE_KEYS = Object.keys(LI_FEE_DEFAULTS).filter((key): key is FeeKey
 const checkedSchema = z.iso.date({ error: 'The date checked must be a date (YYYY-MM-DD)' });
 const sourceSchema = z
   .string({ error: 'The source is required' })
-  .trim()
-  .min(1, 'The source is required')
-  .max(500, 'The source must be at most 500 characters');
+  .check(
+    z.trim(),
+    z.minLength(1, 'The source is required'),
+    z.maxLength(500, 'The source must be at most 500 characters'),
+  );
 const centsSchema = (maxCents: number, maxText: string) =>
   z
     .number({ error: 'The amount must be a number of cents' })
-    .int('The amount must be whole cents')
-    .min(0, 'The amount cannot be negative')
-    .max(maxCents, `The amount must be at most ${maxText}`);
+    .check(
+      z.int('The amount must be whole cents'),
+      z.gte(0, 'The amount cannot be negative'),
+      z.lte(maxCents, `The amount must be at most ${maxText}`),
+    );
 export const feeEntrySchema = z.object({
   cents: centsSchema(100_000_00, '$100,000'),
   checked: checkedSchema,
@@ -271,7 +275,7 @@ export const feeEntrySchema = z.object({
 });
 export type FeeEntry = z.infer<typeof feeEntrySchema>;
 /** An East End exemption or price ceiling: the same entry, in the millions a fee never reaches. */
-const peconicEntrySchema = feeEntrySchema.extend({ cents: centsSchema(100_000_000_00, '$100,000,000') });
+const peconicEntrySchema = z.extend(feeEntrySchema, { cents: centsSchema(100_000_000_00, '$100,000,000') });
 
 /**
  * A rate the sheet applies to a price (a percent, not dollars), kept like a fee: its researched
@@ -406,9 +410,11 @@ const fourDecimals = (value: number) => Math.abs(value * 10_000 - Math.round(val
 export const rateEntrySchema = z.object({
   percent: z
     .number({ error: 'The rate must be a number (a percent, e.g. 2.5)' })
-    .min(0, 'The rate cannot be negative')
-    .max(100, 'The rate must be at most 100%')
-    .refine(fourDecimals, 'The rate can have at most 4 decimals'),
+    .check(
+      z.gte(0, 'The rate cannot be negative'),
+      z.lte(100, 'The rate must be at most 100%'),
+      z.refine(fourDecimals, 'The rate can have at most 4 decimals'),
+    ),
   checked: checkedSchema,
   source: sourceSchema,
 });
@@ -418,10 +424,12 @@ export type RateEntry = z.infer<typeof rateEntrySchema>;
 const rateUpTo = (key: RateKey) => {
   const rate: SiteRate = LI_RATE_DEFAULTS[key];
   const max = rate.max ?? 100;
-  return rateEntrySchema.refine((entry) => entry.percent <= max, {
-    path: ['percent'],
-    message: `The rate must be at most ${max}%`,
-  });
+  return rateEntrySchema.check(
+    z.refine((entry) => entry.percent <= max, {
+      path: ['percent'],
+      message: `The rate must be at most ${max}%`,
+    }),
+  );
 };
 
 export const rateTableSchema = z.strictObject({
@@ -435,7 +443,7 @@ export const rateTableSchema = z.strictObject({
   penalty_suffolk_first_half_monthly: rateUpTo('penalty_suffolk_first_half_monthly'),
   penalty_suffolk_comptroller_penalty: rateUpTo('penalty_suffolk_comptroller_penalty'),
   penalty_suffolk_comptroller_monthly: rateUpTo('penalty_suffolk_comptroller_monthly'),
-} satisfies Record<RateKey, z.ZodType<RateEntry>>);
+} satisfies Record<RateKey, z.ZodMiniType<RateEntry>>);
 export type RateTable = z.infer<typeof rateTableSchema>;
 
 /** The researched rates as a table. */
@@ -481,7 +489,7 @@ export const feeTableSchema = z.strictObject({
   peconic_exemption_vacant_riverhead: peconicEntrySchema,
   peconic_exemption_ceiling: peconicEntrySchema,
   ...rateTableSchema.shape,
-} satisfies Record<FeeKey, z.ZodType<FeeEntry>> & Record<RateKey, z.ZodType<RateEntry>>);
+} satisfies Record<FeeKey, z.ZodMiniType<FeeEntry>> & Record<RateKey, z.ZodMiniType<RateEntry>>);
 export type FeeTable = z.infer<typeof feeTableSchema>;
 
 /** The defaults as a table (what a fresh site uses until an admin changes a fee or a rate). */

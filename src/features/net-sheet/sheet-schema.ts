@@ -1,5 +1,5 @@
 /** The detailed sheet as the API answers it (dollars), apart so the estimate's own schema can carry it. */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const sheetLineSchema = z.object({
   key: z.string(),
@@ -20,7 +20,7 @@ export const sheetSchema = z.object({
    * What is legal but unusual (a closing date already past, concessions over 10 % of the price):
    * computed as given and said in words, never refused (decision 0038). `field` names the detail.
    */
-  warnings: z.array(z.object({ key: z.string(), field: z.string(), text: z.string() })).meta({
+  warnings: z.array(z.object({ key: z.string(), field: z.string(), text: z.string() })).register(z.globalRegistry, {
     description:
       'What is legal but unusual on this sheet, computed as given and said in words: past_closing_date (field closing_date), large_concessions (field seller_concessions, over 10 % of the price), overdue_tax_<levy>_<half> (field property_taxes.<levy>.<first|second>_half_paid: an unpaid half past its penalty-free window, charged with its penalty). Empty when nothing is unusual.',
   }),

@@ -2,7 +2,7 @@
  * The site's search-engine and social-preview defaults: GET and PUT /api/seo/settings and the
  * admin's SEO form share these limits, schemas and messages. (The OG image is uploaded apart.)
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { optionalText, requiredText } from '../forms/text-fields.ts';
 
 /** The spec's limits, each shown with a live counter on the form. */
@@ -30,9 +30,11 @@ export const seoSettingsSchema = z.strictObject({
   seo_description: requiredText('Meta description', SEO_LIMITS.seo_description),
   og_title: optionalText('OG title', SEO_LIMITS.og_title),
   og_description: optionalText('OG description', SEO_LIMITS.og_description),
-  og_url: optionalText('OG URL', SEO_LIMITS.og_url).refine(
-    (value) => value === null || /^https?:\/\/[^\s]+$/i.test(value),
-    'Enter a full address starting with https://',
+  og_url: optionalText('OG URL', SEO_LIMITS.og_url).check(
+    z.refine(
+      (value) => value === null || /^https?:\/\/[^\s]+$/i.test(value),
+      'Enter a full address starting with https://',
+    ),
   ),
   twitter_card: z.enum(TWITTER_CARDS, 'Choose summary, summary_large_image, app or player'),
   seo_keywords: optionalText('Keywords', SEO_LIMITS.seo_keywords),
@@ -42,5 +44,5 @@ export type SeoSettings = z.output<typeof seoSettingsSchema>;
 
 export const seoAnswerSchema = z.object({ success: z.literal(true), settings: seoSettingsSchema });
 /** GET /api/seo/settings as the OG image card reads it. */
-export const ogImageAnswerSchema = z.object({ success: z.literal(true), og_image: z.string().nullable() });
-export const seoSavedSchema = seoAnswerSchema.extend({ message: z.string() });
+export const ogImageAnswerSchema = z.object({ success: z.literal(true), og_image: z.nullable(z.string()) });
+export const seoSavedSchema = z.extend(seoAnswerSchema, { message: z.string() });

@@ -2,7 +2,7 @@
  * The agent's calculator defaults: GET and PATCH /api/agents/me/settings and the settings form
  * share these schemas and messages.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const SETTINGS_LIMITS = {
   maxFeeDollars: 100_000,
@@ -17,19 +17,21 @@ const aNumber = (label: string) =>
   });
 
 const wholeDollars = (label: string) =>
-  aNumber(label)
-    .int(`${label} must be in whole dollars`)
-    .min(0, `${label} cannot be negative`)
-    .max(SETTINGS_LIMITS.maxFeeDollars, `${label} must be at most $100,000`);
+  aNumber(label).check(
+    z.int(`${label} must be in whole dollars`),
+    z.gte(0, `${label} cannot be negative`),
+    z.lte(SETTINGS_LIMITS.maxFeeDollars, `${label} must be at most $100,000`),
+  );
 
 /** Whole hundredths: 1.15 and 6 pass, 0.015 does not (checked on the scaled value, so float noise in 1.15 * 100 is tolerated). */
 const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
 
 const hundredths = (label: string, max: number, unit: string) =>
-  aNumber(label)
-    .min(0, `${label} cannot be negative`)
-    .max(max, `${label} must be at most ${max}${unit}`)
-    .refine(hasAtMostTwoDecimals, `${label} can have at most two decimals (steps of 0.01)`);
+  aNumber(label).check(
+    z.gte(0, `${label} cannot be negative`),
+    z.lte(max, `${label} must be at most ${max}${unit}`),
+    z.refine(hasAtMostTwoDecimals, `${label} can have at most two decimals (steps of 0.01)`),
+  );
 
 /** Shape 1 of PATCH: the four calculator defaults, in dollars and percent. */
 export const calculatorSettingsSchema = z.object({
@@ -109,14 +111,16 @@ const aBoolean = (label: string) =>
  */
 const commissionLimit = z
   .object({ default_listing_percent: z.number(), default_buyer_agent_percent: z.number() })
-  .refine(
-    (sides) =>
-      Math.round(sides.default_listing_percent * 100) + Math.round(sides.default_buyer_agent_percent * 100) <=
-      SETTINGS_LIMITS.maxCommissionPercent * 100,
-    {
-      message: `Commission must be at most ${SETTINGS_LIMITS.maxCommissionPercent} %`,
-      path: ['default_commission_percent'],
-    },
+  .check(
+    z.refine(
+      (sides) =>
+        Math.round(sides.default_listing_percent * 100) + Math.round(sides.default_buyer_agent_percent * 100) <=
+        SETTINGS_LIMITS.maxCommissionPercent * 100,
+      {
+        message: `Commission must be at most ${SETTINGS_LIMITS.maxCommissionPercent} %`,
+        path: ['default_commission_percent'],
+      },
+    ),
   );
 
 export const agentDefaultsSchema = z.intersection(
@@ -126,10 +130,11 @@ export const agentDefaultsSchema = z.intersection(
     transfer_tax_rate_per_1000: hundredths('Transfer tax rate', SETTINGS_LIMITS.maxTransferTaxPer1000, ' per $1,000'),
     default_listing_percent: hundredths('Listing side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
     default_buyer_agent_percent: hundredths('Buyer’s agent side', SETTINGS_LIMITS.maxCommissionPercent, ' %'),
-    default_days_to_closing: aNumber('Days to closing')
-      .int('Days to closing must be a whole number of days')
-      .min(1, 'Days to closing must be at least 1')
-      .max(SETTINGS_LIMITS.maxDaysToClosing, `Days to closing must be at most ${SETTINGS_LIMITS.maxDaysToClosing}`),
+    default_days_to_closing: aNumber('Days to closing').check(
+      z.int('Days to closing must be a whole number of days'),
+      z.gte(1, 'Days to closing must be at least 1'),
+      z.lte(SETTINGS_LIMITS.maxDaysToClosing, `Days to closing must be at most ${SETTINGS_LIMITS.maxDaysToClosing}`),
+    ),
     default_title_closer_pickup: aBoolean('Title closer pick-up'),
     default_payoff_bank_attorney: aBoolean('Payoff bank attorney fee'),
     default_rp5217_on_seller: aBoolean('RP-5217 on the seller'),
@@ -139,7 +144,7 @@ export const agentDefaultsSchema = z.intersection(
 export type AgentDefaults = z.infer<typeof agentDefaultsSchema>;
 
 /** What GET and PATCH answer: the four quick-estimate fields and the net sheet's defaults. */
-export const agentSettingsSchema = calculatorSettingsSchema.extend({
+export const agentSettingsSchema = z.extend(calculatorSettingsSchema, {
   default_listing_percent: z.number(),
   default_buyer_agent_percent: z.number(),
   default_days_to_closing: z.number(),
@@ -149,4 +154,4 @@ export const agentSettingsSchema = calculatorSettingsSchema.extend({
 });
 export type AgentSettings = z.infer<typeof agentSettingsSchema>;
 export const agentSettingsResponseSchema = z.object({ success: z.literal(true), settings: agentSettingsSchema });
-export const agentSettingsSavedSchema = agentSettingsResponseSchema.extend({ message: z.string() });
+export const agentSettingsSavedSchema = z.extend(agentSettingsResponseSchema, { message: z.string() });

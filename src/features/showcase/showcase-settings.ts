@@ -2,7 +2,7 @@
  * The admin's showcase: PATCH /api/agents/me/showcase, the image routes under /api/images and the
  * /admin/showcase screen share these limits, schemas and messages.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { groupDigits } from '../../ui/money.ts';
 import type { StoredSize } from '../images/uploads.ts';
 
@@ -63,27 +63,32 @@ const aNumber = (label: string) =>
 const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
 
 const count = (label: string, max: number) =>
-  aNumber(label)
-    .int(`${label} must be a whole number`)
-    .min(1, `${label} must be at least 1`)
-    .max(max, `${label} must be at most ${groupDigits(String(max))}`);
+  aNumber(label).check(
+    z.int(`${label} must be a whole number`),
+    z.gte(1, `${label} must be at least 1`),
+    z.lte(max, `${label} must be at most ${groupDigits(String(max))}`),
+  );
 
 const FIELD_RULES = {
-  showcase_property_price: aNumber('Price')
-    .gt(0, 'Price must be more than $0')
-    .max(SHOWCASE_LIMITS.maxPriceDollars, 'Price must be at most $100,000,000')
-    .refine(hasAtMostTwoDecimals, 'Price can have at most two decimals (cents)'),
+  showcase_property_price: aNumber('Price').check(
+    z.gt(0, 'Price must be more than $0'),
+    z.lte(SHOWCASE_LIMITS.maxPriceDollars, 'Price must be at most $100,000,000'),
+    z.refine(hasAtMostTwoDecimals, 'Price can have at most two decimals (cents)'),
+  ),
   showcase_property_address: z
     .string('Address is required')
-    .trim()
-    .min(1, 'Address is required')
-    .max(SHOWCASE_LIMITS.maxAddress, `Address must be at most ${SHOWCASE_LIMITS.maxAddress} characters`),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Address is required'),
+      z.maxLength(SHOWCASE_LIMITS.maxAddress, `Address must be at most ${SHOWCASE_LIMITS.maxAddress} characters`),
+    ),
   showcase_property_beds: count('Beds', SHOWCASE_LIMITS.maxBeds),
   // The column keeps one decimal: half baths are the only fractions a listing uses.
-  showcase_property_baths: aNumber('Baths')
-    .min(1, 'Baths must be at least 1')
-    .max(SHOWCASE_LIMITS.maxBaths, `Baths must be at most ${SHOWCASE_LIMITS.maxBaths}`)
-    .refine((value) => Number.isInteger(value * 2), 'Baths go in steps of 0.5 (for example 2 or 2.5)'),
+  showcase_property_baths: aNumber('Baths').check(
+    z.gte(1, 'Baths must be at least 1'),
+    z.lte(SHOWCASE_LIMITS.maxBaths, `Baths must be at most ${SHOWCASE_LIMITS.maxBaths}`),
+    z.refine((value) => Number.isInteger(value * 2), 'Baths go in steps of 0.5 (for example 2 or 2.5)'),
+  ),
   showcase_property_sqft: count('Square feet', SHOWCASE_LIMITS.maxSqft),
 };
 
@@ -92,12 +97,14 @@ export const showcaseFieldsSchema = z.strictObject(FIELD_RULES);
 export type ShowcaseFields = z.output<typeof showcaseFieldsSchema>;
 
 /** A typed number of the form: blank is "required", anything else goes to the API's rule as a number. */
-const typed = (rule: z.ZodType<number, number | undefined>) =>
-  z
-    .string()
-    .trim()
-    .transform((text) => (text === '' ? undefined : Number(text.replace(/[$,]/g, ''))))
-    .pipe(rule);
+const typed = (rule: z.ZodMiniType<number, number | undefined>) =>
+  z.pipe(
+    z.pipe(
+      z.string().check(z.trim()),
+      z.transform((text) => (text === '' ? undefined : Number(text.replace(/[$,]/g, '')))),
+    ),
+    rule,
+  );
 
 /** The form's draft (what the admin typed), checked by the API's rules and turned into its body. */
 export const showcaseDraftSchema = z.object({
@@ -120,15 +127,17 @@ export const showcaseFieldsAnswerSchema = z.object({ success: z.literal(true), s
 /** GET /api/showcase/settings (public): the figures and the comma-separated image list. */
 export const showcasePublicSchema = z.object({
   success: z.literal(true),
-  settings: showcaseFieldsSchema.extend({ showcase_images: z.string() }),
+  settings: z.extend(showcaseFieldsSchema, { showcase_images: z.string() }),
 });
 
 /** A path in the showcase list: one of ours (no commas, which separate the list's entries). */
 const imagePath = z
   .string('Choose an image')
-  .min(1, 'Choose an image')
-  .max(SHOWCASE_LIMITS.maxPath, 'That image is not in the showcase')
-  .regex(/^\/[^,\s]*$/, 'That image is not in the showcase');
+  .check(
+    z.minLength(1, 'Choose an image'),
+    z.maxLength(SHOWCASE_LIMITS.maxPath, 'That image is not in the showcase'),
+    z.regex(/^\/[^,\s]*$/, 'That image is not in the showcase'),
+  );
 
 /** DELETE /api/images/delete. */
 export const deleteImageSchema = z.strictObject({ imagePath });
@@ -137,7 +146,7 @@ export const deleteImageSchema = z.strictObject({ imagePath });
 export const imageOrderSchema = z.strictObject({
   images: z
     .array(imagePath, 'Send the images as a list')
-    .max(SHOWCASE_LIMITS.maxImages, `At most ${SHOWCASE_LIMITS.maxImages} images`),
+    .check(z.maxLength(SHOWCASE_LIMITS.maxImages, `At most ${SHOWCASE_LIMITS.maxImages} images`)),
 });
 
 /** GET /api/images/list: the showcase images in order; the four defaults (is_default) when none is uploaded. */

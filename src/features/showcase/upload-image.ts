@@ -3,11 +3,11 @@
  * XMLHttpRequest, multipart with the file in the `image` field. Answers like sendJson: the parsed
  * answer, an ApiError for an error answer, a rejection when the request did not get through.
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { ApiError } from '../accounts/account-query.ts';
 import { imageUploadedSchema } from './showcase-settings.ts';
 
-const errorSchema = z.object({ error: z.string(), fields: z.record(z.string(), z.string()).default({}) });
+const errorSchema = z.object({ error: z.string(), fields: z._default(z.record(z.string(), z.string()), {}) });
 
 export function uploadShowcaseImage(
   file: File,

@@ -5,7 +5,7 @@
  * a build into a new folder swapped in (local-build.server.ts).
  */
 import { Hono } from 'hono';
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { Db, Queryable } from '../../server/db.ts';
 import { HttpError, route } from '../../server/http.ts';
@@ -138,8 +138,8 @@ const STATE_COLUMNS = `c.changed_at, ok.data_at IS NULL OR c.changed_at > ok.dat
 const stateRowSchema = z.object({
   changed_at: z.date(),
   needs_rebuild: z.boolean(),
-  last_build: siteBuildSchema.nullable(),
-  last_succeeded_at: z.date().nullable(),
+  last_build: z.nullable(siteBuildSchema),
+  last_succeeded_at: z.nullable(z.date()),
 });
 
 const toState = (row: unknown): SiteBuildState => {

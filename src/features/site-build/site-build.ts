@@ -2,7 +2,7 @@
  * GET and POST /api/admin/site-build: whether the static site shows the latest data, and the
  * latest build; shared by the routes (which build the answers) and SiteBuildCard (which parses them).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 export const siteBuildSchema = z.object({
   id: z.number(),
@@ -11,9 +11,9 @@ export const siteBuildSchema = z.object({
   /** The change time (ISO) the build includes. */
   data_at: z.string(),
   started_at: z.string(),
-  finished_at: z.string().nullable(),
+  finished_at: z.nullable(z.string()),
   status: z.enum(['running', 'succeeded', 'failed']),
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
 });
 export type SiteBuild = z.infer<typeof siteBuildSchema>;
 
@@ -23,16 +23,16 @@ export const siteBuildStateSchema = z.object({
   /** The last change to anything the pages show (ISO). */
   changed_at: z.string(),
   /** The newest build, whatever its status (running, succeeded or failed). */
-  last_build: siteBuildSchema.nullable(),
+  last_build: z.nullable(siteBuildSchema),
   /** The newest succeeded build's finish time: what visitors see is from then. */
-  last_succeeded_at: z.string().nullable(),
+  last_succeeded_at: z.nullable(z.string()),
 });
 export type SiteBuildState = z.infer<typeof siteBuildStateSchema>;
 
-export const siteBuildResponseSchema = siteBuildStateSchema.extend({ success: z.literal(true) });
+export const siteBuildResponseSchema = z.extend(siteBuildStateSchema, { success: z.literal(true) });
 
 /** POST: 202 whether a build started now or was queued behind the running one. */
-export const siteBuildStartedSchema = siteBuildResponseSchema.extend({
+export const siteBuildStartedSchema = z.extend(siteBuildResponseSchema, {
   /** True when a build was running: one more build follows it (however many times Rebuild is pressed). */
   queued: z.boolean(),
 });

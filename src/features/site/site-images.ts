@@ -3,7 +3,7 @@
  * town-page logo) and the logo settings: the limits, request and answer schemas and the spec's
  * messages, shared by the cards and the routes (src/features/site/site-images.server.ts).
  */
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import type { StoredSize } from '../images/uploads.ts';
 
 const MB = 1024 * 1024;
@@ -62,8 +62,10 @@ export const SITE_IMAGE_MESSAGES = {
 /** POST /api/upload/og-image, /api/upload/website-logo and /api/upload/town-logo (and /town-logo-api.php). */
 export const siteImageUploadSchema = z.object({
   /** Base64, bare or as a data URL. */
-  image: z.string({ error: 'Please select an image file' }).min(1, 'Please select an image file'),
-  filename: z.string({ error: 'filename must be text' }).max(255, 'filename must be at most 255 characters').optional(),
+  image: z.string({ error: 'Please select an image file' }).check(z.minLength(1, 'Please select an image file')),
+  filename: z.optional(
+    z.string({ error: 'filename must be text' }).check(z.maxLength(255, 'filename must be at most 255 characters')),
+  ),
 });
 
 export const siteImageAnswerSchema = z.object({
@@ -82,9 +84,11 @@ export const logoScaleSchema = z
   .number({
     error: (issue) => (issue.input === undefined ? 'Logo scale is required' : 'Logo scale must be a number'),
   })
-  .min(SITE_IMAGE_LIMITS.scaleMin, SITE_IMAGE_MESSAGES.scaleRange)
-  .max(SITE_IMAGE_LIMITS.scaleMax, SITE_IMAGE_MESSAGES.scaleRange)
-  .refine(hasOneDecimal, SITE_IMAGE_MESSAGES.scaleStep);
+  .check(
+    z.gte(SITE_IMAGE_LIMITS.scaleMin, SITE_IMAGE_MESSAGES.scaleRange),
+    z.lte(SITE_IMAGE_LIMITS.scaleMax, SITE_IMAGE_MESSAGES.scaleRange),
+    z.refine(hasOneDecimal, SITE_IMAGE_MESSAGES.scaleStep),
+  );
 
 /**
  * Shapes 2 and 3 of PATCH /api/agents/me/settings (admins only): the website logo's scale, the
@@ -93,31 +97,32 @@ export const logoScaleSchema = z
 export const siteLogoSettingsSchema = z
   .strictObject(
     {
-      website_logo_scale: logoScaleSchema.optional(),
-      show_town_page_logo: z.boolean({ error: 'show_town_page_logo must be true or false' }).optional(),
+      website_logo_scale: z.optional(logoScaleSchema),
+      show_town_page_logo: z.optional(z.boolean({ error: 'show_town_page_logo must be true or false' })),
     },
     {
       error: (issue) => (issue.code === 'unrecognized_keys' ? SITE_IMAGE_MESSAGES.uploadedApart : undefined),
     },
   )
-  .refine(
-    (body) => body.website_logo_scale !== undefined || body.show_town_page_logo !== undefined,
-    SITE_IMAGE_MESSAGES.noChange,
+  .check(
+    z.refine(
+      (body) => body.website_logo_scale !== undefined || body.show_town_page_logo !== undefined,
+      SITE_IMAGE_MESSAGES.noChange,
+    ),
   )
-  // The refinement in JSON Schema terms, for the OpenAPI document (src/server/openapi.server.ts).
-  .meta({ minProperties: 1 });
+  .register(z.globalRegistry, { minProperties: 1 });
 export type SiteLogoSettingsInput = z.input<typeof siteLogoSettingsSchema>;
 
 /** GET /api/global/settings (public) and the answer of a logo settings PATCH. */
 export const siteLogosSchema = z.object({
-  website_logo: z.string().nullable(),
+  website_logo: z.nullable(z.string()),
   website_logo_type: z.string(),
   website_logo_scale: z.number(),
-  town_page_logo: z.string().nullable(),
-  town_page_logo_type: z.string().nullable(),
+  town_page_logo: z.nullable(z.string()),
+  town_page_logo_type: z.nullable(z.string()),
   show_town_page_logo: z.boolean(),
 });
 export type SiteLogos = z.infer<typeof siteLogosSchema>;
 
 export const siteLogosAnswerSchema = z.object({ success: z.literal(true), settings: siteLogosSchema });
-export const siteLogosSavedSchema = siteLogosAnswerSchema.extend({ message: z.string() });
+export const siteLogosSavedSchema = z.extend(siteLogosAnswerSchema, { message: z.string() });
