@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import * as z from 'zod';
-import { expect, expectNoAxeViolations, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  shootPhoneAndDesktop,
+  signInAsNewAgent,
+  test,
+  waitForIslands,
+} from './fixtures.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -247,12 +254,21 @@ test.describe('the leads screen', () => {
     // Not among the filters, where it would read as "clear the filters".
     await expect(page.getByRole('search', { name: 'Filter leads' }).getByRole('button')).toHaveCount(0);
 
-    await page.getByRole('button', { name: 'Delete all 2 leads' }).click();
+    const opener = page.getByRole('button', { name: 'Delete all 2 leads' });
+    await opener.click();
     const dialog = page.getByRole('dialog', { name: 'Clear all leads?' });
     await expect(dialog).toContainText('All 2 of your leads will be deleted. This cannot be undone');
+    // The safe choice has the focus: Enter pressed out of habit deletes nothing.
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await expectNoAxeViolations(page, WCAG);
+    // Escape cancels, and the keyboard goes on from the button that opened it.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+    await opener.click();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
     await page.reload();
     await expect(names(page)).toHaveCount(2);
 
@@ -294,13 +310,7 @@ test.describe('the leads screen', () => {
     );
     await expect(dialog.getByRole('button', { name: 'Delete 3 leads' })).toBeEnabled();
     await expectNoAxeViolations(page, WCAG);
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.screenshot({
-        path: `/work/shots/i23-l/dashboard-delete-dialog-${width}-${testInfo.project.name}.png`,
-      });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await shootPhoneAndDesktop(page, testInfo, 'dashboard-delete-dialog');
     await dialog.getByRole('button', { name: 'Delete 3 leads' }).click();
     await expect(page.getByRole('status').filter({ hasText: '3 leads deleted.' })).toBeVisible();
     await expect(page.getByText('No leads match these filters.')).toBeVisible();
@@ -373,9 +383,9 @@ test.describe('the leads screen', () => {
       }
     });
 
-    test('the list says so with Retry, which loads the leads once the API answers; a failed clear says so', async ({
+    test('the list says so with Retry, which loads the leads once the API answers; a failed clear says so in its dialog', async ({
       page,
-    }) => {
+    }, testInfo) => {
       const agent = await signInAsNewAgent(page);
       await leaveLeads(page, 1, agent.slug);
       const failing = { status: 500, json: { success: false, error: 'Database unavailable', fields: {} } };
@@ -389,13 +399,28 @@ test.describe('the leads screen', () => {
       await page.getByRole('button', { name: 'Retry' }).click();
       await expect(names(page)).toHaveText(['Morgan VisitorAa']);
 
-      await page.route(/\/api\/leads$/, (route) =>
-        route.request().method() === 'DELETE' ? route.fulfill(failing) : route.fallback(),
-      );
+      // The deletion is held until the test has seen the dialog wait for it.
+      const answer = Promise.withResolvers<void>();
+      await page.route(/\/api\/leads$/, async (route) => {
+        if (route.request().method() !== 'DELETE') return route.fallback();
+        await answer.promise;
+        return route.fulfill(failing);
+      });
       await page.getByRole('button', { name: 'Delete your 1 lead' }).click();
-      await page.getByRole('button', { name: 'Delete 1 lead', exact: true }).click();
-      await expect(page.getByRole('alert').filter({ hasText: 'Failed to clear leads' })).toBeVisible();
+      const dialog = page.getByRole('dialog', { name: 'Clear all leads?' });
+      await dialog.getByRole('button', { name: 'Delete 1 lead', exact: true }).click();
+      await expect(dialog.getByRole('button', { name: 'Deleting…' })).toBeDisabled();
+      answer.resolve();
+      // The failure is said where the agent is looking, and the dialog stays open to try again.
+      await expect(dialog.getByRole('alert')).toHaveText('Failed to clear leads');
+      await expect(dialog.getByRole('button', { name: 'Delete 1 lead', exact: true })).toBeEnabled();
       await expect(names(page)).toHaveText(['Morgan VisitorAa']);
+      await shootPhoneAndDesktop(page, testInfo, 'dashboard-delete-failed');
+
+      await page.unroute(/\/api\/leads$/);
+      await dialog.getByRole('button', { name: 'Delete 1 lead', exact: true }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole('status').filter({ hasText: 'All leads cleared successfully!' })).toBeVisible();
     });
   });
 });
