@@ -4,6 +4,7 @@ import * as z from 'zod';
 import {
   expect,
   expectNoAxeViolations,
+  sameSiteHeaders,
   shootPhoneAndDesktop,
   signInAsNewAgent,
   test,
@@ -22,30 +23,49 @@ async function myId(page: Page): Promise<number> {
   return z.object({ agent: z.object({ id: z.number() }) }).parse(await response.json()).agent.id;
 }
 
+interface LeadFields {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  address?: string;
+  source?: string;
+  estimate_uuid?: string;
+}
+
+/** One lead for the agent `agentId`, sent as the agent page's form sends it. */
+async function postLead(page: Page, agentId: number, lead: LeadFields): Promise<void> {
+  const response = await page.request.post('/api/leads', {
+    headers: sameSiteHeaders(),
+    data: { agent_id: agentId, consent_marketing: true, ...lead },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
 /** Leaves `count` leads for the signed-in agent through the agent page's form, oldest first. */
 async function leaveLeads(page: Page, count: number, tag: string): Promise<void> {
   const agentId = await myId(page);
   for (let index = 0; index < count; index += 1) {
-    const response = await page.request.post('/api/leads', {
-      headers: sameSite(),
-      data: {
-        agent_id: agentId,
-        first_name: 'Morgan',
-        last_name: `Visitor${letters(index)}`,
-        email: `morgan.${tag}.${index}@example.com`,
-        phone: '631-555-0100',
-        consent_marketing: true,
-      },
+    await postLead(page, agentId, {
+      first_name: 'Morgan',
+      last_name: `Visitor${letters(index)}`,
+      email: `morgan.${tag}.${index}@example.com`,
+      phone: '631-555-0100',
     });
-    expect(response.status(), await response.text()).toBe(201);
   }
 }
 
-/**
- * Requests that carry the session cookie need the site's Origin, as the browser sends it (CSRF):
- * these stand for a visitor's form and calculator on the same site.
- */
-const sameSite = () => ({ origin: test.info().project.use.baseURL ?? '' });
+/** Dana Lopez, left last, the one home-page lead among the Morgans (with an address or estimate if given). */
+async function leaveDana(page: Page, tag: string, more: Pick<LeadFields, 'address' | 'estimate_uuid'> = {}) {
+  await postLead(page, await myId(page), {
+    first_name: 'Dana',
+    last_name: 'Lopez',
+    email: `dana.${tag}@example.com`,
+    phone: '516-555-0123',
+    source: 'showcase',
+    ...more,
+  });
+}
 
 const table = (page: Page) => page.getByRole('table', { name: 'Your leads, newest first' });
 /** The names in the table's rows, top to bottom. */
@@ -56,28 +76,14 @@ test.describe('the leads screen', () => {
     const agent = await signInAsNewAgent(page);
     await leaveLeads(page, 26, agent.slug);
     const estimate = await page.request.post('/api/estimates', {
-      headers: sameSite(),
+      headers: sameSiteHeaders(),
       data: { agent_slug: agent.slug, sale_price: 650000, mortgage_payoff: 200000, recipient_name: 'Dana' },
     });
     expect(estimate.status(), await estimate.text()).toBe(201);
     const { uuid, net_to_seller: net } = z
       .object({ estimate: z.object({ uuid: z.string(), net_to_seller: z.number() }) })
       .parse(await estimate.json()).estimate;
-    const dana = await page.request.post('/api/leads', {
-      headers: sameSite(),
-      data: {
-        agent_id: await myId(page),
-        first_name: 'Dana',
-        last_name: 'Lopez',
-        email: `dana.${agent.slug}@example.com`,
-        phone: '516-555-0123',
-        address: '12 Elm Street, Garden City',
-        source: 'showcase',
-        consent_marketing: true,
-        estimate_uuid: uuid,
-      },
-    });
-    expect(dana.status(), await dana.text()).toBe(201);
+    await leaveDana(page, agent.slug, { address: '12 Elm Street, Garden City', estimate_uuid: uuid });
 
     await page.goto('/dashboard/leads');
     await waitForIslands(page);
@@ -162,19 +168,7 @@ test.describe('the leads screen', () => {
   }) => {
     const agent = await signInAsNewAgent(page);
     await leaveLeads(page, 3, agent.slug);
-    const dana = await page.request.post('/api/leads', {
-      headers: sameSite(),
-      data: {
-        agent_id: await myId(page),
-        first_name: 'Dana',
-        last_name: 'Lopez',
-        email: `dana.${agent.slug}@example.com`,
-        phone: '516-555-0123',
-        source: 'showcase',
-        consent_marketing: true,
-      },
-    });
-    expect(dana.status(), await dana.text()).toBe(201);
+    await leaveDana(page, agent.slug);
     await page.goto('/dashboard/leads');
     await waitForIslands(page);
     await expect(names(page)).toHaveCount(4);
