@@ -203,7 +203,7 @@ test.describe('the admin’s agents', () => {
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({
-        path: `/work/shots/i23-c/agents-table-${test.info().project.name}-${width}.png`,
+        path: test.info().outputPath(`agents-table-${width}.png`),
         fullPage: true,
       });
     }

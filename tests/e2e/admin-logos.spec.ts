@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
 import { expect, expectNoAxeViolations, sameSiteHeaders, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
@@ -7,17 +5,16 @@ import { heavyLogo, NETLIFY_BODY_LIMIT, recordRequestBodies, TEN_MB } from './la
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-/** Screenshots of each card state go here when SHOTS_DIR is set (they are looked at, not compared). */
-const SHOTS_DIR = process.env.SHOTS_DIR;
-
-/** `card` at a phone's and a computer's width, into SHOTS_DIR as `{name}-{width}.png`. */
+/**
+ * `card` at a phone's and a computer's width, as `{name}-{width}.png` in the test's output folder
+ * (test-results/), taken once (from the desktop project): looked at, not compared.
+ */
 async function shoot(page: Page, card: Locator, name: string): Promise<void> {
-  if (!SHOTS_DIR) return;
-  mkdirSync(SHOTS_DIR, { recursive: true });
+  if (test.info().project.name !== 'desktop') return;
   const size = page.viewportSize();
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await card.screenshot({ path: join(SHOTS_DIR, `${name}-${width}.png`) });
+    await card.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
   }
   if (size) await page.setViewportSize(size);
 }

@@ -231,7 +231,7 @@ test.describe('the leads screen', () => {
       expect(words).toEqual(words.map(() => 1));
       await expectNoAxeViolations(page, WCAG);
       await page.screenshot({
-        path: `/work/shots/i23-l/dashboard-leads-${width}-${testInfo.project.name}.png`,
+        path: testInfo.outputPath(`dashboard-leads-${width}.png`),
         fullPage: true,
       });
     }
@@ -347,7 +347,7 @@ test.describe('the leads screen', () => {
       await expectNoAxeViolations(page, WCAG);
       for (const width of [390, 1280]) {
         await page.setViewportSize({ width, height: 844 });
-        await page.screenshot({ path: `/work/shots/i20-export/export-progress-${width}-${testInfo.project.name}.png` });
+        await page.screenshot({ path: testInfo.outputPath(`export-progress-${width}.png`) });
       }
       release();
       const download = await downloading;
@@ -373,7 +373,7 @@ test.describe('the leads screen', () => {
       await expectNoAxeViolations(page, WCAG);
       for (const width of [390, 1280]) {
         await page.setViewportSize({ width, height: 844 });
-        await page.screenshot({ path: `/work/shots/i20-export/export-failed-${width}-${testInfo.project.name}.png` });
+        await page.screenshot({ path: testInfo.outputPath(`export-failed-${width}.png`) });
       }
     });
 
