@@ -7,6 +7,7 @@ import {
   linkFromEmail,
   sameSiteHeaders,
   nameTag,
+  shootPhoneAndDesktop,
   signInAsAdmin,
   test,
   waitForIslands,
@@ -168,18 +169,18 @@ test.describe('the admin’s agents', () => {
     await expect(row.locator('td[data-label="Leads"]')).toHaveText('0');
     await expect(row.getByRole('button', { name: `Resend invitation to ${name}` })).toBeVisible();
 
+    // As a click or the keyboard would, the select has the focus when it changes.
+    await row.getByLabel(`Status of ${name}`).focus();
     await row.getByLabel(`Status of ${name}`).selectOption('inactive');
     const dialog = page.getByRole('dialog', { name: `Make ${name} inactive?` });
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await expect(dialog).toContainText('Their calculator page stops showing and they are signed out.');
     await expectNoAxeViolations(page, WCAG);
-    for (const width of [390, 1280]) {
-      await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({
-        path: `/work/shots/i23-c/agents-status-confirm-${test.info().project.name}-${width}.png`,
-      });
-    }
+    await shootPhoneAndDesktop(page, test.info(), 'agents-status-confirm');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
+    // The keyboard goes on from the status the admin was changing.
+    await expect(row.getByLabel(`Status of ${name}`)).toBeFocused();
     await expectStatus(page, agent, 'active');
     await page.reload();
     await waitForIslands(page);
@@ -202,7 +203,7 @@ test.describe('the admin’s agents', () => {
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
       await page.screenshot({
-        path: `/work/shots/i23-c/agents-table-${test.info().project.name}-${width}.png`,
+        path: test.info().outputPath(`agents-table-${width}.png`),
         fullPage: true,
       });
     }
@@ -257,7 +258,7 @@ test.describe('the admin’s agents', () => {
     const dialog = page.getByRole('dialog', { name: `Delete ${name}?` });
     await expect(dialog).toContainText(`0 leads and 0 estimates will be deleted with ${name}. This cannot be undone.`);
     await expectNoAxeViolations(page, WCAG);
-    await page.screenshot({ path: test.info().outputPath('delete-dialog-1280.png') });
+    await shootPhoneAndDesktop(page, test.info(), 'agent-delete-dialog');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(rowOf(page, agent)).toHaveCount(1);
 

@@ -102,7 +102,7 @@ test('a figure without a source is asked about before it is saved, naming the cl
   await expectNoAxeViolations(page, WCAG);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `/work/shots/i23-c/claims-unsourced-${testInfo.project.name}-${width}.png` });
+    await page.screenshot({ path: testInfo.outputPath(`claims-unsourced-${width}.png`) });
   }
   await dialog.getByRole('button', { name: 'Add a source' }).click();
   await expect(dialog).toBeHidden();
@@ -122,6 +122,6 @@ test('the home page shows a source line under every claim (minor 34)', async ({ 
   );
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await section.screenshot({ path: `/work/shots/i23-c/claims-home-${testInfo.project.name}-${width}.png` });
+    await section.screenshot({ path: testInfo.outputPath(`claims-home-${width}.png`) });
   }
 });

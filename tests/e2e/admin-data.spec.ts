@@ -399,7 +399,7 @@ test('a refresh that could not reach its feed says so in words, and the runs sho
   await expect(runsTable(page)).toContainText('zhvi.csv from files.zillowstatic.com');
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `/work/shots/i23-c/data-refresh-failed-${width}.png`, fullPage: true });
+    await page.screenshot({ path: test.info().outputPath(`data-refresh-failed-${width}.png`), fullPage: true });
   }
   await expectNoAxeViolations(page, WCAG);
 });

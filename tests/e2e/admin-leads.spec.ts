@@ -86,12 +86,12 @@ test.describe('the admin’s leads', () => {
     await expect(table(page, ofAgent)).not.toHaveAttribute('aria-busy', 'true');
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.screenshot({
-      path: `/work/shots/i23-l/admin-leads-agent-1280-${testInfo.project.name}.png`,
+      path: testInfo.outputPath('admin-leads-agent-1280.png'),
       fullPage: true,
     });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({
-      path: `/work/shots/i23-l/admin-leads-agent-390-${testInfo.project.name}.png`,
+      path: testInfo.outputPath('admin-leads-agent-390.png'),
       fullPage: true,
     });
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -114,7 +114,7 @@ test.describe('the admin’s leads', () => {
     await expect(dialog.getByText('Lead received')).toBeVisible();
     await expect(dialog.getByText(`Lead of ${agentName}, oldest first.`)).toBeVisible();
     await expectNoAxeViolations(page, WCAG);
-    await page.screenshot({ path: `/work/shots/i11-leads/admin-timeline-1280-${testInfo.project.name}.png` });
+    await page.screenshot({ path: testInfo.outputPath('admin-timeline-1280.png') });
     await dialog.getByRole('button', { name: 'Close' }).click();
     await expect(dialog).toBeHidden();
   });

@@ -1,23 +1,21 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
 import sharp from 'sharp';
+import * as z from 'zod';
 import { expect, expectNoAxeViolations, sameSiteHeaders, signInAsAdmin, test, waitForIslands } from './fixtures.ts';
 import { heavyLogo, NETLIFY_BODY_LIMIT, recordRequestBodies, TEN_MB } from './large-images.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
-/** Screenshots of each card state go here when SHOTS_DIR is set (they are looked at, not compared). */
-const SHOTS_DIR = process.env.SHOTS_DIR;
-
-/** `card` at a phone's and a computer's width, into SHOTS_DIR as `{name}-{width}.png`. */
+/**
+ * `card` at a phone's and a computer's width, as `{name}-{width}.png` in the test's output folder
+ * (test-results/), taken once (from the desktop project): looked at, not compared.
+ */
 async function shoot(page: Page, card: Locator, name: string): Promise<void> {
-  if (!SHOTS_DIR) return;
-  mkdirSync(SHOTS_DIR, { recursive: true });
+  if (test.info().project.name !== 'desktop') return;
   const size = page.viewportSize();
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await card.screenshot({ path: join(SHOTS_DIR, `${name}-${width}.png`) });
+    await card.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
   }
   if (size) await page.setViewportSize(size);
 }
@@ -41,11 +39,45 @@ const websiteLogoCard = (page: Page) => page.getByRole('region', { name: 'Websit
 const townLogoCard = (page: Page) => page.getByRole('region', { name: 'Town page logo' });
 const ogCard = (page: Page) => page.getByRole('region', { name: 'Social preview image' });
 
+type SiteImage = 'website-logo' | 'town-logo' | 'og-image';
+
+/** A site-wide image uploaded through the API by the signed-in admin, as the card sends it; its address. */
+async function uploadSiteImage(page: Page, kind: SiteImage, png: { buffer: Buffer }): Promise<string> {
+  const response = await page.request.post(`/api/upload/${kind}`, {
+    headers: sameSiteHeaders(),
+    data: { image: `data:image/png;base64,${png.buffer.toString('base64')}` },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+  return z.object({ image_data: z.string() }).parse(await response.json()).image_data;
+}
+
+/**
+ * The site as seeded: no logo, town logo or OG image, the logo at 1x, the town logo hidden. Each test
+ * starts from it and leaves it behind, so it needs no other test to have run first and leaves
+ * nothing for the next (another spec, alone or in any order, sees the site as seeded).
+ */
+async function seededLogos(page: Page): Promise<void> {
+  await signInAsAdmin(page);
+  for (const kind of ['website-logo', 'town-logo', 'og-image'] satisfies SiteImage[]) {
+    const deleted = await page.request.delete(`/api/upload/${kind}`, { headers: sameSiteHeaders() });
+    expect(deleted.status(), await deleted.text()).toBe(200);
+  }
+  const settings = await page.request.patch('/api/agents/me/settings', {
+    headers: sameSiteHeaders(),
+    data: { website_logo_scale: 1, show_town_page_logo: false },
+  });
+  expect(settings.status(), await settings.text()).toBe(200);
+}
+
 // One admin and one set of site-wide settings: these tests take turns, in one project only (the
 // phone project would change the same logos at the same time); phone widths are set per step.
 test.describe.configure({ mode: 'serial' });
-test.beforeEach(() => {
+test.beforeEach(async ({ page }) => {
   test.skip(test.info().project.name !== 'desktop', 'the site-wide logos are changed from the desktop project only');
+  await seededLogos(page);
+});
+test.afterEach(async ({ page }) => {
+  if (test.info().project.name === 'desktop') await seededLogos(page);
 });
 
 test('the admin uploads a website logo, sizes it with a live preview, and the home page shows it', async ({ page }) => {
@@ -114,6 +146,8 @@ test.describe('a refused upload', () => {
   test.use({ consoleErrorsAllowed: [/status of 400 \(Bad Request\)/] });
 
   test('a refused logo says why, and deleting it brings back the name', async ({ page }) => {
+    await signInAsAdmin(page);
+    await uploadSiteImage(page, 'website-logo', await pngFile('brand.png', 360, 120));
     await openSettings(page);
     const card = websiteLogoCard(page);
     await card
@@ -242,4 +276,26 @@ test('a 9 MB transparent logo, within the card’s 10MB, is scaled in the page: 
 
   await card.getByRole('button', { name: 'Delete logo' }).click();
   await expect(card.getByText('No logo yet.')).toBeVisible();
+});
+
+test('a logo change announced by the admin (the logo-updated marker) makes an open page read the settings again', async ({
+  page,
+}) => {
+  await signInAsAdmin(page);
+  const uploaded = await uploadSiteImage(page, 'website-logo', await pngFile('brand.png', 360, 120));
+  await page.goto('/');
+  const logo = page.locator('[data-site-logo]');
+  await expect(logo.getByRole('img')).toHaveAttribute('src', uploaded);
+  const reads: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('/api/global/settings')) reads.push(request.url());
+  });
+
+  // The logo deleted elsewhere: the marker, as the admin's screen writes it, brings the name back.
+  const deleted = await page.request.delete('/api/upload/website-logo', { headers: sameSiteHeaders() });
+  expect(deleted.status(), await deleted.text()).toBe(200);
+  await page.evaluate(() => localStorage.setItem('logo-updated', String(Date.now())));
+  await expect.poll(() => reads.length, { timeout: 3_000 }).toBeGreaterThanOrEqual(1);
+  await expect(logo).toHaveText('Alex Morgan');
+  await expect(logo.getByRole('img')).toHaveCount(0);
 });

@@ -136,9 +136,9 @@ test('a list of the sections leads to each card; on a computer it stays in view 
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.screenshot({ path: `/work/shots/i23-c/settings-top-${testInfo.project.name}-${width}.png` });
+    await page.screenshot({ path: testInfo.outputPath(`settings-top-${width}.png`) });
     await page.screenshot({
-      path: `/work/shots/i23-c/settings-full-${testInfo.project.name}-${width}.png`,
+      path: testInfo.outputPath(`settings-full-${width}.png`),
       fullPage: true,
     });
   }
@@ -161,6 +161,6 @@ test('the file pickers are one styled control: a button with the chosen file’s
   await expect(card.getByRole('alert')).toContainText('Please select an image file');
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await card.screenshot({ path: `/work/shots/i23-c/file-picker-${testInfo.project.name}-${width}.png` });
+    await card.screenshot({ path: testInfo.outputPath(`file-picker-${width}.png`) });
   }
 });

@@ -5,6 +5,7 @@ import {
   expect,
   expectNoAxeViolations,
   expectNoLayoutShiftOnLoad,
+  shootPhoneAndDesktop,
   signInAsAdmin,
   test,
   waitForIslands,
@@ -204,7 +205,8 @@ test('photos move left and right from the keyboard, focus following them, in the
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.getByRole('button', { name: 'Delete photo 1' }).click();
   await expectNoAxeViolations(page, WCAG);
-  await shoot(page, 'showcase-delete-dialog-1280', false);
+  await expect(page.getByRole('dialog').getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await shootPhoneAndDesktop(page, test.info(), 'showcase-delete-dialog');
   await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
 
   await page.goto('/');

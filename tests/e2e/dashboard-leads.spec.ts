@@ -1,7 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import * as z from 'zod';
-import { expect, expectNoAxeViolations, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
+import {
+  expect,
+  expectNoAxeViolations,
+  sameSiteHeaders,
+  shootPhoneAndDesktop,
+  signInAsNewAgent,
+  test,
+  waitForIslands,
+} from './fixtures.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -15,30 +23,49 @@ async function myId(page: Page): Promise<number> {
   return z.object({ agent: z.object({ id: z.number() }) }).parse(await response.json()).agent.id;
 }
 
+interface LeadFields {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  address?: string;
+  source?: string;
+  estimate_uuid?: string;
+}
+
+/** One lead for the agent `agentId`, sent as the agent page's form sends it. */
+async function postLead(page: Page, agentId: number, lead: LeadFields): Promise<void> {
+  const response = await page.request.post('/api/leads', {
+    headers: sameSiteHeaders(),
+    data: { agent_id: agentId, consent_marketing: true, ...lead },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+}
+
 /** Leaves `count` leads for the signed-in agent through the agent page's form, oldest first. */
 async function leaveLeads(page: Page, count: number, tag: string): Promise<void> {
   const agentId = await myId(page);
   for (let index = 0; index < count; index += 1) {
-    const response = await page.request.post('/api/leads', {
-      headers: sameSite(),
-      data: {
-        agent_id: agentId,
-        first_name: 'Morgan',
-        last_name: `Visitor${letters(index)}`,
-        email: `morgan.${tag}.${index}@example.com`,
-        phone: '631-555-0100',
-        consent_marketing: true,
-      },
+    await postLead(page, agentId, {
+      first_name: 'Morgan',
+      last_name: `Visitor${letters(index)}`,
+      email: `morgan.${tag}.${index}@example.com`,
+      phone: '631-555-0100',
     });
-    expect(response.status(), await response.text()).toBe(201);
   }
 }
 
-/**
- * Requests that carry the session cookie need the site's Origin, as the browser sends it (CSRF):
- * these stand for a visitor's form and calculator on the same site.
- */
-const sameSite = () => ({ origin: test.info().project.use.baseURL ?? '' });
+/** Dana Lopez, left last, the one home-page lead among the Morgans (with an address or estimate if given). */
+async function leaveDana(page: Page, tag: string, more: Pick<LeadFields, 'address' | 'estimate_uuid'> = {}) {
+  await postLead(page, await myId(page), {
+    first_name: 'Dana',
+    last_name: 'Lopez',
+    email: `dana.${tag}@example.com`,
+    phone: '516-555-0123',
+    source: 'showcase',
+    ...more,
+  });
+}
 
 const table = (page: Page) => page.getByRole('table', { name: 'Your leads, newest first' });
 /** The names in the table's rows, top to bottom. */
@@ -49,28 +76,14 @@ test.describe('the leads screen', () => {
     const agent = await signInAsNewAgent(page);
     await leaveLeads(page, 26, agent.slug);
     const estimate = await page.request.post('/api/estimates', {
-      headers: sameSite(),
+      headers: sameSiteHeaders(),
       data: { agent_slug: agent.slug, sale_price: 650000, mortgage_payoff: 200000, recipient_name: 'Dana' },
     });
     expect(estimate.status(), await estimate.text()).toBe(201);
     const { uuid, net_to_seller: net } = z
       .object({ estimate: z.object({ uuid: z.string(), net_to_seller: z.number() }) })
       .parse(await estimate.json()).estimate;
-    const dana = await page.request.post('/api/leads', {
-      headers: sameSite(),
-      data: {
-        agent_id: await myId(page),
-        first_name: 'Dana',
-        last_name: 'Lopez',
-        email: `dana.${agent.slug}@example.com`,
-        phone: '516-555-0123',
-        address: '12 Elm Street, Garden City',
-        source: 'showcase',
-        consent_marketing: true,
-        estimate_uuid: uuid,
-      },
-    });
-    expect(dana.status(), await dana.text()).toBe(201);
+    await leaveDana(page, agent.slug, { address: '12 Elm Street, Garden City', estimate_uuid: uuid });
 
     await page.goto('/dashboard/leads');
     await waitForIslands(page);
@@ -155,19 +168,7 @@ test.describe('the leads screen', () => {
   }) => {
     const agent = await signInAsNewAgent(page);
     await leaveLeads(page, 3, agent.slug);
-    const dana = await page.request.post('/api/leads', {
-      headers: sameSite(),
-      data: {
-        agent_id: await myId(page),
-        first_name: 'Dana',
-        last_name: 'Lopez',
-        email: `dana.${agent.slug}@example.com`,
-        phone: '516-555-0123',
-        source: 'showcase',
-        consent_marketing: true,
-      },
-    });
-    expect(dana.status(), await dana.text()).toBe(201);
+    await leaveDana(page, agent.slug);
     await page.goto('/dashboard/leads');
     await waitForIslands(page);
     await expect(names(page)).toHaveCount(4);
@@ -230,7 +231,7 @@ test.describe('the leads screen', () => {
       expect(words).toEqual(words.map(() => 1));
       await expectNoAxeViolations(page, WCAG);
       await page.screenshot({
-        path: `/work/shots/i23-l/dashboard-leads-${width}-${testInfo.project.name}.png`,
+        path: testInfo.outputPath(`dashboard-leads-${width}.png`),
         fullPage: true,
       });
     }
@@ -247,12 +248,21 @@ test.describe('the leads screen', () => {
     // Not among the filters, where it would read as "clear the filters".
     await expect(page.getByRole('search', { name: 'Filter leads' }).getByRole('button')).toHaveCount(0);
 
-    await page.getByRole('button', { name: 'Delete all 2 leads' }).click();
+    const opener = page.getByRole('button', { name: 'Delete all 2 leads' });
+    await opener.click();
     const dialog = page.getByRole('dialog', { name: 'Clear all leads?' });
     await expect(dialog).toContainText('All 2 of your leads will be deleted. This cannot be undone');
+    // The safe choice has the focus: Enter pressed out of habit deletes nothing.
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
     await expectNoAxeViolations(page, WCAG);
+    // Escape cancels, and the keyboard goes on from the button that opened it.
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
+    await opener.click();
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await expect(dialog).toBeHidden();
+    await expect(opener).toBeFocused();
     await page.reload();
     await expect(names(page)).toHaveCount(2);
 
@@ -294,13 +304,7 @@ test.describe('the leads screen', () => {
     );
     await expect(dialog.getByRole('button', { name: 'Delete 3 leads' })).toBeEnabled();
     await expectNoAxeViolations(page, WCAG);
-    for (const width of [1280, 390]) {
-      await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
-      await page.screenshot({
-        path: `/work/shots/i23-l/dashboard-delete-dialog-${width}-${testInfo.project.name}.png`,
-      });
-    }
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await shootPhoneAndDesktop(page, testInfo, 'dashboard-delete-dialog');
     await dialog.getByRole('button', { name: 'Delete 3 leads' }).click();
     await expect(page.getByRole('status').filter({ hasText: '3 leads deleted.' })).toBeVisible();
     await expect(page.getByText('No leads match these filters.')).toBeVisible();
@@ -343,7 +347,7 @@ test.describe('the leads screen', () => {
       await expectNoAxeViolations(page, WCAG);
       for (const width of [390, 1280]) {
         await page.setViewportSize({ width, height: 844 });
-        await page.screenshot({ path: `/work/shots/i20-export/export-progress-${width}-${testInfo.project.name}.png` });
+        await page.screenshot({ path: testInfo.outputPath(`export-progress-${width}.png`) });
       }
       release();
       const download = await downloading;
@@ -369,13 +373,13 @@ test.describe('the leads screen', () => {
       await expectNoAxeViolations(page, WCAG);
       for (const width of [390, 1280]) {
         await page.setViewportSize({ width, height: 844 });
-        await page.screenshot({ path: `/work/shots/i20-export/export-failed-${width}-${testInfo.project.name}.png` });
+        await page.screenshot({ path: testInfo.outputPath(`export-failed-${width}.png`) });
       }
     });
 
-    test('the list says so with Retry, which loads the leads once the API answers; a failed clear says so', async ({
+    test('the list says so with Retry, which loads the leads once the API answers; a failed clear says so in its dialog', async ({
       page,
-    }) => {
+    }, testInfo) => {
       const agent = await signInAsNewAgent(page);
       await leaveLeads(page, 1, agent.slug);
       const failing = { status: 500, json: { success: false, error: 'Database unavailable', fields: {} } };
@@ -389,13 +393,28 @@ test.describe('the leads screen', () => {
       await page.getByRole('button', { name: 'Retry' }).click();
       await expect(names(page)).toHaveText(['Morgan VisitorAa']);
 
-      await page.route(/\/api\/leads$/, (route) =>
-        route.request().method() === 'DELETE' ? route.fulfill(failing) : route.fallback(),
-      );
+      // The deletion is held until the test has seen the dialog wait for it.
+      const answer = Promise.withResolvers<void>();
+      await page.route(/\/api\/leads$/, async (route) => {
+        if (route.request().method() !== 'DELETE') return route.fallback();
+        await answer.promise;
+        return route.fulfill(failing);
+      });
       await page.getByRole('button', { name: 'Delete your 1 lead' }).click();
-      await page.getByRole('button', { name: 'Delete 1 lead', exact: true }).click();
-      await expect(page.getByRole('alert').filter({ hasText: 'Failed to clear leads' })).toBeVisible();
+      const dialog = page.getByRole('dialog', { name: 'Clear all leads?' });
+      await dialog.getByRole('button', { name: 'Delete 1 lead', exact: true }).click();
+      await expect(dialog.getByRole('button', { name: 'Deleting…' })).toBeDisabled();
+      answer.resolve();
+      // The failure is said where the agent is looking, and the dialog stays open to try again.
+      await expect(dialog.getByRole('alert')).toHaveText('Failed to clear leads');
+      await expect(dialog.getByRole('button', { name: 'Delete 1 lead', exact: true })).toBeEnabled();
       await expect(names(page)).toHaveText(['Morgan VisitorAa']);
+      await shootPhoneAndDesktop(page, testInfo, 'dashboard-delete-failed');
+
+      await page.unroute(/\/api\/leads$/);
+      await dialog.getByRole('button', { name: 'Delete 1 lead', exact: true }).click();
+      await expect(dialog).toBeHidden();
+      await expect(page.getByRole('status').filter({ hasText: 'All leads cleared successfully!' })).toBeVisible();
     });
   });
 });

@@ -109,7 +109,7 @@ test.describe('the dashboard overview', () => {
     const title = page.getByLabel('Professional title');
     await expect(title).toHaveAccessibleDescription(/Needed for your calculator page/);
     await expect(page.getByLabel('Brokerage', { exact: true })).not.toHaveAccessibleDescription(/Needed/);
-    await page.screenshot({ path: `/work/shots/i23-m6/profile-missing-${testInfo.project.name}.png`, fullPage: true });
+    await page.screenshot({ path: testInfo.outputPath('profile-missing.png'), fullPage: true });
     await expectNoAxeViolations(page, WCAG);
     await title.selectOption({ index: 1 });
     await page.getByRole('button', { name: 'Save profile' }).click();

@@ -29,13 +29,13 @@ test.describe('the printable net sheet', () => {
     }
     await expect(page.getByRole('navigation')).toHaveCount(0);
     await page.screenshot({
-      path: `/work/shots/ns-pdf/estimate-print-${testInfo.project.name}.png`,
+      path: testInfo.outputPath('estimate-print.png'),
       fullPage: true,
     });
     // Chromium's own print of the page, on Letter paper: one page, with the sheet, agent and disclaimer.
     const printout = await page.pdf({
       format: 'Letter',
-      path: `/work/shots/ns-pdf/estimate-print-${testInfo.project.name}.pdf`,
+      path: testInfo.outputPath('estimate-print.pdf'),
     });
     const printed = await readPdf(new Uint8Array(printout));
     expect(printed.pages).toBe(1);
@@ -49,7 +49,7 @@ test.describe('the printable net sheet', () => {
     }
     await page.emulateMedia({ media: 'screen' });
     await expect(page.getByText(/^Prepared by/)).toBeHidden();
-    await page.screenshot({ path: `/work/shots/ns-pdf/estimate-screen-${testInfo.project.name}.png`, fullPage: true });
+    await page.screenshot({ path: testInfo.outputPath('estimate-screen.png'), fullPage: true });
   });
 
   test("the agent page's unlocked sheet offers the PDF and prints on one page without buttons", async ({
@@ -69,7 +69,7 @@ test.describe('the printable net sheet', () => {
     const response = await page.request.get(href ?? '');
     expect(response.headers()['content-type']).toBe('application/pdf');
     await page.screenshot({
-      path: `/work/shots/ns-pdf/agent-unlocked-screen-${testInfo.project.name}.png`,
+      path: testInfo.outputPath('agent-unlocked-screen.png'),
       fullPage: true,
     });
 
@@ -78,7 +78,7 @@ test.describe('the printable net sheet', () => {
     await expect(page.getByRole('button', { name: 'Share this page' })).toBeHidden();
     const printout = await page.pdf({
       format: 'Letter',
-      path: `/work/shots/ns-pdf/agent-print-${testInfo.project.name}.pdf`,
+      path: testInfo.outputPath('agent-print.pdf'),
     });
     const printed = await readPdf(new Uint8Array(printout));
     expect(printed.pages).toBe(1);

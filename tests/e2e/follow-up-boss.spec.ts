@@ -176,6 +176,8 @@ test.describe('Follow Up Boss', () => {
     await expect(card).toContainText('2 leads synced');
     await card.getByRole('button', { name: 'Disconnect' }).click();
     const confirm = page.getByRole('dialog', { name: 'Disconnect Follow Up Boss?' });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await shootPhoneAndDesktop(page, test.info(), 'fub-disconnect-dialog');
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await expect(card.getByText('Connected', { exact: true })).toBeVisible();
     await card.getByRole('button', { name: 'Disconnect' }).click();

@@ -5,8 +5,6 @@
  * compress is still sent within one request. (The admin's website logo and a showcase photo:
  * admin-logos.spec.ts and admin-showcase.spec.ts.)
  */
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import * as z from 'zod';
@@ -14,17 +12,14 @@ import { UPLOAD_IMAGE_BYTES } from '../../src/features/images/uploads.ts';
 import { expect, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
 import { heavyLogo, largePhoto, NETLIFY_BODY_LIMIT, noiseLogo, recordRequestBodies, TEN_MB } from './large-images.ts';
 
-/** Screenshots go here when SHOTS_DIR is set (they are looked at, not compared). */
-const SHOTS_DIR = process.env.SHOTS_DIR;
-
+/** The profile at both widths, into the test's output folder (test-results/): looked at, not compared. */
 async function shootProfile(page: Page): Promise<void> {
-  if (!SHOTS_DIR || test.info().project.name !== 'desktop') return;
-  mkdirSync(SHOTS_DIR, { recursive: true });
+  if (test.info().project.name !== 'desktop') return;
   const size = page.viewportSize();
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.getByRole('heading', { name: 'Profile photo' }).scrollIntoViewIfNeeded();
-    await page.screenshot({ path: join(SHOTS_DIR, `profile-large-upload-${width}.png`), fullPage: true });
+    await page.screenshot({ path: test.info().outputPath(`profile-large-upload-${width}.png`), fullPage: true });
   }
   if (size) await page.setViewportSize(size);
 }

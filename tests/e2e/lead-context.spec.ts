@@ -55,7 +55,7 @@ test('a town-page lead is filed by its town in the leads table, and the Source f
   await expect(row).toBeVisible();
   // The search and the town together: this run's lead alone.
   await expect(page.getByText('Showing 1–1 of 1')).toBeVisible();
-  await page.screenshot({ path: `/work/shots/i23-m1/admin-leads-town-${testInfo.project.name}.png`, fullPage: true });
+  await page.screenshot({ path: testInfo.outputPath('admin-leads-town.png'), fullPage: true });
   await source.selectOption({ label: 'Home page' });
   await expect(page.getByText(/No leads match/)).toBeVisible();
   await source.selectOption({ label: 'Town pages' });

@@ -52,11 +52,11 @@ test.describe('the net at other prices on a shared estimate', () => {
     // (issue 23, minor 29: a desktop listed all 41).
     await expect(table.getByRole('row')).toHaveCount(12); // with the header
     await expect(table.getByRole('row', { name: /your price/ })).toBeVisible();
-    await page.screenshot({ path: `/work/shots/i23-l/range-short-${info.project.name}.png`, fullPage: true });
+    await page.screenshot({ path: info.outputPath('range-short.png'), fullPage: true });
     await panel.getByRole('button', { name: 'Show all 41 prices' }).click();
     await expect(table.getByRole('row')).toHaveCount(42);
     await expect(panel.getByRole('button', { name: 'Show fewer prices' })).toHaveAttribute('aria-expanded', 'true');
-    await page.screenshot({ path: `/work/shots/reverse/range-10-${info.project.name}.png`, fullPage: true });
+    await page.screenshot({ path: info.outputPath('range-10.png'), fullPage: true });
     await expectNoAxeViolations(page);
   });
 
@@ -80,6 +80,6 @@ test.describe('the net at other prices on a shared estimate', () => {
     await expect(cells(rows.nth(20))).toHaveText([`${price(780_200)} your price`, '$279,341.00', '—']);
     // The ±10 % range comes with the page (rendered with the estimate, decision 0025): only ±5 % is asked for.
     expect(asked).toEqual(['?percent=5&points=41']);
-    await page.screenshot({ path: `/work/shots/reverse/range-5-${info.project.name}.png`, fullPage: true });
+    await page.screenshot({ path: info.outputPath('range-5.png'), fullPage: true });
   });
 });

@@ -152,7 +152,7 @@ async function expectRefinedSheet(page: Page) {
   await expect(sheet.getByText(/not legal or tax advice/)).toBeVisible();
 }
 
-/** The whole page at both widths, into the run's output (copied to /work/shots/refine by hand). */
+/** The whole page at both widths, into the test's output folder (test-results/) to be looked at. */
 async function shoot(page: Page, name: string) {
   if (test.info().project.name !== 'desktop') return;
   const size = page.viewportSize();

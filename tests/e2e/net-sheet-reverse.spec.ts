@@ -37,7 +37,7 @@ function expectLowestPriceFor(price: number, targetDollars: number, payoffDollar
 /** A screenshot for review: of the screen for a modal, of the whole page otherwise. */
 const shot = (page: Page, info: TestInfo, name: string) =>
   page.screenshot({
-    path: `/work/shots/reverse/${name}-${info.project.name}.png`,
+    path: info.outputPath(`${name}.png`),
     fullPage: !name.startsWith('modal'),
   });
 

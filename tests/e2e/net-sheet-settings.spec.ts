@@ -20,7 +20,7 @@ async function openSection(card: Locator, title: string) {
   await card.locator('summary', { hasText: title }).click();
 }
 
-/** Both widths of a card, into the run's output (copied to /work/shots/ns-settings by hand). */
+/** Both widths of a card, into the test's output folder (test-results/) to be looked at. */
 async function shoot(page: Page, card: Locator, name: string) {
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });

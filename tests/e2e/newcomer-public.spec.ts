@@ -11,10 +11,10 @@ import {
 /**
  * Issue 23, part P: the public pages and the seller's forms as a newcomer meets them
  * (audit newcomer-2026-11-26, minors 9, 15-20, 23, 27, 28, 33, 36, 37).
- * Screenshots go to /work/shots/i23-p/ to be looked at, not compared.
+ * Screenshots go to each test's output folder (test-results/) to be looked at, not compared.
  */
-const SHOTS = '/work/shots/i23-p';
-const shot = (name: string) => `${SHOTS}/${name}-${test.info().project.name === 'phone' ? 390 : 1280}.png`;
+const shot = (name: string) =>
+  test.info().outputPath(`${name}-${test.info().project.name === 'phone' ? 390 : 1280}.png`);
 
 test.describe('the phone menu (minor 36)', () => {
   test('reaches the counties, About and Agent Login, and Escape closes it with focus back on Menu', async ({

@@ -16,7 +16,7 @@ import {
 /** The screens at the widths the reviews look at: 390 px on a phone, the desktop project's 1280 px. */
 async function screenshot(page: Page, name: string, project: string): Promise<void> {
   if (project === 'phone') await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: `/work/shots/i22d/${name}-${project}.png`, fullPage: true });
+  await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
 test.describe('the printed offers and the tools behind the agent page', () => {

@@ -51,7 +51,7 @@ test('a seller who unlocked is remembered: later results unlock at once, a reloa
       .filter({ hasText: `/estimate/${second ?? ''}` })
       .or(page.getByRole('status').filter({ hasText: 'Link to this estimate copied to clipboard!' })),
   ).toBeVisible();
-  await page.screenshot({ path: `/work/shots/i23-m2/remembered-${testInfo.project.name}.png`, fullPage: true });
+  await page.screenshot({ path: testInfo.outputPath('remembered.png'), fullPage: true });
 
   // "Not you?": forgotten, and locked again.
   await page.getByRole('button', { name: 'Not you?' }).click();

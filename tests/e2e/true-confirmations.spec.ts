@@ -47,7 +47,7 @@ test.describe('only true confirmations about e-mail', () => {
     await expect(said).toContainText(`We could not e-mail this estimate to ${email}`);
     await expect(said).toContainText(/unlock again in \d+ (minutes?|hours?) to have it e-mailed/);
     await expect(page.getByText(/We have e-mailed/)).toHaveCount(0);
-    await page.screenshot({ path: `/work/shots/i23-m3/unlock-capped-${testInfo.project.name}.png`, fullPage: true });
+    await page.screenshot({ path: testInfo.outputPath('unlock-capped.png'), fullPage: true });
 
     // The estimate page's Send with the same address: the cap and the wait, not "an error".
     const estimate = await makeEstimate(request, 'alexmorgan');
@@ -64,7 +64,7 @@ test.describe('only true confirmations about e-mail', () => {
       ),
     ).toBeVisible();
     await expect(modal.getByText('There was an error sending your estimate')).toHaveCount(0);
-    await page.screenshot({ path: `/work/shots/i23-m3/send-capped-${testInfo.project.name}.png` });
+    await page.screenshot({ path: testInfo.outputPath('send-capped.png') });
     expect(await emailsTo(email, 5)).toHaveLength(5);
   });
 });

@@ -5,7 +5,7 @@ import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
-import { Modal } from '../../ui/Modal.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import {
   ADMIN_AGENT_MESSAGES,
@@ -109,16 +109,17 @@ function AgentTable(props: {
   const changeStatus = useMutation({
     mutationFn: ({ agent, status }: StatusChange) =>
       sendJson('PATCH', `/api/admin/agents/${agent.id}`, adminAgentChangedSchema, { status }),
+    onMutate: () => onOutcome(null),
     onSuccess: (answer) => {
       setAsking(null);
       onOutcome({ tone: 'success', message: answer.message });
     },
-    onError: (error) => {
-      setAsking(null);
-      onOutcome({ tone: 'error', message: messageOf(error, 'Failed to update status') });
-    },
     onSettled: () => queryClient.invalidateQueries({ queryKey: AGENTS_KEY }),
   });
+  const ask = (change: StatusChange | null) => {
+    changeStatus.reset();
+    setAsking(change);
+  };
   const resend = useMutation({
     mutationFn: (agent: AdminAgent) =>
       sendJson('POST', `/api/admin/agents/${agent.id}/invitation`, adminAgentChangedSchema),
@@ -193,7 +194,7 @@ function AgentTable(props: {
                           disabled={changeStatus.isPending}
                           onChange={(event) => {
                             const status = AGENT_STATUSES.find((value) => value === event.target.value);
-                            if (status && status !== agent.status) setAsking({ agent, status });
+                            if (status && status !== agent.status) ask({ agent, status });
                           }}
                         >
                           {AGENT_STATUSES.map((status) => (
@@ -233,24 +234,19 @@ function AgentTable(props: {
           </tbody>
         </table>
       </div>
-      {asking && question ? (
-        <Modal open title={question.title} onClose={() => setAsking(null)}>
-          <p>{question.consequence}</p>
-          <div className="modal-actions">
-            <button type="button" className="button button-secondary" onClick={() => setAsking(null)}>
-              Cancel
-            </button>
-            <button
-              type="button"
-              className={asking.status === 'active' ? 'button button-primary' : 'button button-danger'}
-              disabled={changeStatus.isPending}
-              onClick={() => changeStatus.mutate(asking)}
-            >
-              {changeStatus.isPending ? 'Saving…' : `Make ${asking.status}`}
-            </button>
-          </div>
-        </Modal>
-      ) : null}
+      <ConfirmDialog
+        open={asking !== null}
+        title={question?.title ?? ''}
+        confirmLabel={asking ? `Make ${asking.status}` : ''}
+        pendingLabel="Saving…"
+        tone={asking?.status === 'active' ? 'primary' : 'danger'}
+        pending={changeStatus.isPending}
+        error={changeStatus.isError ? messageOf(changeStatus.error, 'Failed to update status') : null}
+        onConfirm={() => asking && changeStatus.mutate(asking)}
+        onCancel={() => ask(null)}
+      >
+        <p>{question?.consequence}</p>
+      </ConfirmDialog>
     </>
   );
 }
@@ -262,18 +258,26 @@ const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? '
 function DeleteDialog(props: { agent: AdminAgent; onClose: () => void; onDeleted: (message: string) => void }) {
   const { agent, onClose, onDeleted } = props;
   const queryClient = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
   const remove = useMutation({
     mutationFn: () => sendJson('DELETE', `/api/admin/agents/${agent.id}`, adminAgentChangedSchema),
     onSuccess: (answer) => onDeleted(answer.message),
-    onError: (failure) => setError(messageOf(failure, ADMIN_AGENT_MESSAGES.deleteFailed)),
     onSettled: () => queryClient.invalidateQueries({ queryKey: AGENTS_KEY }),
   });
   const name = `${agent.first_name} ${agent.last_name}`;
   const csv = agentLeadsCsv(agent.id);
   const leadsCsv = useLeadExport(csv.path);
   return (
-    <Modal open title={`Delete ${name}?`} onClose={onClose}>
+    <ConfirmDialog
+      open
+      title={`Delete ${name}?`}
+      confirmLabel="Delete agent"
+      pendingLabel="Deleting…"
+      tone="danger"
+      pending={remove.isPending}
+      error={leadsCsv.error ?? (remove.isError ? messageOf(remove.error, ADMIN_AGENT_MESSAGES.deleteFailed) : null)}
+      onConfirm={() => remove.mutate()}
+      onCancel={onClose}
+    >
       <p>
         {plural(agent.lead_count, 'lead')} and {plural(agent.estimate_count, 'estimate')} will be deleted with {name}.
         This cannot be undone.
@@ -291,21 +295,7 @@ function DeleteDialog(props: { agent: AdminAgent; onClose: () => void; onDeleted
           <span role="status">{leadsCsv.progress}</span>
         </p>
       ) : null}
-      <Notice tone="error" message={leadsCsv.error ?? error} />
-      <div className="modal-actions">
-        <button type="button" className="button button-secondary" onClick={onClose}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          disabled={remove.isPending}
-          onClick={() => remove.mutate()}
-        >
-          {remove.isPending ? 'Deleting…' : 'Delete agent'}
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }
 

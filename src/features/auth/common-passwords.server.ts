@@ -5,7 +5,12 @@
  */
 import list from './common-passwords.data.json' with { type: 'json' };
 
-const COMMON = new Set(list.passwords);
+/**
+ * Built on the first check, not at load: the API function's cold start, for the many requests that
+ * never set a password, does not pay for a Set of the whole list.
+ */
+let common: ReadonlySet<string> | undefined;
+const commonPasswords = (): ReadonlySet<string> => (common ??= new Set(list.passwords));
 
 export const COMMON_PASSWORD_MESSAGE =
   'This password is on the list of common passwords that attackers try first. Choose another: a few unrelated words make a strong one.';
@@ -53,7 +58,8 @@ function ownerWords({ email, first_name, last_name, slug }: PasswordOwner): Set<
  */
 export function weakPasswordProblem(password: string, owner?: PasswordOwner): string | undefined {
   const whole = password.normalize('NFKC').toLowerCase();
-  if (COMMON.has(whole) || COMMON.has(whole.replace(/\s+/g, ''))) return COMMON_PASSWORD_MESSAGE;
+  const listed = commonPasswords();
+  if (listed.has(whole) || listed.has(whole.replace(/\s+/g, ''))) return COMMON_PASSWORD_MESSAGE;
   const letters = core(password);
   if (letters.length > 0 && (isRun(letters) || isRepeat(letters))) return PREDICTABLE_PASSWORD_MESSAGE;
   if (owner) {

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
-import { Modal } from '../../ui/Modal.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { ApiError, sendJson } from '../accounts/account-query.ts';
 import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
@@ -79,17 +79,12 @@ function FubSettings({ integration }: { integration: FubIntegration }) {
   const disconnect = useMutation({
     mutationFn: () => sendJson('DELETE', FUB_PATH, fubChangeSchema),
     onSuccess: (answer) => {
+      setConfirming(false);
       changed(answer);
       setDraft({ api_key: '', system: '', system_key: '' });
       setActive(true);
       setOutcome({ tone: 'success', message: answer.message });
     },
-    onError: (error) =>
-      setOutcome({
-        tone: 'error',
-        message: error instanceof ApiError ? error.message : 'An error occurred while disconnecting Follow Up Boss',
-      }),
-    onSettled: () => setConfirming(false),
   });
 
   const submit = (event: SubmitEvent) => {
@@ -219,6 +214,7 @@ function FubSettings({ integration }: { integration: FubIntegration }) {
               className="button button-danger"
               onClick={() => {
                 setOutcome(null);
+                disconnect.reset();
                 setConfirming(true);
               }}
             >
@@ -227,25 +223,28 @@ function FubSettings({ integration }: { integration: FubIntegration }) {
           ) : null}
         </div>
       </form>
-      <Modal open={confirming} title="Disconnect Follow Up Boss?" onClose={() => setConfirming(false)}>
+      <ConfirmDialog
+        open={confirming}
+        title="Disconnect Follow Up Boss?"
+        confirmLabel="Disconnect"
+        pendingLabel="Disconnecting…"
+        tone="danger"
+        pending={disconnect.isPending}
+        error={
+          disconnect.isError
+            ? disconnect.error instanceof ApiError
+              ? disconnect.error.message
+              : 'An error occurred while disconnecting Follow Up Boss'
+            : null
+        }
+        onConfirm={() => disconnect.mutate()}
+        onCancel={() => setConfirming(false)}
+      >
         <p>
           Your API keys are removed and new leads are no longer sent to Follow Up Boss. Leads already there stay; leads
           still waiting are sent if you connect again.
         </p>
-        <div className="modal-actions">
-          <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            disabled={disconnect.isPending}
-            onClick={() => disconnect.mutate()}
-          >
-            {disconnect.isPending ? 'Disconnecting…' : 'Disconnect'}
-          </button>
-        </div>
-      </Modal>
+      </ConfirmDialog>
     </div>
   );
 }

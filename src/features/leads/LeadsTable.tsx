@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Fragment, useEffect, useId, useState, type ReactNode } from 'react';
-import { Modal } from '../../ui/Modal.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
@@ -186,23 +186,17 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
   const clearAll = useMutation({
     mutationFn: (chosen: SentFilters) =>
       sendJson('DELETE', `${source.listPath}${leadQueryString(chosen)}`, clearLeadsResponseSchema),
-    onSuccess: ({ deleted }, chosen) =>
+    onSuccess: ({ deleted }, chosen) => {
+      setConfirming(null);
       setOutcome({
         tone: 'success',
         // The spec's words for Clear All; a filtered deletion says how many went.
         message: isFiltered(chosen)
           ? `${deleted} ${deleted === 1 ? 'lead' : 'leads'} deleted.`
           : 'All leads cleared successfully!',
-      }),
-    onError: (error) =>
-      setOutcome({
-        tone: 'error',
-        message: error instanceof ApiError ? 'Failed to clear leads' : 'Error clearing leads',
-      }),
-    onSettled: async () => {
-      setConfirming(null);
-      await queryClient.invalidateQueries({ queryKey: source.queryKey });
+      });
     },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: source.queryKey }),
   });
 
   const crm = useLeadSync(source);
@@ -332,6 +326,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
               count={list.isPlaceholderData ? undefined : list.data.total}
               onDelete={() => {
                 setOutcome(null);
+                clearAll.reset();
                 setConfirming(filters);
               }}
             />
@@ -343,6 +338,14 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
         filters={confirming}
         source={source}
         clearing={clearAll.isPending}
+        // The spec's words for a failed Clear All, shown in the dialog, which stays open.
+        error={
+          clearAll.isError
+            ? clearAll.error instanceof ApiError
+              ? 'Failed to clear leads'
+              : 'Error clearing leads'
+            : null
+        }
         onCancel={() => setConfirming(null)}
         onConfirm={(chosen) => clearAll.mutate(chosen)}
       />
@@ -759,10 +762,11 @@ function DeleteLeadsDialog(props: {
   filters: SentFilters | null;
   source: LeadsSource;
   clearing: boolean;
+  error: string | null;
   onCancel: () => void;
   onConfirm: (filters: SentFilters) => void;
 }) {
-  const { filters, source, clearing, onCancel, onConfirm } = props;
+  const { filters, source, clearing, error, onCancel, onConfirm } = props;
   const chosen = filters ?? NO_FILTERS;
   const filtered = isFiltered(chosen);
   const counted = useQuery({
@@ -774,7 +778,18 @@ function DeleteLeadsDialog(props: {
   const count = counted.data?.total;
   const leads = count === 1 ? 'lead' : 'leads';
   return (
-    <Modal open={filters !== null} title={filtered ? 'Delete these leads?' : 'Clear all leads?'} onClose={onCancel}>
+    <ConfirmDialog
+      open={filters !== null}
+      title={filtered ? 'Delete these leads?' : 'Clear all leads?'}
+      confirmLabel={count === undefined ? 'Counting…' : `Delete ${count} ${leads}`}
+      pendingLabel="Deleting…"
+      tone="danger"
+      pending={clearing}
+      confirmDisabled={count === undefined || count === 0}
+      error={error}
+      onConfirm={() => onConfirm(chosen)}
+      onCancel={onCancel}
+    >
       <p>
         {count === 0
           ? 'There are no leads to delete.'
@@ -782,19 +797,6 @@ function DeleteLeadsDialog(props: {
             ? `${count === undefined ? 'The leads' : `The ${count} ${leads}`} that match your search and filters will be deleted; your other leads stay. This cannot be undone; export a CSV first to keep a copy.`
             : `${count === undefined ? 'Every lead' : count === 1 ? 'Your 1 lead' : `All ${count} of your leads`} will be deleted. This cannot be undone; export a CSV first to keep a copy.`}
       </p>
-      <div className="modal-actions">
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
-        <button
-          type="button"
-          className="button button-danger"
-          disabled={clearing || count === undefined || count === 0}
-          onClick={() => onConfirm(chosen)}
-        >
-          {clearing ? 'Deleting…' : count === undefined ? 'Counting…' : `Delete ${count} ${leads}`}
-        </button>
-      </div>
-    </Modal>
+    </ConfirmDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Field } from '../../ui/Field.tsx';
-import { Modal } from '../../ui/Modal.tsx';
+import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { UploadField } from '../../ui/UploadField.tsx';
 import AccountFrame from '../accounts/AccountFrame.tsx';
@@ -194,12 +194,15 @@ function ShowcaseImages({ images }: { images: string[] }) {
     mutationFn: (imagePath: string) => sendJson('DELETE', '/api/images/delete', imagesChangedSchema, { imagePath }),
     onMutate: () => setOutcome(null),
     onSuccess: (answer) => {
+      setToDelete(null);
       show(answer.images);
       setOutcome({ tone: 'success', message: answer.message });
     },
-    onError: (error) => setOutcome({ tone: 'error', message: failureOf(error, SHOWCASE_MESSAGES.deleteFailed) }),
-    onSettled: () => setToDelete(null),
   });
+  const askDelete = (source: string | null) => {
+    remove.reset();
+    setToDelete(source);
+  };
 
   const move = (index: number, by: -1 | 1) => {
     const next = [...images];
@@ -263,7 +266,7 @@ function ShowcaseImages({ images }: { images: string[] }) {
                     className="button button-danger button-small"
                     aria-label={`Delete ${name}`}
                     disabled={busy}
-                    onClick={() => setToDelete(source)}
+                    onClick={() => askDelete(source)}
                   >
                     Delete
                   </button>
@@ -291,27 +294,24 @@ function ShowcaseImages({ images }: { images: string[] }) {
         </progress>
       )}
       <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
-      <Modal open={toDelete !== null} title="Delete this photo?" onClose={() => setToDelete(null)}>
+      <ConfirmDialog
+        open={toDelete !== null}
+        title="Delete this photo?"
+        confirmLabel="Delete photo"
+        pendingLabel="Deleting…"
+        tone="danger"
+        pending={remove.isPending}
+        error={remove.isError ? failureOf(remove.error, SHOWCASE_MESSAGES.deleteFailed) : null}
+        onConfirm={() => toDelete !== null && remove.mutate(toDelete)}
+        onCancel={() => askDelete(null)}
+      >
         {toDelete === null ? null : (
           <div className="showcase-delete">
             <img src={toDelete} alt={`Showcase photo ${deleting + 1}, to be deleted`} width={320} height={200} />
             <p>It leaves the home page&rsquo;s carousel at once. This cannot be undone.</p>
-            <div className="modal-actions">
-              <button type="button" className="button button-secondary" onClick={() => setToDelete(null)}>
-                Cancel
-              </button>
-              <button
-                type="button"
-                className="button button-danger"
-                disabled={remove.isPending}
-                onClick={() => remove.mutate(toDelete)}
-              >
-                {remove.isPending ? 'Deleting…' : 'Delete photo'}
-              </button>
-            </div>
           </div>
         )}
-      </Modal>
+      </ConfirmDialog>
     </div>
   );
 }
