@@ -4,6 +4,7 @@ import * as z from 'zod';
 import {
   expect,
   expectNoAxeViolations,
+  expectNoLayoutShiftOnLoad,
   linkFromEmail,
   sameSiteHeaders,
   nameTag,
@@ -61,6 +62,17 @@ async function changeStatus(page: Page, agent: ReturnType<typeof newAgent>, stat
 }
 
 test.describe('the admin’s agents', () => {
+  test('nothing moves when the list of agents arrives (no layout shift, issue 23)', async ({ page }) => {
+    await signInAsAdmin(page);
+    const list = page.getByRole('region', { name: 'Agents' });
+    await expectNoLayoutShiftOnLoad(page, {
+      path: '/admin/agents',
+      held: '/api/admin/agents',
+      loading: list.getByText('Loading…'),
+      loaded: page.getByRole('region', { name: 'Add New Agent' }),
+    });
+  });
+
   // Asked for on purpose: a duplicate e-mail (409), and an inactive agent's page (its shell 404, its agent 410).
   test.use({ consoleErrorsAllowed: [/status of (404 \(Not Found\)|409 \(Conflict\)|410 \(Gone\))/] });
 

@@ -66,7 +66,8 @@ function AgentsBody({ myId }: { myId: number }) {
           <AgentTable agents={agents.data} myId={myId} onOutcome={setOutcome} onDelete={setDeleting} />
         ) : null}
       </section>
-      <AddAgentForm />
+      {/* Below the list, shown once the list has come: drawn earlier, it was pushed down (a layout shift). */}
+      {agents.isPending ? null : <AddAgentForm />}
       {deleting ? (
         <DeleteDialog
           agent={deleting}
