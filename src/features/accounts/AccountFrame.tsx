@@ -42,12 +42,13 @@ export const loginUrlFor = (path: string): string => `/auth?next=${encodeURIComp
  * session check (the admin guard retries once after 1 s), signed-out visitors sent to /auth and
  * brought back after logging in, a signed-in agent told that /admin is for admins, and the header:
  * the agent's first name, the area's navigation, View Calculator or View Site, and Logout.
- * `children` renders the screen for the signed-in agent.
+ * `children` renders the screen: with the signed-in agent, or with null while the session is checked
+ * (the screen draws what does not depend on who is signed in; its requests start at once).
  */
 export default function AccountFrame(props: {
   area: Area;
   current: ScreenPath;
-  children: (agent: SessionAgent) => ReactNode;
+  children: (agent: SessionAgent | null) => ReactNode;
 }) {
   const [client] = useState(createAccountQueryClient);
   return (
@@ -64,7 +65,7 @@ function Frame({
 }: {
   area: Area;
   current: ScreenPath;
-  children: (agent: SessionAgent) => ReactNode;
+  children: (agent: SessionAgent | null) => ReactNode;
 }) {
   const me = useQuery({
     queryKey: ['me'],
@@ -85,13 +86,22 @@ function Frame({
     if (signedOut || isSignedOut(me.error)) window.location.assign(loginUrlFor(current));
   }, [signedOut, me.error, current]);
 
-  if (me.isPending || signedOut) {
-    // The frame is drawn while the session is checked, so the pre-rendered page (Astro renders this
-    // state at build time) paints the area's header before any script runs; what needs the agent is
-    // held in place, hidden, so nothing moves when it arrives.
+  if (signedOut) {
+    // On the way to /auth: nothing of the screen (its own requests were refused too).
     return (
       <FrameLayout area={area} current={current} agent={null}>
         <p aria-live="polite">Loading…</p>
+      </FrameLayout>
+    );
+  }
+  if (me.isPending) {
+    // The frame and the screen are drawn while the session is checked, so the pre-rendered page
+    // (Astro renders this state at build time) paints the header, the screen's heading and what does
+    // not depend on who is signed in before any script runs, and the screen's requests start beside
+    // the session's; what needs the agent is held in place, hidden, so nothing moves when it arrives.
+    return (
+      <FrameLayout area={area} current={current} agent={null}>
+        {children(null)}
       </FrameLayout>
     );
   }

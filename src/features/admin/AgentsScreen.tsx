@@ -29,7 +29,7 @@ import { useLeadExport } from '../leads/use-lead-export.ts';
 export default function AgentsScreen() {
   return (
     <AccountFrame area="admin" current="/admin/agents">
-      {(me) => <AgentsBody myId={me.id} />}
+      {(me) => <AgentsBody myId={me?.id ?? null} />}
     </AccountFrame>
   );
 }
@@ -43,7 +43,8 @@ const messageOf = (error: unknown, fallback: string) =>
 
 type Outcome = { tone: 'success' | 'error'; message: string } | null;
 
-function AgentsBody({ myId }: { myId: number }) {
+/** `myId` null while the session is checked: the list waits for it (it marks the admin's own row). */
+function AgentsBody({ myId }: { myId: number | null }) {
   const agents = useQuery({ queryKey: AGENTS_KEY, queryFn: fetchAgents });
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [deleting, setDeleting] = useState<AdminAgent | null>(null);
@@ -52,7 +53,7 @@ function AgentsBody({ myId }: { myId: number }) {
       <section className="account-card" aria-labelledby="agents-title">
         <h1 id="agents-title">Agents</h1>
         <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
-        {agents.isPending ? <p aria-live="polite">Loading…</p> : null}
+        {agents.isPending || (agents.data && myId === null) ? <p aria-live="polite">Loading…</p> : null}
         {agents.isError ? (
           <>
             <Notice tone="error" message={ADMIN_AGENT_MESSAGES.loadFailed} />
@@ -62,12 +63,12 @@ function AgentsBody({ myId }: { myId: number }) {
           </>
         ) : null}
         {agents.data?.length === 0 ? <p>No agents found. Add your first agent to get started.</p> : null}
-        {agents.data && agents.data.length > 0 ? (
+        {agents.data && agents.data.length > 0 && myId !== null ? (
           <AgentTable agents={agents.data} myId={myId} onOutcome={setOutcome} onDelete={setDeleting} />
         ) : null}
       </section>
       {/* Below the list, shown once the list has come: drawn earlier, it was pushed down (a layout shift). */}
-      {agents.isPending ? null : <AddAgentForm />}
+      {agents.isPending || myId === null ? null : <AddAgentForm />}
       {deleting ? (
         <DeleteDialog
           agent={deleting}

@@ -18,7 +18,17 @@ import { ProfileBanner } from './ProfileBanner.tsx';
 export default function OverviewScreen() {
   return (
     <AccountFrame area="dashboard" current="/dashboard">
-      {(agent) => <OverviewBody agent={agent} />}
+      {(agent) =>
+        agent ? (
+          <OverviewBody agent={agent} />
+        ) : (
+          // While the session is checked: the heading and the wait, in the pre-rendered page.
+          <div className="overview">
+            <h1>Overview</h1>
+            <p aria-live="polite">Loading your figures…</p>
+          </div>
+        )
+      }
     </AccountFrame>
   );
 }

@@ -6,6 +6,15 @@ export default function LeadsScreen() {
   return (
     <AccountFrame area="dashboard" current="/dashboard/leads">
       {(agent) => {
+        // While the session is checked: the heading, in the pre-rendered page; the table needs the agent.
+        if (!agent) {
+          return (
+            <section aria-labelledby="leads-title">
+              <h1 id="leads-title">Leads</h1>
+              <p aria-live="polite">Loading…</p>
+            </section>
+          );
+        }
         const source: LeadsSource = {
           queryKey: ['leads'],
           listPath: '/api/leads',
