@@ -125,3 +125,48 @@ test('the home page shows a source line under every claim (minor 34)', async ({ 
     await section.screenshot({ path: `/work/shots/i23-c/claims-home-${testInfo.project.name}-${width}.png` });
   }
 });
+
+test('a track record without a source is asked about too, and the home page shows its source line (minor 34)', async ({
+  page,
+}, testInfo) => {
+  await openContent(page);
+  const saves: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().endsWith('/api/admin/site-content')) saves.push(request.url());
+  });
+  const source = page.getByRole('region', { name: 'Track record' }).getByLabel('Source of the track record (optional)');
+  // The shipped track record's source line (migration 0029).
+  await expect(source).toHaveValue('Source: sample figures shipped with this site, not its own sales');
+  const before = await source.inputValue();
+  await source.fill('');
+  await page.getByRole('button', { name: 'Save site content' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish a figure without a source?' });
+  await expect(dialog).toContainText(
+    'The track record (“1,381+ homes sold”, “350 sold in the last 12 months”, “$80K–$4.7M price range”, “5.0 rating from 47 reviews”) has no source.',
+  );
+  await expectNoAxeViolations(page, WCAG);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `/work/shots/i23-d/track-record-unsourced-${testInfo.project.name}-${width}.png` });
+  }
+  await dialog.getByRole('button', { name: 'Add a source' }).click();
+  await expect(dialog).toBeHidden();
+  expect(saves).toHaveLength(0);
+  await source.fill(before);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await source.scrollIntoViewIfNeeded();
+  await page
+    .getByRole('region', { name: 'Track record' })
+    .screenshot({ path: `/work/shots/i23-d/track-record-field-${testInfo.project.name}.png` });
+
+  await page.goto('/');
+  const section = page.getByRole('region', { name: /track record$/ });
+  await expect(section.getByRole('listitem')).toHaveCount(4);
+  await expect(section.locator('.stat-source')).toHaveText(
+    'Source: sample figures shipped with this site, not its own sales',
+  );
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await section.screenshot({ path: `/work/shots/i23-d/track-record-home-${testInfo.project.name}-${width}.png` });
+  }
+});
