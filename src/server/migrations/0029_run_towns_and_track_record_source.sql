@@ -1,4 +1,5 @@
--- Two changes of the admin's data screens (issue 23, newcomer audit minors 31 and 34).
+-- Three changes of the admin's data screens (issue 23, newcomer audit minors 31 and 34, and the
+-- fee table's lost update).
 
 -- Which towns a market-data run changed (minor 31): their slugs, so that the runs table can name
 -- them ("Updated 12 towns: Babylon, Bay Shore, … and 4 more") rather than give a bare count. The
@@ -22,3 +23,8 @@ UPDATE site_content
     {"figure": "$80K–$4.7M", "label": "price range"},
     {"figure": "5.0", "label": "rating from 47 reviews"}
   ]'::jsonb;
+
+-- The fee table's version (issue 23): each save sends the version it was edited from and is refused
+-- (409, nothing written) when another save came between, so two admins cannot silently overwrite
+-- each other's change of the whole table. Each save adds one.
+ALTER TABLE net_sheet_fees ADD COLUMN version integer NOT NULL DEFAULT 1;
