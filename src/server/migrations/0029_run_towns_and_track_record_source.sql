@@ -1,5 +1,5 @@
--- Three changes of the admin's data screens (issue 23, newcomer audit minors 31 and 34, and the
--- fee table's lost update).
+-- Four changes of the admin's data screens (issue 23: newcomer audit minors 31 and 34, the fee
+-- table's lost update, the leads lists' towns).
 
 -- Which towns a market-data run changed (minor 31): their slugs, so that the runs table can name
 -- them ("Updated 12 towns: Babylon, Bay Shore, … and 4 more") rather than give a bare count. The
@@ -28,3 +28,9 @@ UPDATE site_content
 -- (409, nothing written) when another save came between, so two admins cannot silently overwrite
 -- each other's change of the whole table. Each save adds one.
 ALTER TABLE net_sheet_fees ADD COLUMN version integer NOT NULL DEFAULT 1;
+
+-- The towns of an agent's town-page leads, for the leads list's Source filter: found by a loose
+-- index scan (townsOfLeads, src/features/leads/lead-list.server.ts), one probe per town, instead of a
+-- DISTINCT over every such lead (24 times the page's cost at 100,000 leads; decision 0052). Every
+-- agent's (the admin's list) are probed by leads_origin_created_id_idx (migration 0025).
+CREATE INDEX leads_agent_origin_town_idx ON leads (agent_id, origin, page_town);
