@@ -16,6 +16,15 @@ async function openContent(page: Page) {
   await expect(page.getByRole('heading', { name: 'Site Content', level: 1 })).toBeVisible();
 }
 
+/** The saves of the content the page sends from now on (a refused or asked-about save sends none). */
+function savesOf(page: Page): string[] {
+  const saves: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().endsWith('/api/admin/site-content')) saves.push(request.url());
+  });
+  return saves;
+}
+
 const claims = (page: Page) => page.getByRole('region', { name: 'Marketing claims' });
 const claim = (page: Page, number: number) => claims(page).getByRole('group', { name: `Claim ${number}` });
 
@@ -45,10 +54,7 @@ test('the admin edits a claim and its source line, saves, and a reload shows the
 
 test('a cleared figure is refused on its field, and nothing is saved', async ({ page }) => {
   await openContent(page);
-  const saves: string[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'PUT' && request.url().endsWith('/api/admin/site-content')) saves.push(request.url());
-  });
+  const saves = savesOf(page);
   const figure = claim(page, 2).getByLabel('Figure');
   await figure.fill('');
   await page.getByRole('button', { name: 'Save site content' }).click();
@@ -89,10 +95,7 @@ test('a figure without a source is asked about before it is saved, naming the cl
   page,
 }, testInfo) => {
   await openContent(page);
-  const saves: string[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'PUT' && request.url().endsWith('/api/admin/site-content')) saves.push(request.url());
-  });
+  const saves = savesOf(page);
   const source = claim(page, 2).getByLabel('Source (optional)');
   const before = await source.inputValue();
   await source.fill('');
@@ -130,10 +133,7 @@ test('a track record without a source is asked about too, and the home page show
   page,
 }, testInfo) => {
   await openContent(page);
-  const saves: string[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'PUT' && request.url().endsWith('/api/admin/site-content')) saves.push(request.url());
-  });
+  const saves = savesOf(page);
   const source = page.getByRole('region', { name: 'Track record' }).getByLabel('Source of the track record (optional)');
   // The shipped track record's source line (migration 0029).
   await expect(source).toHaveValue('Source: sample figures shipped with this site, not its own sales');
