@@ -2,11 +2,13 @@
 // driver, next to a bare node:http server measured in the same run. Each server runs in its own
 // process so the load generator does not share its event loop. The signed-in calls are made as an
 // agent with LEADS_OF_AGENT leads (scripts/bench/agent-leads.ts), an admin among 10 such agents.
+// npm run bench:api -- --lead-towns measures the leads lists with and without their towns instead.
 import autocannon from 'autocannon';
 import { createApi } from '../src/server/app.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { featuredAgentFrom } from '../src/server/featured-agent.ts';
 import { SEARCH_NAME } from './bench/agent-leads.ts';
+import { benchLeadTowns } from './bench/lead-towns.ts';
 import { roundTripsOfChild } from './bench/children.ts';
 import { NASSAU_DETAILS, quickEstimateBody } from './bench/estimate-bodies.ts';
 import { startPostgresBench } from './bench/postgres-bench.ts';
@@ -120,109 +122,113 @@ async function load(name: string, options: autocannon.Options): Promise<Figures>
 
 const bench = await startPostgresBench(LEADS_OF_AGENT);
 try {
-  const { db, auth, sessions: cookies } = bench;
-  const headersOf = (target: Target): Record<string, string> => ({
-    ...(target.body === undefined ? {} : { 'content-type': 'application/json' }),
-    ...(target.signedIn === 'agent' ? { cookie: cookies.cookie } : {}),
-    ...(target.signedIn === 'admin' ? { cookie: cookies.adminCookie } : {}),
-  });
+  // The focused option: the leads lists' Source-filter towns, with and without (scripts/bench/lead-towns.ts).
+  if (process.argv.includes('--lead-towns')) await benchLeadTowns(bench);
+  else {
+    const { db, auth, sessions: cookies } = bench;
+    const headersOf = (target: Target): Record<string, string> => ({
+      ...(target.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(target.signedIn === 'agent' ? { cookie: cookies.cookie } : {}),
+      ...(target.signedIn === 'admin' ? { cookie: cookies.adminCookie } : {}),
+    });
 
-  // DB round trips per call, counted in-process on the same database.
-  const app = createApi({ db, auth: auth.config });
-  const tripsPerCall = new Map<Target, number>();
-  const cachedAtEdge = new Set<Target>();
-  for (const target of TARGETS) {
-    const before = db.roundTrips;
-    for (let index = 0; index < ROUND_TRIP_SAMPLES; index += 1) {
-      const response = await app.request(target.path, {
+    // DB round trips per call, counted in-process on the same database.
+    const app = createApi({ db, auth: auth.config });
+    const tripsPerCall = new Map<Target, number>();
+    const cachedAtEdge = new Set<Target>();
+    for (const target of TARGETS) {
+      const before = db.roundTrips;
+      for (let index = 0; index < ROUND_TRIP_SAMPLES; index += 1) {
+        const response = await app.request(target.path, {
+          method: target.method ?? 'GET',
+          headers: headersOf(target),
+          body: target.body ?? null,
+        });
+        if (!response.ok) throw new Error(`warm-up call ${target.name} failed: ${response.status}`);
+        if (response.headers.has('netlify-cdn-cache-control')) cachedAtEdge.add(target);
+      }
+      tripsPerCall.set(target, (db.roundTrips - before) / ROUND_TRIP_SAMPLES);
+    }
+
+    const api = await bench.startApi();
+    const bare = await bench.startChild('scripts/bench/bare-server.ts');
+
+    console.log(`Load: ${CONNECTIONS} connections, ${DURATION_S} s per target, PostgreSQL via the Neon driver.`);
+    console.log(`Signed-in targets: an agent with ${LEADS_OF_AGENT.toLocaleString('en-US')} leads.`);
+    console.log('trips/call: DB round trips of one call alone; under load: concurrent estimates share an INSERT.');
+    console.log('The public GETs are cached by the CDN on Netlify: their rows are the function on a CDN miss.\n');
+    await warmUp({ url: bare.url });
+    const baseline = await load('bare node:http (fixed JSON)', { url: bare.url });
+    const rows: (Figures & { target?: Target; trips: string; loaded: string })[] = [
+      { ...baseline, trips: '-', loaded: '-' },
+    ];
+    for (const target of TARGETS) {
+      const options: autocannon.Options = {
+        url: `${api.url}${target.path}`,
         method: target.method ?? 'GET',
         headers: headersOf(target),
-        body: target.body ?? null,
+        ...(target.body === undefined ? {} : { body: target.body }),
+      };
+      await warmUp(options);
+      const before = await roundTripsOfChild(api.child);
+      const figures = await load(target.name, options);
+      const after = await roundTripsOfChild(api.child);
+      rows.push({
+        ...figures,
+        target,
+        trips: (tripsPerCall.get(target) ?? NaN).toFixed(2),
+        loaded: ((after - before) / figures.requests).toFixed(3),
       });
-      if (!response.ok) throw new Error(`warm-up call ${target.name} failed: ${response.status}`);
-      if (response.headers.has('netlify-cdn-cache-control')) cachedAtEdge.add(target);
     }
-    tripsPerCall.set(target, (db.roundTrips - before) / ROUND_TRIP_SAMPLES);
-  }
 
-  const api = await bench.startApi();
-  const bare = await bench.startChild('scripts/bench/bare-server.ts');
-
-  console.log(`Load: ${CONNECTIONS} connections, ${DURATION_S} s per target, PostgreSQL via the Neon driver.`);
-  console.log(`Signed-in targets: an agent with ${LEADS_OF_AGENT.toLocaleString('en-US')} leads.`);
-  console.log('trips/call: DB round trips of one call alone; under load: concurrent estimates share an INSERT.');
-  console.log('The public GETs are cached by the CDN on Netlify: their rows are the function on a CDN miss.\n');
-  await warmUp({ url: bare.url });
-  const baseline = await load('bare node:http (fixed JSON)', { url: bare.url });
-  const rows: (Figures & { target?: Target; trips: string; loaded: string })[] = [
-    { ...baseline, trips: '-', loaded: '-' },
-  ];
-  for (const target of TARGETS) {
-    const options: autocannon.Options = {
-      url: `${api.url}${target.path}`,
-      method: target.method ?? 'GET',
-      headers: headersOf(target),
-      ...(target.body === undefined ? {} : { body: target.body }),
-    };
-    await warmUp(options);
-    const before = await roundTripsOfChild(api.child);
-    const figures = await load(target.name, options);
-    const after = await roundTripsOfChild(api.child);
-    rows.push({
-      ...figures,
-      target,
-      trips: (tripsPerCall.get(target) ?? NaN).toFixed(2),
-      loaded: ((after - before) / figures.requests).toFixed(3),
-    });
-  }
-
-  const width = Math.max(...rows.map((row) => row.name.length));
-  console.log(
-    [
-      'target'.padEnd(width),
-      'req/s'.padStart(9),
-      'p99 ms'.padStart(8),
-      'ratio'.padStart(7),
-      'trips/call'.padStart(11),
-      'under load'.padStart(11),
-      'errors'.padStart(7),
-    ].join(' '),
-  );
-  for (const row of rows) {
+    const width = Math.max(...rows.map((row) => row.name.length));
     console.log(
       [
-        row.name.padEnd(width),
-        row.requestsPerSecond.toFixed(0).padStart(9),
-        String(row.p99Ms).padStart(8),
-        (row.requestsPerSecond / baseline.requestsPerSecond).toFixed(3).padStart(7),
-        row.trips.padStart(11),
-        row.loaded.padStart(11),
-        String(row.errors).padStart(7),
+        'target'.padEnd(width),
+        'req/s'.padStart(9),
+        'p99 ms'.padStart(8),
+        'ratio'.padStart(7),
+        'trips/call'.padStart(11),
+        'under load'.padStart(11),
+        'errors'.padStart(7),
       ].join(' '),
     );
-  }
+    for (const row of rows) {
+      console.log(
+        [
+          row.name.padEnd(width),
+          row.requestsPerSecond.toFixed(0).padStart(9),
+          String(row.p99Ms).padStart(8),
+          (row.requestsPerSecond / baseline.requestsPerSecond).toFixed(3).padStart(7),
+          row.trips.padStart(11),
+          row.loaded.padStart(11),
+          String(row.errors).padStart(7),
+        ].join(' '),
+      );
+    }
 
-  const budgets: [string, boolean][] = [];
-  for (const row of rows) {
-    const { target } = row;
-    if (!target) continue;
-    const { trips, p99Ms, ratio } = target.budget;
-    if (trips !== undefined) {
-      budgets.push([`${target.name} makes exactly ${trips} DB round trip`, tripsPerCall.get(target) === trips]);
+    const budgets: [string, boolean][] = [];
+    for (const row of rows) {
+      const { target } = row;
+      if (!target) continue;
+      const { trips, p99Ms, ratio } = target.budget;
+      if (trips !== undefined) {
+        budgets.push([`${target.name} makes exactly ${trips} DB round trip`, tripsPerCall.get(target) === trips]);
+      }
+      if (p99Ms !== undefined) budgets.push([`${target.name} p99 < ${p99Ms} ms`, row.p99Ms < p99Ms]);
+      if (target.edge) budgets.push([`${target.name} is cached at the edge`, cachedAtEdge.has(target)]);
+      if (ratio !== undefined) {
+        budgets.push([
+          `${target.name} reaches >= ${ratio.toFixed(2)} of the bare server`,
+          row.requestsPerSecond >= ratio * baseline.requestsPerSecond,
+        ]);
+      }
     }
-    if (p99Ms !== undefined) budgets.push([`${target.name} p99 < ${p99Ms} ms`, row.p99Ms < p99Ms]);
-    if (target.edge) budgets.push([`${target.name} is cached at the edge`, cachedAtEdge.has(target)]);
-    if (ratio !== undefined) {
-      budgets.push([
-        `${target.name} reaches >= ${ratio.toFixed(2)} of the bare server`,
-        row.requestsPerSecond >= ratio * baseline.requestsPerSecond,
-      ]);
-    }
+    budgets.push(['no errors under load', rows.every((row) => row.errors === 0)]);
+    console.log('');
+    for (const [label, ok] of budgets) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
+    process.exitCode = budgets.every(([, ok]) => ok) ? 0 : 1;
   }
-  budgets.push(['no errors under load', rows.every((row) => row.errors === 0)]);
-  console.log('');
-  for (const [label, ok] of budgets) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
-  process.exitCode = budgets.every(([, ok]) => ok) ? 0 : 1;
 } finally {
   await bench.stop();
 }

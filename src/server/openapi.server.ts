@@ -81,8 +81,7 @@ import {
   uploadParamsSchema,
 } from '../features/market/data-admin.ts';
 import { townParamsSchema, townQuerySchema } from '../features/market/market.server.ts';
-import { feeTableAnswerSchema, feeTableSavedSchema } from '../features/net-sheet/fee-table.ts';
-import { feeTableSchema } from '../features/net-sheet/li-fees.ts';
+import { feeTableAnswerSchema, feeTableSaveSchema, feeTableSavedSchema } from '../features/net-sheet/fee-table.ts';
 import {
   detailedEstimateRequestSchema,
   offersRequestSchema,
@@ -869,10 +868,12 @@ export const OPERATIONS: readonly Operation[] = [
   {
     method: 'PUT',
     path: '/api/admin/net-sheet-fees',
-    summary: 'Saves the Long Island closing-fee table and its rates',
+    summary:
+      'Saves the Long Island closing-fee table and its rates, from the version it was edited from (409 when another save came between)',
     tag: 'Admin',
-    body: json(feeTableSchema),
+    body: json(feeTableSaveSchema),
     success: ok('Saved', feeTableSavedSchema),
+    errors: [409],
   },
   {
     method: 'GET',

@@ -16,6 +16,15 @@ async function openContent(page: Page) {
   await expect(page.getByRole('heading', { name: 'Site Content', level: 1 })).toBeVisible();
 }
 
+/** The saves of the content the page sends from now on (a refused or asked-about save sends none). */
+function savesOf(page: Page): string[] {
+  const saves: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT' && request.url().endsWith('/api/admin/site-content')) saves.push(request.url());
+  });
+  return saves;
+}
+
 const claims = (page: Page) => page.getByRole('region', { name: 'Marketing claims' });
 const claim = (page: Page, number: number) => claims(page).getByRole('group', { name: `Claim ${number}` });
 
@@ -45,10 +54,7 @@ test('the admin edits a claim and its source line, saves, and a reload shows the
 
 test('a cleared figure is refused on its field, and nothing is saved', async ({ page }) => {
   await openContent(page);
-  const saves: string[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'PUT' && request.url().endsWith('/api/admin/site-content')) saves.push(request.url());
-  });
+  const saves = savesOf(page);
   const figure = claim(page, 2).getByLabel('Figure');
   await figure.fill('');
   await page.getByRole('button', { name: 'Save site content' }).click();
@@ -89,10 +95,7 @@ test('a figure without a source is asked about before it is saved, naming the cl
   page,
 }, testInfo) => {
   await openContent(page);
-  const saves: string[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'PUT' && request.url().endsWith('/api/admin/site-content')) saves.push(request.url());
-  });
+  const saves = savesOf(page);
   const source = claim(page, 2).getByLabel('Source (optional)');
   const before = await source.inputValue();
   await source.fill('');
@@ -123,5 +126,47 @@ test('the home page shows a source line under every claim (minor 34)', async ({ 
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await section.screenshot({ path: testInfo.outputPath(`claims-home-${width}.png`) });
+  }
+});
+
+test('a track record without a source is asked about too, and the home page shows its source line (minor 34)', async ({
+  page,
+}, testInfo) => {
+  await openContent(page);
+  const saves = savesOf(page);
+  const source = page.getByRole('region', { name: 'Track record' }).getByLabel('Source of the track record (optional)');
+  // The shipped track record's source line (migration 0029).
+  await expect(source).toHaveValue('Source: sample figures shipped with this site, not its own sales');
+  const before = await source.inputValue();
+  await source.fill('');
+  await page.getByRole('button', { name: 'Save site content' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Publish a figure without a source?' });
+  await expect(dialog).toContainText(
+    'The track record (“1,381+ homes sold”, “350 sold in the last 12 months”, “$80K–$4.7M price range”, “5.0 rating from 47 reviews”) has no source.',
+  );
+  await expectNoAxeViolations(page, WCAG);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `/work/shots/i23-d/track-record-unsourced-${testInfo.project.name}-${width}.png` });
+  }
+  await dialog.getByRole('button', { name: 'Add a source' }).click();
+  await expect(dialog).toBeHidden();
+  expect(saves).toHaveLength(0);
+  await source.fill(before);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await source.scrollIntoViewIfNeeded();
+  await page
+    .getByRole('region', { name: 'Track record' })
+    .screenshot({ path: `/work/shots/i23-d/track-record-field-${testInfo.project.name}.png` });
+
+  await page.goto('/');
+  const section = page.getByRole('region', { name: /track record$/ });
+  await expect(section.getByRole('listitem')).toHaveCount(4);
+  await expect(section.locator('.stat-source')).toHaveText(
+    'Source: sample figures shipped with this site, not its own sales',
+  );
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await section.screenshot({ path: `/work/shots/i23-d/track-record-home-${testInfo.project.name}-${width}.png` });
   }
 });

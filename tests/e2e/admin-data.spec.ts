@@ -225,6 +225,11 @@ const EXPECTED: Record<(typeof STATE_NAMES)[number], string> = {
   building: 'Building since',
   failed: 'Last build failed',
 };
+/** The towns the mocked finished run updated, by name, sorted as the server sorts them. */
+const UPDATED_NAMES = allTowns()
+  .map((town) => town.name)
+  .sort((a, b) => a.localeCompare(b))
+  .slice(0, 119);
 const RUNS = {
   success: true,
   running: true,
@@ -239,6 +244,7 @@ const RUNS = {
       rows_read: 0,
       rows_skipped: 0,
       towns_updated: 0,
+      updated_towns: [],
       error: null,
     },
     {
@@ -251,6 +257,7 @@ const RUNS = {
       rows_read: 12_408,
       rows_skipped: 0,
       towns_updated: 0,
+      updated_towns: [],
       error: null,
     },
     {
@@ -263,6 +270,7 @@ const RUNS = {
       rows_read: 0,
       rows_skipped: 0,
       towns_updated: 0,
+      updated_towns: [],
       error: 'https://api.mls.example/odata answered 401',
     },
     {
@@ -275,6 +283,7 @@ const RUNS = {
       rows_read: 21_370,
       rows_skipped: 2,
       towns_updated: 119,
+      updated_towns: UPDATED_NAMES,
       error: null,
     },
   ],
@@ -316,6 +325,35 @@ test('the build card’s and the runs table’s states, at 390 and 1280 px', asy
   await expect(runsTable(page).getByRole('row').nth(2)).toContainText('Running');
   await expect(runsTable(page).getByRole('row').nth(2)).toContainText('12,408');
   await expect(runsTable(page).getByRole('row').nth(3)).toContainText('answered 401');
+  await expectNoAxeViolations(page, WCAG);
+});
+
+test('the runs table names the towns each run updated, all of them behind its line (minor 31)', async ({
+  page,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== 'desktop', 'canned answers: the desktop project only');
+  await signInAsAdmin(page);
+  await page.route('/api/admin/data/runs', (route) => route.fulfill({ json: { ...RUNS, running: false } }));
+  await page.goto('/admin/data');
+  await waitForIslands(page);
+  const [first, second, third] = UPDATED_NAMES;
+  const updated = runsTable(page).getByRole('row').nth(4);
+  const line = `Updated 119 towns: ${first}, ${second}, ${third} and 116 more`;
+  await expect(updated.getByText(line, { exact: true })).toBeVisible();
+  // The failed run changed nothing, and says so.
+  await expect(runsTable(page).getByRole('row').nth(3)).toContainText('No town’s figures changed');
+  // Queued and running runs have no towns yet.
+  await expect(runsTable(page).getByRole('row').nth(1)).not.toContainText('town');
+  const last = UPDATED_NAMES.at(-1) ?? '';
+  const all = updated.getByText(UPDATED_NAMES.join(', '));
+  await expect(all).toBeHidden();
+  await updated.getByText(line).click();
+  await expect(all).toBeVisible();
+  await expect(all).toContainText(last);
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.screenshot({ path: `/work/shots/i23-d/data-runs-towns-${width}.png`, fullPage: true });
+  }
   await expectNoAxeViolations(page, WCAG);
 });
 

@@ -48,13 +48,27 @@ test('the admin saves the e-mail settings, and the key is shown only masked afte
   expect(await page.content()).not.toContain(key);
 });
 
-test('a test e-mail reaches the admin through the outbox, and the screen says so', async ({ page }) => {
+test('a test e-mail reaches the admin through the outbox, and the card’s one notice says so', async ({
+  page,
+}, testInfo) => {
   await openSettings(page);
   const card = emailCard(page);
+  // A save first (nothing edited: the stored settings stay), then the test: the card has one notice,
+  // telling the latest outcome (minor 26, decision 0048).
+  await card.getByRole('button', { name: 'Save e-mail settings' }).click();
+  await expect(card.getByRole('status').filter({ hasText: 'Email settings saved successfully!' })).toBeVisible();
   await card.getByRole('button', { name: 'Send a test e-mail' }).click();
   await expect(
     card.getByRole('status').filter({ hasText: `Test e-mail sent to ${DEMO_ADMIN.email} through outbox.` }),
   ).toBeVisible();
+  await expect(card.locator('.notice')).toHaveCount(1);
+  await expect(card.getByText('Email settings saved successfully!')).toHaveCount(0);
+  if (testInfo.project.name === 'desktop') {
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await card.screenshot({ path: `/work/shots/i23-d/email-card-one-notice-${width}.png` });
+    }
+  }
   const [message] = await emailsTo(
     DEMO_ADMIN.email,
     1,

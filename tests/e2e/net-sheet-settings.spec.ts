@@ -3,12 +3,14 @@ import {
   expect,
   expectNoAxeViolations,
   makeEstimate,
+  sameSiteHeaders,
   shootPhoneAndDesktop,
   signInAsAdmin,
   signInAsNewAgent,
   test,
   waitForIslands,
 } from './fixtures.ts';
+import { FEE_MESSAGES, feeTableAnswerSchema } from '../../src/features/net-sheet/fee-table.ts';
 
 const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 
@@ -88,7 +90,8 @@ test('the agent splits the commission 3.1 + 2.9 and sets the net sheet lines; th
 
 test('the admin corrects a fee and its source, sees it dated today after a reload, and resets it', async ({ page }) => {
   // One site-wide table: the phone run saving it at the same time raced this one (it saw the other's
-  // 285.00). The desktop run checks it, and its screenshots cover 390 px.
+  // 285.00). Since the table has a version, such a race fails loudly (409) instead of overwriting,
+  // but it still fails: the desktop run checks it, and its screenshots cover 390 px.
   test.skip(test.info().project.name !== 'desktop', 'the fee table is site-wide; the desktop run checks it');
   // The card holds the East End rates and exemptions too: its screenshots at two widths take longer.
   test.setTimeout(60_000);
@@ -201,6 +204,64 @@ test('the admin corrects a rate of the East End tax, is refused a rate with 5 de
   await expect(page.getByRole('region', { name: 'Closing fees (Long Island)' }).getByRole('status')).toHaveText(
     'Closing fees saved',
   );
+});
+
+test.describe('a stale save of the fee table', () => {
+  // The refused save's 409 is the point of the test.
+  test.use({ consoleErrorsAllowed: [/status of 409 \(Conflict\)/] });
+
+  test('a save from a table someone else changed since it was opened is refused in words, and writes nothing', async ({
+    page,
+  }) => {
+    // The fee table is one site-wide row: a run in each project would make the other's saves stale.
+    test.skip(test.info().project.name !== 'desktop', 'the fee table is site-wide; the desktop run checks it');
+    test.setTimeout(60_000);
+    const PATH = '/api/admin/net-sheet-fees';
+    const read = async () => feeTableAnswerSchema.parse(await (await page.request.get(PATH)).json());
+    await signInAsAdmin(page);
+    await page.goto('/admin/settings');
+    await waitForIslands(page);
+    const card = page.getByRole('region', { name: 'Closing fees (Long Island)' });
+    await openSection(card, 'County and filing fees');
+    const amount = card.getByRole('group', { name: 'Tax map verification (Nassau)' }).getByLabel('Amount ($)');
+    const save = card.getByRole('button', { name: 'Save closing fees' });
+    // Two saves in this page, without a reload: each moves on the version the form edits.
+    for (const figure of ['271.00', '272.00']) {
+      await amount.fill(figure);
+      await save.click();
+      await expect(card.getByRole('status')).toHaveText('Closing fees saved');
+    }
+    // Another admin saves the table meanwhile (through the API, as their screen does).
+    const opened = await read();
+    const theirs = { ...opened.fees.title_closer_pickup, cents: 333_00 };
+    const other = await page.request.put(PATH, {
+      data: { ...opened.fees, title_closer_pickup: theirs, version: opened.version },
+      headers: sameSiteHeaders(),
+    });
+    expect(other.status(), await other.text()).toBe(200);
+    // This page's save, from before their change, would undo it: refused, saying so.
+    await amount.fill('273.00');
+    await save.click();
+    const refusal = card.getByRole('alert').filter({ hasText: FEE_MESSAGES.stale });
+    await expect(refusal).toHaveText(
+      'Someone else changed the fee table since you opened it: reload to see their change',
+    );
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 900 });
+      await refusal.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `/work/shots/i23-d/fee-table-stale-${width}.png` });
+    }
+    const after = await read();
+    expect(after.fees.nassau_tax_map_verification.cents).toBe(272_00);
+    expect(after.fees.title_closer_pickup).toEqual(theirs);
+    expect(after.version).toBe(opened.version + 1);
+    // The researched figures back, for the run's other tests.
+    const restored = await page.request.put(PATH, {
+      data: { ...after.defaults, version: after.version },
+      headers: sameSiteHeaders(),
+    });
+    expect(restored.status(), await restored.text()).toBe(200);
+  });
 });
 
 test('an estimate made on the Montauk page refines in Montauk and notes the buyer’s Peconic Bay tax', async ({

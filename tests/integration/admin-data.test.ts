@@ -194,6 +194,9 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
       rows_read: SAMPLE_ZHVI.trim().split('\n').length - 1,
       error: null,
     });
+    // The run names the towns whose figures it changed (minor 31).
+    expect(runs[0]?.updated_towns).toContain('Garden City');
+    expect(runs[0]?.updated_towns).toHaveLength(runs[0]?.towns_updated ?? -1);
     const [town] = await suite.db.query<{ cents: string }>(
       `SELECT typical_home_value_cents::text AS cents FROM town_market_data WHERE town_slug = 'garden-city'`,
     );
@@ -213,7 +216,14 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
     const ids = await uploadThroughRoutes(suite, admin, 'sold', 'sold.json', JSON.stringify({ value: records }));
     await suite.settle();
     const { runs } = await expectJson(await admin.get('/api/admin/data/runs'), 200, dataRunsResponseSchema);
-    expect(runs[0]).toMatchObject({ id: ids[0], source: 'sold', status: 'succeeded', rows_read: 4 });
+    expect(runs[0]).toMatchObject({
+      id: ids[0],
+      source: 'sold',
+      status: 'succeeded',
+      rows_read: 4,
+      towns_updated: 1,
+      updated_towns: ['Northport'],
+    });
     const [sold] = await suite.db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM town_sold_homes WHERE town_slug = 'northport' AND listing_key LIKE 'UPL%'`,
     );
@@ -356,6 +366,36 @@ describe.each(BACKENDS)('/admin/data on %s', (backend) => {
       status: 'succeeded',
       rows_read: rows.length,
     });
+  });
+
+  it('names the towns a run updated, sorted, and none for a run that changed nothing (minor 31)', async () => {
+    const admin = await newAdmin(suite);
+    const first = await uploadThroughRoutes(suite, admin, 'zhvi', 'zhvi-first.csv', CHANGED_ZHVI);
+    await suite.settle();
+    // The same file again changes no town's figures.
+    const again = await uploadThroughRoutes(suite, admin, 'zhvi', 'zhvi-again.csv', CHANGED_ZHVI);
+    await suite.settle();
+    const { runs } = await expectJson(await admin.get('/api/admin/data/runs'), 200, dataRunsResponseSchema);
+    const named = runs.find((run) => run.id === first[0]);
+    const names = named?.updated_towns ?? [];
+    expect(names).toEqual([...names].sort((a, b) => a.localeCompare(b)));
+    expect(names).toHaveLength(named?.towns_updated ?? -1);
+    expect(runs.find((run) => run.id === again[0])).toMatchObject({
+      status: 'succeeded',
+      towns_updated: 0,
+      updated_towns: [],
+    });
+    // Stored as slugs, shown by the towns' names; a slug no longer among the towns keeps its slug.
+    const [stored] = await suite.db.query<{ id: number }>(
+      `INSERT INTO data_runs (source, origin, finished_at, status, towns_updated, updated_towns)
+       VALUES ('zhvi', 'hand-made', now(), 'succeeded', 3, '{bay-shore,babylon,gone-town}') RETURNING id`,
+    );
+    const listed = await expectJson(await admin.get('/api/admin/data/runs'), 200, dataRunsResponseSchema);
+    expect(listed.runs.find((run) => run.id === stored?.id)?.updated_towns).toEqual([
+      'Babylon',
+      'Bay Shore',
+      'gone-town',
+    ]);
   });
 
   it('lists the newest 50 runs first, in one round trip', async () => {

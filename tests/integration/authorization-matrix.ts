@@ -702,7 +702,11 @@ export function useMatrixSuite(backend: Backend, label: string, fub: FakeFub): M
       imageFile: photo.profile.profile_photo.split('/').pop() ?? '',
       site: {
         content: (await read('/api/admin/site-content')).content,
-        fees: (await read('/api/admin/net-sheet-fees')).fees,
+        // The table as the screen saves it: with the version it was read at.
+        fees: await read('/api/admin/net-sheet-fees').then(({ fees, version }) => ({
+          ...z.record(z.string(), z.unknown()).parse(fees),
+          version,
+        })),
         seo: (await read('/api/seo/settings')).settings,
         mailgun: Object.fromEntries(
           ['mailgun_domain', 'mailgun_from_name', 'mailgun_from_email'].map((field) => [field, mailgun[field] ?? '']),

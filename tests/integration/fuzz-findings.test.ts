@@ -157,8 +157,12 @@ describe.each(BACKENDS)('what the fuzz found, on %s', (backend) => {
     const removed = await client.send('DELETE', '/api/agents/me/integrations/fub');
     expectDocumented('DELETE /api/agents/me/integrations/fub', await expectJson(removed, 200, json));
     expectDocumented('GET /api/seo/settings', await expectJson(await client.get('/api/seo/settings'), 200, json));
-    const { fees } = await expectJson(await client.get('/api/admin/net-sheet-fees'), 200, z.object({ fees: json }));
-    const put = await client.send('PUT', '/api/admin/net-sheet-fees', fees);
+    const { fees, version } = await expectJson(
+      await client.get('/api/admin/net-sheet-fees'),
+      200,
+      z.object({ fees: json, version: z.number() }),
+    );
+    const put = await client.send('PUT', '/api/admin/net-sheet-fees', { ...fees, version });
     expectDocumented('PUT /api/admin/net-sheet-fees', await expectJson(put, 200, json));
   });
 });

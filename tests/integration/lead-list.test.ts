@@ -240,6 +240,25 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
       expect(await ids('?search=&source=&from=&to=')).toHaveLength(5);
     });
 
+    it('offers each town of the agent’s own town-page leads once, whatever the other filters, and none of another agent’s', async () => {
+      const agent = await signedIn();
+      const other = await signedIn();
+      const town = (slug: string) => ({ source: 'showcase', page_path: `/long-island-real-estate/${slug}` });
+      await addLeads(suite.db, agent.id, [
+        town('montauk'),
+        town('babylon'),
+        town('montauk'),
+        town('islip'),
+        town('babylon'),
+      ]);
+      await addLeads(suite.db, other.id, [town('northport'), town('amagansett')]);
+      const names = (answer: { towns: { name: string }[] }) => answer.towns.map((found) => found.name);
+      expect(names(await list(agent.client))).toEqual(['Babylon', 'Islip', 'Montauk']);
+      // A filter narrows the leads, not the towns the filter offers.
+      expect(names(await list(agent.client, '?town=islip'))).toEqual(['Babylon', 'Islip', 'Montauk']);
+      expect(names(await list(other.client))).toEqual(['Amagansett', 'Northport']);
+    });
+
     it('files a lead by the page its form was on: a town page is its town, filterable, not "Showcase" (issue 23, M1)', async () => {
       const agent = await signedIn();
       const [huntington, home, bayShore, estimate, legacy] = await addLeads(suite.db, agent.id, [

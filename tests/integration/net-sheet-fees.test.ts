@@ -3,7 +3,8 @@
  * /api/admin/net-sheet-fees for admins only, the researched defaults until an admin changes a fee,
  * a whole table per save (a fee put back to its default stores nothing), refusals fee by fee that
  * write nothing, and readFeeTable giving the estimates the table in force. The rates (the East End
- * Peconic Bay tax, decision 0041) ride in the same table and the same stored document.
+ * Peconic Bay tax, decision 0041) ride in the same table and the same stored document. A save
+ * carries the version it was edited from: a stale one is refused (409) with nothing written.
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -31,7 +32,17 @@ describe.each(BACKENDS)('the closing-fee table on %s', (backend) => {
     return clientAs(suite, agent.id);
   };
   const agentClient = async () => clientAs(suite, (await createAgent(suite.db)).id);
-  const put = (client: Client, body: unknown) => client.send('PUT', PATH, body);
+  const storedVersion = async () =>
+    (await suite.db.query<{ version: number }>('SELECT version FROM net_sheet_fees WHERE id = 1'))[0]?.version ?? 0;
+  /** A save as the screen sends it: a table with the version in force, unless the body names its own. */
+  const put = async (client: Client, body: unknown) =>
+    client.send(
+      'PUT',
+      PATH,
+      typeof body === 'object' && body !== null && !Array.isArray(body) && !('version' in body)
+        ? { version: await storedVersion(), ...body }
+        : body,
+    );
   const stored = async () =>
     (await suite.db.query<{ overrides: unknown }>('SELECT overrides FROM net_sheet_fees WHERE id = 1'))[0]?.overrides;
   const storedKeys = (overrides: unknown) => Object.keys(z.record(z.string(), z.unknown()).parse(overrides)).sort();
@@ -47,14 +58,16 @@ describe.each(BACKENDS)('the closing-fee table on %s', (backend) => {
     expect(answer.fees).toEqual(defaultFeeTable());
     expect(answer.defaults).toEqual(defaultFeeTable());
     expect(answer.fees.nassau_tax_map_verification.cents).toBe(270_00);
+    expect(answer.version).toBe(await storedVersion());
     expect(await readFeeTable(suite.db)).toEqual(defaultFeeTable());
   });
 
   it('saves the whole table in one statement; GET and readFeeTable then have it', async () => {
     await reset();
     const admin = await adminClient();
+    const body = { ...corrected(), version: await storedVersion() };
     const before = suite.db.roundTrips;
-    const saved = await expectJson(await put(admin, corrected()), 200, feeTableSavedSchema);
+    const saved = await expectJson(await put(admin, body), 200, feeTableSavedSchema);
     expect(suite.db.roundTrips - before).toBe(1);
     expect(saved.message).toBe('Closing fees saved');
     expect(saved.fees).toEqual(corrected());
@@ -88,6 +101,66 @@ describe.each(BACKENDS)('the closing-fee table on %s', (backend) => {
     const back = await expectJson(await put(admin, defaultFeeTable()), 200, feeTableSavedSchema);
     expect(back.fees.peconic_chf_rate).toEqual(defaultFeeTable().peconic_chf_rate);
     expect(await stored()).toEqual({});
+  });
+
+  it('refuses a save from an older version (409, nothing written) and takes one from the version in force', async () => {
+    await reset();
+    const admin = await adminClient();
+    const other = await adminClient();
+    // Both admins open the table at the same version.
+    const opened = (await expectJson(await admin.get(PATH), 200, feeTableAnswerSchema)).version;
+    expect((await expectJson(await other.get(PATH), 200, feeTableAnswerSchema)).version).toBe(opened);
+    const first = await expectJson(await put(other, { ...corrected(), version: opened }), 200, feeTableSavedSchema);
+    expect(first.version).toBe(opened + 1);
+    // The first admin's save of the whole table, from before that change, would undo it: refused.
+    const withRate = {
+      ...defaultFeeTable(),
+      peconic_chf_rate: { percent: 0.75, checked: '2026-11-25', source: 'https://ehamptonny.gov/838' },
+    };
+    await expectError(
+      await put(admin, { ...withRate, version: opened }),
+      409,
+      'Someone else changed the fee table since you opened it: reload to see their change',
+    );
+    expect(storedKeys(await stored())).toEqual(['nassau_block_fee', 'title_closer_pickup']);
+    expect(await storedVersion()).toBe(opened + 1);
+    // Reloaded, the admin sees the other's change and its version, and saves from it.
+    const reloaded = await expectJson(await admin.get(PATH), 200, feeTableAnswerSchema);
+    expect(reloaded).toMatchObject({ fees: corrected(), version: opened + 1 });
+    const taken = await expectJson(
+      await put(admin, { ...reloaded.fees, peconic_chf_rate: withRate.peconic_chf_rate, version: reloaded.version }),
+      200,
+      feeTableSavedSchema,
+    );
+    expect(taken.version).toBe(opened + 2);
+    expect(storedKeys(await stored())).toEqual(['nassau_block_fee', 'peconic_chf_rate', 'title_closer_pickup']);
+  });
+
+  it('of two saves from one version at the same moment takes one whole and refuses the other', async () => {
+    await reset();
+    const [one, two] = [await adminClient(), await adminClient()];
+    const version = await storedVersion();
+    const tables = [corrected(), { ...defaultFeeTable(), tp584_filing: { ...corrected().tp584_filing, cents: 7_00 } }];
+    const answers = await Promise.all([put(one, { ...tables[0], version }), put(two, { ...tables[1], version })]);
+    const statuses = answers.map((answer) => answer.status);
+    expect([...statuses].sort()).toEqual([200, 409]);
+    // Nothing half-written: the table stored is the taken save's, whole.
+    const taken = tables[statuses.indexOf(200)];
+    expect(await readFeeTable(suite.db)).toEqual(taken);
+    expect(await storedVersion()).toBe(version + 1);
+  });
+
+  it('refuses a save without its version, writing nothing', async () => {
+    await reset();
+    const admin = await adminClient();
+    const before = await storedVersion();
+    await expectFieldError(
+      await admin.send('PUT', PATH, corrected()),
+      'version',
+      'Reload the page and save again: the fee table’s version is missing',
+    );
+    expect(await stored()).toEqual({});
+    expect(await storedVersion()).toBe(before);
   });
 
   it('answers 401 signed out and 403 to an agent, even for a bad body, and writes nothing', async () => {

@@ -1,7 +1,8 @@
 /**
  * The built site shows the database's content: a real `astro build` against an embedded database
  * whose site_content was edited (no towns, so the build is small), then its HTML read. The claims
- * and their source line on the home page, the track record, the testimonial, the footer's
+ * and their source line on the home page, the track record and its source line (home and about
+ * pages), the testimonial, the footer's
  * disclaimer and a county's figures must be the edited ones, not the seeded ones.
  */
 import { spawn } from 'node:child_process';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/server/database.ts';
 import { parseEnv } from '../../src/server/env.ts';
+import { featuredAgentFrom } from '../../src/server/featured-agent.ts';
 import { migrate } from '../../src/server/migrate.ts';
 
 /** Runs `astro build` into `outDir` with `env`; resolves with its output, rejects on failure. */
@@ -49,7 +51,8 @@ describe('the built pages', () => {
       await db.query(
         `UPDATE site_content SET
            claims = $1::jsonb, track_record = $2::jsonb, testimonial_quote = $3, testimonial_author = $4,
-           disclaimer = $5, county_stats = jsonb_set(county_stats, '{nassau,0}', $6::jsonb)`,
+           disclaimer = $5, county_stats = jsonb_set(county_stats, '{nassau,0}', $6::jsonb),
+           track_record_source = $7`,
         [
           JSON.stringify([
             {
@@ -65,6 +68,7 @@ describe('the built pages', () => {
           'A Massapequa seller',
           'Figures from our own closed sales in 2025.',
           JSON.stringify({ label: 'Population', value: '1.39M' }),
+          'Source: our closed sales since 2019 (MLS)',
         ],
       );
     } finally {
@@ -81,14 +85,20 @@ describe('the built pages', () => {
     const text = textOf(html);
     expect(text).toContain('3.5% above list price On our 2025 sales Source: MLS data, Apr 2025');
     expect(html).toMatch(/<p class="stat-source"[^>]*>Source: MLS data, Apr 2025<\/p>/);
-    // A claim with no source shows no source line.
-    expect(html.match(/class="stat-source/g)).toHaveLength(1);
-    expect(text).toContain('212 homes sold since 2019');
+    // A claim with no source shows no source line; the track record's source is under it.
+    expect(html.match(/class="stat-source/g)).toHaveLength(2);
+    expect(text).toContain('212 homes sold since 2019 Source: our closed sales since 2019 (MLS)');
     expect(text).toContain('“They made selling easy.” — A Massapequa seller');
     expect(text).toContain('Figures from our own closed sales in 2025.');
     expect(text).not.toContain('1,381+');
     expect(text).not.toContain('higher sale price');
     expect(text).not.toContain('Marketing performance data analysed April 2025');
+  });
+
+  it('the about page shows the track record with its source line (minor 34 follow-up)', async () => {
+    const slug = featuredAgentFrom(parseEnv({ DATA_DIR: dir })).slug;
+    const text = textOf(await readFile(join(dist, `about-${slug}/index.html`), 'utf8'));
+    expect(text).toContain('212 homes sold since 2019 Source: our closed sales since 2019 (MLS)');
   });
 
   it('a county page shows the saved figures and keeps the others', async () => {

@@ -28,6 +28,7 @@ const edited: SiteContent = {
     { figure: '40', label: 'homes sold this year', detail: '', source: '' },
   ],
   track_record: [{ figure: '200+', label: 'homes sold' }],
+  track_record_source: 'Source: our closed sales, 2020–2025 (MLS)',
   testimonial: { quote: 'Sold in a week.', author: 'A Hicksville seller' },
   disclaimer: 'Figures from our own sales, 2025.',
   counties: {
@@ -65,6 +66,8 @@ describe.each(BACKENDS)('site content on %s', (backend) => {
       Array(4).fill('Source: sample marketing data (April 2025) shipped with this site, not its own sales'),
     );
     expect(seeded.track_record[0]).toEqual({ figure: '1,381+', label: 'homes sold' });
+    // The shipped track record says where it comes from too (minor 34 follow-up, migration 0029).
+    expect(seeded.track_record_source).toBe('Source: sample figures shipped with this site, not its own sales');
     expect(seeded.disclaimer).toMatch(/^Marketing performance data analysed April 2025/);
     expect(seeded.counties.nassau).toContainEqual({ label: 'Median Home Value', value: '$650K' });
     expect(seeded.counties.suffolk).toContainEqual({ label: 'School Districts', value: '70+' });
@@ -113,6 +116,20 @@ describe.each(BACKENDS)('site content on %s', (backend) => {
     );
     expect(trimmed.content.claims).toEqual([{ ...bare, figure: '41', detail: '', source: '' }]);
     expect(trimmed.content.disclaimer).toBe('Results vary.');
+    // The track record's source is trimmed too; left out, it is none (not shown).
+    const sourced = await expectJson(
+      await put(admin, { ...edited, track_record_source: '  Source: MLS, 2025  ' }),
+      200,
+      siteContentSavedSchema,
+    );
+    expect(sourced.content.track_record_source).toBe('Source: MLS, 2025');
+    const none = await expectJson(
+      await put(admin, { ...edited, track_record_source: undefined }),
+      200,
+      siteContentSavedSchema,
+    );
+    expect(none.content.track_record_source).toBe('');
+    expect((await readSiteContent(suite.db)).track_record_source).toBe('');
   });
 
   it('refuses bad input field by field and writes nothing', async () => {
@@ -142,6 +159,11 @@ describe.each(BACKENDS)('site content on %s', (backend) => {
       await put(admin, { ...edited, claims: [{ ...claim, source: 's'.repeat(121) }] }),
       'claims.0.source',
       'Source must be at most 120 characters',
+    );
+    await expectFieldError(
+      await put(admin, { ...edited, track_record_source: 's'.repeat(121) }),
+      'track_record_source',
+      'The track record’s source must be at most 120 characters',
     );
     await expectFieldError(
       await put(admin, { ...edited, claims: [{ ...claim, figure: 42 }] }),

@@ -143,6 +143,7 @@ describe.each(BACKENDS)('ZHVI import on %s', (backend) => {
       ],
       townsMatched: MATCHED.length,
       townsUpdated: MATCHED.length,
+      updatedTowns: [...MATCHED].sort(),
       unmatchedTowns: allTowns()
         .map((town) => town.slug)
         .filter((slug) => !MATCHED.includes(slug)),

@@ -4,13 +4,15 @@
  * query's data), and the outcome of a failed save in the words of save-failure.ts.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type SubmitEvent } from 'react';
+import { useState, type Dispatch, type SetStateAction, type SubmitEvent } from 'react';
 import * as z from 'zod/mini';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { ApiError } from './account-query.ts';
 import { CHECK_FIELDS, saveFailureMessage } from './save-failure.ts';
 
 export type Outcome = { tone: 'success' | 'error'; message: string } | null;
+/** A card's one notice, as useState gives it, shared by the card's actions. */
+export type OutcomeState = readonly [Outcome, Dispatch<SetStateAction<Outcome>>];
 
 export function useSettingsForm<Draft extends Record<string, string>, Saved>({
   saved,
@@ -19,6 +21,7 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
   save,
   queryKey,
   messages,
+  outcomeState,
 }: {
   saved: Saved;
   toDraft: (saved: Saved) => Draft;
@@ -27,11 +30,17 @@ export function useSettingsForm<Draft extends Record<string, string>, Saved>({
   save: (draft: Draft) => Promise<{ message: string; settings: Saved }>;
   queryKey: readonly unknown[];
   messages: { saveFailed: string; saveError: string };
+  /**
+   * The card's one notice, when the card has other actions that tell their outcome in it too (the
+   * e-mail card's test e-mail): the latest outcome of any of them is shown (minor 26, decision 0048).
+   */
+  outcomeState?: OutcomeState;
 }) {
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(saved));
   const [fields, setFields] = useState<Record<string, string>>({});
-  const [outcome, setOutcome] = useState<Outcome>(null);
+  const ownOutcome = useState<Outcome>(null);
+  const [outcome, setOutcome] = outcomeState ?? ownOutcome;
   const mutation = useMutation({
     mutationFn: save,
     onSuccess: (answer) => {

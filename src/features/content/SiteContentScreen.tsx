@@ -24,7 +24,6 @@ import {
   siteContentSavedSchema,
   siteContentSchema,
   unsourcedFigures,
-  type Claim,
   type SiteContent,
 } from './site-content-schema.ts';
 import './content.css';
@@ -90,13 +89,13 @@ function ContentForm({ saved }: { saved: SiteContent }) {
     messages: CONTENT_MESSAGES,
   });
   const { draft, outcome, saveDraft, input, pending } = form;
-  // Claims with a figure and no source, waiting for the admin's yes before they are published.
-  const [unsourced, setUnsourced] = useState<Claim[]>([]);
+  // Figures with no source (claims, the track record), waiting for the admin's yes before they are published.
+  const [unsourced, setUnsourced] = useState<string[]>([]);
 
   const submit = (event: SubmitEvent) => {
     event.preventDefault();
     const parsed = draftSchema.safeParse(draft);
-    const missing = parsed.success ? unsourcedFigures(parsed.data.claims) : [];
+    const missing = parsed.success ? unsourcedFigures(parsed.data) : [];
     if (missing.length > 0) setUnsourced(missing);
     else saveDraft();
   };
@@ -114,10 +113,8 @@ function ContentForm({ saved }: { saved: SiteContent }) {
             true of this site can mislead:
           </p>
           <ul>
-            {unsourced.map((claim) => (
-              <li key={`${claim.figure} ${claim.label}`}>
-                “{claim.figure} {claim.label}” has no source.
-              </li>
+            {unsourced.map((what) => (
+              <li key={what}>{capitalized(what)} has no source.</li>
             ))}
           </ul>
           <div className="modal-actions">
@@ -169,6 +166,14 @@ function ContentForm({ saved }: { saved: SiteContent }) {
             <Field label="Label" maxLength={CONTENT_LIMITS.label} {...input(at('label'))} />
           </>
         )}
+        after={
+          <Field
+            label="Source of the track record (optional)"
+            maxLength={CONTENT_LIMITS.source}
+            hint="Small print under the track record, e.g. Source: MLS data, 2020–2025. Figures without one are asked about before they are saved."
+            {...input('track_record_source')}
+          />
+        }
       />
       <section className="card site-content-section" aria-labelledby="content-testimonial">
         <h2 id="content-testimonial">Testimonial</h2>
@@ -218,6 +223,8 @@ function ContentForm({ saved }: { saved: SiteContent }) {
   );
 }
 
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
 type Form = ReturnType<typeof useSettingsForm<ContentDraft, SiteContent>>;
 
 /** A list of the content: its items in order, each with move up/down and remove, and an add button. */
@@ -228,6 +235,7 @@ function ListEditor({
   legend,
   hint,
   item,
+  after,
 }: {
   form: Form;
   list: DraftList;
@@ -237,6 +245,8 @@ function ListEditor({
   hint: string;
   /** An item's fields; `at(field)` names one in the draft. */
   item: (at: (field: string) => string) => ReactNode;
+  /** A field of the whole list, under it (the track record's source). */
+  after?: ReactNode;
 }) {
   const { draft, setDraft, fields } = form;
   const count = itemCount(draft, list);
@@ -300,6 +310,7 @@ function ListEditor({
       >
         Add {legend.toLowerCase()}
       </button>
+      {after}
     </section>
   );
 }

@@ -8,6 +8,7 @@ const content: SiteContent = {
     { figure: '75%', label: 'more engagement', detail: '', source: '' },
   ],
   track_record: [{ figure: '1,381+', label: 'homes sold' }],
+  track_record_source: '',
   testimonial: { quote: 'We closed above asking.', author: 'A seller' },
   disclaimer: 'Results vary.',
   counties: {

@@ -64,6 +64,8 @@ export const countyStatSchema = z.strictObject({
 export const siteContentSchema = z.strictObject({
   claims: list(claimSchema, 'claims'),
   track_record: list(trackRecordItemSchema, 'track record figures'),
+  /** Small print under the track record (minor 34 follow-up); empty means not shown. */
+  track_record_source: optional('The track record’s source', CONTENT_LIMITS.source),
   testimonial: z.strictObject(
     {
       quote: requiredText('Quote', CONTENT_LIMITS.quote),
@@ -83,12 +85,22 @@ export const siteContentSchema = z.strictObject({
 export type SiteContent = z.output<typeof siteContentSchema>;
 export type Claim = SiteContent['claims'][number];
 
+const statesFigure = (item: { figure: string }) => /\d/.test(item.figure);
+
 /**
- * The claims that state a figure (a digit: "~2%", "75%") with no source line (minor 34): the admin
- * is asked before they go out, naming each.
+ * What states a figure (a digit: "~2%", "1,381+") with no source line (minor 34): each such claim,
+ * and the track record when it has no source line of its own. The admin is asked before they go
+ * out, each named: "“75% more engagement”", "the track record (“1,381+ homes sold”, …)".
  */
-export const unsourcedFigures = (claims: readonly Claim[]): Claim[] =>
-  claims.filter((claim) => /\d/.test(claim.figure) && claim.source.trim() === '');
+export function unsourcedFigures(
+  content: Pick<SiteContent, 'claims' | 'track_record' | 'track_record_source'>,
+): string[] {
+  const quoted = (item: { figure: string; label: string }) => `“${item.figure} ${item.label}”`;
+  const claims = content.claims.filter((claim) => statesFigure(claim) && claim.source.trim() === '').map(quoted);
+  const record = content.track_record.filter(statesFigure);
+  if (record.length === 0 || content.track_record_source.trim() !== '') return claims;
+  return [...claims, `the track record (${record.map(quoted).join(', ')})`];
+}
 
 export const siteContentAnswerSchema = z.object({ success: z.literal(true), content: siteContentSchema });
 export const siteContentSavedSchema = z.extend(siteContentAnswerSchema, { message: z.string() });

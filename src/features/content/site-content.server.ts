@@ -8,12 +8,14 @@ import type { Db, Queryable } from '../../server/db.ts';
 import { route } from '../../server/http.ts';
 import { CONTENT_MESSAGES, siteContentSchema, type SiteContent } from './site-content-schema.ts';
 
-const COLUMNS = 'claims, track_record, testimonial_quote, testimonial_author, disclaimer, county_stats';
+const COLUMNS =
+  'claims, track_record, track_record_source, testimonial_quote, testimonial_author, disclaimer, county_stats';
 
 /** A row as read: checked by the schema, since a hand-run SQL fix may have broken it. */
 interface ContentRow {
   claims: unknown;
   track_record: unknown;
+  track_record_source: unknown;
   testimonial_quote: unknown;
   testimonial_author: unknown;
   disclaimer: unknown;
@@ -25,6 +27,7 @@ const toContent = (row: ContentRow): SiteContent =>
   siteContentSchema.parse({
     claims: row.claims,
     track_record: row.track_record,
+    track_record_source: row.track_record_source,
     testimonial: { quote: row.testimonial_quote, author: row.testimonial_author },
     disclaimer: row.disclaimer,
     counties: row.county_stats,
@@ -62,9 +65,10 @@ export function siteContentRoutes(db: Db): Hono {
         `WITH ${sessionAgentCte(1)},
          saved AS (
            INSERT INTO site_content AS s (id, ${COLUMNS})
-           SELECT 1, $3::jsonb, $4::jsonb, $5, $6, $7, $8::jsonb FROM me WHERE me.is_admin
+           SELECT 1, $3::jsonb, $4::jsonb, $9, $5, $6, $7, $8::jsonb FROM me WHERE me.is_admin
            ON CONFLICT (id) DO UPDATE SET
              claims = EXCLUDED.claims, track_record = EXCLUDED.track_record,
+             track_record_source = EXCLUDED.track_record_source,
              testimonial_quote = EXCLUDED.testimonial_quote, testimonial_author = EXCLUDED.testimonial_author,
              disclaimer = EXCLUDED.disclaimer, county_stats = EXCLUDED.county_stats, updated_at = now()
            RETURNING ${COLUMNS}
@@ -78,6 +82,7 @@ export function siteContentRoutes(db: Db): Hono {
           content.testimonial.author,
           content.disclaimer,
           JSON.stringify(content.counties),
+          content.track_record_source,
         ],
       );
       assertAdmin(row);

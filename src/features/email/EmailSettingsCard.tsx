@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { Field } from '../../ui/Field.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
-import { useSettingsForm, type Outcome } from '../accounts/use-settings-form.ts';
+import { useSettingsForm, type Outcome, type OutcomeState } from '../accounts/use-settings-form.ts';
 import {
   EMAIL_SETTINGS_MESSAGES,
   mailgunSaveSchema,
@@ -25,6 +25,12 @@ export function EmailSettingsCard() {
     queryKey: QUERY_KEY,
     queryFn: async () => (await getJson(PATH, answerSchema)).settings,
   });
+  // The card's one notice (minor 26, decision 0048): the latest outcome of a save or a test e-mail,
+  // else why the settings could not be loaded.
+  const outcomeState = useState<Outcome>(null);
+  const [outcome, setOutcome] = outcomeState;
+  const shown: Outcome =
+    outcome ?? (settings.isError ? { tone: 'error', message: EMAIL_SETTINGS_MESSAGES.loadFailed } : null);
   return (
     <section className="card admin-settings-card" aria-labelledby="email-settings-title">
       <h2 id="email-settings-title">E-mail sending</h2>
@@ -35,15 +41,13 @@ export function EmailSettingsCard() {
       </p>
       {settings.isPending ? <p aria-live="polite">Loading…</p> : null}
       {settings.isError ? (
-        <>
-          <Notice tone="error" message={EMAIL_SETTINGS_MESSAGES.loadFailed} />
-          <button type="button" className="button button-primary" onClick={() => void settings.refetch()}>
-            Retry
-          </button>
-        </>
+        <button type="button" className="button button-primary" onClick={() => void settings.refetch()}>
+          Retry
+        </button>
       ) : null}
-      {settings.data ? <MailgunForm saved={settings.data} /> : null}
-      <TestEmail />
+      {settings.data ? <MailgunForm saved={settings.data} outcomeState={outcomeState} /> : null}
+      <TestEmail onOutcome={setOutcome} />
+      <Notice tone={shown?.tone ?? 'success'} message={shown?.message ?? null} />
     </section>
   );
 }
@@ -55,15 +59,16 @@ const toDraft = (saved: MailgunView) => ({
   mailgun_from_email: saved.mailgun_from_email ?? '',
 });
 
-function MailgunForm({ saved }: { saved: MailgunView }) {
+function MailgunForm({ saved, outcomeState }: { saved: MailgunView; outcomeState: OutcomeState }) {
   // The key is write-only: its input starts empty, and an empty one keeps the stored key.
-  const { outcome, submit, input, pending } = useSettingsForm({
+  const { submit, input, pending } = useSettingsForm({
     saved,
     toDraft,
     schema: mailgunSaveSchema,
     save: (body: MailgunSave) => sendJson('PATCH', PATH, savedSchema, body),
     queryKey: QUERY_KEY,
     messages: EMAIL_SETTINGS_MESSAGES,
+    outcomeState,
   });
 
   return (
@@ -102,7 +107,6 @@ function MailgunForm({ saved }: { saved: MailgunView }) {
         hint="An address at the Mailgun domain."
         {...input('mailgun_from_email')}
       />
-      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
       <button type="submit" className="button button-primary" disabled={pending}>
         {pending ? 'Saving…' : 'Save e-mail settings'}
       </button>
@@ -111,14 +115,13 @@ function MailgunForm({ saved }: { saved: MailgunView }) {
 }
 
 /** Sends a test e-mail to the signed-in admin, through whichever provider the site uses now. */
-function TestEmail() {
-  const [outcome, setOutcome] = useState<Outcome>(null);
+function TestEmail({ onOutcome }: { onOutcome: (outcome: Outcome) => void }) {
   const test = useMutation({
     mutationFn: () => sendJson('POST', '/api/admin/email/test', testEmailAnswerSchema),
-    onMutate: () => setOutcome(null),
-    onSuccess: (answer) => setOutcome({ tone: 'success', message: answer.message }),
+    onMutate: () => onOutcome(null),
+    onSuccess: (answer) => onOutcome({ tone: 'success', message: answer.message }),
     onError: (error) =>
-      setOutcome({
+      onOutcome({
         tone: 'error',
         message: error instanceof ApiError ? error.message : EMAIL_SETTINGS_MESSAGES.testFailed,
       }),
@@ -127,7 +130,6 @@ function TestEmail() {
     <div className="admin-settings-test">
       <h3>Test e-mail</h3>
       <p>Sends a short e-mail to your own address, through the provider the site would use right now.</p>
-      <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
       <button type="button" className="button button-secondary" disabled={test.isPending} onClick={() => test.mutate()}>
         {test.isPending ? 'Sending…' : 'Send a test e-mail'}
       </button>

@@ -16,6 +16,7 @@ import {
   type DataRun,
   type UploadKind,
 } from './data-admin.ts';
+import { updatedTownsWords } from './run-words.ts';
 import { uploadMarketFile, UploadError, type ApiFetch } from './upload-chunks.ts';
 import './data-screen.css';
 
@@ -221,6 +222,18 @@ function UploadForm({
   );
 }
 
+/** The towns a run updated, by name; when some are left off the line, all of them behind it (minor 31). */
+function UpdatedTowns({ run }: { run: DataRun }) {
+  const { words, more } = updatedTownsWords(run);
+  if (more.length === 0) return <>{words}</>;
+  return (
+    <details className="data-towns-all">
+      <summary>{words}</summary>
+      <p>{more.join(', ')}</p>
+    </details>
+  );
+}
+
 function RunsTable({ runs }: { runs: DataRun[] }) {
   if (runs.length === 0) return <p>No market data has been imported yet.</p>;
   return (
@@ -248,7 +261,7 @@ function RunsTable({ runs }: { runs: DataRun[] }) {
               <td>{SOURCE_NAMES[run.source]}</td>
               <td className="data-origin">{run.origin}</td>
               <td>{count.format(run.rows_read)}</td>
-              <td>{ended(run) ? count.format(run.towns_updated) : '—'}</td>
+              <td className="data-towns">{ended(run) ? <UpdatedTowns run={run} /> : '—'}</td>
               <td>{ended(run) ? count.format(run.rows_skipped) : '—'}</td>
               <td>
                 <span

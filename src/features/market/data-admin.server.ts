@@ -33,7 +33,11 @@ WITH ${sessionAgentCte(1)}
 SELECT me.is_admin,
        coalesce((SELECT json_agg(r ORDER BY r.started_at DESC, r.id DESC)
                    FROM (SELECT id, source, origin, started_at, finished_at, status, rows_read, rows_skipped,
-                                towns_updated, error
+                                towns_updated, error,
+                                -- The towns by name (a slug no longer in towns by its slug).
+                                ARRAY(SELECT coalesce(t.name, u.slug) FROM unnest(updated_towns) AS u (slug)
+                                        LEFT JOIN towns t ON t.slug = u.slug
+                                       ORDER BY 1) AS updated_towns
                            FROM data_runs WHERE me.is_admin
                           ORDER BY started_at DESC, id DESC LIMIT ${DATA_RUNS_SHOWN}) r), '[]') AS runs,
        EXISTS (SELECT 1 FROM data_runs WHERE me.is_admin AND status IN ('queued', 'running')

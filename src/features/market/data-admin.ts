@@ -17,6 +17,8 @@ export const dataRunSchema = z.object({
   rows_read: z.number(),
   rows_skipped: z.number(),
   towns_updated: z.number(),
+  /** The names of the towns it changed, sorted (none for a run recorded before migration 0029). */
+  updated_towns: z.array(z.string()),
   error: z.nullable(z.string()),
 });
 export type DataRun = z.infer<typeof dataRunSchema>;

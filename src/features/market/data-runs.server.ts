@@ -7,6 +7,8 @@ export interface RunFigures {
   rowsRead: number;
   rowsSkipped: number;
   townsUpdated: number;
+  /** The slugs of the towns whose figures the run changed (the runs table names them, minor 31). */
+  updatedTowns: string[];
   changed: boolean;
 }
 
@@ -142,14 +144,24 @@ export async function recordRun(
       rowsRead: 0,
       rowsSkipped: 0,
       townsUpdated: 0,
+      updatedTowns: [],
       changed: false,
     };
   }
   await db.query(
     `UPDATE data_runs SET finished_at = now(), status = $2, rows_read = $3, rows_skipped = $4, towns_updated = $5,
-                          changed = $6, error = $7
+                          changed = $6, error = $7, updated_towns = $8::text[]
       WHERE id = $1`,
-    [record.id, record.status, record.rowsRead, record.rowsSkipped, record.townsUpdated, record.changed, record.error],
+    [
+      record.id,
+      record.status,
+      record.rowsRead,
+      record.rowsSkipped,
+      record.townsUpdated,
+      record.changed,
+      record.error,
+      record.updatedTowns,
+    ],
   );
   return record;
 }

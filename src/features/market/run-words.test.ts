@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runFailureWords, shownOrigin } from './run-words.ts';
+import { runFailureWords, shownOrigin, updatedTownsWords } from './run-words.ts';
 
 describe('how a market-data run is told to the admin (minor 31)', () => {
   it('names the data a run could not reach, in words, and says nothing changed', () => {
@@ -24,5 +24,42 @@ describe('how a market-data run is told to the admin (minor 31)', () => {
     expect(shownOrigin('https://files.zillowstatic.com/research/public_csvs/zhvi/Zip_zhvi.csv?t=1')).toBe(
       'Zip_zhvi.csv from files.zillowstatic.com',
     );
+  });
+});
+
+describe('the towns a run updated, in words (minor 31)', () => {
+  const run = (names: string[], count = names.length) =>
+    updatedTownsWords({ towns_updated: count, updated_towns: names });
+  const twelve = [
+    'Babylon',
+    'Bay Shore',
+    'Brentwood',
+    'Commack',
+    'Dix Hills',
+    'Garden City',
+    'Huntington',
+    'Islip',
+    'Massapequa',
+    'Northport',
+    'Oyster Bay',
+    'Smithtown',
+  ];
+
+  it('says a run that changed nothing changed no town', () => {
+    expect(run([])).toEqual({ words: 'No town’s figures changed', more: [] });
+  });
+
+  it('names up to three towns on the line', () => {
+    expect(run(['Northport'])).toEqual({ words: 'Updated 1 town: Northport', more: [] });
+    expect(run(['Babylon', 'Bay Shore'])).toEqual({ words: 'Updated 2 towns: Babylon and Bay Shore', more: [] });
+    expect(run(['Babylon', 'Bay Shore', 'Islip']).words).toBe('Updated 3 towns: Babylon, Bay Shore and Islip');
+  });
+
+  it('names three of many and counts the rest, keeping every name for the full list', () => {
+    expect(run(twelve)).toEqual({ words: 'Updated 12 towns: Babylon, Bay Shore, Brentwood and 9 more', more: twelve });
+  });
+
+  it('gives the count alone for a run recorded before the names were kept', () => {
+    expect(run([], 119)).toEqual({ words: 'Updated 119 towns', more: [] });
   });
 });

@@ -68,3 +68,29 @@ export function shownOrigin(origin: string): string {
   if (/(^|[\\/])data[\\/]sample[\\/]/.test(origin)) return `Sample data (${name(origin)})`;
   return `File ${name(origin)}`;
 }
+
+/** How many towns the runs table names in a run's line; the rest are behind its details. */
+export const TOWNS_NAMED = 3;
+
+/**
+ * Which towns a finished run updated, in words (minor 31): "Updated 12 towns: Babylon, Bay Shore,
+ * Brentwood and 9 more", or that it changed none. `more` holds every name when some were left off
+ * the line, for the full list behind it. A run recorded before the names were kept gives its count.
+ */
+export function updatedTownsWords(run: Pick<DataRun, 'towns_updated' | 'updated_towns'>): {
+  words: string;
+  more: string[];
+} {
+  const names = run.updated_towns;
+  const total = Math.max(run.towns_updated, names.length);
+  if (total === 0) return { words: 'No town’s figures changed', more: [] };
+  const counted = `Updated ${total.toLocaleString('en-US')} ${total === 1 ? 'town' : 'towns'}`;
+  if (names.length === 0) return { words: counted, more: [] };
+  if (names.length <= TOWNS_NAMED) return { words: `${counted}: ${listed(names)}`, more: [] };
+  const left = total - TOWNS_NAMED;
+  return { words: `${counted}: ${names.slice(0, TOWNS_NAMED).join(', ')} and ${left} more`, more: names };
+}
+
+/** "A", "A and B", "A, B and C". */
+const listed = (names: readonly string[]) =>
+  names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} and ${names.at(-1) ?? ''}`;

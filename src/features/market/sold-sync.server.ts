@@ -68,6 +68,8 @@ export interface SoldSyncReport {
   rowsDeleted: number;
   /** Towns whose sold homes changed. */
   townsUpdated: number;
+  /** Their slugs, sorted. */
+  updatedTowns: string[];
   /** Did stored sales change (the town pages need a rebuild)? */
   changed: boolean;
   /** The stored position after the run (ISO), null while no record was ever seen. */
@@ -345,6 +347,7 @@ export async function syncSoldHomes(
     rowsUpserted: result.upserted,
     rowsDeleted: result.deleted,
     townsUpdated: result.towns.size,
+    updatedTowns: [...result.towns].sort(),
     changed: result.upserted > 0 || result.deleted > 0,
     position: result.position,
   };

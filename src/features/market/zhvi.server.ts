@@ -368,6 +368,8 @@ export interface ZillowImportReport {
   townsMatched: number;
   /** Towns whose stored data changed (a town whose values are already stored is not rewritten). */
   townsUpdated: number;
+  /** Their slugs, sorted. */
+  updatedTowns: string[];
   /** Slugs of our towns with no usable row in the file (their data is left as it was). */
   unmatchedTowns: string[];
   /** Nassau and Suffolk places of the file that are none of our towns. */
@@ -401,13 +403,14 @@ export async function importZhvi(
   const rows = [...scan.matches.values()]
     .map((series) => zhviMarketRow(series, template))
     .sort((a, b) => (a.town_slug < b.town_slug ? -1 : 1));
-  const townsUpdated =
-    rows.length === 0 ? 0 : await writeZhvi(db, rows, options.now ?? new Date(), options.sample ?? false);
-  return importReport(origin, scan, townsUpdated);
+  const updated =
+    rows.length === 0 ? [] : await writeZhvi(db, rows, options.now ?? new Date(), options.sample ?? false);
+  return importReport(origin, scan, updated);
 }
 
-/** The report of a Zillow import from its scan and the number of towns it wrote. */
-export function importReport(origin: string, scan: ZillowScan, townsUpdated: number): ZillowImportReport {
+/** The report of a Zillow import from its scan and the slugs of the towns it wrote. */
+export function importReport(origin: string, scan: ZillowScan, updated: readonly string[]): ZillowImportReport {
+  const townsUpdated = updated.length;
   return {
     origin,
     rowsRead: scan.rowsRead,
@@ -416,6 +419,7 @@ export function importReport(origin: string, scan: ZillowScan, townsUpdated: num
     skipped: scan.skipped,
     townsMatched: scan.matches.size,
     townsUpdated,
+    updatedTowns: [...updated].sort(),
     unmatchedTowns: scan.unmatchedTowns,
     unmatchedPlaces: scan.unmatchedPlaces,
     latestPeriod: scan.latestPeriod,
@@ -425,9 +429,9 @@ export function importReport(origin: string, scan: ZillowScan, townsUpdated: num
 
 /**
  * Upserts the towns' rows in one statement; a row whose values are already
- * stored is left untouched (its last_updated too). Returns how many rows were written.
+ * stored is left untouched (its last_updated too). Returns the slugs of the rows written.
  */
-async function writeZhvi(db: Db, rows: readonly ZhviMarketRow[], now: Date, sample: boolean): Promise<number> {
+async function writeZhvi(db: Db, rows: readonly ZhviMarketRow[], now: Date, sample: boolean): Promise<string[]> {
   // One statement: atomic on its own, so no BEGIN/COMMIT round trips around it.
   const written = await db.query<{ town_slug: string }>(
     `INSERT INTO town_market_data AS m
@@ -449,5 +453,5 @@ async function writeZhvi(db: Db, rows: readonly ZhviMarketRow[], now: Date, samp
        RETURNING town_slug`,
     [JSON.stringify(rows), now.toISOString(), sample],
   );
-  return written.length;
+  return written.map((row) => row.town_slug);
 }

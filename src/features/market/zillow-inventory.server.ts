@@ -38,9 +38,9 @@ export async function importZillowInventory(
     })
     .sort((a, b) => (a.town_slug < b.town_slug ? -1 : 1));
   const now = options.now ?? new Date();
-  const townsUpdated =
+  const updated =
     rows.length === 0
-      ? 0
+      ? []
       : // One statement: atomic on its own.
         (
           await db.query<{ town_slug: string }>(
@@ -54,6 +54,6 @@ export async function importZillowInventory(
                RETURNING town_slug`,
             [JSON.stringify(rows), now.toISOString()],
           )
-        ).length;
-  return importReport(origin, scan, townsUpdated);
+        ).map((row) => row.town_slug);
+  return importReport(origin, scan, updated);
 }

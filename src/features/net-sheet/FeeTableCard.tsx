@@ -23,10 +23,7 @@ import './fee-table.css';
 const PATH = '/api/admin/net-sheet-fees';
 const QUERY_KEY = ['net-sheet-fees'];
 
-interface Loaded {
-  fees: FeeTable;
-  defaults: FeeTable;
-}
+type Loaded = z.infer<typeof feeTableAnswerSchema>;
 
 type EntryKey = FeeKey | RateKey;
 const TABLE_KEYS: readonly EntryKey[] = [...FEE_KEYS, ...RATE_KEYS];
@@ -188,6 +185,8 @@ export function FeeTableCard() {
 function FeeTableForm({ loaded }: { loaded: Loaded }) {
   const queryClient = useQueryClient();
   const [saved, setSaved] = useState(loaded.fees);
+  // The version this form edits: a save sends it back, and is refused when another save came between.
+  const [version, setVersion] = useState(loaded.version);
   const [draft, setDraft] = useState<Draft>(() => toDraft(loaded.fees));
   const [fields, setFields] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<{ tone: 'success' | 'error'; message: string } | null>(null);
@@ -199,10 +198,16 @@ function FeeTableForm({ loaded }: { loaded: Loaded }) {
     if (withError) setOpenSection(withError);
   };
   const save = useMutation({
-    mutationFn: (table: FeeTable) => sendJson('PUT', PATH, feeTableSavedSchema, table),
+    mutationFn: (table: FeeTable) => sendJson('PUT', PATH, feeTableSavedSchema, { ...table, version }),
     onSuccess: (answer) => {
-      queryClient.setQueryData(QUERY_KEY, { success: true, fees: answer.fees, defaults: answer.defaults });
+      queryClient.setQueryData<Loaded>(QUERY_KEY, {
+        success: true,
+        fees: answer.fees,
+        version: answer.version,
+        defaults: answer.defaults,
+      });
       setSaved(answer.fees);
+      setVersion(answer.version);
       setDraft(toDraft(answer.fees));
       setOutcome({ tone: 'success', message: answer.message });
     },

@@ -5,9 +5,9 @@
 import { Hono } from 'hono';
 import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { Db, Queryable } from '../../server/db.ts';
-import { route } from '../../server/http.ts';
-import { FEE_MESSAGES, feeTableOf, overridesOf } from './fee-table.ts';
-import { defaultFeeTable, feeTableSchema, type FeeTable } from './li-fees.ts';
+import { HttpError, route } from '../../server/http.ts';
+import { FEE_MESSAGES, feeTableOf, feeTableSaveSchema, overridesOf } from './fee-table.ts';
+import { defaultFeeTable, type FeeTable } from './li-fees.ts';
 
 /** The fee table in force, rates included, for the net sheet's arithmetic. Migration 0019 seeds the row. */
 export async function readFeeTable(db: Queryable): Promise<FeeTable> {
@@ -15,7 +15,7 @@ export async function readFeeTable(db: Queryable): Promise<FeeTable> {
   return feeTableOf(row?.overrides);
 }
 
-type AdminRow = { is_admin: boolean; overrides: unknown };
+type AdminRow = { is_admin: boolean; overrides: unknown; version: number | null };
 
 export function feeTableRoutes(db: Db): Hono {
   const app = new Hono();
@@ -24,31 +24,43 @@ export function feeTableRoutes(db: Db): Hono {
     GET: async (c) => {
       const [row] = await db.query<AdminRow>(
         `WITH ${sessionAgentCte(1)}
-         SELECT me.is_admin, f.overrides FROM me LEFT JOIN net_sheet_fees f ON f.id = 1 AND me.is_admin`,
+         SELECT me.is_admin, f.overrides, f.version FROM me LEFT JOIN net_sheet_fees f ON f.id = 1 AND me.is_admin`,
         sessionParams(sessionOf(c)),
       );
       assertAdmin(row);
-      return c.json({ success: true, fees: feeTableOf(row?.overrides), defaults: defaultFeeTable() });
+      return c.json({
+        success: true,
+        fees: feeTableOf(row?.overrides),
+        version: row?.version ?? 1,
+        defaults: defaultFeeTable(),
+      });
     },
-    /** One statement: the admin check and the whole table replaced; an agent writes nothing. */
+    /**
+     * One statement: the admin check and the whole table replaced, only while it is still at the
+     * version the admin edited (the row's lock makes a save at the same moment wait, then see the
+     * new version); an agent or a stale save writes nothing.
+     */
     PUT: async (c) => {
-      const fees = await readJsonAsAdmin(c, db, feeTableSchema);
+      const { version, ...fees } = await readJsonAsAdmin(c, db, feeTableSaveSchema);
       const [row] = await db.query<AdminRow>(
         `WITH ${sessionAgentCte(1)},
          saved AS (
            INSERT INTO net_sheet_fees AS f (id, overrides)
            SELECT 1, $3::jsonb FROM me WHERE me.is_admin
-           ON CONFLICT (id) DO UPDATE SET overrides = EXCLUDED.overrides, updated_at = now()
-           RETURNING overrides
+           ON CONFLICT (id) DO UPDATE SET overrides = EXCLUDED.overrides, updated_at = now(), version = f.version + 1
+            WHERE f.version = $4
+           RETURNING overrides, version
          )
-         SELECT me.is_admin, saved.overrides FROM me LEFT JOIN saved ON true`,
-        [...sessionParams(sessionOf(c)), JSON.stringify(overridesOf(fees))],
+         SELECT me.is_admin, saved.overrides, saved.version FROM me LEFT JOIN saved ON true`,
+        [...sessionParams(sessionOf(c)), JSON.stringify(overridesOf(fees)), version],
       );
       assertAdmin(row);
+      if (!row || row.version === null) throw new HttpError(409, FEE_MESSAGES.stale);
       return c.json({
         success: true,
         message: FEE_MESSAGES.saved,
-        fees: feeTableOf(row?.overrides),
+        fees: feeTableOf(row.overrides),
+        version: row.version,
         defaults: defaultFeeTable(),
       });
     },

@@ -11,14 +11,25 @@ export const FEE_MESSAGES = {
   saveFailed: 'Failed to save the closing fees',
   saveError: 'An error occurred while saving the closing fees',
   loadFailed: 'Failed to load the closing fees',
+  stale: 'Someone else changed the fee table since you opened it: reload to see their change',
+  versionMissing: 'Reload the page and save again: the fee table’s version is missing',
 } as const;
 
-/** GET and PUT /api/admin/net-sheet-fees answer the table in force and the researched defaults. */
+/**
+ * The saved table's version: GET answers it, a save sends back the one it was edited from, and a
+ * save from an older one is refused (409) rather than overwriting the change in between.
+ */
+const versionSchema = z.int(FEE_MESSAGES.versionMissing).check(z.positive(FEE_MESSAGES.versionMissing));
+
+/** GET and PUT /api/admin/net-sheet-fees answer the table in force, its version and the researched defaults. */
 export const feeTableAnswerSchema = z.object({
   success: z.literal(true),
   fees: feeTableSchema,
+  version: versionSchema,
   defaults: feeTableSchema,
 });
+/** PUT: the whole table, and the version it was edited from. */
+export const feeTableSaveSchema = z.extend(feeTableSchema, { version: versionSchema });
 export const feeTableSavedSchema = z.extend(feeTableAnswerSchema, { message: z.string() });
 
 const TABLE_KEYS = [...FEE_KEYS, ...RATE_KEYS];
