@@ -147,7 +147,9 @@ test('a track record without a source is asked about too, and the home page show
   await expectNoAxeViolations(page, WCAG);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `/work/shots/i23-d/track-record-unsourced-${testInfo.project.name}-${width}.png` });
+    await page.screenshot({
+      path: testInfo.outputPath(`track-record-unsourced-${testInfo.project.name}-${width}.png`),
+    });
   }
   await dialog.getByRole('button', { name: 'Add a source' }).click();
   await expect(dialog).toBeHidden();
@@ -157,7 +159,7 @@ test('a track record without a source is asked about too, and the home page show
   await source.scrollIntoViewIfNeeded();
   await page
     .getByRole('region', { name: 'Track record' })
-    .screenshot({ path: `/work/shots/i23-d/track-record-field-${testInfo.project.name}.png` });
+    .screenshot({ path: testInfo.outputPath(`track-record-field-${testInfo.project.name}.png`) });
 
   await page.goto('/');
   const section = page.getByRole('region', { name: /track record$/ });
@@ -167,6 +169,6 @@ test('a track record without a source is asked about too, and the home page show
   );
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await section.screenshot({ path: `/work/shots/i23-d/track-record-home-${testInfo.project.name}-${width}.png` });
+    await section.screenshot({ path: testInfo.outputPath(`track-record-home-${testInfo.project.name}-${width}.png`) });
   }
 });

@@ -352,7 +352,7 @@ test('the runs table names the towns each run updated, all of them behind its li
   await expect(all).toContainText(last);
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `/work/shots/i23-d/data-runs-towns-${width}.png`, fullPage: true });
+    await page.screenshot({ path: testInfo.outputPath(`data-runs-towns-${width}.png`), fullPage: true });
   }
   await expectNoAxeViolations(page, WCAG);
 });

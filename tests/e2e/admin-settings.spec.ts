@@ -66,7 +66,7 @@ test('a test e-mail reaches the admin through the outbox, and the card’s one n
   if (testInfo.project.name === 'desktop') {
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await card.screenshot({ path: `/work/shots/i23-d/email-card-one-notice-${width}.png` });
+      await card.screenshot({ path: testInfo.outputPath(`email-card-one-notice-${width}.png`) });
     }
   }
   const [message] = await emailsTo(

@@ -212,7 +212,7 @@ test.describe('a stale save of the fee table', () => {
 
   test('a save from a table someone else changed since it was opened is refused in words, and writes nothing', async ({
     page,
-  }) => {
+  }, testInfo) => {
     // The fee table is one site-wide row: a run in each project would make the other's saves stale.
     test.skip(test.info().project.name !== 'desktop', 'the fee table is site-wide; the desktop run checks it');
     test.setTimeout(60_000);
@@ -249,7 +249,7 @@ test.describe('a stale save of the fee table', () => {
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });
       await refusal.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `/work/shots/i23-d/fee-table-stale-${width}.png` });
+      await page.screenshot({ path: testInfo.outputPath(`fee-table-stale-${width}.png`) });
     }
     const after = await read();
     expect(after.fees.nassau_tax_map_verification.cents).toBe(272_00);
