@@ -84,7 +84,7 @@ test.describe('/admin/data', () => {
     ).toBeVisible();
     const zhviRun = runsTable(page).getByRole('row').filter({ hasText: 'Upload: zhvi-lynbrook.csv' });
     await expect(zhviRun).toContainText('Succeeded');
-    await expect(zhviRun.getByRole('cell').nth(5)).toHaveText('1');
+    await expect(zhviRun.getByRole('cell').nth(5)).toHaveText('Updated 1 town: Lynbrook');
 
     await page.getByLabel('RESO JSON file').setInputFiles(sold);
     await page.getByRole('button', { name: 'Upload JSON' }).click();

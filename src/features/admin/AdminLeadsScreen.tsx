@@ -17,11 +17,19 @@ export default function AdminLeadsScreen() {
   };
   return (
     <AccountFrame area="admin" current="/admin/leads">
-      {() => (
+      {(agent) => (
         <section aria-labelledby="admin-leads-title">
           <h1 id="admin-leads-title">Leads</h1>
-          <LeadsTable source={source} />
-          <LeadTimelineDialog lead={timeline} onClose={() => showTimeline(null)} />
+          {/* The table reads its filters from the address, which the pre-rendered page cannot know:
+              drawn before the session answered (at hydration), it did not match that page. */}
+          {agent ? (
+            <>
+              <LeadsTable source={source} />
+              <LeadTimelineDialog lead={timeline} onClose={() => showTimeline(null)} />
+            </>
+          ) : (
+            <p aria-live="polite">Loading…</p>
+          )}
         </section>
       )}
     </AccountFrame>
