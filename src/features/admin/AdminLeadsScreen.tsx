@@ -20,6 +20,10 @@ export default function AdminLeadsScreen() {
       {(agent) => (
         <section aria-labelledby="admin-leads-title">
           <h1 id="admin-leads-title">Leads</h1>
+          <p>
+            Every agent’s leads, newest first. Filter them by agent, source or town, see a lead’s e-mails and CRM calls,
+            or export them as a spreadsheet (CSV).
+          </p>
           {/* The table reads its filters from the address, which the pre-rendered page cannot know:
               drawn before the session answered (at hydration), it did not match that page. */}
           {agent ? (

@@ -52,6 +52,7 @@ function AgentsBody({ myId }: { myId: number | null }) {
     <div className="admin-agents">
       <section className="account-card" aria-labelledby="agents-title">
         <h1 id="agents-title">Agents</h1>
+        <p>Every agent on the site. Change one’s status, send a new invitation, or add an agent below.</p>
         <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
         {agents.isPending || (agents.data && myId === null) ? <p aria-live="polite">Loading…</p> : null}
         {agents.isError ? (

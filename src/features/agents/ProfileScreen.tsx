@@ -89,19 +89,26 @@ function ProfileLoader() {
     queryKey: PROFILE_KEY,
     queryFn: () => getJson('/api/agents/profile', profileAnswerSchema),
   });
-  if (profile.isPending) return <p aria-live="polite">Loading your profile…</p>;
-  if (profile.isError) {
-    return (
-      <section className="account-card">
-        <h1>Profile</h1>
-        <p role="alert">We could not load your profile.</p>
-        <button type="button" className="button button-primary" onClick={() => void profile.refetch()}>
-          Retry
-        </button>
-      </section>
-    );
-  }
-  return <ProfileEditor profile={profile.data.profile} />;
+  // The heading and what the screen is for do not depend on the profile: they come with the
+  // pre-rendered page (the screen's largest paint), before the script and the profile.
+  return (
+    <section className="profile-screen" aria-labelledby="profile-heading">
+      <h1 id="profile-heading">Profile</h1>
+      <p>
+        How you appear to sellers on your calculator page: your name, brokerage, photo or logo, and how to reach you.
+      </p>
+      {profile.isPending ? <p aria-live="polite">Loading your profile…</p> : null}
+      {profile.isError ? (
+        <div className="account-card">
+          <p role="alert">We could not load your profile.</p>
+          <button type="button" className="button button-primary" onClick={() => void profile.refetch()}>
+            Retry
+          </button>
+        </div>
+      ) : null}
+      {profile.data ? <ProfileEditor profile={profile.data.profile} /> : null}
+    </section>
+  );
 }
 
 function ProfileEditor({ profile }: { profile: Profile }) {
@@ -199,10 +206,9 @@ function ProfileEditor({ profile }: { profile: Profile }) {
   });
 
   return (
-    <section className="profile-screen" aria-labelledby="profile-heading">
-      <h1 id="profile-heading">Profile</h1>
+    <>
       <p>
-        How you appear on your calculator page, <a href={`/r/${profile.slug}`}>/r/{profile.slug}</a>.
+        Your calculator page: <a href={`/r/${profile.slug}`}>/r/{profile.slug}</a>
       </p>
       {/* What the calculator page still needs, read from the saved profile (newcomer audit M6). */}
       <ProfileBanner agent={profile} onProfilePage />
@@ -409,6 +415,6 @@ function ProfileEditor({ profile }: { profile: Profile }) {
           </div>
         ) : null}
       </section>
-    </section>
+    </>
   );
 }

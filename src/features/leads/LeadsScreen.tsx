@@ -1,6 +1,10 @@
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { LeadsTable, type LeadsSource } from './LeadsTable.tsx';
 
+/** What the screen is for: with the pre-rendered page, before the script and the list. */
+const INTRO =
+  'The sellers who asked you to contact them, newest first. Filter them by source or town, or export them as a spreadsheet (CSV).';
+
 /** /dashboard/leads: the signed-in agent's own leads. */
 export default function LeadsScreen() {
   return (
@@ -11,6 +15,7 @@ export default function LeadsScreen() {
           return (
             <section aria-labelledby="leads-title">
               <h1 id="leads-title">Leads</h1>
+              <p>{INTRO}</p>
               <p aria-live="polite">Loading…</p>
             </section>
           );
@@ -31,6 +36,7 @@ export default function LeadsScreen() {
         return (
           <section aria-labelledby="leads-title">
             <h1 id="leads-title">Leads</h1>
+            <p>{INTRO}</p>
             <LeadsTable source={source} />
           </section>
         );
