@@ -1,8 +1,8 @@
 // npm test: every check CI runs, in order, with one summary line at the end.
 // Installs what is missing (Chromium, PostgreSQL) with apt-get when run as root on Debian.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import * as z from 'zod';
+import { existsSync, mkdirSync, rmSync } from 'node:fs';
+import { readTestReports } from './test-reports.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const POSTGRES = '/usr/lib/postgresql/15/bin/postgres';
@@ -32,16 +32,6 @@ function ensureSystemPackages(): void {
   );
   process.exit(1);
 }
-
-interface Counts {
-  passed: number;
-  failed: number;
-}
-
-const vitestReport = z.object({ numPassedTests: z.number(), numFailedTests: z.number() });
-const playwrightReport = z.object({
-  stats: z.object({ expected: z.number(), unexpected: z.number(), flaky: z.number() }),
-});
 
 function run(label: string, command: string, args: string[]): boolean {
   console.log(`\n▶ ${label}: ${command} ${args.join(' ')}`);
@@ -78,26 +68,13 @@ steps.push(['site', run('site (html-validate, links)', 'npm', ['run', '--silent'
 // answers the parity table as the project's own server does (scripts/netlify-check.ts).
 steps.push(['netlify', run("netlify (Netlify's build and local server)", 'npm', ['run', '--silent', 'check:netlify'])]);
 
-const counts: Counts = { passed: 0, failed: 0 };
-for (const project of ['unit', 'integration']) {
-  const file = `${REPORTS}/${project}.json`;
-  if (!existsSync(file)) continue;
-  const report = vitestReport.parse(JSON.parse(readFileSync(file, 'utf8')));
-  counts.passed += report.numPassedTests;
-  counts.failed += report.numFailedTests;
-}
-const e2eFile = `${REPORTS}/e2e.json`;
-if (existsSync(e2eFile)) {
-  const { stats } = playwrightReport.parse(JSON.parse(readFileSync(e2eFile, 'utf8')));
-  counts.passed += stats.expected;
-  counts.failed += stats.unexpected + stats.flaky;
-}
+const { passed, failed: failedTests, failures } = readTestReports(REPORTS);
 const failedSteps = steps.filter(([, ok]) => !ok).map(([name]) => name);
 // A failed check that is not a test (typecheck, lint, format, site) counts as a failure too.
 const failed =
-  counts.failed +
-  failedSteps.filter((name) => ['typecheck', 'lint', 'format', 'site', 'netlify'].includes(name)).length;
+  failedTests + failedSteps.filter((name) => ['typecheck', 'lint', 'format', 'site', 'netlify'].includes(name)).length;
 
+if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((line) => `  ✘ ${line}`).join('\n')}`);
 console.log(`\nSteps: ${steps.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
-console.log(`${counts.passed} passed, ${failed} failed`);
+console.log(`${passed} passed, ${failed} failed`);
 process.exit(failedSteps.length === 0 ? 0 : 1);
