@@ -4,6 +4,7 @@ import {
   emailsTo,
   expect,
   expectNoAxeViolations,
+  expectNoLayoutShiftOnLoad,
   signInAsAdmin,
   test,
   waitForIslands,
@@ -177,4 +178,14 @@ test('the file pickers are one styled control: a button with the chosen file’s
     await page.setViewportSize({ width, height: 900 });
     await card.screenshot({ path: testInfo.outputPath(`file-picker-${width}.png`) });
   }
+});
+
+test('the cards stay where they are when the e-mail settings arrive (no layout shift, issue 23)', async ({ page }) => {
+  await signInAsAdmin(page);
+  await expectNoLayoutShiftOnLoad(page, {
+    path: '/admin/settings',
+    held: '/api/agents/me/integrations/mailgun',
+    loading: page.getByRole('group', { name: 'Loading the e-mail settings…' }),
+    loaded: emailCard(page).getByRole('button', { name: 'Save e-mail settings' }),
+  });
 });
