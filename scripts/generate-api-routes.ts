@@ -4,5 +4,5 @@ import { writeFile } from 'node:fs/promises';
 import { currentRouteTable, GENERATED_FILE, renderRouteTable } from './api-routes/table.ts';
 
 const table = await currentRouteTable();
-await writeFile(GENERATED_FILE, renderRouteTable(table));
+await writeFile(GENERATED_FILE, await renderRouteTable(table));
 console.log(`${GENERATED_FILE}: ${table.length} paths in ${new Set(table.map((row) => row.group)).size} groups`);

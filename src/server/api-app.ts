@@ -233,8 +233,8 @@ export function createApiApp(deps: AppDeps): Hono {
   const groupApp = (group: GroupName): Promise<Hono> => {
     let built = groups.get(group);
     if (!built) {
-      built = API_GROUPS[group](groupDeps).then((routes) => {
-        const app = new Hono().basePath('/api');
+      built = API_GROUPS[group].build(groupDeps).then((routes) => {
+        const app = new Hono();
         app.route('/', routes);
         app.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
         app.onError(answerError);
@@ -257,9 +257,9 @@ export function createApiApp(deps: AppDeps): Hono {
   // Then who may call what (src/server/route-access.ts): signed-out calls to agent routes are 401 here.
   // The session it reads is kept with the request itself, which the group's app is handed.
   api.use(accessControl(ROUTE_ACCESS, auth));
-  // Every path a group registers, in the groups' order, answered by that group (src/server/api-groups.server.ts).
-  for (const [path, group] of API_ROUTES) {
-    api.all(path, async (c) => (await groupApp(group)).fetch(c.req.raw, c.env));
+  // Every path a group answers, in order of precedence, answered by that group (src/server/api-groups.server.ts).
+  for (const { path, group } of API_ROUTES) {
+    api.all(path.slice('/api'.length), async (c) => (await groupApp(group)).fetch(c.req.raw, c.env));
   }
   api.notFound((c) => errorResponse(c, new HttpError(404, 'Not found')));
   api.onError(answerError);

@@ -3,13 +3,14 @@
  * request that needs it (decision 0026, amendment 3). A function's cold start then loads and builds
  * only the group its first request asks for, not every feature's schemas and handlers.
  *
- * The order of API_GROUPS is the order of precedence: where two groups' paths both match a request,
- * the earlier one answers (showcase's /images/list before images' /images/:file, net-sheet's
- * /estimates/reverse before estimate's /estimates/:uuid). Which paths each group registers is read off
- * the groups themselves by `apiRouteTable` into src/server/api-routes.generated.ts
- * (`npm run generate:api-routes`); src/server/api-routes.test.ts fails when that file is stale.
+ * A group is a feature's declared operations (src/server/operation.ts) and how the composition root
+ * wires what they need. Where two paths both match a request, the one with a static segment where the
+ * other has a parameter answers (/images/list before /images/:file), whatever the groups' order. Which
+ * paths each group answers, with which methods and for whom, is read off the groups themselves by
+ * `apiRouteTable` into src/server/api-routes.generated.ts (`npm run generate:api-routes`);
+ * src/server/api-routes.test.ts fails when that file is stale.
  */
-import type { Context, Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AuthConfig } from '../features/auth/sessions.server.ts';
 import type { CrmContext } from '../features/crm/crm-sync.server.ts';
 import type { EmailAddress, EmailProvider, MailContext } from '../features/email/email.server.ts';
@@ -20,6 +21,8 @@ import type { Db } from './db.ts';
 import type { SecretSource } from './encryption.ts';
 import type { PurgeAfterWrite } from './edge-cache.ts';
 import type { FeaturedAgent } from './featured-agent.ts';
+import { comparePaths, METHODS, type Access, type ApiGroup, type Method, type OperationDoc } from './operation.ts';
+import { LEGACY_ACCESS } from './route-access.ts';
 
 /** What the groups are built from: the app's dependencies, resolved (src/server/api-app.ts). */
 export interface GroupDeps {
@@ -49,6 +52,29 @@ export interface GroupDeps {
 
 type GroupLoader = (deps: GroupDeps) => Promise<Hono>;
 
+/** A group as the app loads it: its app (every route under its full /api path), and its declarations. */
+interface GroupEntry {
+  build: GroupLoader;
+  /** A declared group's operations; a group not yet declared has its routes read off its app. */
+  operations?: () => Promise<readonly OperationDoc[]>;
+}
+
+/** A feature's declared operations (`load`), and what the composition root gives their handlers (`wire`). */
+function declared<Input>(
+  load: () => Promise<ApiGroup<Input>>,
+  wire: (deps: GroupDeps) => Input | Promise<Input>,
+): GroupEntry {
+  return {
+    build: async (deps) => (await load()).build(await wire(deps)),
+    operations: async () => (await load()).operations,
+  };
+}
+
+/** A group whose routes register themselves under /api (its access in LEGACY_ACCESS) until it is declared. */
+function legacy(build: GroupLoader): GroupEntry {
+  return { build: async (deps) => new Hono().route('/api', await build(deps)) };
+}
+
 const siteUrlOf = (mail: MailContext) => (request: Request) => mail.siteUrl(request);
 
 async function exportLimitsOf(deps: GroupDeps) {
@@ -57,39 +83,53 @@ async function exportLimitsOf(deps: GroupDeps) {
 
 /** Every group, in order of precedence (see above). */
 export const API_GROUPS = {
-  auth: async ({ db, mail, auth, clientAddress }) =>
+  auth: legacy(async ({ db, mail, auth, clientAddress }) =>
     (await import('../features/auth/auth-routes.server.ts')).authRoutes({
       db,
       mail,
       config: auth,
       clientIp: clientAddress,
     }),
-  settings: async ({ db }) => (await import('../features/settings/settings.server.ts')).settingsRoutes(db),
-  agents: async ({ db }) => (await import('../features/agents/agents.server.ts')).agentRoutes(db),
-  overview: async ({ db }) => (await import('../features/dashboard/overview.server.ts')).overviewRoutes(db),
-  adminOverview: async ({ db }) => (await import('../features/admin/admin-overview.server.ts')).adminOverviewRoutes(db),
-  agentSettings: async ({ db, purge }) =>
+  ),
+  settings: declared(
+    async () => (await import('../features/settings/settings.server.ts')).settingsApi,
+    ({ db }) => ({ db }),
+  ),
+  agents: legacy(async ({ db }) => (await import('../features/agents/agents.server.ts')).agentRoutes(db)),
+  overview: legacy(async ({ db }) => (await import('../features/dashboard/overview.server.ts')).overviewRoutes(db)),
+  adminOverview: legacy(async ({ db }) =>
+    (await import('../features/admin/admin-overview.server.ts')).adminOverviewRoutes(db),
+  ),
+  agentSettings: legacy(async ({ db, purge }) =>
     (await import('../features/settings/agent-settings.server.ts')).agentSettingsRoutes(db, purge),
-  profile: async ({ db, purge, mail }) =>
+  ),
+  profile: legacy(async ({ db, purge, mail }) =>
     (await import('../features/agents/profile.server.ts')).profileRoutes(db, purge, mail),
-  showcase: async ({ db, purge }) =>
+  ),
+  showcase: legacy(async ({ db, purge }) =>
     (await import('../features/showcase/showcase.server.ts')).showcaseRoutes(db, purge),
-  images: async ({ db }) => (await import('../features/images/images.server.ts')).imageRoutes(db),
-  netSheet: async ({ db, clientAddress }) =>
+  ),
+  images: legacy(async ({ db }) => (await import('../features/images/images.server.ts')).imageRoutes(db)),
+  netSheet: legacy(async ({ db, clientAddress }) =>
     (await import('../features/net-sheet/net-sheet.server.ts')).netSheetRoutes(db, clientAddress),
-  estimates: async ({ db, clientAddress }) =>
+  ),
+  estimates: legacy(async ({ db, clientAddress }) =>
     (await import('../features/estimate/estimate.server.ts')).estimateRoutes(db, clientAddress),
-  estimatePdf: async ({ db, mail, clientAddress }) =>
+  ),
+  estimatePdf: legacy(async ({ db, mail, clientAddress }) =>
     (await import('../features/net-sheet/estimate-pdf.server.ts')).estimatePdfRoutes(
       db,
       siteUrlOf(mail),
       clientAddress,
     ),
-  offersPdf: async ({ db, mail, clientAddress }) =>
+  ),
+  offersPdf: legacy(async ({ db, mail, clientAddress }) =>
     (await import('../features/net-sheet/offers-pdf.server.ts')).offersPdfRoutes(db, siteUrlOf(mail), clientAddress),
-  leadSync: async ({ db, crm, mail }) =>
+  ),
+  leadSync: legacy(async ({ db, crm, mail }) =>
     (await import('../features/crm/lead-sync.server.ts')).leadSyncRoutes(db, await crm(), siteUrlOf(mail)),
-  leads: async ({ db, mail, clientAddress, leadNoticesPerHour, crm, runAfterResponse, crmWaitMs, logError }) =>
+  ),
+  leads: legacy(async ({ db, mail, clientAddress, leadNoticesPerHour, crm, runAfterResponse, crmWaitMs, logError }) =>
     (await import('../features/leads/leads.server.ts')).leadRoutes(
       db,
       mail,
@@ -97,22 +137,28 @@ export const API_GROUPS = {
       { noticesPerHour: leadNoticesPerHour, crm: await crm(), runAfterResponse, crmWaitMs },
       logError,
     ),
-  fubIntegration: async ({ db, crm }) =>
+  ),
+  fubIntegration: legacy(async ({ db, crm }) =>
     (await import('../features/crm/fub-integration.server.ts')).fubIntegrationRoutes(db, await crm()),
-  leadExport: async (deps) =>
+  ),
+  leadExport: legacy(async (deps) =>
     (await import('../features/leads/lead-export.server.ts')).leadExportRoutes(deps.db, await exportLimitsOf(deps)),
-  adminLeads: async (deps) =>
+  ),
+  adminLeads: legacy(async (deps) =>
     (await import('../features/admin/admin-leads.server.ts')).adminLeadRoutes(deps.db, await exportLimitsOf(deps)),
-  email: async ({ db, mail, clientAddress }) =>
+  ),
+  email: legacy(async ({ db, mail, clientAddress }) =>
     (await import('../features/email/email-routes.server.ts')).emailRoutes(db, mail, clientAddress),
-  unsubscribe: async ({ db, unsubscribeSigner, clientAddress }) =>
+  ),
+  unsubscribe: legacy(async ({ db, unsubscribeSigner, clientAddress }) =>
     (await import('../features/email/unsubscribe.server.ts')).unsubscribeRoutes(
       db,
       await unsubscribeSigner(),
       clientAddress,
     ),
+  ),
   // The Mailgun key is encrypted with ENCRYPTION_KEY, the secret the CRM keys use too.
-  emailSettings: async ({ db, crmSecret, email, mail, unsubscribeSigner }) => {
+  emailSettings: legacy(async ({ db, crmSecret, email, mail, unsubscribeSigner }) => {
     const [{ emailSettingsRoutes }, { unsubscribeLinks }, signer] = await Promise.all([
       import('../features/email/email-settings-routes.server.ts'),
       import('../features/email/unsubscribe.server.ts'),
@@ -123,34 +169,40 @@ export const API_GROUPS = {
       email,
       unsubscribe: (request) => unsubscribeLinks(mail.siteUrl(request), signer),
     });
-  },
-  seoSettings: async ({ db }) => (await import('../features/seo/seo-settings.server.ts')).seoSettingsRoutes(db),
-  siteImages: async ({ db, purge }) =>
+  }),
+  seoSettings: legacy(async ({ db }) => (await import('../features/seo/seo-settings.server.ts')).seoSettingsRoutes(db)),
+  siteImages: legacy(async ({ db, purge }) =>
     (await import('../features/site/site-images.server.ts')).siteImageRoutes(db, purge),
-  siteContent: async ({ db }) => (await import('../features/content/site-content.server.ts')).siteContentRoutes(db),
-  feeTable: async ({ db }) => (await import('../features/net-sheet/fee-table.server.ts')).feeTableRoutes(db),
-  market: async ({ db }) => (await import('../features/market/market.server.ts')).marketRoutes(db),
-  adminAgents: async ({ db, mail, featuredAgent, purge }) =>
+  ),
+  siteContent: legacy(async ({ db }) =>
+    (await import('../features/content/site-content.server.ts')).siteContentRoutes(db),
+  ),
+  feeTable: legacy(async ({ db }) => (await import('../features/net-sheet/fee-table.server.ts')).feeTableRoutes(db)),
+  market: legacy(async ({ db }) => (await import('../features/market/market.server.ts')).marketRoutes(db)),
+  adminAgents: legacy(async ({ db, mail, featuredAgent, purge }) =>
     (await import('../features/admin/admin-agents.server.ts')).adminAgentRoutes({
       db,
       mail,
       featured: featuredAgent,
       purge,
     }),
-  siteBuild: async ({ db, siteBuilds, runAfterResponse }) =>
+  ),
+  siteBuild: legacy(async ({ db, siteBuilds, runAfterResponse }) =>
     (await import('../features/site-build/site-build.server.ts')).siteBuildRoutes({
       db,
       builds: siteBuilds,
       runAfterResponse,
     }),
-  dataAdmin: async ({ db, marketFeeds, startImports }) =>
+  ),
+  dataAdmin: legacy(async ({ db, marketFeeds, startImports }) =>
     (await import('../features/market/data-admin.server.ts')).dataAdminRoutes({
       db,
       feeds: await marketFeeds(),
       startImports,
     }),
-  openApi: async () => (await import('./openapi-route.server.ts')).openApiRoutes(),
-} satisfies Record<string, GroupLoader>;
+  ),
+  openApi: legacy(async () => (await import('./openapi-route.server.ts')).openApiRoutes()),
+} satisfies Record<string, GroupEntry>;
 
 export type GroupName = keyof typeof API_GROUPS;
 
@@ -159,29 +211,47 @@ const isGroupName = (name: string): name is GroupName => name in API_GROUPS;
 /** The groups' names in order of precedence (an object's string keys keep their order). */
 export const GROUP_NAMES: readonly GroupName[] = Object.keys(API_GROUPS).filter(isGroupName);
 
-/** One path a group registers (under /api), with the methods it answers there (405 catch-alls aside). */
+/** One path a group answers, with who may call each method there (every other method answers 405). */
 export interface GroupRoute {
+  /** As the route registers it: `/api/estimates/:uuid`. */
   path: string;
   group: GroupName;
-  methods: string[];
+  methods: Partial<Record<Method, Access>>;
+}
+
+const isMethod = (method: string): method is Method => METHODS.some((known) => known === method);
+
+/** A group's operations: declared, or read off the app of a group not yet declared (its access in LEGACY_ACCESS). */
+async function operationsOf(
+  group: GroupName,
+  deps: GroupDeps,
+): Promise<Pick<OperationDoc, 'method' | 'path' | 'access'>[]> {
+  const entry: GroupEntry = API_GROUPS[group];
+  if (entry.operations) return [...(await entry.operations())];
+  const app = await entry.build(deps);
+  return app.routes.flatMap(({ method, path }) => {
+    if (!isMethod(method)) return [];
+    const access = LEGACY_ACCESS[`${method} ${path}`];
+    if (!access) throw new Error(`${method} ${path} is not in LEGACY_ACCESS`);
+    return [{ method, path, access }];
+  });
 }
 
 /**
- * Every group built, and the paths each registers, in order of precedence: what
- * src/server/api-routes.generated.ts holds, and what the authorization matrix checks.
+ * Every path the groups answer, in order of precedence (comparePaths): what
+ * src/server/api-routes.generated.ts holds, and what the authorization matrix checks. A path is one
+ * group's: two groups answering the same path is refused here.
  */
 export async function apiRouteTable(deps: GroupDeps): Promise<GroupRoute[]> {
-  const table: GroupRoute[] = [];
+  const table = new Map<string, GroupRoute>();
   for (const group of GROUP_NAMES) {
-    const app = await API_GROUPS[group](deps);
-    for (const { method, path } of app.routes) {
-      let row = table.find((entry) => entry.path === path && entry.group === group);
-      if (!row) {
-        row = { path, group, methods: [] };
-        table.push(row);
-      }
-      if (method !== 'ALL' && !row.methods.includes(method)) row.methods.push(method);
+    for (const { method, path, access } of await operationsOf(group, deps)) {
+      const row = table.get(path) ?? { path, group, methods: {} };
+      if (row.group !== group) throw new Error(`${path} is answered by both ${row.group} and ${group}`);
+      if (row.methods[method]) throw new Error(`${method} ${path} is declared twice`);
+      row.methods[method] = access;
+      table.set(path, row);
     }
   }
-  return table;
+  return [...table.values()].sort((a, b) => comparePaths(a.path, b.path));
 }

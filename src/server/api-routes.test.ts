@@ -7,15 +7,13 @@ import { API_ROUTES } from './api-routes.generated.ts';
 describe('the generated route table', () => {
   it('is what the route groups register now (else: npm run generate:api-routes)', async () => {
     const table = await currentRouteTable();
-    expect(await readFile(GENERATED_FILE, 'utf8')).toBe(renderRouteTable(table));
-    expect(API_ROUTES.map(([path, group]) => `${group} ${path}`)).toEqual(
-      table.map(({ path, group }) => `${group} ${path}`),
-    );
+    expect(await readFile(GENERATED_FILE, 'utf8')).toBe(await renderRouteTable(table));
+    expect(API_ROUTES).toEqual(table);
   });
 
   it('names every group, in the order the groups are declared', () => {
     expect(GROUP_NAMES).toEqual(Object.keys(API_GROUPS));
-    const used = new Set(API_ROUTES.map(([, group]) => group));
+    const used = new Set(API_ROUTES.map(({ group }) => group));
     expect(GROUP_NAMES.filter((group) => !used.has(group))).toEqual([]);
   });
 });

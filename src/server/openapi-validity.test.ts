@@ -10,7 +10,7 @@ import { openApiDocument } from './openapi.server.ts';
 describe('the OpenAPI document', () => {
   it('is valid against the OpenAPI 3.1 schema (no description on a Media Type Object, …)', async () => {
     const validator = new Validator();
-    const result = await validator.validate(openApiDocument());
+    const result = await validator.validate(await openApiDocument());
     expect(validator.version).toBe('3.1');
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);

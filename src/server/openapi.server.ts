@@ -28,7 +28,6 @@ import {
   profileSchema,
 } from '../features/agents/profile.ts';
 import { publicAgentSchema } from '../features/agents/public-agent.ts';
-import type { Access } from '../features/auth/access.server.ts';
 import { SESSION_COOKIE } from '../features/auth/sessions.server.ts';
 import {
   emailOnlySchema,
@@ -115,64 +114,23 @@ import {
   imageUploadedSchema,
   SHOWCASE_IMAGE_SIZE,
   showcaseFieldsSchema,
-  showcasePublicSchema,
 } from '../features/showcase/showcase-settings.ts';
 import {
   siteImageAnswerSchema,
   SITE_IMAGE_SIZES,
   siteImageDeletedSchema,
   siteImageUploadSchema,
-  siteLogosAnswerSchema,
   siteLogosSavedSchema,
   siteLogoSettingsSchema,
 } from '../features/site/site-images.ts';
 import { siteBuildResponseSchema, siteBuildStartedSchema } from '../features/site-build/site-build.ts';
 import { groupDigits } from '../ui/money.ts';
-import { ROUTE_ACCESS } from './route-access.ts';
+import { API_GROUPS, GROUP_NAMES } from './api-groups.server.ts';
+import { accepted, created, json, ok, type Access, type OperationDoc, type RequestContent } from './operation.ts';
+import { LEGACY_ACCESS } from './route-access.ts';
 
-type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** What one media type of a request body holds: one of `schemas`, and files as form parts. */
-interface RequestContent {
-  schemas?: readonly z.core.$ZodType[];
-  files?: readonly string[];
-  description?: string;
-}
-
-interface Operation {
-  method: Method;
-  /** As the route registers it: `/api/estimates/:uuid`. */
-  path: string;
-  summary: string;
-  tag: string;
-  params?: z.core.$ZodType;
-  query?: z.core.$ZodType;
-  /** By media type. Without `checksType: false`, any other Content-Type answers 415. */
-  body?: Readonly<Record<string, RequestContent>>;
-  checksType?: false;
-  success: {
-    status: 200 | 201 | 202 | 303;
-    description: string;
-    schema?: z.core.$ZodType;
-    media?: string;
-    /** Headers of the answer a client reads, by name: what each says. */
-    headers?: Readonly<Record<string, string>>;
-  };
-  /** Statuses besides the ones the access, the inputs and the body imply (see errorStatuses). */
-  errors?: readonly number[];
-  /** False for the one answer that reads no database, so cannot be 503 for want of it. */
-  readsDatabase?: false;
-  /**
-   * An image upload: its whole body is within MAX_UPLOAD_BODY_BYTES (decision 0027), and each image
-   * it carries is stored at most this large (named by its field), which the document states.
-   */
-  uploads?: Readonly<Record<string, StoredSize>>;
-}
-
-const json = (...schemas: z.core.$ZodType[]): Record<string, RequestContent> => ({ 'application/json': { schemas } });
-const ok = (description: string, schema?: z.core.$ZodType) => ({ status: 200, description, schema }) as const;
-const created = (description: string, schema?: z.core.$ZodType) => ({ status: 201, description, schema }) as const;
-const accepted = (description: string, schema?: z.core.$ZodType) => ({ status: 202, description, schema }) as const;
+/** An operation of a group not yet declared: who may call it is in LEGACY_ACCESS. */
+type LegacyOperation = Omit<OperationDoc, 'access'>;
 
 const PROFILE_FILES = ['profile_photo', 'logo'] as const;
 
@@ -191,22 +149,8 @@ const leadCsvPage = {
 } as const;
 
 /** Every API operation. Order: as a reader meets them (the public site, accounts, agents, admins). */
-export const OPERATIONS: readonly Operation[] = [
+export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
   // The public site.
-  {
-    method: 'GET',
-    path: '/api/global/settings',
-    summary: "The website's logos and the town-page logo switch",
-    tag: 'Site settings',
-    success: ok('The logos', siteLogosAnswerSchema),
-  },
-  {
-    method: 'GET',
-    path: '/api/showcase/settings',
-    summary: "The home page's showcase card: figures and images",
-    tag: 'Showcase',
-    success: ok('The showcase', showcasePublicSchema),
-  },
   {
     method: 'GET',
     path: '/api/agents/public/:slug',
@@ -699,7 +643,7 @@ export const OPERATIONS: readonly Operation[] = [
       ['website-logo', "the website's logo", SITE_IMAGE_SIZES.websiteLogo],
       ['town-logo', 'the town-page logo (also /town-logo-api.php)', SITE_IMAGE_SIZES.townLogo],
     ] as const
-  ).flatMap(([file, what, stored]): Operation[] => [
+  ).flatMap(([file, what, stored]): LegacyOperation[] => [
     {
       method: 'POST',
       path: `/api/upload/${file}`,
@@ -972,20 +916,28 @@ function uploadDescription(uploads: Readonly<Record<string, StoredSize>>, carrie
 }
 
 /** The error statuses an operation can answer: from its access, inputs and body, and its own. */
-function errorStatuses(operation: Operation, access: Access): number[] {
+/** An operation's request body by media type: its JSON body (`json`) and any other it declares. */
+function bodyOf(operation: OperationDoc): Readonly<Record<string, RequestContent>> | undefined {
+  if (!operation.json) return operation.body;
+  return { 'application/json': { schemas: [operation.json] }, ...operation.body };
+}
+
+function errorStatuses(operation: OperationDoc, access: Access): number[] {
   const statuses = new Set(operation.errors);
+  const body = bodyOf(operation);
   if (access !== 'public') statuses.add(401);
   // Admins only; and the CSRF check refuses a cross-site write that carries the session cookie.
   if (access === 'admin' || operation.method !== 'GET') statuses.add(403);
-  if (operation.params || operation.query || operation.body) statuses.add(400);
-  if (operation.body) statuses.add(413);
-  if (operation.body && operation.checksType !== false) statuses.add(415);
+  if (operation.params || operation.query || body) statuses.add(400);
+  if (body) statuses.add(413);
+  if (body && operation.checksType !== false) statuses.add(415);
   if (operation.readsDatabase !== false) statuses.add(503);
   return [...statuses].sort((a, b) => a - b);
 }
 
 /** `METHOD /api/path/:param`, as ROUTE_ACCESS and Hono's routes name an operation. */
-export const operationKey = (operation: Pick<Operation, 'method' | 'path'>) => `${operation.method} ${operation.path}`;
+export const operationKey = (operation: Pick<OperationDoc, 'method' | 'path'>) =>
+  `${operation.method} ${operation.path}`;
 
 type JsonSchema = Record<string, unknown>;
 
@@ -1032,7 +984,7 @@ function requestContent({ schemas = [], files = [], description }: RequestConten
 }
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, '{$1}');
-const operationId = (operation: Operation) =>
+const operationId = (operation: OperationDoc) =>
   `${operation.method.toLowerCase()}${operation.path
     .slice('/api'.length)
     .replace(/[^A-Za-z0-9]+(\w)?/g, (_match, next: string | undefined) => (next ?? '').toUpperCase())}`;
@@ -1043,12 +995,27 @@ const ACCESS_MEANINGS: Readonly<Record<Access, string>> = {
   admin: 'A signed-in admin',
 };
 
-/** The whole document. Every operation's access is the table's: an operation missing there throws. */
-export function openApiDocument(): JsonSchema {
+/**
+ * Every operation of the API: those the groups declare, in the groups' order, and (until each group is
+ * declared) the legacy list here, with its access from LEGACY_ACCESS (an operation missing there throws).
+ */
+export async function apiOperations(): Promise<OperationDoc[]> {
+  const legacy = LEGACY_OPERATIONS.map((operation) => {
+    const access = LEGACY_ACCESS[operationKey(operation)];
+    if (!access) throw new Error(`${operationKey(operation)} is not in LEGACY_ACCESS`);
+    return { ...operation, access };
+  });
+  const declared = await Promise.all(GROUP_NAMES.map(async (group) => (await API_GROUPS[group].operations?.()) ?? []));
+  return [...legacy, ...declared.flat()];
+}
+
+/** The whole document, made from the operations as they are declared. */
+export async function openApiDocument(operations?: readonly OperationDoc[]): Promise<JsonSchema> {
+  const all = operations ?? (await apiOperations());
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const operation of OPERATIONS) {
-    const access = ROUTE_ACCESS[operationKey(operation)];
-    if (!access) throw new Error(`${operationKey(operation)} is not in ROUTE_ACCESS`);
+  for (const operation of all) {
+    const { access } = operation;
+    const body = bodyOf(operation);
     const { success } = operation;
     const responses: Record<string, JsonSchema> = {
       [success.status]: {
@@ -1095,12 +1062,12 @@ export function openApiDocument(): JsonSchema {
         ...(operation.params ? parameters(operation.params, 'path') : []),
         ...(operation.query ? parameters(operation.query, 'query') : []),
       ],
-      ...(operation.body
+      ...(body
         ? {
             requestBody: {
               required: true,
               content: Object.fromEntries(
-                Object.entries(operation.body).map(([media, content]) => [
+                Object.entries(body).map(([media, content]) => [
                   media,
                   requestContent(
                     operation.uploads
@@ -1134,7 +1101,7 @@ export function openApiDocument(): JsonSchema {
         'it must come from the site itself (same Origin).',
     },
     servers: [{ url: '/' }],
-    tags: [...new Set(OPERATIONS.map((operation) => operation.tag))].map((name) => ({ name })),
+    tags: [...new Set(all.map((operation) => operation.tag))].map((name) => ({ name })),
     paths,
     components: {
       schemas: { Error: jsonSchema(errorSchema, 'output') },

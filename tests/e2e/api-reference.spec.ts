@@ -1,4 +1,4 @@
-import { OPERATIONS, operationKey } from '../../src/server/openapi.server.ts';
+import { apiOperations, operationKey } from '../../src/server/openapi.server.ts';
 import { expect, test } from './fixtures.ts';
 
 test.describe('the API reference for developers', () => {
@@ -11,7 +11,7 @@ test.describe('the API reference for developers', () => {
     const listed = await page
       .locator('[data-operation]')
       .evaluateAll((sections) => sections.map((section) => section.getAttribute('data-operation') ?? ''));
-    const documented = OPERATIONS.map((operation) =>
+    const documented = (await apiOperations()).map((operation) =>
       operationKey({ method: operation.method, path: operation.path.replace(/:(\w+)/g, '{$1}') }),
     );
     expect(listed.sort()).toEqual(documented.sort());

@@ -25,7 +25,7 @@ afterAll(() => fub.close());
 const NUL_MESSAGE = 'Remove the invisible NUL character (U+0000) from this text';
 const json = z.record(z.string(), z.unknown());
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
-const operations = operationsOf(openApiDocument());
+const operations = operationsOf(await openApiDocument());
 
 describe.each(BACKENDS)('what the fuzz found, on %s', (backend) => {
   const suite = useAuthSuite(backend, 'fuzz-findings', {

@@ -34,7 +34,7 @@ const ONLY = process.env.FUZZ_BACKENDS?.split(',') ?? [...BACKENDS];
 /** A refused write is checked against the digest of every table on one write in this many (npm test: all). */
 const DIGEST_EVERY = Number(process.env.FUZZ_DIGEST_EVERY ?? 1);
 
-const operations = operationsOf(openApiDocument());
+const operations = operationsOf(await openApiDocument());
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 const successOf = new Map(
   operations.map((operation) => [operation.key, operation.success.schema && ajv.compile(operation.success.schema)]),

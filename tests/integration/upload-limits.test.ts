@@ -19,6 +19,8 @@ import { BACKENDS } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { imageCount, profileFields } from '../support/images.ts';
 
+const DOCUMENT = await openApiDocument();
+
 /** Netlify's effective limit on a binary request body (decision 0027). */
 const NETLIFY_BINARY_LIMIT = 4.5 * 1000 * 1000;
 
@@ -122,7 +124,7 @@ const documented = z.object({
 });
 
 describe('the OpenAPI document', () => {
-  const paths = z.record(z.string(), z.record(z.string(), z.unknown())).parse(openApiDocument().paths);
+  const paths = z.record(z.string(), z.record(z.string(), z.unknown())).parse(DOCUMENT.paths);
   // The old product's path is the town logo's route under another name; the document lists the route.
   it.each(ROUTES.filter(({ path }) => path.startsWith('/api/')))(
     'states the limit of $method $path',

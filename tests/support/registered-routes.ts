@@ -1,9 +1,17 @@
-import { currentRouteTable } from '../../scripts/api-routes/table.ts';
+import { groupDepsFor } from '../../src/server/api-app.ts';
+import { API_GROUPS, GROUP_NAMES } from '../../src/server/api-groups.server.ts';
 import type { Db } from '../../src/server/db.ts';
 
-/** Every METHOD PATH the app's route groups register under /api (not the 405 catch-alls route() adds). */
+/**
+ * Every METHOD PATH the app's route groups register, read off each group's built app (not the 405
+ * catch-alls route() adds): what the app really answers, to hold the derived tables against.
+ */
 export async function registeredRoutes(db: Db): Promise<string[]> {
-  const table = await currentRouteTable(db);
-  const keys = table.flatMap(({ path, methods }) => methods.map((method) => `${method} /api${path}`));
+  const deps = groupDepsFor({ db });
+  const keys: string[] = [];
+  for (const group of GROUP_NAMES) {
+    const app = await API_GROUPS[group].build(deps);
+    for (const { method, path } of app.routes) if (method !== 'ALL') keys.push(`${method} ${path}`);
+  }
   return [...new Set(keys)].sort();
 }

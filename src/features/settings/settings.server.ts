@@ -1,9 +1,10 @@
-import { Hono } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, cacheAtEdge, EDITED_TTL } from '../../server/edge-cache.ts';
-import { HttpError, route } from '../../server/http.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup, ok } from '../../server/operation.ts';
+import { showcasePublicSchema } from '../showcase/showcase-settings.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import type { SiteLogos } from '../site/site-images.ts';
+import { siteLogosAnswerSchema, type SiteLogos } from '../site/site-images.ts';
 
 interface SiteSettingsRow {
   website_logo: string | null;
@@ -26,45 +27,59 @@ async function siteSettings(db: Db, columns: string): Promise<SiteSettingsRow> {
   return row;
 }
 
-export function settingsRoutes(db: Db): Hono {
-  const app = new Hono();
-  route(app, '/global/settings', {
-    GET: async (c) => {
-      const row = await siteSettings(
-        db,
-        'website_logo, website_logo_scale, website_logo_type, town_page_logo, town_page_logo_type, show_town_page_logo',
-      );
-      const settings: SiteLogos = {
-        website_logo: row.website_logo,
-        website_logo_scale: row.website_logo_scale,
-        website_logo_type: row.website_logo_type,
-        town_page_logo: row.town_page_logo,
-        town_page_logo_type: row.town_page_logo_type,
-        show_town_page_logo: row.show_town_page_logo,
-      };
-      cacheAtEdge(c, [CACHE_TAGS.settings], EDITED_TTL);
-      return c.json({ success: true, settings });
-    },
-  });
-  route(app, '/showcase/settings', {
-    GET: async (c) => {
-      const row = await siteSettings(
-        db,
-        'showcase_property_price_cents, showcase_property_address, showcase_property_beds, showcase_property_baths, showcase_property_sqft, showcase_images',
-      );
-      cacheAtEdge(c, [CACHE_TAGS.showcase], EDITED_TTL);
-      return c.json({
-        success: true,
-        settings: {
-          showcase_property_price: centsToDollars(row.showcase_property_price_cents),
-          showcase_property_address: row.showcase_property_address,
-          showcase_property_beds: row.showcase_property_beds,
-          showcase_property_baths: row.showcase_property_baths,
-          showcase_property_sqft: row.showcase_property_sqft,
-          showcase_images: row.showcase_images,
-        },
-      });
-    },
-  });
-  return app;
-}
+/** The public site's settings: its logos, and the home page's showcase card. */
+export const settingsApi = apiGroup(
+  (deps: { db: Db }) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/global/settings',
+      access: 'public',
+      summary: "The website's logos and the town-page logo switch",
+      tag: 'Site settings',
+      success: ok('The logos', siteLogosAnswerSchema),
+      handler: async (c, { db }) => {
+        const row = await siteSettings(
+          db,
+          'website_logo, website_logo_scale, website_logo_type, town_page_logo, town_page_logo_type, show_town_page_logo',
+        );
+        const settings: SiteLogos = {
+          website_logo: row.website_logo,
+          website_logo_scale: row.website_logo_scale,
+          website_logo_type: row.website_logo_type,
+          town_page_logo: row.town_page_logo,
+          town_page_logo_type: row.town_page_logo_type,
+          show_town_page_logo: row.show_town_page_logo,
+        };
+        cacheAtEdge(c, [CACHE_TAGS.settings], EDITED_TTL);
+        return c.json({ success: true, settings });
+      },
+    }),
+    op({
+      method: 'GET',
+      path: '/api/showcase/settings',
+      access: 'public',
+      summary: "The home page's showcase card: figures and images",
+      tag: 'Showcase',
+      success: ok('The showcase', showcasePublicSchema),
+      handler: async (c, { db }) => {
+        const row = await siteSettings(
+          db,
+          'showcase_property_price_cents, showcase_property_address, showcase_property_beds, showcase_property_baths, showcase_property_sqft, showcase_images',
+        );
+        cacheAtEdge(c, [CACHE_TAGS.showcase], EDITED_TTL);
+        return c.json({
+          success: true,
+          settings: {
+            showcase_property_price: centsToDollars(row.showcase_property_price_cents),
+            showcase_property_address: row.showcase_property_address,
+            showcase_property_beds: row.showcase_property_beds,
+            showcase_property_baths: row.showcase_property_baths,
+            showcase_property_sqft: row.showcase_property_sqft,
+            showcase_images: row.showcase_images,
+          },
+        });
+      },
+    }),
+  ],
+);

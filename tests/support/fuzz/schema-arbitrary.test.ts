@@ -10,12 +10,14 @@ import * as z from 'zod';
 import { openApiDocument } from '../../../src/server/openapi.server.ts';
 import { HUGE, invalidOf, leaks, validOf, type JsonSchema } from './schema-arbitrary.ts';
 
+const DOCUMENT = await openApiDocument();
+
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 const record = z.record(z.string(), z.unknown());
 
 /** Every request schema of the document: parameters and bodies, by a readable name. */
 function requestSchemas(): [string, JsonSchema][] {
-  const paths = z.record(z.string(), z.record(z.string(), record)).parse(openApiDocument().paths);
+  const paths = z.record(z.string(), z.record(z.string(), record)).parse(DOCUMENT.paths);
   return Object.entries(paths).flatMap(([path, item]) =>
     Object.entries(item).flatMap(([method, operation]) => {
       const parameters = z
