@@ -49,6 +49,8 @@ const steps: [string, boolean][] = [
   ['typecheck', run('typecheck (astro check, tsc)', 'npm', ['run', '--silent', 'typecheck'])],
   ['lint', run('lint', 'npm', ['run', '--silent', 'lint'])],
   ['format', run('format', 'npm', ['run', '--silent', 'format:check'])],
+  // The floors (.dependency-cruiser.cjs): no back-arrow, no feature cycle beyond the known list.
+  ['deps', run('deps (dependency-cruiser)', 'npm', ['run', '--silent', 'check:deps'])],
 ];
 const vitest = (project: string) =>
   run(project, 'npx', [
@@ -72,7 +74,8 @@ const { passed, failed: failedTests, failures } = readTestReports(REPORTS);
 const failedSteps = steps.filter(([, ok]) => !ok).map(([name]) => name);
 // A failed check that is not a test (typecheck, lint, format, site) counts as a failure too.
 const failed =
-  failedTests + failedSteps.filter((name) => ['typecheck', 'lint', 'format', 'site', 'netlify'].includes(name)).length;
+  failedTests +
+  failedSteps.filter((name) => ['typecheck', 'lint', 'format', 'deps', 'site', 'netlify'].includes(name)).length;
 
 if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((line) => `  ✘ ${line}`).join('\n')}`);
 console.log(`\nSteps: ${steps.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);

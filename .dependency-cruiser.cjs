@@ -1,0 +1,127 @@
+// The house's floors, checked by dependency-cruiser in npm test (npm run check:deps; decision 0055).
+//
+// - The ground floor (GROUND): what every feature stands on: the database, HTTP, env, encryption, the
+//   edge cache, the operation declarations, the UI kit. It imports no feature and nothing above.
+// - Features (src/features/<name>/): each may import the ground floor and the features below it in
+//   FEATURES, never one above: two features cannot import each other, and there is no feature cycle.
+// - The composition root (ROOT: the app, its groups and document, compose, seed, build data, jobs, the
+//   local servers, the functions' entries): imports features; no feature and no ground module imports it.
+// - Pages, layouts, Netlify functions and scripts are entries above the root.
+//
+// Imports that break a rule today are listed in .dependency-cruiser-known-violations.json (made by
+// `npm run check:deps -- --baseline`): the check fails on any new one, and the list only shrinks.
+
+/** The features, lowest first: a feature may import only those before it. */
+const FEATURES = [
+  'developers',
+  'forms',
+  'images',
+  'towns',
+  'auth',
+  'estimate',
+  'accounts',
+  'showcase',
+  'email',
+  'crm',
+  'leads',
+  'site',
+  'settings',
+  'net-sheet',
+  'agents',
+  'dashboard',
+  'agent-page',
+  'site-build',
+  'seo',
+  'market',
+  'content',
+  'admin',
+];
+
+const GROUND_SERVER = [
+  'background-work',
+  'batcher',
+  'build-plan',
+  'database',
+  'db',
+  'deployment',
+  'dev-routing',
+  'edge-cache',
+  'encryption',
+  'env',
+  'featured-agent',
+  'function-instance',
+  'http',
+  'migrate',
+  'netlify-rules',
+  'on-first-call',
+  'operation',
+  'pglite',
+  'pglite-lock',
+  'secrets',
+  'site-origin',
+  'worker-pool\\.server',
+  'workers-busy\\.server',
+];
+const GROUND = [
+  `^src/server/(${GROUND_SERVER.join('|')})\\.ts$`,
+  '^src/server/migrations/',
+  '^src/ui/',
+  '^src/styles/',
+];
+const ROOT = { path: '^src/server/', pathNot: GROUND };
+const ENTRIES = '^(src/pages|src/layouts|netlify|scripts)/';
+
+const featureRules = FEATURES.map((feature, index) => ({
+  name: `feature-order-${feature}`,
+  comment: `${feature} may import only the features below it in FEATURES (.dependency-cruiser.cjs): no feature cycles.`,
+  severity: 'error',
+  from: { path: `^src/features/${feature}/` },
+  to: { path: `^src/features/(${FEATURES.slice(index + 1).join('|') || '$^'})/` },
+}));
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'A module cycle: the two ends cannot be read (or loaded) one before the other.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'ground-imports-no-feature',
+      comment: 'The ground floor stands under every feature: it cannot know one.',
+      severity: 'error',
+      from: { path: GROUND },
+      to: { path: '^src/features/' },
+    },
+    {
+      name: 'ground-imports-no-root',
+      comment: 'The ground floor cannot import the composition root or an entry.',
+      severity: 'error',
+      from: { path: GROUND },
+      to: { path: [ENTRIES, ROOT.path], pathNot: GROUND },
+    },
+    {
+      name: 'feature-imports-no-root',
+      comment:
+        'A feature is wired by the composition root (src/server/api-groups.server.ts, compose): it cannot import it.',
+      severity: 'error',
+      from: { path: '^src/features/' },
+      to: { path: [ENTRIES, ROOT.path], pathNot: GROUND },
+    },
+    ...featureRules,
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['\\.test\\.tsx?$', '^src/env\\.d\\.ts$'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '.json'],
+    },
+  },
+};
