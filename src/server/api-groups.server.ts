@@ -83,13 +83,9 @@ async function exportLimitsOf(deps: GroupDeps) {
 
 /** Every group, in order of precedence (see above). */
 export const API_GROUPS = {
-  auth: legacy(async ({ db, mail, auth, clientAddress }) =>
-    (await import('../features/auth/auth-routes.server.ts')).authRoutes({
-      db,
-      mail,
-      config: auth,
-      clientIp: clientAddress,
-    }),
+  auth: declared(
+    async () => (await import('../features/auth/auth-routes.server.ts')).authApi,
+    ({ db, mail, auth, clientAddress }) => ({ db, mail, config: auth, clientIp: clientAddress }),
   ),
   settings: declared(
     async () => (await import('../features/settings/settings.server.ts')).settingsApi,

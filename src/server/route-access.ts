@@ -31,17 +31,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   // The API's OpenAPI document (src/server/openapi.server.ts).
   'GET /api/openapi.json': 'public',
   // Accounts.
-  'POST /api/auth/signup': 'public',
-  'POST /api/auth/verify-email': 'public',
-  'POST /api/auth/login': 'public',
-  'POST /api/auth/resend-verification': 'public',
-  'POST /api/auth/forgot-password': 'public',
-  'POST /api/auth/reset-password': 'public',
-  'POST /api/auth/logout': 'public',
-  'POST /api/auth/confirm-email-change': 'public',
-  'POST /api/auth/undo-email-change': 'public',
-  'GET /api/auth/me': 'agent',
-  'POST /api/auth/logout-everywhere': 'agent',
   // The agent's dashboard.
   'GET /api/agents/me/overview': 'agent',
   'GET /api/agents/me/settings': 'agent',
