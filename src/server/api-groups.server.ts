@@ -91,10 +91,17 @@ export const API_GROUPS = {
     async () => (await import('../features/settings/settings.server.ts')).settingsApi,
     ({ db }) => ({ db }),
   ),
-  agents: legacy(async ({ db }) => (await import('../features/agents/agents.server.ts')).agentRoutes(db)),
-  overview: legacy(async ({ db }) => (await import('../features/dashboard/overview.server.ts')).overviewRoutes(db)),
-  adminOverview: legacy(async ({ db }) =>
-    (await import('../features/admin/admin-overview.server.ts')).adminOverviewRoutes(db),
+  agents: declared(
+    async () => (await import('../features/agents/agents.server.ts')).agentsApi,
+    ({ db }) => ({ db }),
+  ),
+  overview: declared(
+    async () => (await import('../features/dashboard/overview.server.ts')).overviewApi,
+    ({ db }) => ({ db }),
+  ),
+  adminOverview: declared(
+    async () => (await import('../features/admin/admin-overview.server.ts')).adminOverviewApi,
+    ({ db }) => ({ db }),
   ),
   agentSettings: legacy(async ({ db, purge }) =>
     (await import('../features/settings/agent-settings.server.ts')).agentSettingsRoutes(db, purge),

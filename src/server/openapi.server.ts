@@ -7,7 +7,6 @@
  */
 import * as z from 'zod';
 import { leadIdSchema } from '../features/admin/admin-leads.server.ts';
-import { adminActivityResponseSchema, adminOverviewResponseSchema } from '../features/admin/admin-overview.ts';
 import {
   addAgentSchema,
   adminAgentAddedSchema,
@@ -17,7 +16,6 @@ import {
   agentStatusSchema,
 } from '../features/admin/admin-agents.ts';
 import { leadTimelineResponseSchema } from '../features/admin/lead-timeline.ts';
-import { agentParams } from '../features/agents/agents.server.ts';
 import {
   LOGO_SIZE,
   logoUploadSchema,
@@ -27,7 +25,6 @@ import {
   profileSaveAnswerSchema,
   profileSchema,
 } from '../features/agents/profile.ts';
-import { publicAgentSchema } from '../features/agents/public-agent.ts';
 import { SESSION_COOKIE } from '../features/auth/sessions.server.ts';
 import {
   siteContentAnswerSchema,
@@ -38,7 +35,6 @@ import { fubSaveSchema } from '../features/crm/fub-integration.ts';
 import { fubAnswerSchema, fubChangeSchema } from '../features/crm/fub-integration.ts';
 import { leadSyncAnswerSchema, leadSyncRequestSchema } from '../features/crm/lead-sync.ts';
 import { leadCrmParams } from '../features/crm/lead-sync.server.ts';
-import { overviewResponseSchema } from '../features/dashboard/overview.ts';
 import { mailgunSaveSchema, testEmailAnswerSchema } from '../features/email/email-settings.ts';
 import { templatesRequestSchema } from '../features/email/follow-up-templates.ts';
 import { sendEstimateRequestSchema, sendEstimateResponseSchema } from '../features/email/send-estimate.ts';
@@ -144,15 +140,6 @@ const leadCsvPage = {
 /** Every API operation. Order: as a reader meets them (the public site, accounts, agents, admins). */
 export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
   // The public site.
-  {
-    method: 'GET',
-    path: '/api/agents/public/:slug',
-    summary: "An active agent's public profile and calculator defaults",
-    tag: 'Agents',
-    params: agentParams,
-    success: ok('The agent', publicAgentSchema),
-    errors: [404, 410],
-  },
   {
     method: 'POST',
     path: '/api/estimates',
@@ -356,13 +343,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
   // The agent's dashboard.
   {
     method: 'GET',
-    path: '/api/agents/me/overview',
-    summary: "The agent's dashboard figures, chart and recent activity",
-    tag: 'Dashboard',
-    success: ok('The overview', overviewResponseSchema),
-  },
-  {
-    method: 'GET',
     path: '/api/agents/me/settings',
     summary: "The agent's calculator defaults and net-sheet settings",
     tag: 'Dashboard',
@@ -563,20 +543,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
       success: ok('Removed', siteImageDeletedSchema),
     },
   ]),
-  {
-    method: 'GET',
-    path: '/api/admin/overview',
-    summary: "The site's figures: every agent's leads and estimates, a 12-week chart",
-    tag: 'Admin',
-    success: ok('The overview', adminOverviewResponseSchema),
-  },
-  {
-    method: 'GET',
-    path: '/api/admin/activity',
-    summary: 'Recent activity across agents',
-    tag: 'Admin',
-    success: ok('The activity', adminActivityResponseSchema),
-  },
   {
     method: 'GET',
     path: '/api/admin/leads',

@@ -8,7 +8,6 @@ import { API_ROUTES } from './api-routes.generated.ts';
  */
 export const LEGACY_ACCESS: RouteAccess = {
   // The public site.
-  'GET /api/agents/public/:slug': 'public',
   'POST /api/estimates': 'public',
   'GET /api/estimates/:uuid': 'public',
   'GET /api/estimates/:uuid/pdf': 'public',
@@ -32,7 +31,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/openapi.json': 'public',
   // Accounts.
   // The agent's dashboard.
-  'GET /api/agents/me/overview': 'agent',
   'GET /api/agents/me/settings': 'agent',
   'PATCH /api/agents/me/settings': 'agent',
   // The agent's profile, photo and logo (src/features/agents/profile.server.ts).
@@ -68,8 +66,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'POST /api/upload/town-logo': 'admin',
   'DELETE /api/upload/town-logo': 'admin',
   // The admin overview: the site's figures and recent activity.
-  'GET /api/admin/overview': 'admin',
-  'GET /api/admin/activity': 'admin',
   // The admin's leads of every agent (src/features/admin/admin-leads.server.ts).
   'GET /api/admin/leads': 'admin',
   'GET /api/admin/leads/export.csv': 'admin',
