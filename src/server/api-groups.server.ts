@@ -103,8 +103,9 @@ export const API_GROUPS = {
     async () => (await import('../features/admin/admin-overview.server.ts')).adminOverviewApi,
     ({ db }) => ({ db }),
   ),
-  agentSettings: legacy(async ({ db, purge }) =>
-    (await import('../features/settings/agent-settings.server.ts')).agentSettingsRoutes(db, purge),
+  agentSettings: declared(
+    async () => (await import('../features/settings/agent-settings.server.ts')).agentSettingsApi,
+    ({ db, purge }) => ({ db, purge }),
   ),
   profile: legacy(async ({ db, purge, mail }) =>
     (await import('../features/agents/profile.server.ts')).profileRoutes(db, purge, mail),

@@ -90,12 +90,6 @@ import {
   seoSettingsSchema,
 } from '../features/seo/seo-settings.ts';
 import {
-  agentDefaultsSchema,
-  agentSettingsResponseSchema,
-  agentSettingsSavedSchema,
-  calculatorSettingsSchema,
-} from '../features/settings/agent-settings.ts';
-import {
   deleteImageSchema,
   imageListSchema,
   imageOrderSchema,
@@ -109,8 +103,6 @@ import {
   SITE_IMAGE_SIZES,
   siteImageDeletedSchema,
   siteImageUploadSchema,
-  siteLogosSavedSchema,
-  siteLogoSettingsSchema,
 } from '../features/site/site-images.ts';
 import { siteBuildResponseSchema, siteBuildStartedSchema } from '../features/site-build/site-build.ts';
 import { groupDigits } from '../ui/money.ts';
@@ -341,22 +333,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
   },
   // Accounts.
   // The agent's dashboard.
-  {
-    method: 'GET',
-    path: '/api/agents/me/settings',
-    summary: "The agent's calculator defaults and net-sheet settings",
-    tag: 'Dashboard',
-    success: ok('The settings', agentSettingsResponseSchema),
-  },
-  {
-    method: 'PATCH',
-    path: '/api/agents/me/settings',
-    summary: "Saves the agent's calculator defaults or net-sheet settings (the site's logo fields: admins only)",
-    tag: 'Dashboard',
-    body: json(calculatorSettingsSchema, agentDefaultsSchema, siteLogoSettingsSchema),
-    success: ok('Saved', z.union([agentSettingsSavedSchema, siteLogosSavedSchema])),
-    errors: [403],
-  },
   {
     method: 'GET',
     path: '/api/agents/profile',

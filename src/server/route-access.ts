@@ -31,8 +31,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/openapi.json': 'public',
   // Accounts.
   // The agent's dashboard.
-  'GET /api/agents/me/settings': 'agent',
-  'PATCH /api/agents/me/settings': 'agent',
   // The agent's profile, photo and logo (src/features/agents/profile.server.ts).
   'GET /api/agents/profile': 'agent',
   'PUT /api/agents/profile': 'agent',
