@@ -107,8 +107,9 @@ export const API_GROUPS = {
     async () => (await import('../features/settings/agent-settings.server.ts')).agentSettingsApi,
     ({ db, purge }) => ({ db, purge }),
   ),
-  profile: legacy(async ({ db, purge, mail }) =>
-    (await import('../features/agents/profile.server.ts')).profileRoutes(db, purge, mail),
+  profile: declared(
+    async () => (await import('../features/agents/profile.server.ts')).profileApi,
+    ({ db, purge, mail }) => ({ db, purge, mail }),
   ),
   showcase: legacy(async ({ db, purge }) =>
     (await import('../features/showcase/showcase.server.ts')).showcaseRoutes(db, purge),

@@ -16,15 +16,6 @@ import {
   agentStatusSchema,
 } from '../features/admin/admin-agents.ts';
 import { leadTimelineResponseSchema } from '../features/admin/lead-timeline.ts';
-import {
-  LOGO_SIZE,
-  logoUploadSchema,
-  PHOTO_SIZE,
-  photoUploadSchema,
-  profileAnswerSchema,
-  profileSaveAnswerSchema,
-  profileSchema,
-} from '../features/agents/profile.ts';
 import { SESSION_COOKIE } from '../features/auth/sessions.server.ts';
 import {
   siteContentAnswerSchema,
@@ -112,8 +103,6 @@ import { LEGACY_ACCESS } from './route-access.ts';
 
 /** An operation of a group not yet declared: who may call it is in LEGACY_ACCESS. */
 type LegacyOperation = Omit<OperationDoc, 'access'>;
-
-const PROFILE_FILES = ['profile_photo', 'logo'] as const;
 
 /** A page of a leads CSV export (decision 0029): the file is the pages' bodies end to end. */
 const leadCsvPage = {
@@ -333,61 +322,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
   },
   // Accounts.
   // The agent's dashboard.
-  {
-    method: 'GET',
-    path: '/api/agents/profile',
-    summary: "The agent's profile",
-    tag: 'Profile',
-    success: ok('The profile', profileAnswerSchema),
-  },
-  {
-    method: 'PUT',
-    path: '/api/agents/profile',
-    summary: "Saves the agent's profile, with a new photo or logo as file parts",
-    tag: 'Profile',
-    body: {
-      'multipart/form-data': { schemas: [profileSchema], files: PROFILE_FILES },
-      'application/x-www-form-urlencoded': { schemas: [profileSchema] },
-    },
-    uploads: { profile_photo: PHOTO_SIZE, logo: LOGO_SIZE },
-    success: ok(
-      'Saved; a new e-mail waits as pending_email until the link sent to it is followed',
-      profileSaveAnswerSchema,
-    ),
-    errors: [429],
-  },
-  {
-    method: 'POST',
-    path: '/api/upload/profile-photo',
-    summary: "Sets the agent's photo (a data URL, square-cropped)",
-    tag: 'Profile',
-    body: json(photoUploadSchema),
-    uploads: { imageData: PHOTO_SIZE },
-    success: ok('Saved', profileAnswerSchema),
-  },
-  {
-    method: 'DELETE',
-    path: '/api/upload/profile-photo',
-    summary: "Removes the agent's photo",
-    tag: 'Profile',
-    success: ok('Removed', profileAnswerSchema),
-  },
-  {
-    method: 'POST',
-    path: '/api/upload/logo',
-    summary: "Sets the agent's logo (a data URL)",
-    tag: 'Profile',
-    body: json(logoUploadSchema),
-    uploads: { imageData: LOGO_SIZE },
-    success: ok('Saved', profileAnswerSchema),
-  },
-  {
-    method: 'DELETE',
-    path: '/api/upload/logo',
-    summary: "Removes the agent's logo",
-    tag: 'Profile',
-    success: ok('Removed', profileAnswerSchema),
-  },
   {
     method: 'GET',
     path: '/api/leads',

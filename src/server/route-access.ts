@@ -32,12 +32,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   // Accounts.
   // The agent's dashboard.
   // The agent's profile, photo and logo (src/features/agents/profile.server.ts).
-  'GET /api/agents/profile': 'agent',
-  'PUT /api/agents/profile': 'agent',
-  'POST /api/upload/profile-photo': 'agent',
-  'DELETE /api/upload/profile-photo': 'agent',
-  'POST /api/upload/logo': 'agent',
-  'DELETE /api/upload/logo': 'agent',
   // Uploaded images, by content hash (src/features/images/images.server.ts).
   'GET /api/images/:file': 'public',
   // The agent's leads (POST /api/leads above is the public lead form).
