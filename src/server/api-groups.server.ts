@@ -111,10 +111,14 @@ export const API_GROUPS = {
     async () => (await import('../features/agents/profile.server.ts')).profileApi,
     ({ db, purge, mail }) => ({ db, purge, mail }),
   ),
-  showcase: legacy(async ({ db, purge }) =>
-    (await import('../features/showcase/showcase.server.ts')).showcaseRoutes(db, purge),
+  showcase: declared(
+    async () => (await import('../features/showcase/showcase.server.ts')).showcaseApi,
+    ({ db, purge }) => ({ db, purge }),
   ),
-  images: legacy(async ({ db }) => (await import('../features/images/images.server.ts')).imageRoutes(db)),
+  images: declared(
+    async () => (await import('../features/images/images.server.ts')).imagesApi,
+    ({ db }) => ({ db }),
+  ),
   netSheet: legacy(async ({ db, clientAddress }) =>
     (await import('../features/net-sheet/net-sheet.server.ts')).netSheetRoutes(db, clientAddress),
   ),

@@ -33,7 +33,6 @@ import { unsubscribeRequestSchema, unsubscribeResultSchema } from '../features/e
 import { oneClickBodySchema } from '../features/email/unsubscribe.server.ts';
 import { estimateParams } from '../features/estimate/estimate-row.server.ts';
 import { comparisonParams } from '../features/net-sheet/net-sheet.server.ts';
-import { imageFile } from '../features/images/images.server.ts';
 import { describeStoredSize, MAX_UPLOAD_BODY_BYTES, type StoredSize } from '../features/images/uploads.ts';
 import {
   agentPageLeadSchema,
@@ -80,15 +79,6 @@ import {
   seoSavedSchema,
   seoSettingsSchema,
 } from '../features/seo/seo-settings.ts';
-import {
-  deleteImageSchema,
-  imageListSchema,
-  imageOrderSchema,
-  imagesChangedSchema,
-  imageUploadedSchema,
-  SHOWCASE_IMAGE_SIZE,
-  showcaseFieldsSchema,
-} from '../features/showcase/showcase-settings.ts';
 import {
   siteImageAnswerSchema,
   SITE_IMAGE_SIZES,
@@ -305,15 +295,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
   },
   {
     method: 'GET',
-    path: '/api/images/:file',
-    summary: 'An uploaded image by its content hash (cached for a year)',
-    tag: 'Images',
-    params: imageFile,
-    success: { status: 200, description: 'The image', media: 'image/*' },
-    errors: [404],
-  },
-  {
-    method: 'GET',
     path: '/api/openapi.json',
     summary: 'This document',
     tag: 'Documentation',
@@ -521,49 +502,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     params: agentIdParams,
     success: ok('Sent', adminAgentChangedSchema),
     errors: [404, 409, 429],
-  },
-  {
-    method: 'PATCH',
-    path: '/api/agents/me/showcase',
-    summary: "Saves the home page's showcase figures",
-    tag: 'Showcase',
-    body: json(showcaseFieldsSchema),
-    success: ok('Saved'),
-  },
-  {
-    method: 'GET',
-    path: '/api/images/list',
-    summary: 'The showcase images in order',
-    tag: 'Showcase',
-    success: ok('The images', imageListSchema),
-  },
-  {
-    method: 'POST',
-    path: '/api/images/upload',
-    summary: 'Adds a showcase image (form part `image`)',
-    tag: 'Showcase',
-    body: { 'multipart/form-data': { files: ['image'] } },
-    uploads: { image: SHOWCASE_IMAGE_SIZE },
-    success: ok('Added', imageUploadedSchema),
-    errors: [409],
-  },
-  {
-    method: 'DELETE',
-    path: '/api/images/delete',
-    summary: 'Removes a showcase image',
-    tag: 'Showcase',
-    body: json(deleteImageSchema),
-    success: ok('Removed', imagesChangedSchema),
-    errors: [404],
-  },
-  {
-    method: 'PUT',
-    path: '/api/images/order',
-    summary: 'Reorders the showcase images (every image, in the new order)',
-    tag: 'Showcase',
-    body: json(imageOrderSchema),
-    success: ok('Reordered', imagesChangedSchema),
-    errors: [409],
   },
   {
     method: 'GET',

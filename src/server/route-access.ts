@@ -33,7 +33,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   // The agent's dashboard.
   // The agent's profile, photo and logo (src/features/agents/profile.server.ts).
   // Uploaded images, by content hash (src/features/images/images.server.ts).
-  'GET /api/images/:file': 'public',
   // The agent's leads (POST /api/leads above is the public lead form).
   'GET /api/leads': 'agent',
   'DELETE /api/leads': 'agent',
@@ -69,11 +68,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'DELETE /api/admin/agents/:id': 'admin',
   'POST /api/admin/agents/:id/invitation': 'admin',
   // The admin's showcase: the home card's figures and images (src/features/showcase/showcase.server.ts).
-  'PATCH /api/agents/me/showcase': 'admin',
-  'GET /api/images/list': 'admin',
-  'POST /api/images/upload': 'admin',
-  'DELETE /api/images/delete': 'admin',
-  'PUT /api/images/order': 'admin',
   // The public pages' marketing content (src/features/content/site-content.server.ts).
   'GET /api/admin/site-content': 'admin',
   'PUT /api/admin/site-content': 'admin',
