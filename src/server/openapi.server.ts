@@ -301,7 +301,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     readsDatabase: false,
     success: ok('The OpenAPI 3.1 document'),
   },
-  // Accounts.
   // The agent's dashboard.
   {
     method: 'GET',

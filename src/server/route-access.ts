@@ -29,10 +29,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/sold': 'public',
   // The API's OpenAPI document (src/server/openapi.server.ts).
   'GET /api/openapi.json': 'public',
-  // Accounts.
-  // The agent's dashboard.
-  // The agent's profile, photo and logo (src/features/agents/profile.server.ts).
-  // Uploaded images, by content hash (src/features/images/images.server.ts).
   // The agent's leads (POST /api/leads above is the public lead form).
   'GET /api/leads': 'agent',
   'DELETE /api/leads': 'agent',
@@ -56,7 +52,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'DELETE /api/upload/website-logo': 'admin',
   'POST /api/upload/town-logo': 'admin',
   'DELETE /api/upload/town-logo': 'admin',
-  // The admin overview: the site's figures and recent activity.
   // The admin's leads of every agent (src/features/admin/admin-leads.server.ts).
   'GET /api/admin/leads': 'admin',
   'GET /api/admin/leads/export.csv': 'admin',
@@ -67,7 +62,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'PATCH /api/admin/agents/:id': 'admin',
   'DELETE /api/admin/agents/:id': 'admin',
   'POST /api/admin/agents/:id/invitation': 'admin',
-  // The admin's showcase: the home card's figures and images (src/features/showcase/showcase.server.ts).
   // The public pages' marketing content (src/features/content/site-content.server.ts).
   'GET /api/admin/site-content': 'admin',
   'PUT /api/admin/site-content': 'admin',
