@@ -83,33 +83,42 @@ async function exportLimitsOf(deps: GroupDeps) {
 
 /** Every group, in order of precedence (see above). */
 export const API_GROUPS = {
-  auth: legacy(async ({ db, mail, auth, clientAddress }) =>
-    (await import('../features/auth/auth-routes.server.ts')).authRoutes({
-      db,
-      mail,
-      config: auth,
-      clientIp: clientAddress,
-    }),
+  auth: declared(
+    async () => (await import('../features/auth/auth-routes.server.ts')).authApi,
+    ({ db, mail, auth, clientAddress }) => ({ db, mail, config: auth, clientIp: clientAddress }),
   ),
   settings: declared(
     async () => (await import('../features/settings/settings.server.ts')).settingsApi,
     ({ db }) => ({ db }),
   ),
-  agents: legacy(async ({ db }) => (await import('../features/agents/agents.server.ts')).agentRoutes(db)),
-  overview: legacy(async ({ db }) => (await import('../features/dashboard/overview.server.ts')).overviewRoutes(db)),
-  adminOverview: legacy(async ({ db }) =>
-    (await import('../features/admin/admin-overview.server.ts')).adminOverviewRoutes(db),
+  agents: declared(
+    async () => (await import('../features/agents/agents.server.ts')).agentsApi,
+    ({ db }) => ({ db }),
   ),
-  agentSettings: legacy(async ({ db, purge }) =>
-    (await import('../features/settings/agent-settings.server.ts')).agentSettingsRoutes(db, purge),
+  overview: declared(
+    async () => (await import('../features/dashboard/overview.server.ts')).overviewApi,
+    ({ db }) => ({ db }),
   ),
-  profile: legacy(async ({ db, purge, mail }) =>
-    (await import('../features/agents/profile.server.ts')).profileRoutes(db, purge, mail),
+  adminOverview: declared(
+    async () => (await import('../features/admin/admin-overview.server.ts')).adminOverviewApi,
+    ({ db }) => ({ db }),
   ),
-  showcase: legacy(async ({ db, purge }) =>
-    (await import('../features/showcase/showcase.server.ts')).showcaseRoutes(db, purge),
+  agentSettings: declared(
+    async () => (await import('../features/settings/agent-settings.server.ts')).agentSettingsApi,
+    ({ db, purge }) => ({ db, purge }),
   ),
-  images: legacy(async ({ db }) => (await import('../features/images/images.server.ts')).imageRoutes(db)),
+  profile: declared(
+    async () => (await import('../features/agents/profile.server.ts')).profileApi,
+    ({ db, purge, mail }) => ({ db, purge, mail }),
+  ),
+  showcase: declared(
+    async () => (await import('../features/showcase/showcase.server.ts')).showcaseApi,
+    ({ db, purge }) => ({ db, purge }),
+  ),
+  images: declared(
+    async () => (await import('../features/images/images.server.ts')).imagesApi,
+    ({ db }) => ({ db }),
+  ),
   netSheet: legacy(async ({ db, clientAddress }) =>
     (await import('../features/net-sheet/net-sheet.server.ts')).netSheetRoutes(db, clientAddress),
   ),

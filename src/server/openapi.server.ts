@@ -7,7 +7,6 @@
  */
 import * as z from 'zod';
 import { leadIdSchema } from '../features/admin/admin-leads.server.ts';
-import { adminActivityResponseSchema, adminOverviewResponseSchema } from '../features/admin/admin-overview.ts';
 import {
   addAgentSchema,
   adminAgentAddedSchema,
@@ -17,25 +16,7 @@ import {
   agentStatusSchema,
 } from '../features/admin/admin-agents.ts';
 import { leadTimelineResponseSchema } from '../features/admin/lead-timeline.ts';
-import { agentParams } from '../features/agents/agents.server.ts';
-import {
-  LOGO_SIZE,
-  logoUploadSchema,
-  PHOTO_SIZE,
-  photoUploadSchema,
-  profileAnswerSchema,
-  profileSaveAnswerSchema,
-  profileSchema,
-} from '../features/agents/profile.ts';
-import { publicAgentSchema } from '../features/agents/public-agent.ts';
 import { SESSION_COOKIE } from '../features/auth/sessions.server.ts';
-import {
-  emailOnlySchema,
-  loginSchema,
-  resetPasswordSchema,
-  signupSchema,
-  tokenSchema,
-} from '../features/auth/auth-schemas.ts';
 import {
   siteContentAnswerSchema,
   siteContentSavedSchema,
@@ -45,7 +26,6 @@ import { fubSaveSchema } from '../features/crm/fub-integration.ts';
 import { fubAnswerSchema, fubChangeSchema } from '../features/crm/fub-integration.ts';
 import { leadSyncAnswerSchema, leadSyncRequestSchema } from '../features/crm/lead-sync.ts';
 import { leadCrmParams } from '../features/crm/lead-sync.server.ts';
-import { overviewResponseSchema } from '../features/dashboard/overview.ts';
 import { mailgunSaveSchema, testEmailAnswerSchema } from '../features/email/email-settings.ts';
 import { templatesRequestSchema } from '../features/email/follow-up-templates.ts';
 import { sendEstimateRequestSchema, sendEstimateResponseSchema } from '../features/email/send-estimate.ts';
@@ -53,7 +33,6 @@ import { unsubscribeRequestSchema, unsubscribeResultSchema } from '../features/e
 import { oneClickBodySchema } from '../features/email/unsubscribe.server.ts';
 import { estimateParams } from '../features/estimate/estimate-row.server.ts';
 import { comparisonParams } from '../features/net-sheet/net-sheet.server.ts';
-import { imageFile } from '../features/images/images.server.ts';
 import { describeStoredSize, MAX_UPLOAD_BODY_BYTES, type StoredSize } from '../features/images/uploads.ts';
 import {
   agentPageLeadSchema,
@@ -101,27 +80,10 @@ import {
   seoSettingsSchema,
 } from '../features/seo/seo-settings.ts';
 import {
-  agentDefaultsSchema,
-  agentSettingsResponseSchema,
-  agentSettingsSavedSchema,
-  calculatorSettingsSchema,
-} from '../features/settings/agent-settings.ts';
-import {
-  deleteImageSchema,
-  imageListSchema,
-  imageOrderSchema,
-  imagesChangedSchema,
-  imageUploadedSchema,
-  SHOWCASE_IMAGE_SIZE,
-  showcaseFieldsSchema,
-} from '../features/showcase/showcase-settings.ts';
-import {
   siteImageAnswerSchema,
   SITE_IMAGE_SIZES,
   siteImageDeletedSchema,
   siteImageUploadSchema,
-  siteLogosSavedSchema,
-  siteLogoSettingsSchema,
 } from '../features/site/site-images.ts';
 import { siteBuildResponseSchema, siteBuildStartedSchema } from '../features/site-build/site-build.ts';
 import { groupDigits } from '../ui/money.ts';
@@ -131,8 +93,6 @@ import { LEGACY_ACCESS } from './route-access.ts';
 
 /** An operation of a group not yet declared: who may call it is in LEGACY_ACCESS. */
 type LegacyOperation = Omit<OperationDoc, 'access'>;
-
-const PROFILE_FILES = ['profile_photo', 'logo'] as const;
 
 /** A page of a leads CSV export (decision 0029): the file is the pages' bodies end to end. */
 const leadCsvPage = {
@@ -151,15 +111,6 @@ const leadCsvPage = {
 /** Every API operation. Order: as a reader meets them (the public site, accounts, agents, admins). */
 export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
   // The public site.
-  {
-    method: 'GET',
-    path: '/api/agents/public/:slug',
-    summary: "An active agent's public profile and calculator defaults",
-    tag: 'Agents',
-    params: agentParams,
-    success: ok('The agent', publicAgentSchema),
-    errors: [404, 410],
-  },
   {
     method: 'POST',
     path: '/api/estimates',
@@ -344,192 +295,13 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
   },
   {
     method: 'GET',
-    path: '/api/images/:file',
-    summary: 'An uploaded image by its content hash (cached for a year)',
-    tag: 'Images',
-    params: imageFile,
-    success: { status: 200, description: 'The image', media: 'image/*' },
-    errors: [404],
-  },
-  {
-    method: 'GET',
     path: '/api/openapi.json',
     summary: 'This document',
     tag: 'Documentation',
     readsDatabase: false,
     success: ok('The OpenAPI 3.1 document'),
   },
-  // Accounts.
-  {
-    method: 'POST',
-    path: '/api/auth/signup',
-    summary: "An agent's new account; a verification e-mail follows",
-    tag: 'Accounts',
-    body: json(signupSchema),
-    success: created('Signed up'),
-    errors: [409, 429],
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/verify-email',
-    summary: "Confirms an agent's address with the e-mailed token",
-    tag: 'Accounts',
-    body: json(tokenSchema),
-    success: ok('Verified'),
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/login',
-    summary: 'Signs in: sets the session cookie',
-    tag: 'Accounts',
-    body: json(loginSchema),
-    success: ok('Signed in'),
-    errors: [401, 429],
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/resend-verification',
-    summary: 'Sends the verification e-mail again',
-    tag: 'Accounts',
-    body: json(emailOnlySchema),
-    success: ok('Sent, if the address has an unverified account'),
-    errors: [429],
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/forgot-password',
-    summary: 'E-mails a password-reset link',
-    tag: 'Accounts',
-    body: json(emailOnlySchema),
-    success: ok('Sent, if the address has an account'),
-    errors: [429],
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/reset-password',
-    summary: 'Sets a new password with the e-mailed token; every session ends',
-    tag: 'Accounts',
-    body: json(resetPasswordSchema),
-    success: ok('Password changed'),
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/logout',
-    summary: "Ends this browser's session on the server (the agent's other sessions stay)",
-    tag: 'Accounts',
-    success: ok('Signed out'),
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/confirm-email-change',
-    summary: "Makes the pending new address the agent's e-mail, with the token e-mailed to it; every session ends",
-    tag: 'Accounts',
-    body: json(tokenSchema),
-    success: ok('E-mail changed'),
-    errors: [409, 429],
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/undo-email-change',
-    summary: 'Gives the account its old address back, with the token e-mailed there; every session ends',
-    tag: 'Accounts',
-    body: json(tokenSchema),
-    success: ok('Change undone'),
-    errors: [409, 429],
-  },
-  {
-    method: 'GET',
-    path: '/api/auth/me',
-    summary: 'The signed-in agent',
-    tag: 'Accounts',
-    success: ok('The agent'),
-  },
-  {
-    method: 'POST',
-    path: '/api/auth/logout-everywhere',
-    summary: "Ends every session of the agent's",
-    tag: 'Accounts',
-    success: ok('Signed out everywhere'),
-  },
   // The agent's dashboard.
-  {
-    method: 'GET',
-    path: '/api/agents/me/overview',
-    summary: "The agent's dashboard figures, chart and recent activity",
-    tag: 'Dashboard',
-    success: ok('The overview', overviewResponseSchema),
-  },
-  {
-    method: 'GET',
-    path: '/api/agents/me/settings',
-    summary: "The agent's calculator defaults and net-sheet settings",
-    tag: 'Dashboard',
-    success: ok('The settings', agentSettingsResponseSchema),
-  },
-  {
-    method: 'PATCH',
-    path: '/api/agents/me/settings',
-    summary: "Saves the agent's calculator defaults or net-sheet settings (the site's logo fields: admins only)",
-    tag: 'Dashboard',
-    body: json(calculatorSettingsSchema, agentDefaultsSchema, siteLogoSettingsSchema),
-    success: ok('Saved', z.union([agentSettingsSavedSchema, siteLogosSavedSchema])),
-    errors: [403],
-  },
-  {
-    method: 'GET',
-    path: '/api/agents/profile',
-    summary: "The agent's profile",
-    tag: 'Profile',
-    success: ok('The profile', profileAnswerSchema),
-  },
-  {
-    method: 'PUT',
-    path: '/api/agents/profile',
-    summary: "Saves the agent's profile, with a new photo or logo as file parts",
-    tag: 'Profile',
-    body: {
-      'multipart/form-data': { schemas: [profileSchema], files: PROFILE_FILES },
-      'application/x-www-form-urlencoded': { schemas: [profileSchema] },
-    },
-    uploads: { profile_photo: PHOTO_SIZE, logo: LOGO_SIZE },
-    success: ok(
-      'Saved; a new e-mail waits as pending_email until the link sent to it is followed',
-      profileSaveAnswerSchema,
-    ),
-    errors: [429],
-  },
-  {
-    method: 'POST',
-    path: '/api/upload/profile-photo',
-    summary: "Sets the agent's photo (a data URL, square-cropped)",
-    tag: 'Profile',
-    body: json(photoUploadSchema),
-    uploads: { imageData: PHOTO_SIZE },
-    success: ok('Saved', profileAnswerSchema),
-  },
-  {
-    method: 'DELETE',
-    path: '/api/upload/profile-photo',
-    summary: "Removes the agent's photo",
-    tag: 'Profile',
-    success: ok('Removed', profileAnswerSchema),
-  },
-  {
-    method: 'POST',
-    path: '/api/upload/logo',
-    summary: "Sets the agent's logo (a data URL)",
-    tag: 'Profile',
-    body: json(logoUploadSchema),
-    uploads: { imageData: LOGO_SIZE },
-    success: ok('Saved', profileAnswerSchema),
-  },
-  {
-    method: 'DELETE',
-    path: '/api/upload/logo',
-    summary: "Removes the agent's logo",
-    tag: 'Profile',
-    success: ok('Removed', profileAnswerSchema),
-  },
   {
     method: 'GET',
     path: '/api/leads',
@@ -663,20 +435,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
   ]),
   {
     method: 'GET',
-    path: '/api/admin/overview',
-    summary: "The site's figures: every agent's leads and estimates, a 12-week chart",
-    tag: 'Admin',
-    success: ok('The overview', adminOverviewResponseSchema),
-  },
-  {
-    method: 'GET',
-    path: '/api/admin/activity',
-    summary: 'Recent activity across agents',
-    tag: 'Admin',
-    success: ok('The activity', adminActivityResponseSchema),
-  },
-  {
-    method: 'GET',
     path: '/api/admin/leads',
     summary: "A page of every agent's leads, filtered",
     tag: 'Admin',
@@ -743,49 +501,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     params: agentIdParams,
     success: ok('Sent', adminAgentChangedSchema),
     errors: [404, 409, 429],
-  },
-  {
-    method: 'PATCH',
-    path: '/api/agents/me/showcase',
-    summary: "Saves the home page's showcase figures",
-    tag: 'Showcase',
-    body: json(showcaseFieldsSchema),
-    success: ok('Saved'),
-  },
-  {
-    method: 'GET',
-    path: '/api/images/list',
-    summary: 'The showcase images in order',
-    tag: 'Showcase',
-    success: ok('The images', imageListSchema),
-  },
-  {
-    method: 'POST',
-    path: '/api/images/upload',
-    summary: 'Adds a showcase image (form part `image`)',
-    tag: 'Showcase',
-    body: { 'multipart/form-data': { files: ['image'] } },
-    uploads: { image: SHOWCASE_IMAGE_SIZE },
-    success: ok('Added', imageUploadedSchema),
-    errors: [409],
-  },
-  {
-    method: 'DELETE',
-    path: '/api/images/delete',
-    summary: 'Removes a showcase image',
-    tag: 'Showcase',
-    body: json(deleteImageSchema),
-    success: ok('Removed', imagesChangedSchema),
-    errors: [404],
-  },
-  {
-    method: 'PUT',
-    path: '/api/images/order',
-    summary: 'Reorders the showcase images (every image, in the new order)',
-    tag: 'Showcase',
-    body: json(imageOrderSchema),
-    success: ok('Reordered', imagesChangedSchema),
-    errors: [409],
   },
   {
     method: 'GET',

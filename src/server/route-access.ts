@@ -8,7 +8,6 @@ import { API_ROUTES } from './api-routes.generated.ts';
  */
 export const LEGACY_ACCESS: RouteAccess = {
   // The public site.
-  'GET /api/agents/public/:slug': 'public',
   'POST /api/estimates': 'public',
   'GET /api/estimates/:uuid': 'public',
   'GET /api/estimates/:uuid/pdf': 'public',
@@ -30,31 +29,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/sold': 'public',
   // The API's OpenAPI document (src/server/openapi.server.ts).
   'GET /api/openapi.json': 'public',
-  // Accounts.
-  'POST /api/auth/signup': 'public',
-  'POST /api/auth/verify-email': 'public',
-  'POST /api/auth/login': 'public',
-  'POST /api/auth/resend-verification': 'public',
-  'POST /api/auth/forgot-password': 'public',
-  'POST /api/auth/reset-password': 'public',
-  'POST /api/auth/logout': 'public',
-  'POST /api/auth/confirm-email-change': 'public',
-  'POST /api/auth/undo-email-change': 'public',
-  'GET /api/auth/me': 'agent',
-  'POST /api/auth/logout-everywhere': 'agent',
-  // The agent's dashboard.
-  'GET /api/agents/me/overview': 'agent',
-  'GET /api/agents/me/settings': 'agent',
-  'PATCH /api/agents/me/settings': 'agent',
-  // The agent's profile, photo and logo (src/features/agents/profile.server.ts).
-  'GET /api/agents/profile': 'agent',
-  'PUT /api/agents/profile': 'agent',
-  'POST /api/upload/profile-photo': 'agent',
-  'DELETE /api/upload/profile-photo': 'agent',
-  'POST /api/upload/logo': 'agent',
-  'DELETE /api/upload/logo': 'agent',
-  // Uploaded images, by content hash (src/features/images/images.server.ts).
-  'GET /api/images/:file': 'public',
   // The agent's leads (POST /api/leads above is the public lead form).
   'GET /api/leads': 'agent',
   'DELETE /api/leads': 'agent',
@@ -78,9 +52,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'DELETE /api/upload/website-logo': 'admin',
   'POST /api/upload/town-logo': 'admin',
   'DELETE /api/upload/town-logo': 'admin',
-  // The admin overview: the site's figures and recent activity.
-  'GET /api/admin/overview': 'admin',
-  'GET /api/admin/activity': 'admin',
   // The admin's leads of every agent (src/features/admin/admin-leads.server.ts).
   'GET /api/admin/leads': 'admin',
   'GET /api/admin/leads/export.csv': 'admin',
@@ -91,12 +62,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'PATCH /api/admin/agents/:id': 'admin',
   'DELETE /api/admin/agents/:id': 'admin',
   'POST /api/admin/agents/:id/invitation': 'admin',
-  // The admin's showcase: the home card's figures and images (src/features/showcase/showcase.server.ts).
-  'PATCH /api/agents/me/showcase': 'admin',
-  'GET /api/images/list': 'admin',
-  'POST /api/images/upload': 'admin',
-  'DELETE /api/images/delete': 'admin',
-  'PUT /api/images/order': 'admin',
   // The public pages' marketing content (src/features/content/site-content.server.ts).
   'GET /api/admin/site-content': 'admin',
   'PUT /api/admin/site-content': 'admin',

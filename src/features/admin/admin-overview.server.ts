@@ -1,12 +1,17 @@
-import { Hono } from 'hono';
 import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import { ACTIVITY_KINDS, activityRowSchema, chartDays, toActivity, weeksFrom } from '../dashboard/overview.server.ts';
 import { ACTIVITY_LIMIT, conversionPercent } from '../dashboard/overview.ts';
 import type { Db } from '../../server/db.ts';
-import { HttpError, route } from '../../server/http.ts';
-import { ADMINS_ONLY, type AdminOverview } from './admin-overview.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup, ok } from '../../server/operation.ts';
+import {
+  adminActivityResponseSchema,
+  adminOverviewResponseSchema,
+  ADMINS_ONLY,
+  type AdminOverview,
+} from './admin-overview.ts';
 import type { Activity } from '../dashboard/overview.ts';
 
 /**
@@ -112,13 +117,27 @@ export async function adminActivity(db: Db, claims: SessionClaims): Promise<Acti
   return (row.activity ?? []).map((item) => toActivity(item.row, item.agent_name));
 }
 
-export function adminOverviewRoutes(db: Db): Hono {
-  const app = new Hono();
-  route(app, '/admin/overview', {
-    GET: async (c) => c.json({ success: true, overview: await adminOverview(db, sessionOf(c)) }),
-  });
-  route(app, '/admin/activity', {
-    GET: async (c) => c.json({ success: true, activities: await adminActivity(db, sessionOf(c)) }),
-  });
-  return app;
-}
+/** The admin overview: the site's figures and recent activity. */
+export const adminOverviewApi = apiGroup(
+  (deps: { db: Db }) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/admin/overview',
+      access: 'admin',
+      summary: "The site's figures: every agent's leads and estimates, a 12-week chart",
+      tag: 'Admin',
+      success: ok('The overview', adminOverviewResponseSchema),
+      handler: async (c, { db }) => c.json({ success: true, overview: await adminOverview(db, sessionOf(c)) }),
+    }),
+    op({
+      method: 'GET',
+      path: '/api/admin/activity',
+      access: 'admin',
+      summary: 'Recent activity across agents',
+      tag: 'Admin',
+      success: ok('The activity', adminActivityResponseSchema),
+      handler: async (c, { db }) => c.json({ success: true, activities: await adminActivity(db, sessionOf(c)) }),
+    }),
+  ],
+);

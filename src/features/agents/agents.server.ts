@@ -1,11 +1,11 @@
-import { Hono } from 'hono';
 import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, cacheAtEdge, EDITED_TTL } from '../../server/edge-cache.ts';
-import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup, ok } from '../../server/operation.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import * as z from 'zod';
-import { agentSlugSchema, isProfileComplete, type PublicAgentResponse } from './public-agent.ts';
+import { agentSlugSchema, isProfileComplete, publicAgentSchema, type PublicAgentResponse } from './public-agent.ts';
 
 type PublicAgentRow = PublicAgentResponse['agent'] & {
   default_attorney_fee_cents: number | null;
@@ -69,20 +69,30 @@ export function publicAgentAnswer({
   };
 }
 
-export function agentRoutes(db: Db): Hono {
-  const app = new Hono();
-  route(app, '/agents/public/:slug', {
-    GET: async (c) => {
-      const { slug } = parseOrThrow(agentParams, c.req.param());
-      const found = await agentBySlug(db, slug);
-      if (!found) throw new HttpError(404, 'Agent not found');
-      const { status, ...agent } = found;
-      // 410 for an inactive agent, so their page says the calculator is off rather than "not found".
-      if (status === 'inactive') throw new HttpError(410, CALCULATOR_NOT_AVAILABLE);
-      if (status !== 'active') throw new HttpError(404, 'Agent not found');
-      cacheAtEdge(c, [CACHE_TAGS.agent(agent.id)], EDITED_TTL);
-      return c.json(publicAgentAnswer(agent));
-    },
-  });
-  return app;
-}
+/** An agent's public page, as the public site reads it. */
+export const agentsApi = apiGroup(
+  (deps: { db: Db }) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/agents/public/:slug',
+      access: 'public',
+      summary: "An active agent's public profile and calculator defaults",
+      tag: 'Agents',
+      params: agentParams,
+      success: ok('The agent', publicAgentSchema),
+      errors: [404, 410],
+      handler: async (c, { db }, input) => {
+        const { slug } = input.params();
+        const found = await agentBySlug(db, slug);
+        if (!found) throw new HttpError(404, 'Agent not found');
+        const { status, ...agent } = found;
+        // 410 for an inactive agent, so their page says the calculator is off rather than "not found".
+        if (status === 'inactive') throw new HttpError(410, CALCULATOR_NOT_AVAILABLE);
+        if (status !== 'active') throw new HttpError(404, 'Agent not found');
+        cacheAtEdge(c, [CACHE_TAGS.agent(agent.id)], EDITED_TTL);
+        return c.json(publicAgentAnswer(agent));
+      },
+    }),
+  ],
+);

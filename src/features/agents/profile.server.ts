@@ -10,10 +10,11 @@
  * the new address (that owner is told instead, and the change cannot be confirmed).
  */
 import * as z from 'zod/mini';
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import { HttpError, parseOrThrow, readBody, readJson, route, type BodyLimit } from '../../server/http.ts';
+import { HttpError, parseOrThrow, readBody } from '../../server/http.ts';
+import { apiGroup, ok } from '../../server/operation.ts';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { confirmEmailChangeEmail, emailChangeNoticeEmail, emailChangeTakenEmail } from '../auth/auth-emails.ts';
 import { countHitsStatement, LIMITS, rateCheck, secondsLeft, TooManyAttempts } from '../auth/rate-limit.server.ts';
@@ -37,7 +38,9 @@ import {
   logoUploadSchema,
   PHOTO_SIZE,
   photoUploadSchema,
+  profileAnswerSchema,
   PROFILE_MESSAGES,
+  profileSaveAnswerSchema,
   profileSchema,
   type Profile,
   type ProfileFields,
@@ -229,103 +232,164 @@ async function saveProfile(
   return { profile: row.profile, emailChangeSentTo: deliveryIds.length > 0 ? fields.email : null, deliveryIds };
 }
 
+/** The agent's photo or logo: where it is kept, its show toggle, and how it is stored. */
 interface UploadKind {
-  path: string;
   column: 'profile_photo' | 'logo';
   toggle: 'show_profile_photo' | 'show_logo';
   rules: ImageRules;
-  read: (c: Context, limit: BodyLimit) => Promise<{ imageData: string; show: boolean | undefined }>;
 }
 
-const UPLOADS: UploadKind[] = [
-  {
-    path: '/upload/profile-photo',
-    column: 'profile_photo',
-    toggle: 'show_profile_photo',
-    rules: PHOTO_RULES,
-    read: async (c, limit) => {
-      const body = await readJson(c, photoUploadSchema, limit);
-      return { imageData: body.imageData, show: body.showProfilePhoto };
-    },
-  },
-  {
-    path: '/upload/logo',
-    column: 'logo',
-    toggle: 'show_logo',
-    rules: LOGO_RULES,
-    read: async (c, limit) => {
-      const body = await readJson(c, logoUploadSchema, limit);
-      return { imageData: body.imageData, show: body.showLogo };
-    },
-  },
-];
+const PHOTO: UploadKind = { column: 'profile_photo', toggle: 'show_profile_photo', rules: PHOTO_RULES };
+const LOGO: UploadKind = { column: 'logo', toggle: 'show_logo', rules: LOGO_RULES };
 
-export function profileRoutes(db: Db, purge: PurgeAfterWrite, mail: MailContext): Hono {
-  const app = new Hono();
+/** The file parts PUT /api/agents/profile takes. */
+const PROFILE_FILES = ['profile_photo', 'logo'] as const;
 
-  /** Runs `sql` (an UPDATE … FROM me … RETURNING, or a SELECT) and answers the profile, or 401. */
-  async function answerProfile(c: Context, sql: string, params: unknown[]) {
-    const [profile] = await db.query<Profile>(sql, params);
-    if (!profile) throw pleaseLogIn();
-    return c.json({ success: true, profile });
-  }
+interface ProfileDeps {
+  db: Db;
+  purge: PurgeAfterWrite;
+  mail: MailContext;
+}
 
-  /** Answers a saved profile, once the public agent answer cached before the save is purged. */
-  async function answerSaved(c: Context, sql: string, params: unknown[]) {
-    const response = await answerProfile(c, sql, params);
-    await purge(c.req.raw, [CACHE_TAGS.agent(sessionOf(c).agentId)]);
-    return response;
-  }
+/** Runs `sql` (an UPDATE … FROM me … RETURNING, or a SELECT) and answers the profile, or 401. */
+async function answerProfile(c: Context, db: Db, sql: string, params: unknown[]) {
+  const [profile] = await db.query<Profile>(sql, params);
+  if (!profile) throw pleaseLogIn();
+  return c.json({ success: true, profile });
+}
 
-  route(app, '/agents/profile', {
-    GET: (c) =>
-      answerProfile(
-        c,
-        `WITH ${sessionAgentCte(1)} SELECT ${RETURNING} FROM agents JOIN me ON me.id = agents.id`,
-        sessionParams(sessionOf(c)),
-      ),
-    PUT: async (c) => {
-      const form = await readProfileForm(c);
-      const text = Object.fromEntries([...form.entries()].filter(([key]) => key !== 'profile_photo' && key !== 'logo'));
-      const fields = parseOrThrow(profileSchema, text);
-      const photoBytes = await formFile(form.get('profile_photo'));
-      const logoBytes = await formFile(form.get('logo'));
-      const photo = photoBytes ? await processImage(photoBytes, PHOTO_RULES) : undefined;
-      const logo = logoBytes ? await processImage(logoBytes, LOGO_RULES) : undefined;
-      const saved = await saveProfile(db, c, mail, fields, { photo, logo });
-      mail.deliverSoon(saved.deliveryIds, c.req.raw);
-      await purge(c.req.raw, [CACHE_TAGS.agent(sessionOf(c).agentId)]);
-      return c.json({ success: true, profile: saved.profile, email_change_sent_to: saved.emailChangeSentTo });
-    },
-  });
+/** Answers a saved profile, once the public agent answer cached before the save is purged. */
+async function answerSaved(c: Context, { db, purge }: ProfileDeps, sql: string, params: unknown[]) {
+  const response = await answerProfile(c, db, sql, params);
+  await purge(c.req.raw, [CACHE_TAGS.agent(sessionOf(c).agentId)]);
+  return response;
+}
 
-  for (const kind of UPLOADS) {
-    route(app, kind.path, {
-      POST: async (c) => {
-        const { imageData, show } = await kind.read(c, UPLOAD_BODY_LIMIT);
-        const bytes = base64ImageBytes(imageData, UPLOAD_BODY_LIMIT, 'data-url');
-        const image = await processImage(bytes, kind.rules);
-        return answerSaved(
+/** Stores the image sent as a data URL as the agent's photo or logo; `show` sets its toggle (kept when absent). */
+async function saveUpload(c: Context, deps: ProfileDeps, kind: UploadKind, imageData: string, show?: boolean) {
+  const bytes = base64ImageBytes(imageData, UPLOAD_BODY_LIMIT, 'data-url');
+  const image = await processImage(bytes, kind.rules);
+  return answerSaved(
+    c,
+    deps,
+    `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me)')},
+     ${storePrintCopyCte('stored_print', 8, 'EXISTS (SELECT 1 FROM me)')}
+     UPDATE agents SET ${kind.column} = $11, ${kind.toggle} = COALESCE($12::boolean, agents.${kind.toggle}),
+            updated_at = now()
+       FROM me WHERE agents.id = me.id
+     RETURNING ${RETURNING}`,
+    [...sessionParams(sessionOf(c)), ...imageParams(image), ...printCopyParams(image), image.url, show ?? null],
+  );
+}
+
+/** Removes the agent's photo or logo, and turns its toggle off. */
+const removeUpload = (c: Context, deps: ProfileDeps, kind: UploadKind) =>
+  answerSaved(
+    c,
+    deps,
+    `WITH ${sessionAgentCte(1)}
+     UPDATE agents SET ${kind.column} = NULL, ${kind.toggle} = false, updated_at = now()
+       FROM me WHERE agents.id = me.id
+     RETURNING ${RETURNING}`,
+    sessionParams(sessionOf(c)),
+  );
+
+/** The agent's own profile, photo and logo (see above). */
+export const profileApi = apiGroup(
+  (deps: ProfileDeps) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/agents/profile',
+      access: 'agent',
+      summary: "The agent's profile",
+      tag: 'Profile',
+      success: ok('The profile', profileAnswerSchema),
+      handler: (c, { db }) =>
+        answerProfile(
           c,
-          `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me)')},
-           ${storePrintCopyCte('stored_print', 8, 'EXISTS (SELECT 1 FROM me)')}
-           UPDATE agents SET ${kind.column} = $11, ${kind.toggle} = COALESCE($12::boolean, agents.${kind.toggle}),
-                  updated_at = now()
-             FROM me WHERE agents.id = me.id
-           RETURNING ${RETURNING}`,
-          [...sessionParams(sessionOf(c)), ...imageParams(image), ...printCopyParams(image), image.url, show ?? null],
-        );
-      },
-      DELETE: (c) =>
-        answerSaved(
-          c,
-          `WITH ${sessionAgentCte(1)}
-           UPDATE agents SET ${kind.column} = NULL, ${kind.toggle} = false, updated_at = now()
-             FROM me WHERE agents.id = me.id
-           RETURNING ${RETURNING}`,
+          db,
+          `WITH ${sessionAgentCte(1)} SELECT ${RETURNING} FROM agents JOIN me ON me.id = agents.id`,
           sessionParams(sessionOf(c)),
         ),
-    });
-  }
-  return app;
-}
+    }),
+    op({
+      method: 'PUT',
+      path: '/api/agents/profile',
+      access: 'agent',
+      summary: "Saves the agent's profile, with a new photo or logo as file parts",
+      tag: 'Profile',
+      body: {
+        'multipart/form-data': { schemas: [profileSchema], files: PROFILE_FILES },
+        'application/x-www-form-urlencoded': { schemas: [profileSchema] },
+      },
+      uploads: { profile_photo: PHOTO_SIZE, logo: LOGO_SIZE },
+      success: ok(
+        'Saved; a new e-mail waits as pending_email until the link sent to it is followed',
+        profileSaveAnswerSchema,
+      ),
+      errors: [429],
+      handler: async (c, { db, purge, mail }) => {
+        const form = await readProfileForm(c);
+        const text = Object.fromEntries(
+          [...form.entries()].filter(([key]) => key !== 'profile_photo' && key !== 'logo'),
+        );
+        const fields = parseOrThrow(profileSchema, text);
+        const photoBytes = await formFile(form.get('profile_photo'));
+        const logoBytes = await formFile(form.get('logo'));
+        const photo = photoBytes ? await processImage(photoBytes, PHOTO_RULES) : undefined;
+        const logo = logoBytes ? await processImage(logoBytes, LOGO_RULES) : undefined;
+        const saved = await saveProfile(db, c, mail, fields, { photo, logo });
+        mail.deliverSoon(saved.deliveryIds, c.req.raw);
+        await purge(c.req.raw, [CACHE_TAGS.agent(sessionOf(c).agentId)]);
+        return c.json({ success: true, profile: saved.profile, email_change_sent_to: saved.emailChangeSentTo });
+      },
+    }),
+    op({
+      method: 'POST',
+      path: '/api/upload/profile-photo',
+      access: 'agent',
+      summary: "Sets the agent's photo (a data URL, square-cropped)",
+      tag: 'Profile',
+      json: photoUploadSchema,
+      uploads: { imageData: PHOTO_SIZE },
+      success: ok('Saved', profileAnswerSchema),
+      handler: async (c, deps, input) => {
+        const body = await input.body(UPLOAD_BODY_LIMIT);
+        return saveUpload(c, deps, PHOTO, body.imageData, body.showProfilePhoto);
+      },
+    }),
+    op({
+      method: 'DELETE',
+      path: '/api/upload/profile-photo',
+      access: 'agent',
+      summary: "Removes the agent's photo",
+      tag: 'Profile',
+      success: ok('Removed', profileAnswerSchema),
+      handler: (c, deps) => removeUpload(c, deps, PHOTO),
+    }),
+    op({
+      method: 'POST',
+      path: '/api/upload/logo',
+      access: 'agent',
+      summary: "Sets the agent's logo (a data URL)",
+      tag: 'Profile',
+      json: logoUploadSchema,
+      uploads: { imageData: LOGO_SIZE },
+      success: ok('Saved', profileAnswerSchema),
+      handler: async (c, deps, input) => {
+        const body = await input.body(UPLOAD_BODY_LIMIT);
+        return saveUpload(c, deps, LOGO, body.imageData, body.showLogo);
+      },
+    }),
+    op({
+      method: 'DELETE',
+      path: '/api/upload/logo',
+      access: 'agent',
+      summary: "Removes the agent's logo",
+      tag: 'Profile',
+      success: ok('Removed', profileAnswerSchema),
+      handler: (c, deps) => removeUpload(c, deps, LOGO),
+    }),
+  ],
+);

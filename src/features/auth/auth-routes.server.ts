@@ -7,10 +7,11 @@
  * e-mail is delivered after the response. No response or log line carries a password, a hash or a
  * token. Forgot-password and resend-verification answer the same whether or not the account exists.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type { Db } from '../../server/db.ts';
-import { HttpError, readJson, route } from '../../server/http.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup, created, ok } from '../../server/operation.ts';
 import type { MailContext } from '../email/email.server.ts';
 import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
 import { passwordResetEmail, verificationEmail } from './auth-emails.ts';
@@ -150,27 +151,38 @@ function refuseWeakPassword(password: string, owner: PasswordOwner): void {
   if (problem) throw new HttpError(400, problem, { password: problem });
 }
 
-export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono {
-  const app = new Hono();
-
-  const perIp = (c: Context, limit: RateLimit, action: string): RateCheck[] => perIpCheck(clientIp(c), limit, action);
-
-  /**
-   * Round trips: 1 rate limit, 1 statement that writes the agent, their settings row, the
-   * verification token and the queued e-mail, or (taken e-mail or slug) nothing.
-   */
-  route(app, '/auth/signup', {
-    POST: async (c) => {
-      const body = await readJson(c, signupSchema);
-      await enforceRateLimits(db, perIp(c, LIMITS.signupPerIp, 'signup'));
-      refuseWeakPassword(body.password, body);
-      const passwordHash = await hashPassword(body.password);
-      const { token, hash } = newToken();
-      const message = verificationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: body.first_name });
-      let row: SignupRow | undefined;
-      try {
-        [row] = await db.query<SignupRow>(
-          `WITH taken AS (
+/** The account calls (see above), from what the composition root gives them. */
+export const authApi = apiGroup(
+  (deps: AuthRoutesDeps) => ({
+    ...deps,
+    /** The per-IP counter of `action` for this request's client (perIpCheck). */
+    perIp: (c: Context, limit: RateLimit, action: string): RateCheck[] => perIpCheck(deps.clientIp(c), limit, action),
+  }),
+  (op) => [
+    /**
+     * Round trips: 1 rate limit, 1 statement that writes the agent, their settings row, the
+     * verification token and the queued e-mail, or (taken e-mail or slug) nothing.
+     */
+    op({
+      method: 'POST',
+      path: '/api/auth/signup',
+      access: 'public',
+      summary: "An agent's new account; a verification e-mail follows",
+      tag: 'Accounts',
+      json: signupSchema,
+      success: created('Signed up'),
+      errors: [409, 429],
+      handler: async (c, { db, mail, perIp }, input) => {
+        const body = await input.body();
+        await enforceRateLimits(db, perIp(c, LIMITS.signupPerIp, 'signup'));
+        refuseWeakPassword(body.password, body);
+        const passwordHash = await hashPassword(body.password);
+        const { token, hash } = newToken();
+        const message = verificationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: body.first_name });
+        let row: SignupRow | undefined;
+        try {
+          [row] = await db.query<SignupRow>(
+            `WITH taken AS (
              SELECT coalesce(bool_or(lower(email) = $3), false) AS email_taken,
                     coalesce(bool_or(slug = $6), false) AS slug_taken
                FROM agents WHERE lower(email) = $3 OR slug = $6
@@ -194,50 +206,57 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
            SELECT (SELECT id FROM agent) AS agent_id, (SELECT id FROM queued) AS delivery_id,
                   taken.email_taken, taken.slug_taken
              FROM taken`,
-          [
-            body.first_name,
-            body.last_name,
-            body.email,
-            body.phone,
-            passwordHash,
-            body.slug,
-            body.brokerage,
-            hash,
-            TOKEN_HOURS.verify_email,
-            `${body.first_name} ${body.last_name}`,
-            message.subject,
-            message.html,
-            message.text,
-            SYSTEM_DEFAULTS.attorneyFeeCents,
-            SYSTEM_DEFAULTS.recordingFeeCents,
-            SYSTEM_DEFAULTS.transferTaxRatePer1000,
-            SYSTEM_DEFAULTS.commissionPercent,
-          ],
-        );
-      } catch (error) {
-        throw duplicateFromInsert(error);
-      }
-      if (!row) throw new Error('signup: the statement returned no row');
-      if (row.agent_id === null) throw duplicateError(row.email_taken, row.slug_taken);
-      if (row.delivery_id !== null) mail.deliverSoon([row.delivery_id], c.req.raw);
-      return c.json({ success: true, message: MESSAGES.signedUp }, 201);
-    },
-  });
+            [
+              body.first_name,
+              body.last_name,
+              body.email,
+              body.phone,
+              passwordHash,
+              body.slug,
+              body.brokerage,
+              hash,
+              TOKEN_HOURS.verify_email,
+              `${body.first_name} ${body.last_name}`,
+              message.subject,
+              message.html,
+              message.text,
+              SYSTEM_DEFAULTS.attorneyFeeCents,
+              SYSTEM_DEFAULTS.recordingFeeCents,
+              SYSTEM_DEFAULTS.transferTaxRatePer1000,
+              SYSTEM_DEFAULTS.commissionPercent,
+            ],
+          );
+        } catch (error) {
+          throw duplicateFromInsert(error);
+        }
+        if (!row) throw new Error('signup: the statement returned no row');
+        if (row.agent_id === null) throw duplicateError(row.email_taken, row.slug_taken);
+        if (row.delivery_id !== null) mail.deliverSoon([row.delivery_id], c.req.raw);
+        return c.json({ success: true, message: MESSAGES.signedUp }, 201);
+      },
+    }),
 
-  /**
-   * One round trip: the token used up and the agent verified (and activated if pending and never
-   * verified before) together; one more first for the per-IP limit when the client has an address
-   * of its own.
-   */
-  route(app, '/auth/verify-email', {
-    POST: async (c) => {
-      const { token } = await readJson(c, tokenSchema);
-      await enforceRateLimits(db, perIp(c, LIMITS.verifyPerIp, 'verify'));
-      const consume = consumeTokenSql('$1', "'verify_email'");
-      // Only an account never verified verifies itself into active: a pending status set by an
-      // admin on a verified account stands until an admin changes it (finding 5).
-      const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(
-        `WITH ${consume.cte},
+    /**
+     * One round trip: the token used up and the agent verified (and activated if pending and never
+     * verified before) together; one more first for the per-IP limit when the client has an address
+     * of its own.
+     */
+    op({
+      method: 'POST',
+      path: '/api/auth/verify-email',
+      access: 'public',
+      summary: "Confirms an agent's address with the e-mailed token",
+      tag: 'Accounts',
+      json: tokenSchema,
+      success: ok('Verified'),
+      handler: async (c, { db, perIp }, input) => {
+        const { token } = await input.body();
+        await enforceRateLimits(db, perIp(c, LIMITS.verifyPerIp, 'verify'));
+        const consume = consumeTokenSql('$1', "'verify_email'");
+        // Only an account never verified verifies itself into active: a pending status set by an
+        // admin on a verified account stands until an admin changes it (finding 5).
+        const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(
+          `WITH ${consume.cte},
          verified AS (
            UPDATE agents a
               SET status = CASE WHEN a.status = 'pending' AND a.email_verified_at IS NULL THEN 'active'
@@ -248,120 +267,157 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
            RETURNING a.id
          )
          SELECT (SELECT id FROM verified) AS agent_id, ${consume.expired} AS expired`,
-        [hashToken(token)],
-      );
-      if (!row || row.agent_id === null) throw tokenError(row?.expired ?? false);
-      return c.json({ success: true, message: MESSAGES.verified });
-    },
-  });
+          [hashToken(token)],
+        );
+        if (!row || row.agent_id === null) throw tokenError(row?.expired ?? false);
+        return c.json({ success: true, message: MESSAGES.verified });
+      },
+    }),
 
-  /**
-   * Round trips: 1 rate limit (per account and client, and per IP), 1 lookup, and on success 1 write
-   * (the time of the sign-in, and the upgraded hash when the stored one is due). Exactly one scrypt runs whether or not the account exists.
-   */
-  route(app, '/auth/login', {
-    POST: async (c) => {
-      const { email, password } = await readJson(c, loginSchema);
-      await enforceRateLimits(db, [
-        loginAccountClientCheck(email, clientIp(c)),
-        ...perIp(c, LIMITS.loginPerIp, 'login'),
-      ]);
-      const [agent] = await db.query<LoginRow>(
-        // The first active admin's address rides along (read only for an inactive account's message).
-        `SELECT ${SESSION_AGENT_COLUMNS}, password_hash, session_version,
+    /**
+     * Round trips: 1 rate limit (per account and client, and per IP), 1 lookup, and on success 1 write
+     * (the time of the sign-in, and the upgraded hash when the stored one is due). Exactly one scrypt runs whether or not the account exists.
+     */
+    op({
+      method: 'POST',
+      path: '/api/auth/login',
+      access: 'public',
+      summary: 'Signs in: sets the session cookie',
+      tag: 'Accounts',
+      json: loginSchema,
+      success: ok('Signed in'),
+      errors: [401, 429],
+      handler: async (c, { db, config, clientIp, perIp }, input) => {
+        const { email, password } = await input.body();
+        await enforceRateLimits(db, [
+          loginAccountClientCheck(email, clientIp(c)),
+          ...perIp(c, LIMITS.loginPerIp, 'login'),
+        ]);
+        const [agent] = await db.query<LoginRow>(
+          // The first active admin's address rides along (read only for an inactive account's message).
+          `SELECT ${SESSION_AGENT_COLUMNS}, password_hash, session_version,
                 (SELECT a.email FROM agents a WHERE a.is_admin AND a.status = 'active' ORDER BY a.id LIMIT 1) AS admin_email
            FROM agents WHERE lower(email) = $1`,
-        [email],
-      );
-      const matches = await verifyPassword(password, agent?.password_hash);
-      if (!agent || !matches) throw new HttpError(401, MESSAGES.badLogin);
-      const { password_hash: storedHash, session_version, admin_email: adminEmail, ...shown } = agent;
-      if (shown.status === 'pending') {
-        return c.json(
-          { success: false, error: MESSAGES.verifyFirst, fields: {}, requires_verification: true, email: shown.email },
-          403,
+          [email],
         );
-      }
-      if (shown.status !== 'active') throw new HttpError(403, inactiveMessage(adminEmail));
-      // One write records the sign-in (the admin's agents table shows it) and carries a hash upgrade.
-      const upgraded = storedHash !== null && needsRehash(storedHash) ? await hashPassword(password) : null;
-      await db.query(
-        `UPDATE agents SET last_sign_in_at = now(),
+        const matches = await verifyPassword(password, agent?.password_hash);
+        if (!agent || !matches) throw new HttpError(401, MESSAGES.badLogin);
+        const { password_hash: storedHash, session_version, admin_email: adminEmail, ...shown } = agent;
+        if (shown.status === 'pending') {
+          return c.json(
+            {
+              success: false,
+              error: MESSAGES.verifyFirst,
+              fields: {},
+              requires_verification: true,
+              email: shown.email,
+            },
+            403,
+          );
+        }
+        if (shown.status !== 'active') throw new HttpError(403, inactiveMessage(adminEmail));
+        // One write records the sign-in (the admin's agents table shows it) and carries a hash upgrade.
+        const upgraded = storedHash !== null && needsRehash(storedHash) ? await hashPassword(password) : null;
+        await db.query(
+          `UPDATE agents SET last_sign_in_at = now(),
                 password_hash = CASE WHEN $2::text IS NOT NULL AND password_hash = $3 THEN $2 ELSE password_hash END
           WHERE id = $1`,
-        [shown.id, upgraded, storedHash],
-      );
-      setSessionCookie(c, config, await signSession(config, { agentId: shown.id, version: session_version }));
-      return c.json({ success: true, agent: shown });
-    },
-  });
+          [shown.id, upgraded, storedHash],
+        );
+        setSessionCookie(c, config, await signSession(config, { agentId: shown.id, version: session_version }));
+        return c.json({ success: true, agent: shown });
+      },
+    }),
 
-  /**
-   * Round trips: 1 rate limit, 1 statement that issues a token and queues the e-mail only when the
-   * e-mail names a pending agent who has never verified (an admin's pending on a verified account is
-   * not the agent's to undo). The answer is the same either way.
-   */
-  route(app, '/auth/resend-verification', {
-    POST: async (c) => {
-      const { email } = await readJson(c, emailOnlySchema);
-      await enforceRateLimits(db, [
-        rateCheck(LIMITS.resendPerEmail, `resend:email:${email}`),
-        ...perIp(c, LIMITS.resendPerIp, 'resend'),
-      ]);
-      const { token, hash } = newToken();
-      const message = verificationEmail({ token, siteUrl: mail.siteUrl(c.req.raw) });
-      const ids = await queueTokenEmail(db, {
-        email,
-        statuses: ['pending'],
-        neverVerified: true,
-        purpose: 'verify_email',
-        hash,
-        ...message,
-      });
-      mail.deliverSoon(ids, c.req.raw);
-      return c.json({ success: true, message: MESSAGES.resent });
-    },
-  });
+    /**
+     * Round trips: 1 rate limit, 1 statement that issues a token and queues the e-mail only when the
+     * e-mail names a pending agent who has never verified (an admin's pending on a verified account is
+     * not the agent's to undo). The answer is the same either way.
+     */
+    op({
+      method: 'POST',
+      path: '/api/auth/resend-verification',
+      access: 'public',
+      summary: 'Sends the verification e-mail again',
+      tag: 'Accounts',
+      json: emailOnlySchema,
+      success: ok('Sent, if the address has an unverified account'),
+      errors: [429],
+      handler: async (c, { db, mail, perIp }, input) => {
+        const { email } = await input.body();
+        await enforceRateLimits(db, [
+          rateCheck(LIMITS.resendPerEmail, `resend:email:${email}`),
+          ...perIp(c, LIMITS.resendPerIp, 'resend'),
+        ]);
+        const { token, hash } = newToken();
+        const message = verificationEmail({ token, siteUrl: mail.siteUrl(c.req.raw) });
+        const ids = await queueTokenEmail(db, {
+          email,
+          statuses: ['pending'],
+          neverVerified: true,
+          purpose: 'verify_email',
+          hash,
+          ...message,
+        });
+        mail.deliverSoon(ids, c.req.raw);
+        return c.json({ success: true, message: MESSAGES.resent });
+      },
+    }),
 
-  /** As resend-verification, for a reset link to an active or pending agent. */
-  route(app, '/auth/forgot-password', {
-    POST: async (c) => {
-      const { email } = await readJson(c, emailOnlySchema);
-      await enforceRateLimits(db, [
-        rateCheck(LIMITS.forgotPerEmail, `forgot:email:${email}`),
-        ...perIp(c, LIMITS.forgotPerIp, 'forgot'),
-      ]);
-      const { token, hash } = newToken();
-      const message = passwordResetEmail({ token, siteUrl: mail.siteUrl(c.req.raw) });
-      const ids = await queueTokenEmail(db, {
-        email,
-        statuses: ['active', 'pending'],
-        purpose: 'reset_password',
-        hash,
-        ...message,
-      });
-      mail.deliverSoon(ids, c.req.raw);
-      return c.json({ success: true, message: MESSAGES.resetSent });
-    },
-  });
+    /** As resend-verification, for a reset link to an active or pending agent. */
+    op({
+      method: 'POST',
+      path: '/api/auth/forgot-password',
+      access: 'public',
+      summary: 'E-mails a password-reset link',
+      tag: 'Accounts',
+      json: emailOnlySchema,
+      success: ok('Sent, if the address has an account'),
+      errors: [429],
+      handler: async (c, { db, mail, perIp }, input) => {
+        const { email } = await input.body();
+        await enforceRateLimits(db, [
+          rateCheck(LIMITS.forgotPerEmail, `forgot:email:${email}`),
+          ...perIp(c, LIMITS.forgotPerIp, 'forgot'),
+        ]);
+        const { token, hash } = newToken();
+        const message = passwordResetEmail({ token, siteUrl: mail.siteUrl(c.req.raw) });
+        const ids = await queueTokenEmail(db, {
+          email,
+          statuses: ['active', 'pending'],
+          purpose: 'reset_password',
+          hash,
+          ...message,
+        });
+        mail.deliverSoon(ids, c.req.raw);
+        return c.json({ success: true, message: MESSAGES.resetSent });
+      },
+    }),
 
-  /**
-   * Round trips: 1 to check the token (so a dead link costs no scrypt), then 1 statement that uses
-   * it up, sets the new hash and raises session_version (every older session ends). The same page
-   * takes an admin's invitation: following that link proves the address and activates the pending
-   * account the admin made. A password reset never changes the status (finding 5): an admin's
-   * pending stands. One more first for the per-IP limit when the client has an address of its own.
-   */
-  route(app, '/auth/reset-password', {
-    POST: async (c) => {
-      const { token, password } = await readJson(c, resetPasswordSchema);
-      await enforceRateLimits(db, perIp(c, LIMITS.resetPerIp, 'reset'));
-      const purposes = ['reset_password', 'invitation'] as const;
-      refuseWeakPassword(password, await checkToken(db, token, purposes));
-      const passwordHash = await hashPassword(password);
-      const consume = consumeTokenSql('$1', purposeIn(purposes));
-      const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(
-        `WITH ${consume.cte},
+    /**
+     * Round trips: 1 to check the token (so a dead link costs no scrypt), then 1 statement that uses
+     * it up, sets the new hash and raises session_version (every older session ends). The same page
+     * takes an admin's invitation: following that link proves the address and activates the pending
+     * account the admin made. A password reset never changes the status (finding 5): an admin's
+     * pending stands. One more first for the per-IP limit when the client has an address of its own.
+     */
+    op({
+      method: 'POST',
+      path: '/api/auth/reset-password',
+      access: 'public',
+      summary: 'Sets a new password with the e-mailed token; every session ends',
+      tag: 'Accounts',
+      json: resetPasswordSchema,
+      success: ok('Password changed'),
+      handler: async (c, { db, config, perIp }, input) => {
+        const { token, password } = await input.body();
+        await enforceRateLimits(db, perIp(c, LIMITS.resetPerIp, 'reset'));
+        const purposes = ['reset_password', 'invitation'] as const;
+        refuseWeakPassword(password, await checkToken(db, token, purposes));
+        const passwordHash = await hashPassword(password);
+        const consume = consumeTokenSql('$1', purposeIn(purposes));
+        const [row] = await db.query<{ agent_id: number | null; expired: boolean }>(
+          `WITH ${consume.cte},
          updated AS (
            UPDATE agents a
               SET password_hash = $2, session_version = a.session_version + 1,
@@ -374,74 +430,65 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
            RETURNING a.id
          )
          SELECT (SELECT id FROM updated) AS agent_id, ${consume.expired} AS expired`,
-        [hashToken(token), passwordHash],
-      );
-      if (!row || row.agent_id === null) throw tokenError(row?.expired ?? false);
-      clearSessionCookie(c, config);
-      return c.json({ success: true, message: MESSAGES.passwordReset });
-    },
-  });
+          [hashToken(token), passwordHash],
+        );
+        if (!row || row.agent_id === null) throw tokenError(row?.expired ?? false);
+        clearSessionCookie(c, config);
+        return c.json({ success: true, message: MESSAGES.passwordReset });
+      },
+    }),
 
-  /** One round trip: the session's agent, or 401 "Please log in". */
-  route(app, '/auth/me', {
-    GET: async (c) => c.json({ success: true, agent: await currentAgent(c, db, config) }),
-  });
-
-  /**
-   * Ends this browser's session on the server (finding 6): its id goes to ended_sessions until the
-   * token would have expired, so the token no longer works even if it was copied; the agent's other
-   * sessions stay. One round trip with a session cookie we signed (none without), which also drops
-   * ended sessions past their expiry. Answers success also without a session.
-   */
-  route(app, '/auth/logout', {
-    POST: async (c) => {
-      const cookie = getCookie(c, SESSION_COOKIE);
-      const ending = cookie ? await readSessionExpiry(config, cookie) : undefined;
-      if (ending) {
-        await db.query(
-          `WITH expired AS (DELETE FROM ended_sessions WHERE expires_at < now())
+    /**
+     * Ends this browser's session on the server (finding 6): its id goes to ended_sessions until the
+     * token would have expired, so the token no longer works even if it was copied; the agent's other
+     * sessions stay. One round trip with a session cookie we signed (none without), which also drops
+     * ended sessions past their expiry. Answers success also without a session.
+     */
+    op({
+      method: 'POST',
+      path: '/api/auth/logout',
+      access: 'public',
+      summary: "Ends this browser's session on the server (the agent's other sessions stay)",
+      tag: 'Accounts',
+      success: ok('Signed out'),
+      handler: async (c, { db, config }) => {
+        const cookie = getCookie(c, SESSION_COOKIE);
+        const ending = cookie ? await readSessionExpiry(config, cookie) : undefined;
+        if (ending) {
+          await db.query(
+            `WITH expired AS (DELETE FROM ended_sessions WHERE expires_at < now())
            INSERT INTO ended_sessions (jti, expires_at) VALUES ($1, to_timestamp($2))
            ON CONFLICT (jti) DO NOTHING`,
-          [ending.claims.sessionId, ending.exp],
-        );
-      }
-      clearSessionCookie(c, config);
-      return c.json({ success: true });
-    },
-  });
+            [ending.claims.sessionId, ending.exp],
+          );
+        }
+        clearSessionCookie(c, config);
+        return c.json({ success: true });
+      },
+    }),
 
-  /** One round trip: raises session_version, so every session of the agent (this one too) ends. */
-  route(app, '/auth/logout-everywhere', {
-    POST: async (c) => {
-      const cookie = getCookie(c, SESSION_COOKIE);
-      const claims = cookie ? await readSession(config, cookie) : undefined;
-      if (!claims) throw new HttpError(401, PLEASE_LOG_IN);
-      const rows = await db.query<{ id: number }>(
-        `UPDATE agents SET session_version = session_version + 1, updated_at = now()
-          WHERE ${currentSessionCondition(1)}
-          RETURNING id`,
-        sessionParams(claims),
-      );
-      if (rows.length === 0) throw new HttpError(401, PLEASE_LOG_IN);
-      clearSessionCookie(c, config);
-      return c.json({ success: true });
-    },
-  });
-
-  /**
-   * The link sent to the new address of a profile e-mail change (finding 1). One statement: the
-   * token used up and, while that address is still the agent's pending one and no other account
-   * has it, the address made the agent's e-mail, proved, and every session of the agent ended (the
-   * sign-in name changed). One more first for the per-IP limit when the client has an address.
-   */
-  route(app, '/auth/confirm-email-change', {
-    POST: async (c) => {
-      const { token } = await readJson(c, tokenSchema);
-      await enforceRateLimits(db, perIp(c, LIMITS.verifyPerIp, 'verify'));
-      const consume = consumeTokenSql('$1', "'change_email'");
-      await changeEmailStatement(
-        db,
-        `WITH ${consume.cte},
+    /**
+     * The link sent to the new address of a profile e-mail change (finding 1). One statement: the
+     * token used up and, while that address is still the agent's pending one and no other account
+     * has it, the address made the agent's e-mail, proved, and every session of the agent ended (the
+     * sign-in name changed). One more first for the per-IP limit when the client has an address.
+     */
+    op({
+      method: 'POST',
+      path: '/api/auth/confirm-email-change',
+      access: 'public',
+      summary: "Makes the pending new address the agent's e-mail, with the token e-mailed to it; every session ends",
+      tag: 'Accounts',
+      json: tokenSchema,
+      success: ok('E-mail changed'),
+      errors: [409, 429],
+      handler: async (c, { db, config, perIp }, input) => {
+        const { token } = await input.body();
+        await enforceRateLimits(db, perIp(c, LIMITS.verifyPerIp, 'verify'));
+        const consume = consumeTokenSql('$1', "'change_email'");
+        await changeEmailStatement(
+          db,
+          `WITH ${consume.cte},
          changed AS (
            UPDATE agents a
               SET email = consumed.email, pending_email = NULL, verified_email = lower(consumed.email),
@@ -453,27 +500,35 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
          )
          SELECT (SELECT id FROM changed) AS agent_id, EXISTS (SELECT 1 FROM consumed) AS used,
                 ${consume.expired} AS expired`,
-        [hashToken(token)],
-      );
-      clearSessionCookie(c, config);
-      return c.json({ success: true, message: MESSAGES.emailChanged });
-    },
-  });
+          [hashToken(token)],
+        );
+        clearSessionCookie(c, config);
+        return c.json({ success: true, message: MESSAGES.emailChanged });
+      },
+    }),
 
-  /**
-   * The link sent to the old address of a profile e-mail change (finding 1): within a week, the
-   * owner of the old address takes the account back. One statement: the token used up, the old
-   * address restored (unless another account has taken it since) and proved, the pending change
-   * and its link dropped, and every session of the agent ended (whoever made the change is out).
-   */
-  route(app, '/auth/undo-email-change', {
-    POST: async (c) => {
-      const { token } = await readJson(c, tokenSchema);
-      await enforceRateLimits(db, perIp(c, LIMITS.verifyPerIp, 'verify'));
-      const consume = consumeTokenSql('$1', "'undo_email_change'");
-      await changeEmailStatement(
-        db,
-        `WITH ${consume.cte},
+    /**
+     * The link sent to the old address of a profile e-mail change (finding 1): within a week, the
+     * owner of the old address takes the account back. One statement: the token used up, the old
+     * address restored (unless another account has taken it since) and proved, the pending change
+     * and its link dropped, and every session of the agent ended (whoever made the change is out).
+     */
+    op({
+      method: 'POST',
+      path: '/api/auth/undo-email-change',
+      access: 'public',
+      summary: 'Gives the account its old address back, with the token e-mailed there; every session ends',
+      tag: 'Accounts',
+      json: tokenSchema,
+      success: ok('Change undone'),
+      errors: [409, 429],
+      handler: async (c, { db, config, perIp }, input) => {
+        const { token } = await input.body();
+        await enforceRateLimits(db, perIp(c, LIMITS.verifyPerIp, 'verify'));
+        const consume = consumeTokenSql('$1', "'undo_email_change'");
+        await changeEmailStatement(
+          db,
+          `WITH ${consume.cte},
          changed AS (
            UPDATE agents a
               SET email = consumed.email, pending_email = NULL, verified_email = lower(consumed.email),
@@ -488,15 +543,49 @@ export function authRoutes({ db, mail, config, clientIp }: AuthRoutesDeps): Hono
          )
          SELECT (SELECT id FROM changed) AS agent_id, EXISTS (SELECT 1 FROM consumed) AS used,
                 ${consume.expired} AS expired`,
-        [hashToken(token)],
-      );
-      clearSessionCookie(c, config);
-      return c.json({ success: true, message: MESSAGES.emailChangeUndone });
-    },
-  });
+          [hashToken(token)],
+        );
+        clearSessionCookie(c, config);
+        return c.json({ success: true, message: MESSAGES.emailChangeUndone });
+      },
+    }),
 
-  return app;
-}
+    /** One round trip: the session's agent, or 401 "Please log in". */
+    op({
+      method: 'GET',
+      path: '/api/auth/me',
+      access: 'agent',
+      summary: 'The signed-in agent',
+      tag: 'Accounts',
+      success: ok('The agent'),
+      handler: async (c, { db, config }) => c.json({ success: true, agent: await currentAgent(c, db, config) }),
+    }),
+
+    /** One round trip: raises session_version, so every session of the agent (this one too) ends. */
+    op({
+      method: 'POST',
+      path: '/api/auth/logout-everywhere',
+      access: 'agent',
+      summary: "Ends every session of the agent's",
+      tag: 'Accounts',
+      success: ok('Signed out everywhere'),
+      handler: async (c, { db, config }) => {
+        const cookie = getCookie(c, SESSION_COOKIE);
+        const claims = cookie ? await readSession(config, cookie) : undefined;
+        if (!claims) throw new HttpError(401, PLEASE_LOG_IN);
+        const rows = await db.query<{ id: number }>(
+          `UPDATE agents SET session_version = session_version + 1, updated_at = now()
+          WHERE ${currentSessionCondition(1)}
+          RETURNING id`,
+          sessionParams(claims),
+        );
+        if (rows.length === 0) throw new HttpError(401, PLEASE_LOG_IN);
+        clearSessionCookie(c, config);
+        return c.json({ success: true });
+      },
+    }),
+  ],
+);
 
 /**
  * Runs a confirm or undo statement (columns agent_id, used, expired): an unusable token is the

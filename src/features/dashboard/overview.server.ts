@@ -1,16 +1,17 @@
-import { Hono } from 'hono';
 import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { computeEstimate, storedEstimateInputs } from '../estimate/estimate.ts';
 import type { Db } from '../../server/db.ts';
-import { HttpError, route } from '../../server/http.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup, ok } from '../../server/operation.ts';
 import { centsToDollars, formatMoney } from '../../ui/money.ts';
 import {
   ACTIVITY_LIMIT,
   conversionPercent,
   OVERVIEW_TIME_ZONE,
   OVERVIEW_WEEKS,
+  overviewResponseSchema,
   type Week,
   type Activity,
   type Overview,
@@ -236,10 +237,18 @@ export async function agentOverview(db: Db, claims: Parameters<typeof sessionPar
   };
 }
 
-export function overviewRoutes(db: Db): Hono {
-  const app = new Hono();
-  route(app, '/agents/me/overview', {
-    GET: async (c) => c.json({ success: true, overview: await agentOverview(db, sessionOf(c)) }),
-  });
-  return app;
-}
+/** The agent's dashboard overview. */
+export const overviewApi = apiGroup(
+  (deps: { db: Db }) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/agents/me/overview',
+      access: 'agent',
+      summary: "The agent's dashboard figures, chart and recent activity",
+      tag: 'Dashboard',
+      success: ok('The overview', overviewResponseSchema),
+      handler: async (c, { db }) => c.json({ success: true, overview: await agentOverview(db, sessionOf(c)) }),
+    }),
+  ],
+);

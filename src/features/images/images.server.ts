@@ -6,10 +6,10 @@
  * but its pixels), stored in PostgreSQL under the SHA-256 of the stored bytes, and served from
  * /api/images/{hash}.{ext} with a year of caching (docs/decisions/0013-images-in-postgres.md).
  */
-import { Hono } from 'hono';
 import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
-import { HttpError, route, type BodyLimit } from '../../server/http.ts';
+import { HttpError, type BodyLimit } from '../../server/http.ts';
+import { apiGroup } from '../../server/operation.ts';
 import { WorkerPoolError } from '../../server/worker-pool.server.ts';
 import { WorkersBusy } from '../../server/workers-busy.server.ts';
 import { imageJob, MAX_IMAGE_PIXELS, type EncodedImage, type ImageRefusal } from './image-job.server.ts';
@@ -171,23 +171,36 @@ const IMAGE_HEADERS = {
 } as const;
 
 /** GET /api/images/{hash}.{jpg|png}: one round trip; 304 for a cached copy (the hash is the ETag). */
-export function imageRoutes(db: Db): Hono {
-  const app = new Hono();
-  route(app, '/images/:file', {
-    GET: async (c) => {
-      const parsed = imageFile.safeParse(c.req.param());
-      if (!parsed.success) throw new HttpError(404, 'Image not found');
-      const [hash = '', extension] = parsed.data.file.split('.');
-      const etag = `"${hash}"`;
-      // The same name is always the same bytes: a cached copy is current without asking the database.
-      if (c.req.header('if-none-match') === etag) return c.body(null, 304, { ...IMAGE_HEADERS, ETag: etag });
-      const [row] = await db.query<{ content_type: keyof typeof EXTENSIONS; bytes: Uint8Array }>(
-        'SELECT content_type, bytes FROM images WHERE hash = $1',
-        [hash],
-      );
-      if (!row || EXTENSIONS[row.content_type] !== extension) throw new HttpError(404, 'Image not found');
-      return c.body(new Uint8Array(row.bytes), 200, { ...IMAGE_HEADERS, ETag: etag, 'Content-Type': row.content_type });
-    },
-  });
-  return app;
-}
+export const imagesApi = apiGroup(
+  (deps: { db: Db }) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/images/:file',
+      access: 'public',
+      summary: 'An uploaded image by its content hash (cached for a year)',
+      tag: 'Images',
+      params: imageFile,
+      success: { status: 200, description: 'The image', media: 'image/*' },
+      errors: [404],
+      handler: async (c, { db }, input) => {
+        const parsed = input.validParams();
+        if (!parsed) throw new HttpError(404, 'Image not found');
+        const [hash = '', extension] = parsed.file.split('.');
+        const etag = `"${hash}"`;
+        // The same name is always the same bytes: a cached copy is current without asking the database.
+        if (c.req.header('if-none-match') === etag) return c.body(null, 304, { ...IMAGE_HEADERS, ETag: etag });
+        const [row] = await db.query<{ content_type: keyof typeof EXTENSIONS; bytes: Uint8Array }>(
+          'SELECT content_type, bytes FROM images WHERE hash = $1',
+          [hash],
+        );
+        if (!row || EXTENSIONS[row.content_type] !== extension) throw new HttpError(404, 'Image not found');
+        return c.body(new Uint8Array(row.bytes), 200, {
+          ...IMAGE_HEADERS,
+          ETag: etag,
+          'Content-Type': row.content_type,
+        });
+      },
+    }),
+  ],
+);

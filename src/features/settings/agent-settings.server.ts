@@ -1,14 +1,18 @@
-import { Hono } from 'hono';
+import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import { saveSiteLogoSettings } from '../site/site-images.server.ts';
-import { HttpError, jsonObject, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { siteLogosSavedSchema, siteLogoSettingsSchema } from '../site/site-images.ts';
+import { HttpError, jsonObject, parseOrThrow, readJson } from '../../server/http.ts';
+import { apiGroup, json, ok } from '../../server/operation.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import {
   agentDefaultsSchema,
+  agentSettingsResponseSchema,
+  agentSettingsSavedSchema,
   calculatorSettingsSchema,
   NET_SHEET_DEFAULTS,
   SITE_WIDE_KEYS,
@@ -69,37 +73,55 @@ export const toSettings = (row: SettingsRow): AgentSettings => {
 const cents = (dollars: number) => Math.round(dollars * 100);
 const percentSum = (a: number, b: number) => (Math.round(a * 100) + Math.round(b * 100)) / 100;
 
-export function agentSettingsRoutes(db: Db, purge: PurgeAfterWrite): Hono {
-  const app = new Hono();
-  route(app, '/agents/me/settings', {
+/** The agent's calculator defaults and net-sheet settings (and, for admins, the site's logo fields). */
+export const agentSettingsApi = apiGroup(
+  (deps: { db: Db; purge: PurgeAfterWrite }) => deps,
+  (op) => [
     /** One round trip: the session check and the agent's settings. */
-    GET: async (c) => {
-      const [row] = await db.query<SettingsRow>(
-        `WITH ${sessionAgentCte(1)}
+    op({
+      method: 'GET',
+      path: '/api/agents/me/settings',
+      access: 'agent',
+      summary: "The agent's calculator defaults and net-sheet settings",
+      tag: 'Dashboard',
+      success: ok('The settings', agentSettingsResponseSchema),
+      handler: async (c, { db }) => {
+        const [row] = await db.query<SettingsRow>(
+          `WITH ${sessionAgentCte(1)}
          SELECT ${SETTINGS_COLUMNS} FROM me LEFT JOIN agent_settings s ON s.agent_id = me.id`,
-        sessionParams(sessionOf(c)),
-      );
-      if (!row) throw new HttpError(401, PLEASE_LOG_IN);
-      return c.json({ success: true, settings: toSettings(row) });
-    },
-    PATCH: async (c) => {
-      const claims = sessionOf(c);
-      const body = await readJson(c, jsonObject);
-      // Shapes 2 and 3 (the website and town-page logos) change what every visitor sees: admins only.
-      if (SITE_WIDE_KEYS.some((key) => key in body)) return saveSiteLogoSettings(c, db, purge, body);
-      // Shape 4 (the settings screen): the split names the listing side; shape 1 (four fields) does not.
-      const row =
-        'default_listing_percent' in body
-          ? await saveDefaults(db, claims, parseOrThrow(agentDefaultsSchema, body))
-          : await saveCalculator(db, claims, parseOrThrow(calculatorSettingsSchema, body));
-      if (!row) throw new HttpError(401, PLEASE_LOG_IN);
-      // The public agent answer carries the calculator's defaults.
-      await purge(c.req.raw, [CACHE_TAGS.agent(claims.agentId)]);
-      return c.json({ success: true, message: SETTINGS_MESSAGES.saved, settings: toSettings(row) });
-    },
-  });
-  return app;
-}
+          sessionParams(sessionOf(c)),
+        );
+        if (!row) throw new HttpError(401, PLEASE_LOG_IN);
+        return c.json({ success: true, settings: toSettings(row) });
+      },
+    }),
+    op({
+      method: 'PATCH',
+      path: '/api/agents/me/settings',
+      access: 'agent',
+      summary: "Saves the agent's calculator defaults or net-sheet settings (the site's logo fields: admins only)",
+      tag: 'Dashboard',
+      body: json(calculatorSettingsSchema, agentDefaultsSchema, siteLogoSettingsSchema),
+      success: ok('Saved', z.union([agentSettingsSavedSchema, siteLogosSavedSchema])),
+      errors: [403],
+      handler: async (c, { db, purge }) => {
+        const claims = sessionOf(c);
+        const body = await readJson(c, jsonObject);
+        // Shapes 2 and 3 (the website and town-page logos) change what every visitor sees: admins only.
+        if (SITE_WIDE_KEYS.some((key) => key in body)) return saveSiteLogoSettings(c, db, purge, body);
+        // Shape 4 (the settings screen): the split names the listing side; shape 1 (four fields) does not.
+        const row =
+          'default_listing_percent' in body
+            ? await saveDefaults(db, claims, parseOrThrow(agentDefaultsSchema, body))
+            : await saveCalculator(db, claims, parseOrThrow(calculatorSettingsSchema, body));
+        if (!row) throw new HttpError(401, PLEASE_LOG_IN);
+        // The public agent answer carries the calculator's defaults.
+        await purge(c.req.raw, [CACHE_TAGS.agent(claims.agentId)]);
+        return c.json({ success: true, message: SETTINGS_MESSAGES.saved, settings: toSettings(row) });
+      },
+    }),
+  ],
+);
 
 /**
  * Shape 1: the four quick-estimate fields, as before. A stored split that no longer adds up to the

@@ -5,10 +5,11 @@
  * site_settings (whose trigger marks the site as changed), so a refused request writes nothing.
  * The home page's carousel reads the list at run time from GET /api/showcase/settings.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import { HttpError, readBody, route } from '../../server/http.ts';
+import { HttpError, readBody } from '../../server/http.ts';
+import { apiGroup, json, ok } from '../../server/operation.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import {
   assertAdmin,
@@ -30,7 +31,10 @@ import {
 import { showcaseImages } from './showcase.ts';
 import {
   deleteImageSchema,
+  imageListSchema,
   imageOrderSchema,
+  imagesChangedSchema,
+  imageUploadedSchema,
   SHOWCASE_DEFAULT_IMAGES,
   SHOWCASE_IMAGE_SIZE,
   SHOWCASE_LIMITS,
@@ -80,23 +84,33 @@ async function uploadedImage(c: Context): Promise<ProcessedImage> {
   return processImage(Buffer.from(await file.arrayBuffer()), SHOWCASE_RULES);
 }
 
-export function showcaseRoutes(db: Db, purge: PurgeAfterWrite): Hono {
-  const app = new Hono();
-
-  /** Runs a statement answering `is_admin` and `images` (the list it wrote, or null). */
-  async function writeList(c: Context, sql: string, params: unknown[]): Promise<string[] | null> {
-    const [row] = await db.query<ListRow>(sql, [...sessionParams(sessionOf(c)), ...params]);
-    assertAdmin(row);
-    if (row?.images === null || row?.images === undefined) return null;
-    await purge(c.req.raw, [CACHE_TAGS.showcase]);
-    return showcaseImages(row.images);
-  }
-
-  route(app, '/agents/me/showcase', {
-    PATCH: async (c) => {
-      const fields = await readJsonAsAdmin(c, db, showcaseFieldsSchema);
-      const [row] = await db.query<FieldsRow>(
-        `WITH ${sessionAgentCte(1)},
+/** The admin's showcase (see above). */
+export const showcaseApi = apiGroup(
+  ({ db, purge }: { db: Db; purge: PurgeAfterWrite }) => ({
+    db,
+    purge,
+    /** Runs a statement answering `is_admin` and `images` (the list it wrote, or null). */
+    writeList: async (c: Context, sql: string, params: unknown[]): Promise<string[] | null> => {
+      const [row] = await db.query<ListRow>(sql, [...sessionParams(sessionOf(c)), ...params]);
+      assertAdmin(row);
+      if (row?.images === null || row?.images === undefined) return null;
+      await purge(c.req.raw, [CACHE_TAGS.showcase]);
+      return showcaseImages(row.images);
+    },
+  }),
+  (op) => [
+    op({
+      method: 'PATCH',
+      path: '/api/agents/me/showcase',
+      access: 'admin',
+      summary: "Saves the home page's showcase figures",
+      tag: 'Showcase',
+      body: json(showcaseFieldsSchema),
+      success: ok('Saved'),
+      handler: async (c, { db, purge }) => {
+        const fields = await readJsonAsAdmin(c, db, showcaseFieldsSchema);
+        const [row] = await db.query<FieldsRow>(
+          `WITH ${sessionAgentCte(1)},
          updated AS (
            UPDATE site_settings s SET showcase_property_price_cents = $3, showcase_property_address = $4,
                   showcase_property_beds = $5, showcase_property_baths = $6, showcase_property_sqft = $7,
@@ -106,58 +120,73 @@ export function showcaseRoutes(db: Db, purge: PurgeAfterWrite): Hono {
                      s.showcase_property_baths, s.showcase_property_sqft
          )
          SELECT me.is_admin, updated.* FROM me LEFT JOIN updated ON true`,
-        [
-          ...sessionParams(sessionOf(c)),
-          Math.round(fields.showcase_property_price * 100),
-          fields.showcase_property_address,
-          fields.showcase_property_beds,
-          fields.showcase_property_baths,
-          fields.showcase_property_sqft,
-        ],
-      );
-      assertAdmin(row);
-      if (!row || row.showcase_property_price_cents === null) {
-        throw new HttpError(500, 'Site settings are missing; run npm run db:seed');
-      }
-      await purge(c.req.raw, [CACHE_TAGS.showcase]);
-      const settings: ShowcaseFields = {
-        showcase_property_price: centsToDollars(row.showcase_property_price_cents),
-        showcase_property_address: row.showcase_property_address ?? '',
-        showcase_property_beds: row.showcase_property_beds ?? 1,
-        showcase_property_baths: row.showcase_property_baths ?? 1,
-        showcase_property_sqft: row.showcase_property_sqft ?? 1,
-      };
-      return c.json({ success: true, message: SHOWCASE_MESSAGES.saved, settings });
-    },
-  });
+          [
+            ...sessionParams(sessionOf(c)),
+            Math.round(fields.showcase_property_price * 100),
+            fields.showcase_property_address,
+            fields.showcase_property_beds,
+            fields.showcase_property_baths,
+            fields.showcase_property_sqft,
+          ],
+        );
+        assertAdmin(row);
+        if (!row || row.showcase_property_price_cents === null) {
+          throw new HttpError(500, 'Site settings are missing; run npm run db:seed');
+        }
+        await purge(c.req.raw, [CACHE_TAGS.showcase]);
+        const settings: ShowcaseFields = {
+          showcase_property_price: centsToDollars(row.showcase_property_price_cents),
+          showcase_property_address: row.showcase_property_address ?? '',
+          showcase_property_beds: row.showcase_property_beds ?? 1,
+          showcase_property_baths: row.showcase_property_baths ?? 1,
+          showcase_property_sqft: row.showcase_property_sqft ?? 1,
+        };
+        return c.json({ success: true, message: SHOWCASE_MESSAGES.saved, settings });
+      },
+    }),
 
-  route(app, '/images/list', {
-    GET: async (c) => {
-      const [row] = await db.query<ListRow>(
-        `WITH ${sessionAgentCte(1)}
+    op({
+      method: 'GET',
+      path: '/api/images/list',
+      access: 'admin',
+      summary: 'The showcase images in order',
+      tag: 'Showcase',
+      success: ok('The images', imageListSchema),
+      handler: async (c, { db }) => {
+        const [row] = await db.query<ListRow>(
+          `WITH ${sessionAgentCte(1)}
          SELECT me.is_admin, s.showcase_images AS images FROM me LEFT JOIN site_settings s ON s.id = 1 AND me.is_admin`,
-        sessionParams(sessionOf(c)),
-      );
-      assertAdmin(row);
-      const images = showcaseImages(row?.images ?? '');
-      return images.length > 0
-        ? c.json({ success: true, images, is_default: false })
-        : c.json({ success: true, images: [...SHOWCASE_DEFAULT_IMAGES], is_default: true });
-    },
-  });
+          sessionParams(sessionOf(c)),
+        );
+        assertAdmin(row);
+        const images = showcaseImages(row?.images ?? '');
+        return images.length > 0
+          ? c.json({ success: true, images, is_default: false })
+          : c.json({ success: true, images: [...SHOWCASE_DEFAULT_IMAGES], is_default: true });
+      },
+    }),
 
-  route(app, '/images/upload', {
     /**
      * Appends the image to the list; the image is stored only when the list takes it (not already
      * in it, and not full), both in the one statement.
      */
-    POST: async (c) => {
-      // The one heavy body of the admin routes: a caller who may not upload gets 403 before it is
-      // read or decoded (the statement below checks again, as the admin may change meanwhile).
-      await checkAdmin(c, db);
-      const image = await uploadedImage(c);
-      const [row] = await db.query<ListRow & { before: string | null }>(
-        `WITH ${sessionAgentCte(1)},
+    op({
+      method: 'POST',
+      path: '/api/images/upload',
+      access: 'admin',
+      summary: 'Adds a showcase image (form part `image`)',
+      tag: 'Showcase',
+      body: { 'multipart/form-data': { files: ['image'] } },
+      uploads: { image: SHOWCASE_IMAGE_SIZE },
+      success: ok('Added', imageUploadedSchema),
+      errors: [409],
+      handler: async (c, { db, purge }) => {
+        // The one heavy body of the admin routes: a caller who may not upload gets 403 before it is
+        // read or decoded (the statement below checks again, as the admin may change meanwhile).
+        await checkAdmin(c, db);
+        const image = await uploadedImage(c);
+        const [row] = await db.query<ListRow & { before: string | null }>(
+          `WITH ${sessionAgentCte(1)},
          updated AS (
            UPDATE site_settings s
               SET showcase_images = CASE WHEN s.showcase_images = '' THEN $8 ELSE s.showcase_images || ',' || $8 END,
@@ -172,28 +201,36 @@ export function showcaseRoutes(db: Db, purge: PurgeAfterWrite): Hono {
          SELECT me.is_admin, (SELECT showcase_images FROM updated) AS images,
                 (SELECT showcase_images FROM site_settings WHERE id = 1) AS before
            FROM me`,
-        [...sessionParams(sessionOf(c)), ...imageParams(image), image.url, SHOWCASE_LIMITS.maxImages],
-      );
-      assertAdmin(row);
-      if (!row?.images) {
-        const full = `At most ${SHOWCASE_LIMITS.maxImages} showcase images: delete one first`;
-        throw new HttpError(
-          409,
-          showcaseImages(row?.before ?? '').includes(image.url) ? SHOWCASE_MESSAGES.alreadyShown : full,
+          [...sessionParams(sessionOf(c)), ...imageParams(image), image.url, SHOWCASE_LIMITS.maxImages],
         );
-      }
-      await purge(c.req.raw, [CACHE_TAGS.showcase]);
-      return c.json({ success: true, filename: image.url, images: showcaseImages(row.images) });
-    },
-  });
+        assertAdmin(row);
+        if (!row?.images) {
+          const full = `At most ${SHOWCASE_LIMITS.maxImages} showcase images: delete one first`;
+          throw new HttpError(
+            409,
+            showcaseImages(row?.before ?? '').includes(image.url) ? SHOWCASE_MESSAGES.alreadyShown : full,
+          );
+        }
+        await purge(c.req.raw, [CACHE_TAGS.showcase]);
+        return c.json({ success: true, filename: image.url, images: showcaseImages(row.images) });
+      },
+    }),
 
-  route(app, '/images/delete', {
     /** Only a path in the list is taken out of it; the stored image stays (others may show the same bytes). */
-    DELETE: async (c) => {
-      const { imagePath } = await readJsonAsAdmin(c, db, deleteImageSchema);
-      const images = await writeList(
-        c,
-        `WITH ${sessionAgentCte(1)},
+    op({
+      method: 'DELETE',
+      path: '/api/images/delete',
+      access: 'admin',
+      summary: 'Removes a showcase image',
+      tag: 'Showcase',
+      body: json(deleteImageSchema),
+      success: ok('Removed', imagesChangedSchema),
+      errors: [404],
+      handler: async (c, { db, writeList }) => {
+        const { imagePath } = await readJsonAsAdmin(c, db, deleteImageSchema);
+        const images = await writeList(
+          c,
+          `WITH ${sessionAgentCte(1)},
          updated AS (
            UPDATE site_settings s
               SET showcase_images = array_to_string(array_remove(string_to_array(s.showcase_images, ','), $3::text), ','),
@@ -203,20 +240,28 @@ export function showcaseRoutes(db: Db, purge: PurgeAfterWrite): Hono {
            RETURNING s.showcase_images
          )
          SELECT me.is_admin, (SELECT showcase_images FROM updated) AS images FROM me`,
-        [imagePath],
-      );
-      if (!images) throw new HttpError(404, SHOWCASE_MESSAGES.notInList);
-      return c.json({ success: true, message: SHOWCASE_MESSAGES.deleted, images });
-    },
-  });
+          [imagePath],
+        );
+        if (!images) throw new HttpError(404, SHOWCASE_MESSAGES.notInList);
+        return c.json({ success: true, message: SHOWCASE_MESSAGES.deleted, images });
+      },
+    }),
 
-  route(app, '/images/order', {
     /** The new order must hold exactly the images of the list (compared sorted), else nothing changes. */
-    PUT: async (c) => {
-      const { images: wanted } = await readJsonAsAdmin(c, db, imageOrderSchema);
-      const images = await writeList(
-        c,
-        `WITH ${sessionAgentCte(1)},
+    op({
+      method: 'PUT',
+      path: '/api/images/order',
+      access: 'admin',
+      summary: 'Reorders the showcase images (every image, in the new order)',
+      tag: 'Showcase',
+      body: json(imageOrderSchema),
+      success: ok('Reordered', imagesChangedSchema),
+      errors: [409],
+      handler: async (c, { db, writeList }) => {
+        const { images: wanted } = await readJsonAsAdmin(c, db, imageOrderSchema);
+        const images = await writeList(
+          c,
+          `WITH ${sessionAgentCte(1)},
          wanted AS (SELECT ARRAY(SELECT json_array_elements_text($3::json)) AS list),
          updated AS (
            UPDATE site_settings s SET showcase_images = array_to_string(wanted.list, ','), updated_at = now()
@@ -227,12 +272,11 @@ export function showcaseRoutes(db: Db, purge: PurgeAfterWrite): Hono {
            RETURNING s.showcase_images
          )
          SELECT me.is_admin, (SELECT showcase_images FROM updated) AS images FROM me`,
-        [JSON.stringify(wanted)],
-      );
-      if (!images) throw new HttpError(409, SHOWCASE_MESSAGES.listChanged);
-      return c.json({ success: true, message: SHOWCASE_MESSAGES.reordered, images });
-    },
-  });
-
-  return app;
-}
+          [JSON.stringify(wanted)],
+        );
+        if (!images) throw new HttpError(409, SHOWCASE_MESSAGES.listChanged);
+        return c.json({ success: true, message: SHOWCASE_MESSAGES.reordered, images });
+      },
+    }),
+  ],
+);
