@@ -110,11 +110,13 @@ export const API_GROUPS = {
     (await import('../features/showcase/showcase.server.ts')).showcaseRoutes(db, purge),
   ),
   images: legacy(async ({ db }) => (await import('../features/images/images.server.ts')).imageRoutes(db)),
-  netSheet: legacy(async ({ db, clientAddress }) =>
-    (await import('../features/net-sheet/net-sheet.server.ts')).netSheetRoutes(db, clientAddress),
+  netSheet: declared(
+    async () => (await import('../features/net-sheet/net-sheet.server.ts')).netSheetApi,
+    ({ db, clientAddress }) => ({ db, clientIp: clientAddress }),
   ),
-  estimates: legacy(async ({ db, clientAddress }) =>
-    (await import('../features/estimate/estimate.server.ts')).estimateRoutes(db, clientAddress),
+  estimates: declared(
+    async () => (await import('../features/estimate/estimate.server.ts')).estimatesApi,
+    ({ db, clientAddress }) => ({ db, clientIp: clientAddress }),
   ),
   estimatePdf: legacy(async ({ db, mail, clientAddress }) =>
     (await import('../features/net-sheet/estimate-pdf.server.ts')).estimatePdfRoutes(

@@ -82,19 +82,6 @@ import {
 import { townParamsSchema, townQuerySchema } from '../features/market/market.server.ts';
 import { feeTableAnswerSchema, feeTableSaveSchema, feeTableSavedSchema } from '../features/net-sheet/fee-table.ts';
 import {
-  detailedEstimateRequestSchema,
-  offersRequestSchema,
-  rangeQuerySchema,
-  reverseRequestSchema,
-} from '../features/net-sheet/requests.ts';
-import {
-  comparisonAnswerSchema,
-  detailedEstimateAnswerSchema,
-  rangeAnswerSchema,
-  reverseAnswerSchema,
-  sheetAnswerSchema,
-} from '../features/net-sheet/sheet-answer.ts';
-import {
   ogImageAnswerSchema,
   seoAnswerSchema,
   seoSavedSchema,
@@ -161,27 +148,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     errors: [404, 410],
   },
   {
-    method: 'POST',
-    path: '/api/estimates',
-    summary: 'A new estimate: the quick one, or with `details` a detailed net sheet',
-    tag: 'Estimates',
-    body: json(detailedEstimateRequestSchema),
-    success: created(
-      'The stored estimate, and its sheet when details were sent',
-      detailedEstimateAnswerSchema.partial({ sheet: true }),
-    ),
-    errors: [404],
-  },
-  {
-    method: 'GET',
-    path: '/api/estimates/:uuid',
-    summary: 'A stored estimate (a detailed one with its sheet)',
-    tag: 'Estimates',
-    params: estimateParams,
-    success: ok('The estimate', detailedEstimateAnswerSchema.omit({ sheet: true })),
-    errors: [404],
-  },
-  {
     method: 'GET',
     path: '/api/estimates/:uuid/pdf',
     summary: "The estimate's net sheet as a PDF, headed with the seller's name, the property and the closing date",
@@ -189,52 +155,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     params: estimateParams,
     success: { status: 200, description: 'The PDF', media: 'application/pdf' },
     errors: [404, 429],
-  },
-  {
-    method: 'POST',
-    path: '/api/estimates/reverse',
-    summary: 'The lowest whole-dollar price that nets the seller `target_net`, stored as an estimate',
-    tag: 'Net sheet',
-    body: json(reverseRequestSchema),
-    success: created('The price and the stored estimate with its sheet', reverseAnswerSchema),
-    errors: [404, 422],
-  },
-  {
-    method: 'GET',
-    path: '/api/estimates/:uuid/sheet',
-    summary: "An estimate's net sheet, the details it was computed from and the form's defaults",
-    tag: 'Net sheet',
-    params: estimateParams,
-    success: ok('The sheet', sheetAnswerSchema),
-    errors: [404],
-  },
-  {
-    method: 'GET',
-    path: '/api/estimates/:uuid/range',
-    summary: "The net to seller at prices from `percent` below to `percent` above the estimate's",
-    tag: 'Net sheet',
-    params: estimateParams,
-    query: rangeQuerySchema,
-    success: ok('The points', rangeAnswerSchema),
-    errors: [404],
-  },
-  {
-    method: 'POST',
-    path: '/api/offers',
-    summary: "Two to four offers weighed on an estimate's terms, stored as one link",
-    tag: 'Net sheet',
-    body: json(offersRequestSchema),
-    success: created('The comparison', comparisonAnswerSchema),
-    errors: [404],
-  },
-  {
-    method: 'GET',
-    path: '/api/offers/:uuid',
-    summary: 'A stored offer comparison',
-    tag: 'Net sheet',
-    params: comparisonParams,
-    success: ok('The comparison', comparisonAnswerSchema),
-    errors: [404],
   },
   {
     method: 'GET',

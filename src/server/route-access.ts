@@ -9,14 +9,7 @@ import { API_ROUTES } from './api-routes.generated.ts';
 export const LEGACY_ACCESS: RouteAccess = {
   // The public site.
   'GET /api/agents/public/:slug': 'public',
-  'POST /api/estimates': 'public',
-  'GET /api/estimates/:uuid': 'public',
   'GET /api/estimates/:uuid/pdf': 'public',
-  'POST /api/estimates/reverse': 'public',
-  'GET /api/estimates/:uuid/sheet': 'public',
-  'GET /api/estimates/:uuid/range': 'public',
-  'POST /api/offers': 'public',
-  'GET /api/offers/:uuid': 'public',
   'GET /api/offers/:uuid/pdf': 'public',
   'POST /api/leads': 'public',
   'POST /api/email/send-estimate': 'public',
