@@ -118,15 +118,13 @@ export const API_GROUPS = {
     async () => (await import('../features/estimate/estimate.server.ts')).estimatesApi,
     ({ db, clientAddress }) => ({ db, clientIp: clientAddress }),
   ),
-  estimatePdf: legacy(async ({ db, mail, clientAddress }) =>
-    (await import('../features/net-sheet/estimate-pdf.server.ts')).estimatePdfRoutes(
-      db,
-      siteUrlOf(mail),
-      clientAddress,
-    ),
+  estimatePdf: declared(
+    async () => (await import('../features/net-sheet/estimate-pdf.server.ts')).estimatePdfApi,
+    ({ db, mail, clientAddress }) => ({ db, siteUrl: siteUrlOf(mail), clientIp: clientAddress }),
   ),
-  offersPdf: legacy(async ({ db, mail, clientAddress }) =>
-    (await import('../features/net-sheet/offers-pdf.server.ts')).offersPdfRoutes(db, siteUrlOf(mail), clientAddress),
+  offersPdf: declared(
+    async () => (await import('../features/net-sheet/offers-pdf.server.ts')).offersPdfApi,
+    ({ db, mail, clientAddress }) => ({ db, siteUrl: siteUrlOf(mail), clientIp: clientAddress }),
   ),
   leadSync: legacy(async ({ db, crm, mail }) =>
     (await import('../features/crm/lead-sync.server.ts')).leadSyncRoutes(db, await crm(), siteUrlOf(mail)),

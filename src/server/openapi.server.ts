@@ -51,8 +51,6 @@ import { templatesRequestSchema } from '../features/email/follow-up-templates.ts
 import { sendEstimateRequestSchema, sendEstimateResponseSchema } from '../features/email/send-estimate.ts';
 import { unsubscribeRequestSchema, unsubscribeResultSchema } from '../features/email/unsubscribe.ts';
 import { oneClickBodySchema } from '../features/email/unsubscribe.server.ts';
-import { estimateParams } from '../features/estimate/estimate-row.server.ts';
-import { comparisonParams } from '../features/net-sheet/net-sheet.server.ts';
 import { imageFile } from '../features/images/images.server.ts';
 import { describeStoredSize, MAX_UPLOAD_BODY_BYTES, type StoredSize } from '../features/images/uploads.ts';
 import {
@@ -146,24 +144,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     params: agentParams,
     success: ok('The agent', publicAgentSchema),
     errors: [404, 410],
-  },
-  {
-    method: 'GET',
-    path: '/api/estimates/:uuid/pdf',
-    summary: "The estimate's net sheet as a PDF, headed with the seller's name, the property and the closing date",
-    tag: 'Estimates',
-    params: estimateParams,
-    success: { status: 200, description: 'The PDF', media: 'application/pdf' },
-    errors: [404, 429],
-  },
-  {
-    method: 'GET',
-    path: '/api/offers/:uuid/pdf',
-    summary: 'A stored offer comparison as a PDF: the offers side by side, then their sheets line by line',
-    tag: 'Net sheet',
-    params: comparisonParams,
-    success: { status: 200, description: 'The PDF', media: 'application/pdf' },
-    errors: [404, 429],
   },
   {
     method: 'POST',

@@ -9,8 +9,6 @@ import { API_ROUTES } from './api-routes.generated.ts';
 export const LEGACY_ACCESS: RouteAccess = {
   // The public site.
   'GET /api/agents/public/:slug': 'public',
-  'GET /api/estimates/:uuid/pdf': 'public',
-  'GET /api/offers/:uuid/pdf': 'public',
   'POST /api/leads': 'public',
   'POST /api/email/send-estimate': 'public',
   'POST /api/templates': 'public',
