@@ -126,8 +126,9 @@ export const API_GROUPS = {
     async () => (await import('../features/net-sheet/offers-pdf.server.ts')).offersPdfApi,
     ({ db, mail, clientAddress }) => ({ db, siteUrl: siteUrlOf(mail), clientIp: clientAddress }),
   ),
-  leadSync: legacy(async ({ db, crm, mail }) =>
-    (await import('../features/crm/lead-sync.server.ts')).leadSyncRoutes(db, await crm(), siteUrlOf(mail)),
+  leadSync: declared(
+    async () => (await import('../features/crm/lead-sync.server.ts')).leadSyncApi,
+    async ({ db, crm, mail }) => ({ db, crm: await crm(), siteUrl: siteUrlOf(mail) }),
   ),
   leads: legacy(async ({ db, mail, clientAddress, leadNoticesPerHour, crm, runAfterResponse, crmWaitMs, logError }) =>
     (await import('../features/leads/leads.server.ts')).leadRoutes(
@@ -138,8 +139,9 @@ export const API_GROUPS = {
       logError,
     ),
   ),
-  fubIntegration: legacy(async ({ db, crm }) =>
-    (await import('../features/crm/fub-integration.server.ts')).fubIntegrationRoutes(db, await crm()),
+  fubIntegration: declared(
+    async () => (await import('../features/crm/fub-integration.server.ts')).fubIntegrationApi,
+    async ({ db, crm }) => ({ db, crm: await crm() }),
   ),
   leadExport: legacy(async (deps) =>
     (await import('../features/leads/lead-export.server.ts')).leadExportRoutes(deps.db, await exportLimitsOf(deps)),

@@ -41,10 +41,6 @@ import {
   siteContentSavedSchema,
   siteContentSchema,
 } from '../features/content/site-content-schema.ts';
-import { fubSaveSchema } from '../features/crm/fub-integration.ts';
-import { fubAnswerSchema, fubChangeSchema } from '../features/crm/fub-integration.ts';
-import { leadSyncAnswerSchema, leadSyncRequestSchema } from '../features/crm/lead-sync.ts';
-import { leadCrmParams } from '../features/crm/lead-sync.server.ts';
 import { overviewResponseSchema } from '../features/dashboard/overview.ts';
 import { mailgunSaveSchema, testEmailAnswerSchema } from '../features/email/email-settings.ts';
 import { templatesRequestSchema } from '../features/email/follow-up-templates.ts';
@@ -453,47 +449,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     tag: 'Leads',
     query: leadExportQuerySchema,
     success: leadCsvPage,
-  },
-  {
-    method: 'POST',
-    path: '/api/leads/sync-fub',
-    summary: 'Sends the chosen leads to Follow Up Boss now',
-    tag: 'Follow Up Boss',
-    body: json(leadSyncRequestSchema),
-    success: ok('What each lead did', leadSyncAnswerSchema),
-    errors: [409],
-  },
-  {
-    method: 'GET',
-    path: '/api/leads/:id/crm',
-    summary: "A lead's Follow Up Boss sync history",
-    tag: 'Follow Up Boss',
-    params: leadCrmParams,
-    success: ok('The sync'),
-    errors: [404],
-  },
-  {
-    method: 'GET',
-    path: '/api/agents/me/integrations/fub',
-    summary: "The agent's Follow Up Boss connection (the key masked)",
-    tag: 'Follow Up Boss',
-    success: ok('The connection', fubAnswerSchema),
-  },
-  {
-    method: 'PATCH',
-    path: '/api/agents/me/integrations/fub',
-    summary: 'Connects or changes Follow Up Boss (the key is checked with Follow Up Boss)',
-    tag: 'Follow Up Boss',
-    body: json(fubSaveSchema),
-    success: ok('Saved', fubChangeSchema),
-    errors: [502],
-  },
-  {
-    method: 'DELETE',
-    path: '/api/agents/me/integrations/fub',
-    summary: 'Disconnects Follow Up Boss',
-    tag: 'Follow Up Boss',
-    success: ok('Disconnected', fubChangeSchema),
   },
   // Admins.
   {

@@ -50,12 +50,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/leads': 'agent',
   'DELETE /api/leads': 'agent',
   'GET /api/leads/export.csv': 'agent',
-  // Follow Up Boss: sync controls, a lead's sync history, and the agent's connection.
-  'POST /api/leads/sync-fub': 'agent',
-  'GET /api/leads/:id/crm': 'agent',
-  'GET /api/agents/me/integrations/fub': 'agent',
-  'PATCH /api/agents/me/integrations/fub': 'agent',
-  'DELETE /api/agents/me/integrations/fub': 'agent',
   // Admin settings: e-mail sending (the test e-mail goes to the admin's own address) and SEO.
   'GET /api/agents/me/integrations/mailgun': 'admin',
   'PATCH /api/agents/me/integrations/mailgun': 'admin',
