@@ -130,24 +130,27 @@ export const API_GROUPS = {
     async () => (await import('../features/crm/lead-sync.server.ts')).leadSyncApi,
     async ({ db, crm, mail }) => ({ db, crm: await crm(), siteUrl: siteUrlOf(mail) }),
   ),
-  leads: legacy(async ({ db, mail, clientAddress, leadNoticesPerHour, crm, runAfterResponse, crmWaitMs, logError }) =>
-    (await import('../features/leads/leads.server.ts')).leadRoutes(
+  leads: declared(
+    async () => (await import('../features/leads/leads.server.ts')).leadsApi,
+    async ({ db, mail, clientAddress, leadNoticesPerHour, crm, runAfterResponse, crmWaitMs, logError }) => ({
       db,
       mail,
-      clientAddress,
-      { noticesPerHour: leadNoticesPerHour, crm: await crm(), runAfterResponse, crmWaitMs },
+      clientIp: clientAddress,
+      options: { noticesPerHour: leadNoticesPerHour, crm: await crm(), runAfterResponse, crmWaitMs },
       logError,
-    ),
+    }),
   ),
   fubIntegration: declared(
     async () => (await import('../features/crm/fub-integration.server.ts')).fubIntegrationApi,
     async ({ db, crm }) => ({ db, crm: await crm() }),
   ),
-  leadExport: legacy(async (deps) =>
-    (await import('../features/leads/lead-export.server.ts')).leadExportRoutes(deps.db, await exportLimitsOf(deps)),
+  leadExport: declared(
+    async () => (await import('../features/leads/lead-export.server.ts')).leadExportApi,
+    async (deps) => ({ db: deps.db, limits: await exportLimitsOf(deps) }),
   ),
-  adminLeads: legacy(async (deps) =>
-    (await import('../features/admin/admin-leads.server.ts')).adminLeadRoutes(deps.db, await exportLimitsOf(deps)),
+  adminLeads: declared(
+    async () => (await import('../features/admin/admin-leads.server.ts')).adminLeadsApi,
+    async (deps) => ({ db: deps.db, exportLimits: await exportLimitsOf(deps) }),
   ),
   email: legacy(async ({ db, mail, clientAddress }) =>
     (await import('../features/email/email-routes.server.ts')).emailRoutes(db, mail, clientAddress),

@@ -6,7 +6,6 @@
  * route, or a route has no operation here.
  */
 import * as z from 'zod';
-import { leadIdSchema } from '../features/admin/admin-leads.server.ts';
 import { adminActivityResponseSchema, adminOverviewResponseSchema } from '../features/admin/admin-overview.ts';
 import {
   addAgentSchema,
@@ -16,7 +15,6 @@ import {
   agentIdParams,
   agentStatusSchema,
 } from '../features/admin/admin-agents.ts';
-import { leadTimelineResponseSchema } from '../features/admin/lead-timeline.ts';
 import { agentParams } from '../features/agents/agents.server.ts';
 import {
   LOGO_SIZE,
@@ -49,21 +47,6 @@ import { unsubscribeRequestSchema, unsubscribeResultSchema } from '../features/e
 import { oneClickBodySchema } from '../features/email/unsubscribe.server.ts';
 import { imageFile } from '../features/images/images.server.ts';
 import { describeStoredSize, MAX_UPLOAD_BODY_BYTES, type StoredSize } from '../features/images/uploads.ts';
-import {
-  agentPageLeadSchema,
-  contactLeadSchema,
-  estimatePageLeadSchema,
-  leadAnswerSchema,
-} from '../features/leads/lead.ts';
-import { adminLeadExportQuerySchema, EXPORT_HEADERS, leadExportQuerySchema } from '../features/leads/lead-export.ts';
-import {
-  adminLeadListQuerySchema,
-  adminLeadListResponseSchema,
-  clearLeadsResponseSchema,
-  leadFilterSchema,
-  leadListQuerySchema,
-  leadListResponseSchema,
-} from '../features/leads/lead-list.ts';
 import {
   dataRunsResponseSchema,
   dataStartedSchema,
@@ -115,20 +98,6 @@ type LegacyOperation = Omit<OperationDoc, 'access'>;
 
 const PROFILE_FILES = ['profile_photo', 'logo'] as const;
 
-/** A page of a leads CSV export (decision 0029): the file is the pages' bodies end to end. */
-const leadCsvPage = {
-  status: 200,
-  description:
-    'A page of the CSV: the first starts with the byte order mark and the header line, the others are rows only. ' +
-    `Ask for the next page with cursor set to ${EXPORT_HEADERS.next} until an answer has none.`,
-  media: 'text/csv',
-  headers: {
-    [EXPORT_HEADERS.rows]: 'Leads in this page',
-    [EXPORT_HEADERS.total]: 'Leads that match the filters (first page only)',
-    [EXPORT_HEADERS.next]: 'The cursor of the next page (absent on the last page)',
-  },
-} as const;
-
 /** Every API operation. Order: as a reader meets them (the public site, accounts, agents, admins). */
 export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
   // The public site.
@@ -140,19 +109,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     params: agentParams,
     success: ok('The agent', publicAgentSchema),
     errors: [404, 410],
-  },
-  {
-    method: 'POST',
-    path: '/api/leads',
-    summary:
-      "A seller's request to be contacted: the contact form, the agent page's unlock or the estimate page's form",
-    tag: 'Leads',
-    body: json(contactLeadSchema, agentPageLeadSchema, estimatePageLeadSchema),
-    success: created(
-      "The lead was recorded (the same answer when it joins a recent one), with what became of the visitor's estimate e-mail",
-      leadAnswerSchema,
-    ),
-    errors: [404, 429],
   },
   {
     method: 'POST',
@@ -426,30 +382,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     tag: 'Profile',
     success: ok('Removed', profileAnswerSchema),
   },
-  {
-    method: 'GET',
-    path: '/api/leads',
-    summary: "A page of the agent's leads, filtered",
-    tag: 'Leads',
-    query: leadListQuerySchema,
-    success: ok('The page', leadListResponseSchema),
-  },
-  {
-    method: 'DELETE',
-    path: '/api/leads',
-    summary: "Deletes the agent's leads that pass the list's filters (all of them without one: Clear All)",
-    tag: 'Leads',
-    query: leadFilterSchema,
-    success: ok('Deleted', clearLeadsResponseSchema),
-  },
-  {
-    method: 'GET',
-    path: '/api/leads/export.csv',
-    summary: "The agent's leads as CSV, filtered, a page at a time",
-    tag: 'Leads',
-    query: leadExportQuerySchema,
-    success: leadCsvPage,
-  },
   // Admins.
   {
     method: 'GET',
@@ -529,31 +461,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     summary: 'Recent activity across agents',
     tag: 'Admin',
     success: ok('The activity', adminActivityResponseSchema),
-  },
-  {
-    method: 'GET',
-    path: '/api/admin/leads',
-    summary: "A page of every agent's leads, filtered",
-    tag: 'Admin',
-    query: adminLeadListQuerySchema,
-    success: ok('The page', adminLeadListResponseSchema),
-  },
-  {
-    method: 'GET',
-    path: '/api/admin/leads/export.csv',
-    summary: "Every agent's leads as CSV, filtered, a page at a time",
-    tag: 'Admin',
-    query: adminLeadExportQuerySchema,
-    success: leadCsvPage,
-  },
-  {
-    method: 'GET',
-    path: '/api/admin/leads/:id/timeline',
-    summary: "A lead's timeline: e-mails, CRM syncs",
-    tag: 'Admin',
-    params: leadIdSchema,
-    success: ok('The timeline', leadTimelineResponseSchema),
-    errors: [404],
   },
   {
     method: 'GET',

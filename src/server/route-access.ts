@@ -9,7 +9,6 @@ import { API_ROUTES } from './api-routes.generated.ts';
 export const LEGACY_ACCESS: RouteAccess = {
   // The public site.
   'GET /api/agents/public/:slug': 'public',
-  'POST /api/leads': 'public',
   'POST /api/email/send-estimate': 'public',
   'POST /api/templates': 'public',
   'GET /api/email/unsubscribe': 'public',
@@ -46,10 +45,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'DELETE /api/upload/logo': 'agent',
   // Uploaded images, by content hash (src/features/images/images.server.ts).
   'GET /api/images/:file': 'public',
-  // The agent's leads (POST /api/leads above is the public lead form).
-  'GET /api/leads': 'agent',
-  'DELETE /api/leads': 'agent',
-  'GET /api/leads/export.csv': 'agent',
   // Admin settings: e-mail sending (the test e-mail goes to the admin's own address) and SEO.
   'GET /api/agents/me/integrations/mailgun': 'admin',
   'PATCH /api/agents/me/integrations/mailgun': 'admin',
@@ -66,10 +61,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   // The admin overview: the site's figures and recent activity.
   'GET /api/admin/overview': 'admin',
   'GET /api/admin/activity': 'admin',
-  // The admin's leads of every agent (src/features/admin/admin-leads.server.ts).
-  'GET /api/admin/leads': 'admin',
-  'GET /api/admin/leads/export.csv': 'admin',
-  'GET /api/admin/leads/:id/timeline': 'admin',
   // The admin's agents (src/features/admin/admin-agents.server.ts).
   'GET /api/admin/agents': 'admin',
   'POST /api/admin/agents': 'admin',
