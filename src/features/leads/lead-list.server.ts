@@ -24,10 +24,10 @@ import {
   type LeadListQuery,
   type LeadRow,
 } from './lead-list.ts';
-
-type AdminLeadListQuery = z.output<typeof adminLeadListQuerySchema>;
 import type { ExportCursor } from './lead-export.ts';
 import type { StoredEstimate } from '../estimate/estimate.ts';
+
+type AdminLeadListQuery = z.output<typeof adminLeadListQuerySchema>;
 
 const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.phone, l.address, l.message, l.source, l.created_at,
   CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path, l.origin, l.utm`;
