@@ -119,42 +119,47 @@ export const API_GROUPS = {
     async () => (await import('../features/images/images.server.ts')).imagesApi,
     ({ db }) => ({ db }),
   ),
-  netSheet: legacy(async ({ db, clientAddress }) =>
-    (await import('../features/net-sheet/net-sheet.server.ts')).netSheetRoutes(db, clientAddress),
+  netSheet: declared(
+    async () => (await import('../features/net-sheet/net-sheet.server.ts')).netSheetApi,
+    ({ db, clientAddress }) => ({ db, clientIp: clientAddress }),
   ),
-  estimates: legacy(async ({ db, clientAddress }) =>
-    (await import('../features/estimate/estimate.server.ts')).estimateRoutes(db, clientAddress),
+  estimates: declared(
+    async () => (await import('../features/estimate/estimate.server.ts')).estimatesApi,
+    ({ db, clientAddress }) => ({ db, clientIp: clientAddress }),
   ),
-  estimatePdf: legacy(async ({ db, mail, clientAddress }) =>
-    (await import('../features/net-sheet/estimate-pdf.server.ts')).estimatePdfRoutes(
-      db,
-      siteUrlOf(mail),
-      clientAddress,
-    ),
+  estimatePdf: declared(
+    async () => (await import('../features/net-sheet/estimate-pdf.server.ts')).estimatePdfApi,
+    ({ db, mail, clientAddress }) => ({ db, siteUrl: siteUrlOf(mail), clientIp: clientAddress }),
   ),
-  offersPdf: legacy(async ({ db, mail, clientAddress }) =>
-    (await import('../features/net-sheet/offers-pdf.server.ts')).offersPdfRoutes(db, siteUrlOf(mail), clientAddress),
+  offersPdf: declared(
+    async () => (await import('../features/net-sheet/offers-pdf.server.ts')).offersPdfApi,
+    ({ db, mail, clientAddress }) => ({ db, siteUrl: siteUrlOf(mail), clientIp: clientAddress }),
   ),
-  leadSync: legacy(async ({ db, crm, mail }) =>
-    (await import('../features/crm/lead-sync.server.ts')).leadSyncRoutes(db, await crm(), siteUrlOf(mail)),
+  leadSync: declared(
+    async () => (await import('../features/crm/lead-sync.server.ts')).leadSyncApi,
+    async ({ db, crm, mail }) => ({ db, crm: await crm(), siteUrl: siteUrlOf(mail) }),
   ),
-  leads: legacy(async ({ db, mail, clientAddress, leadNoticesPerHour, crm, runAfterResponse, crmWaitMs, logError }) =>
-    (await import('../features/leads/leads.server.ts')).leadRoutes(
+  leads: declared(
+    async () => (await import('../features/leads/leads.server.ts')).leadsApi,
+    async ({ db, mail, clientAddress, leadNoticesPerHour, crm, runAfterResponse, crmWaitMs, logError }) => ({
       db,
       mail,
-      clientAddress,
-      { noticesPerHour: leadNoticesPerHour, crm: await crm(), runAfterResponse, crmWaitMs },
+      clientIp: clientAddress,
+      options: { noticesPerHour: leadNoticesPerHour, crm: await crm(), runAfterResponse, crmWaitMs },
       logError,
-    ),
+    }),
   ),
-  fubIntegration: legacy(async ({ db, crm }) =>
-    (await import('../features/crm/fub-integration.server.ts')).fubIntegrationRoutes(db, await crm()),
+  fubIntegration: declared(
+    async () => (await import('../features/crm/fub-integration.server.ts')).fubIntegrationApi,
+    async ({ db, crm }) => ({ db, crm: await crm() }),
   ),
-  leadExport: legacy(async (deps) =>
-    (await import('../features/leads/lead-export.server.ts')).leadExportRoutes(deps.db, await exportLimitsOf(deps)),
+  leadExport: declared(
+    async () => (await import('../features/leads/lead-export.server.ts')).leadExportApi,
+    async (deps) => ({ db: deps.db, limits: await exportLimitsOf(deps) }),
   ),
-  adminLeads: legacy(async (deps) =>
-    (await import('../features/admin/admin-leads.server.ts')).adminLeadRoutes(deps.db, await exportLimitsOf(deps)),
+  adminLeads: declared(
+    async () => (await import('../features/admin/admin-leads.server.ts')).adminLeadsApi,
+    async (deps) => ({ db: deps.db, exportLimits: await exportLimitsOf(deps) }),
   ),
   email: legacy(async ({ db, mail, clientAddress }) =>
     (await import('../features/email/email-routes.server.ts')).emailRoutes(db, mail, clientAddress),

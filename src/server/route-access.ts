@@ -8,16 +8,6 @@ import { API_ROUTES } from './api-routes.generated.ts';
  */
 export const LEGACY_ACCESS: RouteAccess = {
   // The public site.
-  'POST /api/estimates': 'public',
-  'GET /api/estimates/:uuid': 'public',
-  'GET /api/estimates/:uuid/pdf': 'public',
-  'POST /api/estimates/reverse': 'public',
-  'GET /api/estimates/:uuid/sheet': 'public',
-  'GET /api/estimates/:uuid/range': 'public',
-  'POST /api/offers': 'public',
-  'GET /api/offers/:uuid': 'public',
-  'GET /api/offers/:uuid/pdf': 'public',
-  'POST /api/leads': 'public',
   'POST /api/email/send-estimate': 'public',
   'POST /api/templates': 'public',
   'GET /api/email/unsubscribe': 'public',
@@ -29,16 +19,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/sold': 'public',
   // The API's OpenAPI document (src/server/openapi.server.ts).
   'GET /api/openapi.json': 'public',
-  // The agent's leads (POST /api/leads above is the public lead form).
-  'GET /api/leads': 'agent',
-  'DELETE /api/leads': 'agent',
-  'GET /api/leads/export.csv': 'agent',
-  // Follow Up Boss: sync controls, a lead's sync history, and the agent's connection.
-  'POST /api/leads/sync-fub': 'agent',
-  'GET /api/leads/:id/crm': 'agent',
-  'GET /api/agents/me/integrations/fub': 'agent',
-  'PATCH /api/agents/me/integrations/fub': 'agent',
-  'DELETE /api/agents/me/integrations/fub': 'agent',
   // Admin settings: e-mail sending (the test e-mail goes to the admin's own address) and SEO.
   'GET /api/agents/me/integrations/mailgun': 'admin',
   'PATCH /api/agents/me/integrations/mailgun': 'admin',
@@ -52,10 +32,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'DELETE /api/upload/website-logo': 'admin',
   'POST /api/upload/town-logo': 'admin',
   'DELETE /api/upload/town-logo': 'admin',
-  // The admin's leads of every agent (src/features/admin/admin-leads.server.ts).
-  'GET /api/admin/leads': 'admin',
-  'GET /api/admin/leads/export.csv': 'admin',
-  'GET /api/admin/leads/:id/timeline': 'admin',
   // The admin's agents (src/features/admin/admin-agents.server.ts).
   'GET /api/admin/agents': 'admin',
   'POST /api/admin/agents': 'admin',

@@ -1,15 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
 import { createBatcher } from '../../server/batcher.ts';
-import { HttpError, jsonObject, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { HttpError, jsonObject, parseOrThrow, readJson } from '../../server/http.ts';
+import { apiGroup, created, json, ok } from '../../server/operation.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { countHitsStatement, secondsLeft, TooManyAttempts, type RateCheck } from '../auth/rate-limit.server.ts';
 import { SYSTEM_DEFAULTS } from './estimate.ts';
 import { ESTIMATE_LIMITS } from './estimate-limits.server.ts';
 import { estimateRequestSchema } from './estimate-request.ts';
 import { postDetailedEstimate } from '../net-sheet/net-sheet.server.ts';
+import { detailedEstimateRequestSchema } from '../net-sheet/requests.ts';
+import { detailedEstimateAnswerSchema } from '../net-sheet/sheet-answer.ts';
 import { ESTIMATE_COLUMNS, estimateParams, findEstimate, toEstimate, type EstimateRow } from './estimate-row.server.ts';
 
 type NewEstimate = z.output<typeof estimateRequestSchema>;
@@ -108,30 +111,54 @@ type InsertedEstimateRow = Omit<EstimateRow, 'agent_slug' | 'uuid'> & {
   ip_elapsed: number | null;
 };
 
-export function estimateRoutes(db: Db, clientIp: (c: Context) => string): Hono {
-  const app = new Hono();
-  // Concurrent estimates share one INSERT (see docs/decisions/0005-batched-estimate-inserts.md).
-  const insertEstimate = createBatcher((estimates: QuickEstimate[]) => insertEstimates(db, estimates));
-  route(app, '/estimates', {
-    POST: async (c) => {
-      const body = await readJson(c, jsonObject);
-      const [ipCheck] = perIpCheck(clientIp(c), ESTIMATE_LIMITS.estimatesPerIp, 'estimate');
-      // With the seller's details: a detailed sheet, stored with the estimate (issue 12).
-      if (body.details !== undefined) return postDetailedEstimate(c, db, body, ipCheck);
-      const request = parseOrThrow(estimateRequestSchema, body);
-      const row = await insertEstimate({ request, ipCheck });
-      if (row instanceof TooManyAttempts) throw row;
-      if (!row) throw new HttpError(404, 'Agent not found', { agent_slug: 'Agent not found' });
-      return c.json({ success: true, estimate: toEstimate(row) }, 201);
-    },
-  });
-  route(app, '/estimates/:uuid', {
-    GET: async (c) => {
-      const { uuid } = parseOrThrow(estimateParams, c.req.param());
-      const row = await findEstimate(db, uuid.toLowerCase());
-      if (!row) throw new HttpError(404, 'Estimate not found');
-      return c.json({ success: true, estimate: toEstimate(row) });
-    },
-  });
-  return app;
-}
+/** Estimates: a new one (quick, or with `details` a detailed net sheet) and a stored one. */
+export const estimatesApi = apiGroup(
+  ({ db, clientIp }: { db: Db; clientIp: (c: Context) => string }) => ({
+    db,
+    clientIp,
+    // Concurrent estimates share one INSERT (see docs/decisions/0005-batched-estimate-inserts.md).
+    insertEstimate: createBatcher((estimates: QuickEstimate[]) => insertEstimates(db, estimates)),
+  }),
+  (op) => [
+    op({
+      method: 'POST',
+      path: '/api/estimates',
+      access: 'public',
+      summary: 'A new estimate: the quick one, or with `details` a detailed net sheet',
+      tag: 'Estimates',
+      body: json(detailedEstimateRequestSchema),
+      success: created(
+        'The stored estimate, and its sheet when details were sent',
+        detailedEstimateAnswerSchema.partial({ sheet: true }),
+      ),
+      errors: [404],
+      handler: async (c, { db, clientIp, insertEstimate }) => {
+        const body = await readJson(c, jsonObject);
+        const [ipCheck] = perIpCheck(clientIp(c), ESTIMATE_LIMITS.estimatesPerIp, 'estimate');
+        // With the seller's details: a detailed sheet, stored with the estimate (issue 12).
+        if (body.details !== undefined) return postDetailedEstimate(c, db, body, ipCheck);
+        const request = parseOrThrow(estimateRequestSchema, body);
+        const row = await insertEstimate({ request, ipCheck });
+        if (row instanceof TooManyAttempts) throw row;
+        if (!row) throw new HttpError(404, 'Agent not found', { agent_slug: 'Agent not found' });
+        return c.json({ success: true, estimate: toEstimate(row) }, 201);
+      },
+    }),
+    op({
+      method: 'GET',
+      path: '/api/estimates/:uuid',
+      access: 'public',
+      summary: 'A stored estimate (a detailed one with its sheet)',
+      tag: 'Estimates',
+      params: estimateParams,
+      success: ok('The estimate', detailedEstimateAnswerSchema.omit({ sheet: true })),
+      errors: [404],
+      handler: async (c, { db }, input) => {
+        const { uuid } = input.params();
+        const row = await findEstimate(db, uuid.toLowerCase());
+        if (!row) throw new HttpError(404, 'Estimate not found');
+        return c.json({ success: true, estimate: toEstimate(row) });
+      },
+    }),
+  ],
+);

@@ -4,15 +4,15 @@
  * /api/admin/leads/export.csv). One handler serves both, reading the list's own query
  * (lead-list.server.ts) by scope, so the export's filters are the list's.
  */
-import { Hono, type Context, type Handler } from 'hono';
+import type { Context } from 'hono';
 import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
-import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup } from '../../server/operation.ts';
 import { ADMINS_ONLY, sessionOf } from '../auth/access.server.ts';
 import {
   EXPORT_HEADERS,
   exportCursor,
-  adminLeadExportQuerySchema,
   LEAD_EXPORT,
   leadExportQuerySchema,
   type LeadExportQuery,
@@ -79,12 +79,13 @@ const isStoredEstimate = (row: {
 }): row is StoredEstimate => Object.values(row).every((value) => typeof value === 'number');
 
 /**
- * One page of the CSV of `scope`'s leads that pass the filters, newest first, in one round trip:
+ * One page of the CSV of `scope`'s leads (GET /api/leads/export.csv here, GET /api/admin/leads/export.csv
+ * in admin-leads.server.ts) that pass the filters, newest first, in one round trip:
  * the session, the total (first page only) and one lead more than a page holds, which says whether
  * another page follows. Lines are added while the body stays within pageBytes (at least one, so an
  * export always moves on); the next page starts after the last lead sent.
  */
-async function leadCsvPage(
+export async function leadCsvPage(
   db: Db,
   c: Context,
   scope: LeadScope,
@@ -126,17 +127,33 @@ async function leadCsvPage(
   return c.body(lines.join(''), 200, headers);
 }
 
-/** GET /api/leads/export.csv: a page of the caller's leads that pass the list's filters. */
-export function leadExportRoutes(db: Db, limits: LeadExportLimits): Hono {
-  const app = new Hono();
-  route(app, '/leads/export.csv', {
-    GET: (c: Context) => leadCsvPage(db, c, 'own', parseOrThrow(leadExportQuerySchema, c.req.query()), limits),
-  });
-  return app;
-}
+/** A page of a leads CSV export (decision 0029), as the document says: the file is the pages' bodies end to end. */
+export const leadCsvPageAnswer = {
+  status: 200,
+  description:
+    'A page of the CSV: the first starts with the byte order mark and the header line, the others are rows only. ' +
+    `Ask for the next page with cursor set to ${EXPORT_HEADERS.next} until an answer has none.`,
+  media: 'text/csv',
+  headers: {
+    [EXPORT_HEADERS.rows]: 'Leads in this page',
+    [EXPORT_HEADERS.total]: 'Leads that match the filters (first page only)',
+    [EXPORT_HEADERS.next]: 'The cursor of the next page (absent on the last page)',
+  },
+} as const;
 
-/** GET /api/admin/leads/export.csv: a page of every agent's leads that pass the admin's filters, with the agent. */
-export const adminLeadExportHandler =
-  (db: Db, limits: LeadExportLimits): Handler =>
-  (c) =>
-    leadCsvPage(db, c, 'all', parseOrThrow(adminLeadExportQuerySchema, c.req.query()), limits);
+/** GET /api/leads/export.csv: a page of the caller's leads that pass the list's filters. */
+export const leadExportApi = apiGroup(
+  (deps: { db: Db; limits: LeadExportLimits }) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/leads/export.csv',
+      access: 'agent',
+      summary: "The agent's leads as CSV, filtered, a page at a time",
+      tag: 'Leads',
+      query: leadExportQuerySchema,
+      success: leadCsvPageAnswer,
+      handler: (c, { db, limits }, input) => leadCsvPage(db, c, 'own', input.query(), limits),
+    }),
+  ],
+);

@@ -5,26 +5,29 @@
  * the session (sessionAgentCte) and touches only the scope's rows, so an admin gets their own leads
  * at /api/leads too.
  */
-import type { Handler } from 'hono';
+import type { Context } from 'hono';
+import type * as z from 'zod';
 import type { Db } from '../../server/db.ts';
-import { HttpError, parseOrThrow } from '../../server/http.ts';
+import { HttpError } from '../../server/http.ts';
 import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import { townBySlug } from '../towns/town-data.ts';
 import { LEAD_ORIGINS } from './lead-origin.ts';
 import { leadSourceLabel } from './lead-page.ts';
 import {
-  adminLeadListQuerySchema,
   leadRowSchema,
   LEAD_TIME_ZONE,
-  leadFilterSchema,
-  leadListQuerySchema,
+  type adminLeadListQuerySchema,
   type AdminLeadFilters,
   type AdminLeadRow,
+  type LeadFilters,
+  type LeadListQuery,
   type LeadRow,
 } from './lead-list.ts';
 import type { ExportCursor } from './lead-export.ts';
 import type { StoredEstimate } from '../estimate/estimate.ts';
+
+type AdminLeadListQuery = z.output<typeof adminLeadListQuerySchema>;
 
 const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.phone, l.address, l.message, l.source, l.created_at,
   CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path, l.origin, l.utm`;
@@ -277,40 +280,37 @@ export async function readPage(
   return { head, leads: rows.filter(isLead) };
 }
 
-/** GET and DELETE of /api/leads (its POST, the public lead form, is in leads.server.ts). */
-export function leadListHandlers(db: Db): { GET: Handler; DELETE: Handler } {
-  return {
-    /** One round trip: the session, the total and the page of the caller's leads. */
-    GET: async (c) => {
-      const query = parseOrThrow(leadListQuerySchema, c.req.query());
-      const { head, leads } = await readPage(db, matchingCte(query, 'own', 1, sessionOf(c)), pageOf(query));
-      return c.json({
-        success: true,
-        leads: leads.map(toRow),
-        towns: namedTowns(head.towns),
-        total: head.total,
-        page: query.page,
-        per_page: query.per_page,
-      });
-    },
-    /**
-     * One statement: the caller's leads that pass the filters go (every one without a filter, the
-     * spec's Clear All), chosen by the list's own `matching`, so the table's rows and the deleted
-     * ones cannot differ; their e-mail delivery rows stay (lead_id is set null).
-     */
-    DELETE: async (c) => {
-      const filters = parseOrThrow(leadFilterSchema, c.req.query());
-      const matching = matchingCte(filters, 'own', 1, sessionOf(c));
-      const [row] = await db.query<{ me_id: number | null; deleted: number }>(
-        `WITH ${matching.sql},
-         gone AS (DELETE FROM leads WHERE id IN (SELECT id FROM matching) RETURNING 1)
-         SELECT (SELECT id FROM me) AS me_id, (SELECT count(*)::int FROM gone) AS deleted`,
-        matching.params,
-      );
-      if (!row || row.me_id === null) throw signedOut();
-      return c.json({ success: true, deleted: row.deleted });
-    },
-  };
+/**
+ * GET /api/leads (its DELETE below; its POST, the public lead form, is in leads.server.ts): one round
+ * trip: the session, the total and the page of the caller's leads.
+ */
+export async function listOwnLeads(c: Context, db: Db, query: LeadListQuery): Promise<Response> {
+  const { head, leads } = await readPage(db, matchingCte(query, 'own', 1, sessionOf(c)), pageOf(query));
+  return c.json({
+    success: true,
+    leads: leads.map(toRow),
+    towns: namedTowns(head.towns),
+    total: head.total,
+    page: query.page,
+    per_page: query.per_page,
+  });
+}
+
+/**
+ * DELETE /api/leads: one statement: the caller's leads that pass the filters go (every one without a
+ * filter, the spec's Clear All), chosen by the list's own `matching`, so the table's rows and the
+ * deleted ones cannot differ; their e-mail delivery rows stay (lead_id is set null).
+ */
+export async function clearOwnLeads(c: Context, db: Db, filters: LeadFilters): Promise<Response> {
+  const matching = matchingCte(filters, 'own', 1, sessionOf(c));
+  const [row] = await db.query<{ me_id: number | null; deleted: number }>(
+    `WITH ${matching.sql},
+     gone AS (DELETE FROM leads WHERE id IN (SELECT id FROM matching) RETURNING 1)
+     SELECT (SELECT id FROM me) AS me_id, (SELECT count(*)::int FROM gone) AS deleted`,
+    matching.params,
+  );
+  if (!row || row.me_id === null) throw signedOut();
+  return c.json({ success: true, deleted: row.deleted });
 }
 
 const pageOf = (query: { page: number; per_page: number }) => ({
@@ -326,18 +326,15 @@ const isLead = <Row extends Partial<DbListedLead>>(row: Row): row is Row & DbLis
 /** An agent who is not an admin, on an admin route. */
 
 /** GET /api/admin/leads: every agent's leads, one round trip (403 to an agent who is not an admin). */
-export const adminLeadListHandler =
-  (db: Db): Handler =>
-  async (c) => {
-    const query = parseOrThrow(adminLeadListQuerySchema, c.req.query());
-    const { head, leads } = await readPage(db, matchingCte(query, 'all', 1, sessionOf(c)), pageOf(query));
-    if (!head.is_admin) throw new HttpError(403, ADMINS_ONLY);
-    return c.json({
-      success: true,
-      leads: leads.map(toAdminRow),
-      towns: namedTowns(head.towns),
-      total: head.total,
-      page: query.page,
-      per_page: query.per_page,
-    });
-  };
+export async function listAllLeads(c: Context, db: Db, query: AdminLeadListQuery): Promise<Response> {
+  const { head, leads } = await readPage(db, matchingCte(query, 'all', 1, sessionOf(c)), pageOf(query));
+  if (!head.is_admin) throw new HttpError(403, ADMINS_ONLY);
+  return c.json({
+    success: true,
+    leads: leads.map(toAdminRow),
+    towns: namedTowns(head.towns),
+    total: head.total,
+    page: query.page,
+    per_page: query.per_page,
+  });
+}

@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import * as z from 'zod';
 import { whenConnectionDrops, type Db } from '../../server/db.ts';
-import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { HttpError, parseOrThrow, readJson } from '../../server/http.ts';
+import { apiGroup, created, json, ok } from '../../server/operation.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { countHitsStatement, enforceRateLimits, type RateCheck } from '../auth/rate-limit.server.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
@@ -14,12 +15,19 @@ import {
   contactLeadSchema,
   estimatePageLeadSchema,
   HONEYPOT_FIELD,
+  leadAnswerSchema,
   type EstimateEmailStatus,
   type LeadAnswer,
   type Utm,
 } from './lead.ts';
 import { DUPLICATE_LEAD_MINUTES, estimateEmailCheck, LEAD_LIMITS, noticeCheck } from './lead-limits.server.ts';
-import { leadListHandlers } from './lead-list.server.ts';
+import { clearOwnLeads, listOwnLeads } from './lead-list.server.ts';
+import {
+  clearLeadsResponseSchema,
+  leadFilterSchema,
+  leadListQuerySchema,
+  leadListResponseSchema,
+} from './lead-list.ts';
 import { claimedJobSchema, CLAIM_SECONDS, sendJob, type CrmContext } from '../crm/crm-sync.server.ts';
 import { fubEventFor, type FubEvent } from '../crm/fub-event.ts';
 
@@ -424,68 +432,100 @@ async function syncNow(
   }
 }
 
-export function leadRoutes(
-  db: Db,
-  mail: MailContext,
-  clientIp: (c: Context) => string,
-  options: LeadRoutesOptions,
-  logError: (error: unknown, request: Request) => void,
-): Hono {
-  const noticesPerHour = options.noticesPerHour ?? LEAD_LIMITS.noticesPerAgentAddress.limit;
-  const app = new Hono();
-  /**
-   * Round trips: the per-IP limits (none for a local client), the agent (and estimate), then the
-   * lead with its counters, queued e-mails and CRM sync job, then (with an integration) the sync's
-   * record. The e-mails are delivered after the response; a failing provider or CRM never loses
-   * the lead or fails the request.
-   */
-  route(app, '/leads', {
-    // The signed-in agent's list and Clear All share the path (route() answers 405 for the rest).
-    ...leadListHandlers(db),
-    POST: async (c) => {
-      const body = await readJson(c, z.record(z.string(), z.unknown()));
-      const shape = shapeOf(body);
-      const { lead, bot } = parseLead(shape, body);
-      // A filled-in honeypot is a bot: it is told what a person is told, and nothing is written
-      // (not even a rate-limit counter) or sent. The id is made up, as no lead exists.
-      if (bot)
-        return leadAnswer(c, randomInt(1, 2 ** 31 - 1), new Date(), 'no_integration', {
-          status: shape === 'agent' && lead.estimate_uuid ? 'queued' : 'none',
-          retry_after_seconds: null,
+/** The public lead form, and the signed-in agent's list of leads and its Clear All. */
+export const leadsApi = apiGroup(
+  (deps: {
+    db: Db;
+    mail: MailContext;
+    clientIp: (c: Context) => string;
+    options: LeadRoutesOptions;
+    logError: (error: unknown, request: Request) => void;
+  }) => ({ ...deps, noticesPerHour: deps.options.noticesPerHour ?? LEAD_LIMITS.noticesPerAgentAddress.limit }),
+  // GET and DELETE first: a 405 here names them in that order (Allow: GET, DELETE, POST, HEAD).
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/leads',
+      access: 'agent',
+      summary: "A page of the agent's leads, filtered",
+      tag: 'Leads',
+      query: leadListQuerySchema,
+      success: ok('The page', leadListResponseSchema),
+      handler: async (c, { db }, input) => listOwnLeads(c, db, input.query()),
+    }),
+    op({
+      method: 'DELETE',
+      path: '/api/leads',
+      access: 'agent',
+      summary: "Deletes the agent's leads that pass the list's filters (all of them without one: Clear All)",
+      tag: 'Leads',
+      query: leadFilterSchema,
+      success: ok('Deleted', clearLeadsResponseSchema),
+      handler: async (c, { db }, input) => clearOwnLeads(c, db, input.query()),
+    }),
+    op({
+      method: 'POST',
+      path: '/api/leads',
+      access: 'public',
+      summary:
+        "A seller's request to be contacted: the contact form, the agent page's unlock or the estimate page's form",
+      tag: 'Leads',
+      body: json(contactLeadSchema, agentPageLeadSchema, estimatePageLeadSchema),
+      success: created(
+        "The lead was recorded (the same answer when it joins a recent one), with what became of the visitor's estimate e-mail",
+        leadAnswerSchema,
+      ),
+      errors: [404, 429],
+      /**
+       * Round trips: the per-IP limits (none for a local client), the agent (and estimate), then the
+       * lead with its counters, queued e-mails and CRM sync job, then (with an integration) the sync's
+       * record. The e-mails are delivered after the response; a failing provider or CRM never loses
+       * the lead or fails the request.
+       */
+      handler: async (c, { db, mail, clientIp, options, logError, noticesPerHour }) => {
+        const body = await readJson(c, z.record(z.string(), z.unknown()));
+        const shape = shapeOf(body);
+        const { lead, bot } = parseLead(shape, body);
+        // A filled-in honeypot is a bot: it is told what a person is told, and nothing is written
+        // (not even a rate-limit counter) or sent. The id is made up, as no lead exists.
+        if (bot)
+          return leadAnswer(c, randomInt(1, 2 ** 31 - 1), new Date(), 'no_integration', {
+            status: shape === 'agent' && lead.estimate_uuid ? 'queued' : 'none',
+            retry_after_seconds: null,
+          });
+        const ip = clientIp(c);
+        await enforceRateLimits(db, [
+          ...perIpCheck(ip, LEAD_LIMITS.leadsPerIpShort, 'lead-10min'),
+          ...perIpCheck(ip, LEAD_LIMITS.leadsPerIpHour, 'lead-hour'),
+        ]);
+        const store = async (): Promise<LeadOutcome> => {
+          const target = await findTarget(db, lead);
+          if (!target) throw notFound(lead);
+          const siteUrl = mail.siteUrl(c.req.raw);
+          const emails = leadEmails(shape, lead, target, siteUrl);
+          // occurredAt is set to the lead's own time by the statement.
+          const event = fubEventFor({
+            lead: { ...lead, created_at: new Date().toISOString() },
+            estimate: target.estimate,
+            agentSlug: target.agent.slug,
+            siteUrl,
+          });
+          const row = await insertLead(db, lead, target.agent.id, emails, noticesPerHour, event);
+          if (!row) throw notFound(lead);
+          return row;
+        };
+        // A connection that drops under the statement may have dropped after the commit: the lead is
+        // stored and only its answer was lost. Again on a fresh connection, the statement finds
+        // such a lead through its claim and answers it as the same lead (no second row, notice, copy
+        // or CRM job), so the visitor is thanked for a lead that is stored rather than refused.
+        const row = await whenConnectionDrops(store);
+        mail.deliverSoon(row.delivery_ids, c.req.raw);
+        const status = await syncNow(db, options, row, (error) => logError(error, c.req.raw));
+        return leadAnswer(c, row.id, row.created_at, status, {
+          status: row.estimate_email,
+          retry_after_seconds: row.estimate_email_retry_after,
         });
-      const ip = clientIp(c);
-      await enforceRateLimits(db, [
-        ...perIpCheck(ip, LEAD_LIMITS.leadsPerIpShort, 'lead-10min'),
-        ...perIpCheck(ip, LEAD_LIMITS.leadsPerIpHour, 'lead-hour'),
-      ]);
-      const store = async (): Promise<LeadOutcome> => {
-        const target = await findTarget(db, lead);
-        if (!target) throw notFound(lead);
-        const siteUrl = mail.siteUrl(c.req.raw);
-        const emails = leadEmails(shape, lead, target, siteUrl);
-        // occurredAt is set to the lead's own time by the statement.
-        const event = fubEventFor({
-          lead: { ...lead, created_at: new Date().toISOString() },
-          estimate: target.estimate,
-          agentSlug: target.agent.slug,
-          siteUrl,
-        });
-        const row = await insertLead(db, lead, target.agent.id, emails, noticesPerHour, event);
-        if (!row) throw notFound(lead);
-        return row;
-      };
-      // A connection that drops under the statement may have dropped after the commit: the lead is
-      // stored and only its answer was lost. Again on a fresh connection, the statement finds
-      // such a lead through its claim and answers it as the same lead (no second row, notice, copy
-      // or CRM job), so the visitor is thanked for a lead that is stored rather than refused.
-      const row = await whenConnectionDrops(store);
-      mail.deliverSoon(row.delivery_ids, c.req.raw);
-      const status = await syncNow(db, options, row, (error) => logError(error, c.req.raw));
-      return leadAnswer(c, row.id, row.created_at, status, {
-        status: row.estimate_email,
-        retry_after_seconds: row.estimate_email_retry_after,
-      });
-    },
-  });
-  return app;
-}
+      },
+    }),
+  ],
+);

@@ -9,9 +9,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import { Hono } from 'hono';
 import type { Db } from '../../server/db.ts';
-import { HttpError, route } from '../../server/http.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup } from '../../server/operation.ts';
 import { WorkerPoolError } from '../../server/worker-pool.server.ts';
 import { WorkersBusy } from '../../server/workers-busy.server.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';
@@ -286,31 +286,36 @@ export async function storePdf(
 /** The PDF's file name: the estimate's own id, which the recipient already has in the link. */
 export const estimatePdfFilename = (uuid: string): string => `net-sheet-${uuid.toLowerCase()}.pdf`;
 
-export function estimatePdfRoutes(
-  db: Db,
-  siteUrl: (request: Request) => string,
-  clientIp: (c: Context) => string,
-): Hono {
-  const app = new Hono();
-  route(app, '/estimates/:uuid/pdf', {
-    GET: async (c) => {
-      // Counted before anything is read: a script fetching PDFs is held to its allowance.
-      await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.pdfsPerIp, 'estimate-pdf'));
-      // A malformed id is an estimate that does not exist, as on the estimate page.
-      const parsed = estimateParams.safeParse(c.req.param());
-      const uuid = parsed.success ? parsed.data.uuid : undefined;
-      const pdf = uuid === undefined ? undefined : await estimatePdf(db, uuid, siteUrl(c.req.raw), 'seller');
-      if (!pdf || uuid === undefined) throw new HttpError(404, 'Estimate not found');
-      return c.body(new Uint8Array(pdf), 200, {
-        'Content-Type': 'application/pdf',
-        'Content-Disposition': `inline; filename="${estimatePdfFilename(uuid)}"`,
-        // The uuid is the capability and the sheet names the seller: kept by no shared cache.
-        'Cache-Control': 'private, no-store',
-      });
-    },
-  });
-  return app;
-}
+/** The estimate's net sheet as a PDF, for the seller who downloads it. */
+export const estimatePdfApi = apiGroup(
+  (deps: { db: Db; siteUrl: (request: Request) => string; clientIp: (c: Context) => string }) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/estimates/:uuid/pdf',
+      access: 'public',
+      summary: "The estimate's net sheet as a PDF, headed with the seller's name, the property and the closing date",
+      tag: 'Estimates',
+      params: estimateParams,
+      success: { status: 200, description: 'The PDF', media: 'application/pdf' },
+      errors: [404, 429],
+      handler: async (c, { db, siteUrl, clientIp }, input) => {
+        // Counted before anything is read: a script fetching PDFs is held to its allowance.
+        await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.pdfsPerIp, 'estimate-pdf'));
+        // A malformed id is an estimate that does not exist, as on the estimate page.
+        const uuid = input.validParams()?.uuid;
+        const pdf = uuid === undefined ? undefined : await estimatePdf(db, uuid, siteUrl(c.req.raw), 'seller');
+        if (!pdf || uuid === undefined) throw new HttpError(404, 'Estimate not found');
+        return c.body(new Uint8Array(pdf), 200, {
+          'Content-Type': 'application/pdf',
+          'Content-Disposition': `inline; filename="${estimatePdfFilename(uuid)}"`,
+          // The uuid is the capability and the sheet names the seller: kept by no shared cache.
+          'Cache-Control': 'private, no-store',
+        });
+      },
+    }),
+  ],
+);
 
 /**
  * DeliverOptions.attachments for the e-mail worker: an estimate e-mail carries its net sheet as a

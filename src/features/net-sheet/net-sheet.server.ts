@@ -5,11 +5,12 @@
  * fee table of the moment, and stored with what it was computed with (migration 0020).
  */
 import { randomUUID } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import * as z from 'zod';
 import { createBatcher } from '../../server/batcher.ts';
 import type { Db } from '../../server/db.ts';
-import { HttpError, jsonObject, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { HttpError, jsonObject, parseOrThrow, readJson } from '../../server/http.ts';
+import { apiGroup, created, json, ok } from '../../server/operation.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { enforceRateLimits, type RateCheck } from '../auth/rate-limit.server.ts';
@@ -38,7 +39,13 @@ import {
   reverseRequestSchema,
 } from './requests.ts';
 import { solveReverse, UnreachableTargetError, type QuickWithoutPrice } from './reverse.ts';
-import { toSheetAnswer, type rangeAnswerSchema, type sheetAnswerSchema } from './sheet-answer.ts';
+import {
+  comparisonAnswerSchema,
+  rangeAnswerSchema,
+  reverseAnswerSchema,
+  sheetAnswerSchema,
+  toSheetAnswer,
+} from './sheet-answer.ts';
 import { FIRST_RANGE_PERCENT } from './range-view.ts';
 import { closingDateProblem, detailsProblems } from './guard-rails.ts';
 import { longIslandDate, sheetTermsOf, storedOfferSchema, type SheetBasis, type StoredOffer } from './stored-sheet.ts';
@@ -349,103 +356,151 @@ export const comparisonParams = z.object({
 });
 
 /**
- * Mounted before the estimate routes: `/estimates/reverse` must not be taken for an estimate's uuid
- * (whose route answers 405 to a POST). The writes count per IP (a round trip more for a client with
- * an address of its own): the reverse solve stores an estimate, so it shares their counter.
+ * The net sheet's operations. `/api/estimates/reverse` is a static path, so it is never taken for an
+ * estimate's uuid (whose route answers 405 to a POST). The writes count per IP (a round trip more for
+ * a client with an address of its own): the reverse solve stores an estimate, so it shares their counter.
  */
-export function netSheetRoutes(db: Db, clientIp: (c: Context) => string): Hono {
-  const app = new Hono();
-  route(app, '/estimates/reverse', {
-    POST: async (c) => {
-      const body = await readJson(c, jsonObject);
-      const request = parseOrThrow(reverseRequestSchema, body);
-      await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.estimatesPerIp, 'estimate'));
-      const terms = await agentTermsFor(db, request.agent_slug, new Date());
-      refuseUnusableDetails(request.details, terms.basis);
-      const quick = { ...terms.rates, mortgagePayoffCents: request.mortgage_payoff };
-      const options = { today: terms.basis.today, defaults: terms.basis.defaults };
-      let price: number;
-      try {
-        ({ price_cents: price } = solveReverse(request.target_net, quick, request.details, terms.basis.fees, options));
-      } catch (error) {
-        if (!(error instanceof UnreachableTargetError)) throw error;
-        throw new HttpError(422, error.message, { target_net: error.message });
-      }
-      // Below the smallest price the calculator takes, that smallest price (it nets more than the target).
-      const salePrice = Math.max(price, MIN_SALE_PRICE_DOLLARS * 100);
-      const details = request.details ? { parsed: request.details, sent: body.details } : undefined;
-      const created = await createSheetEstimate(db, terms, { ...request, sale_price: salePrice, details });
-      return c.json({ success: true, sale_price: centsToDollars(salePrice), ...created }, 201);
-    },
-  });
-  route(app, '/estimates/:uuid/sheet', {
-    GET: async (c) => {
-      const { uuid } = parseOrThrow(estimateParams, c.req.param());
-      const found = await findEstimateSheet(db, uuid);
-      if (!found) throw estimateNotFound();
-      return c.json(found.sheet);
-    },
-  });
-  route(app, '/estimates/:uuid/range', {
-    GET: async (c) => {
-      const { uuid } = parseOrThrow(estimateParams, c.req.param());
-      const { percent, points } = parseOrThrow(rangeQuerySchema, c.req.query());
-      const { row, terms } = await estimateTerms(db, uuid);
-      return c.json(rangeAnswerOf(row, terms, { percent, points }));
-    },
-  });
-  route(app, '/offers', {
-    POST: async (c) => {
-      const request = await readJson(c, offersRequestSchema);
-      await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.offersPerIp, 'offers'));
-      // Offers are weighed today, whenever their estimate was made: their dates are judged against today.
-      const today = longIslandDate(new Date());
-      refuseUnusable(
-        Object.fromEntries(
-          request.offers.flatMap((offer, index) => {
-            const problem = closingDateProblem(offer.closing_date, today);
-            return problem ? [[`offers.${index}.closing_date`, problem]] : [];
-          }),
-        ),
-        '',
-      );
-      const found = await findEstimateWithSettings(db, request.estimate_uuid);
-      if (!found) throw estimateNotFound('estimate_uuid');
-      const { row } = found;
-      const terms = sheetTermsOf(row, sheetDefaultsOf(found.settings));
-      const { buyerPercent } = commissionSplit(terms.quick, terms.details, terms.options);
-      // Every offer has its own closing date, so `today` moves nothing but what is said of a past one.
-      const options = { ...terms.options, today };
-      const compared = compareOffers(request.offers, terms.quick, terms.details, terms.fees, options);
-      const stored: StoredOffer[] = compared.map(({ offer, sheet, net_cents, behind_best_cents, best }) => ({
-        price_cents: offer.price,
-        concessions_cents: offer.concessions,
-        buyer_agent_percent: offer.buyer_agent_percent ?? buyerPercent,
-        closing_date: offer.closing_date,
-        financing: offer.financing ?? null,
-        net_cents,
-        behind_best_cents,
-        best,
-        sheet,
-      }));
-      const [saved] = await db.query<ComparisonRow>(
-        // An estimate deleted since the read (its agent removed) stores nothing: 404, not a broken key.
-        `INSERT INTO offer_comparisons (uuid, estimate_uuid, offers, comparison)
-         SELECT $1, e.uuid, $3::jsonb, $4::jsonb FROM estimates e WHERE e.uuid = $2
-         RETURNING uuid, estimate_uuid, $5::text AS agent_slug, comparison, created_at`,
-        [randomUUID(), row.uuid, JSON.stringify(request.offers), JSON.stringify(stored), row.agent_slug],
-      );
-      if (!saved) throw estimateNotFound('estimate_uuid');
-      return c.json({ success: true, comparison: toComparisonAnswer(saved) }, 201);
-    },
-  });
-  route(app, '/offers/:uuid', {
-    GET: async (c) => {
-      const { uuid } = parseOrThrow(comparisonParams, c.req.param());
-      const row = await findComparison(db, uuid);
-      if (!row) throw new HttpError(404, 'Offers not found');
-      return c.json({ success: true, comparison: toComparisonAnswer(row) });
-    },
-  });
-  return app;
-}
+export const netSheetApi = apiGroup(
+  (deps: { db: Db; clientIp: (c: Context) => string }) => deps,
+  (op) => [
+    op({
+      method: 'POST',
+      path: '/api/estimates/reverse',
+      access: 'public',
+      summary: 'The lowest whole-dollar price that nets the seller `target_net`, stored as an estimate',
+      tag: 'Net sheet',
+      body: json(reverseRequestSchema),
+      success: created('The price and the stored estimate with its sheet', reverseAnswerSchema),
+      errors: [404, 422],
+      handler: async (c, { db, clientIp }) => {
+        const body = await readJson(c, jsonObject);
+        const request = parseOrThrow(reverseRequestSchema, body);
+        await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.estimatesPerIp, 'estimate'));
+        const terms = await agentTermsFor(db, request.agent_slug, new Date());
+        refuseUnusableDetails(request.details, terms.basis);
+        const quick = { ...terms.rates, mortgagePayoffCents: request.mortgage_payoff };
+        const options = { today: terms.basis.today, defaults: terms.basis.defaults };
+        let price: number;
+        try {
+          ({ price_cents: price } = solveReverse(
+            request.target_net,
+            quick,
+            request.details,
+            terms.basis.fees,
+            options,
+          ));
+        } catch (error) {
+          if (!(error instanceof UnreachableTargetError)) throw error;
+          throw new HttpError(422, error.message, { target_net: error.message });
+        }
+        // Below the smallest price the calculator takes, that smallest price (it nets more than the target).
+        const salePrice = Math.max(price, MIN_SALE_PRICE_DOLLARS * 100);
+        const details = request.details ? { parsed: request.details, sent: body.details } : undefined;
+        const created = await createSheetEstimate(db, terms, { ...request, sale_price: salePrice, details });
+        return c.json({ success: true, sale_price: centsToDollars(salePrice), ...created }, 201);
+      },
+    }),
+    op({
+      method: 'GET',
+      path: '/api/estimates/:uuid/sheet',
+      access: 'public',
+      summary: "An estimate's net sheet, the details it was computed from and the form's defaults",
+      tag: 'Net sheet',
+      params: estimateParams,
+      success: ok('The sheet', sheetAnswerSchema),
+      errors: [404],
+      handler: async (c, { db }, input) => {
+        const { uuid } = input.params();
+        const found = await findEstimateSheet(db, uuid);
+        if (!found) throw estimateNotFound();
+        return c.json(found.sheet);
+      },
+    }),
+    op({
+      method: 'GET',
+      path: '/api/estimates/:uuid/range',
+      access: 'public',
+      summary: "The net to seller at prices from `percent` below to `percent` above the estimate's",
+      tag: 'Net sheet',
+      params: estimateParams,
+      query: rangeQuerySchema,
+      success: ok('The points', rangeAnswerSchema),
+      errors: [404],
+      handler: async (c, { db }, input) => {
+        const { uuid } = input.params();
+        const { percent, points } = input.query();
+        const { row, terms } = await estimateTerms(db, uuid);
+        return c.json(rangeAnswerOf(row, terms, { percent, points }));
+      },
+    }),
+    op({
+      method: 'POST',
+      path: '/api/offers',
+      access: 'public',
+      summary: "Two to four offers weighed on an estimate's terms, stored as one link",
+      tag: 'Net sheet',
+      json: offersRequestSchema,
+      success: created('The comparison', comparisonAnswerSchema),
+      errors: [404],
+      handler: async (c, { db, clientIp }, input) => {
+        const request = await input.body();
+        await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.offersPerIp, 'offers'));
+        // Offers are weighed today, whenever their estimate was made: their dates are judged against today.
+        const today = longIslandDate(new Date());
+        refuseUnusable(
+          Object.fromEntries(
+            request.offers.flatMap((offer, index) => {
+              const problem = closingDateProblem(offer.closing_date, today);
+              return problem ? [[`offers.${index}.closing_date`, problem]] : [];
+            }),
+          ),
+          '',
+        );
+        const found = await findEstimateWithSettings(db, request.estimate_uuid);
+        if (!found) throw estimateNotFound('estimate_uuid');
+        const { row } = found;
+        const terms = sheetTermsOf(row, sheetDefaultsOf(found.settings));
+        const { buyerPercent } = commissionSplit(terms.quick, terms.details, terms.options);
+        // Every offer has its own closing date, so `today` moves nothing but what is said of a past one.
+        const options = { ...terms.options, today };
+        const compared = compareOffers(request.offers, terms.quick, terms.details, terms.fees, options);
+        const stored: StoredOffer[] = compared.map(({ offer, sheet, net_cents, behind_best_cents, best }) => ({
+          price_cents: offer.price,
+          concessions_cents: offer.concessions,
+          buyer_agent_percent: offer.buyer_agent_percent ?? buyerPercent,
+          closing_date: offer.closing_date,
+          financing: offer.financing ?? null,
+          net_cents,
+          behind_best_cents,
+          best,
+          sheet,
+        }));
+        const [saved] = await db.query<ComparisonRow>(
+          // An estimate deleted since the read (its agent removed) stores nothing: 404, not a broken key.
+          `INSERT INTO offer_comparisons (uuid, estimate_uuid, offers, comparison)
+           SELECT $1, e.uuid, $3::jsonb, $4::jsonb FROM estimates e WHERE e.uuid = $2
+           RETURNING uuid, estimate_uuid, $5::text AS agent_slug, comparison, created_at`,
+          [randomUUID(), row.uuid, JSON.stringify(request.offers), JSON.stringify(stored), row.agent_slug],
+        );
+        if (!saved) throw estimateNotFound('estimate_uuid');
+        return c.json({ success: true, comparison: toComparisonAnswer(saved) }, 201);
+      },
+    }),
+    op({
+      method: 'GET',
+      path: '/api/offers/:uuid',
+      access: 'public',
+      summary: 'A stored offer comparison',
+      tag: 'Net sheet',
+      params: comparisonParams,
+      success: ok('The comparison', comparisonAnswerSchema),
+      errors: [404],
+      handler: async (c, { db }, input) => {
+        const { uuid } = input.params();
+        const row = await findComparison(db, uuid);
+        if (!row) throw new HttpError(404, 'Offers not found');
+        return c.json({ success: true, comparison: toComparisonAnswer(row) });
+      },
+    }),
+  ],
+);

@@ -5,15 +5,14 @@
  * same per-IP allowance of PDFs. Not stored: see decision 0040.
  */
 import type { Context } from 'hono';
-import { Hono } from 'hono';
 import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
-import { HttpError, route } from '../../server/http.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup } from '../../server/operation.ts';
 import { formatMoney, centsToDollars } from '../../ui/money.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { enforceRateLimits } from '../auth/rate-limit.server.ts';
 import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
-import { estimateParams } from '../estimate/estimate-row.server.ts';
 import { formatPercent } from '../estimate/estimate.ts';
 import { productLabel } from '../estimate/net-sheet.ts';
 import {
@@ -29,6 +28,7 @@ import {
   type SheetAgentRow,
 } from './estimate-pdf.server.ts';
 import { financingLabel } from './financing.ts';
+import { comparisonParams } from './net-sheet.server.ts';
 import { longDate } from './long-date.ts';
 import { offersPdfJob, type OffersPdfCell, type OffersPdfInput } from './net-sheet-pdf.server.ts';
 import { SHEET_GROUPS } from './sheet-groups.ts';
@@ -153,24 +153,34 @@ async function offersPdf(db: Db, row: ComparisonCardRow, siteUrl: string): Promi
 
 export const offersPdfFilename = (uuid: string): string => `offers-${uuid.toLowerCase()}.pdf`;
 
-export function offersPdfRoutes(db: Db, siteUrl: (request: Request) => string, clientIp: (c: Context) => string): Hono {
-  const app = new Hono();
-  route(app, '/offers/:uuid/pdf', {
-    GET: async (c) => {
-      // One allowance for every PDF an address asks for (the estimate's and the offers').
-      await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.pdfsPerIp, 'estimate-pdf'));
-      // A malformed id is a comparison that does not exist, as on the offers page.
-      const parsed = estimateParams.safeParse(c.req.param());
-      const row = parsed.success ? await findComparisonCard(db, parsed.data.uuid.toLowerCase()) : undefined;
-      if (!row) throw new HttpError(404, 'Offers not found');
-      const pdf = await offersPdf(db, row, siteUrl(c.req.raw));
-      return c.body(new Uint8Array(pdf), 200, {
-        'Content-Type': 'application/pdf',
-        'Content-Disposition': `inline; filename="${offersPdfFilename(row.uuid)}"`,
-        // The uuid is the capability: kept by no shared cache.
-        'Cache-Control': 'private, no-store',
-      });
-    },
-  });
-  return app;
-}
+/** A stored offer comparison as a PDF. */
+export const offersPdfApi = apiGroup(
+  (deps: { db: Db; siteUrl: (request: Request) => string; clientIp: (c: Context) => string }) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/offers/:uuid/pdf',
+      access: 'public',
+      summary: 'A stored offer comparison as a PDF: the offers side by side, then their sheets line by line',
+      tag: 'Net sheet',
+      params: comparisonParams,
+      success: { status: 200, description: 'The PDF', media: 'application/pdf' },
+      errors: [404, 429],
+      handler: async (c, { db, siteUrl, clientIp }, input) => {
+        // One allowance for every PDF an address asks for (the estimate's and the offers').
+        await enforceRateLimits(db, perIpCheck(clientIp(c), ESTIMATE_LIMITS.pdfsPerIp, 'estimate-pdf'));
+        // A malformed id is a comparison that does not exist, as on the offers page.
+        const params = input.validParams();
+        const row = params ? await findComparisonCard(db, params.uuid.toLowerCase()) : undefined;
+        if (!row) throw new HttpError(404, 'Offers not found');
+        const pdf = await offersPdf(db, row, siteUrl(c.req.raw));
+        return c.body(new Uint8Array(pdf), 200, {
+          'Content-Type': 'application/pdf',
+          'Content-Disposition': `inline; filename="${offersPdfFilename(row.uuid)}"`,
+          // The uuid is the capability: kept by no shared cache.
+          'Cache-Control': 'private, no-store',
+        });
+      },
+    }),
+  ],
+);
