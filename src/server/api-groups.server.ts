@@ -147,29 +147,34 @@ export const API_GROUPS = {
   adminLeads: legacy(async (deps) =>
     (await import('../features/admin/admin-leads.server.ts')).adminLeadRoutes(deps.db, await exportLimitsOf(deps)),
   ),
-  email: legacy(async ({ db, mail, clientAddress }) =>
-    (await import('../features/email/email-routes.server.ts')).emailRoutes(db, mail, clientAddress),
+  email: declared(
+    async () => (await import('../features/email/email-routes.server.ts')).emailApi,
+    ({ db, mail, clientAddress }) => ({ db, mail, clientIp: clientAddress }),
   ),
-  unsubscribe: legacy(async ({ db, unsubscribeSigner, clientAddress }) =>
-    (await import('../features/email/unsubscribe.server.ts')).unsubscribeRoutes(
+  unsubscribe: declared(
+    async () => (await import('../features/email/unsubscribe.server.ts')).unsubscribeApi,
+    async ({ db, unsubscribeSigner, clientAddress }) => ({
       db,
-      await unsubscribeSigner(),
-      clientAddress,
-    ),
+      signer: await unsubscribeSigner(),
+      clientIp: clientAddress,
+    }),
   ),
   // The Mailgun key is encrypted with ENCRYPTION_KEY, the secret the CRM keys use too.
-  emailSettings: legacy(async ({ db, crmSecret, email, mail, unsubscribeSigner }) => {
-    const [{ emailSettingsRoutes }, { unsubscribeLinks }, signer] = await Promise.all([
-      import('../features/email/email-settings-routes.server.ts'),
-      import('../features/email/unsubscribe.server.ts'),
-      unsubscribeSigner(),
-    ]);
-    return emailSettingsRoutes(db, {
-      secret: crmSecret,
-      email,
-      unsubscribe: (request) => unsubscribeLinks(mail.siteUrl(request), signer),
-    });
-  }),
+  emailSettings: declared(
+    async () => (await import('../features/email/email-settings-routes.server.ts')).emailSettingsApi,
+    async ({ db, crmSecret, email, mail, unsubscribeSigner }) => {
+      const [{ unsubscribeLinks }, signer] = await Promise.all([
+        import('../features/email/unsubscribe.server.ts'),
+        unsubscribeSigner(),
+      ]);
+      return {
+        db,
+        secret: crmSecret,
+        email,
+        unsubscribe: (request: Request) => unsubscribeLinks(mail.siteUrl(request), signer),
+      };
+    },
+  ),
   seoSettings: legacy(async ({ db }) => (await import('../features/seo/seo-settings.server.ts')).seoSettingsRoutes(db)),
   siteImages: legacy(async ({ db, purge }) =>
     (await import('../features/site/site-images.server.ts')).siteImageRoutes(db, purge),

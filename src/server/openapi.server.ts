@@ -46,11 +46,6 @@ import { fubAnswerSchema, fubChangeSchema } from '../features/crm/fub-integratio
 import { leadSyncAnswerSchema, leadSyncRequestSchema } from '../features/crm/lead-sync.ts';
 import { leadCrmParams } from '../features/crm/lead-sync.server.ts';
 import { overviewResponseSchema } from '../features/dashboard/overview.ts';
-import { mailgunSaveSchema, testEmailAnswerSchema } from '../features/email/email-settings.ts';
-import { templatesRequestSchema } from '../features/email/follow-up-templates.ts';
-import { sendEstimateRequestSchema, sendEstimateResponseSchema } from '../features/email/send-estimate.ts';
-import { unsubscribeRequestSchema, unsubscribeResultSchema } from '../features/email/unsubscribe.ts';
-import { oneClickBodySchema } from '../features/email/unsubscribe.server.ts';
 import { estimateParams } from '../features/estimate/estimate-row.server.ts';
 import { comparisonParams } from '../features/net-sheet/net-sheet.server.ts';
 import { imageFile } from '../features/images/images.server.ts';
@@ -257,54 +252,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
       leadAnswerSchema,
     ),
     errors: [404, 429],
-  },
-  {
-    method: 'POST',
-    path: '/api/email/send-estimate',
-    summary: 'E-mails an estimate to the visitor whose lead recorded it in the last 30 minutes',
-    tag: 'E-mail',
-    body: json(sendEstimateRequestSchema),
-    success: accepted('The e-mail is queued', sendEstimateResponseSchema),
-    errors: [404, 429],
-  },
-  {
-    method: 'POST',
-    path: '/api/templates',
-    summary: "Follow-up e-mail texts for an estimate's agent to send",
-    tag: 'E-mail',
-    body: json(templatesRequestSchema),
-    success: ok('The templates'),
-    errors: [404],
-  },
-  {
-    method: 'GET',
-    path: '/api/email/unsubscribe',
-    summary: 'Leads to the unsubscribe page (`?token=`); never unsubscribes (link scanners open it)',
-    tag: 'E-mail',
-    success: { status: 303, description: 'A redirect to /unsubscribe?token=…' },
-  },
-  {
-    method: 'POST',
-    path: '/api/email/unsubscribe',
-    summary: "Unsubscribes the token's address from lead notices (RFC 8058 one-click, or the page's JSON)",
-    tag: 'E-mail',
-    body: {
-      'application/json': { schemas: [unsubscribeRequestSchema] },
-      'application/x-www-form-urlencoded': {
-        schemas: [oneClickBodySchema],
-        description: "A mail client's one-click post: the token in the URL's `?token=`",
-      },
-    },
-    checksType: false,
-    success: ok('Unsubscribed', unsubscribeResultSchema),
-  },
-  {
-    method: 'DELETE',
-    path: '/api/email/unsubscribe',
-    summary: 'Undoes an unsubscribe',
-    tag: 'E-mail',
-    body: json(unsubscribeRequestSchema),
-    success: ok('Subscribed again', unsubscribeResultSchema),
   },
   {
     method: 'GET',
@@ -596,29 +543,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     success: ok('Disconnected', fubChangeSchema),
   },
   // Admins.
-  {
-    method: 'GET',
-    path: '/api/agents/me/integrations/mailgun',
-    summary: "The site's Mailgun settings (the key masked)",
-    tag: 'Admin settings',
-    success: ok('The settings'),
-  },
-  {
-    method: 'PATCH',
-    path: '/api/agents/me/integrations/mailgun',
-    summary: "Saves the site's Mailgun settings (the key is write-only)",
-    tag: 'Admin settings',
-    body: json(mailgunSaveSchema),
-    success: ok('Saved'),
-  },
-  {
-    method: 'POST',
-    path: '/api/admin/email/test',
-    summary: "Sends a test e-mail to the admin's own address",
-    tag: 'Admin settings',
-    success: ok('Sent', testEmailAnswerSchema),
-    errors: [502],
-  },
   {
     method: 'GET',
     path: '/api/seo/settings',

@@ -19,11 +19,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/offers/:uuid': 'public',
   'GET /api/offers/:uuid/pdf': 'public',
   'POST /api/leads': 'public',
-  'POST /api/email/send-estimate': 'public',
-  'POST /api/templates': 'public',
-  'GET /api/email/unsubscribe': 'public',
-  'POST /api/email/unsubscribe': 'public',
-  'DELETE /api/email/unsubscribe': 'public',
   'GET /api/towns/:slug': 'public',
   'GET /api/towns/:slug/sold': 'public',
   'GET /api/zillow/market': 'public',
@@ -66,9 +61,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'PATCH /api/agents/me/integrations/fub': 'agent',
   'DELETE /api/agents/me/integrations/fub': 'agent',
   // Admin settings: e-mail sending (the test e-mail goes to the admin's own address) and SEO.
-  'GET /api/agents/me/integrations/mailgun': 'admin',
-  'PATCH /api/agents/me/integrations/mailgun': 'admin',
-  'POST /api/admin/email/test': 'admin',
   'GET /api/seo/settings': 'admin',
   'PUT /api/seo/settings': 'admin',
   // Site-wide images (src/features/site/site-images.server.ts; /town-logo-api.php is the town logo's).
