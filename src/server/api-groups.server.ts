@@ -175,9 +175,13 @@ export const API_GROUPS = {
       };
     },
   ),
-  seoSettings: legacy(async ({ db }) => (await import('../features/seo/seo-settings.server.ts')).seoSettingsRoutes(db)),
-  siteImages: legacy(async ({ db, purge }) =>
-    (await import('../features/site/site-images.server.ts')).siteImageRoutes(db, purge),
+  seoSettings: declared(
+    async () => (await import('../features/seo/seo-settings.server.ts')).seoSettingsApi,
+    ({ db }) => ({ db }),
+  ),
+  siteImages: declared(
+    async () => (await import('../features/site/site-images.server.ts')).siteImagesApi,
+    ({ db, purge }) => ({ db, purge }),
   ),
   siteContent: legacy(async ({ db }) =>
     (await import('../features/content/site-content.server.ts')).siteContentRoutes(db),

@@ -90,12 +90,6 @@ import {
   sheetAnswerSchema,
 } from '../features/net-sheet/sheet-answer.ts';
 import {
-  ogImageAnswerSchema,
-  seoAnswerSchema,
-  seoSavedSchema,
-  seoSettingsSchema,
-} from '../features/seo/seo-settings.ts';
-import {
   agentDefaultsSchema,
   agentSettingsResponseSchema,
   agentSettingsSavedSchema,
@@ -110,14 +104,7 @@ import {
   SHOWCASE_IMAGE_SIZE,
   showcaseFieldsSchema,
 } from '../features/showcase/showcase-settings.ts';
-import {
-  siteImageAnswerSchema,
-  SITE_IMAGE_SIZES,
-  siteImageDeletedSchema,
-  siteImageUploadSchema,
-  siteLogosSavedSchema,
-  siteLogoSettingsSchema,
-} from '../features/site/site-images.ts';
+import { siteLogosSavedSchema, siteLogoSettingsSchema } from '../features/site/site-images.ts';
 import { siteBuildResponseSchema, siteBuildStartedSchema } from '../features/site-build/site-build.ts';
 import { groupDigits } from '../ui/money.ts';
 import { API_GROUPS, GROUP_NAMES } from './api-groups.server.ts';
@@ -543,48 +530,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     success: ok('Disconnected', fubChangeSchema),
   },
   // Admins.
-  {
-    method: 'GET',
-    path: '/api/seo/settings',
-    summary: "The site's SEO defaults",
-    tag: 'Admin settings',
-    success: ok(
-      'The settings and the Open Graph image',
-      z.object({ ...seoAnswerSchema.shape, ...ogImageAnswerSchema.shape }),
-    ),
-  },
-  {
-    method: 'PUT',
-    path: '/api/seo/settings',
-    summary: "Saves the site's SEO defaults (used at the next build)",
-    tag: 'Admin settings',
-    body: json(seoSettingsSchema),
-    success: ok('Saved', seoSavedSchema),
-  },
-  ...(
-    [
-      ['og-image', 'the Open Graph image', SITE_IMAGE_SIZES.ogImage],
-      ['website-logo', "the website's logo", SITE_IMAGE_SIZES.websiteLogo],
-      ['town-logo', 'the town-page logo (also /town-logo-api.php)', SITE_IMAGE_SIZES.townLogo],
-    ] as const
-  ).flatMap(([file, what, stored]): LegacyOperation[] => [
-    {
-      method: 'POST',
-      path: `/api/upload/${file}`,
-      summary: `Sets ${what} (a data URL)`,
-      tag: 'Admin settings',
-      body: json(siteImageUploadSchema),
-      uploads: { image: stored },
-      success: ok('Saved', siteImageAnswerSchema),
-    },
-    {
-      method: 'DELETE',
-      path: `/api/upload/${file}`,
-      summary: `Removes ${what}`,
-      tag: 'Admin settings',
-      success: ok('Removed', siteImageDeletedSchema),
-    },
-  ]),
   {
     method: 'GET',
     path: '/api/admin/overview',

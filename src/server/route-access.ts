@@ -60,16 +60,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/agents/me/integrations/fub': 'agent',
   'PATCH /api/agents/me/integrations/fub': 'agent',
   'DELETE /api/agents/me/integrations/fub': 'agent',
-  // Admin settings: e-mail sending (the test e-mail goes to the admin's own address) and SEO.
-  'GET /api/seo/settings': 'admin',
-  'PUT /api/seo/settings': 'admin',
-  // Site-wide images (src/features/site/site-images.server.ts; /town-logo-api.php is the town logo's).
-  'POST /api/upload/og-image': 'admin',
-  'DELETE /api/upload/og-image': 'admin',
-  'POST /api/upload/website-logo': 'admin',
-  'DELETE /api/upload/website-logo': 'admin',
-  'POST /api/upload/town-logo': 'admin',
-  'DELETE /api/upload/town-logo': 'admin',
   // The admin overview: the site's figures and recent activity.
   'GET /api/admin/overview': 'admin',
   'GET /api/admin/activity': 'admin',
