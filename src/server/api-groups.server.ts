@@ -183,10 +183,14 @@ export const API_GROUPS = {
     async () => (await import('../features/site/site-images.server.ts')).siteImagesApi,
     ({ db, purge }) => ({ db, purge }),
   ),
-  siteContent: legacy(async ({ db }) =>
-    (await import('../features/content/site-content.server.ts')).siteContentRoutes(db),
+  siteContent: declared(
+    async () => (await import('../features/content/site-content.server.ts')).siteContentApi,
+    ({ db }) => ({ db }),
   ),
-  feeTable: legacy(async ({ db }) => (await import('../features/net-sheet/fee-table.server.ts')).feeTableRoutes(db)),
+  feeTable: declared(
+    async () => (await import('../features/net-sheet/fee-table.server.ts')).feeTableApi,
+    ({ db }) => ({ db }),
+  ),
   market: legacy(async ({ db }) => (await import('../features/market/market.server.ts')).marketRoutes(db)),
   adminAgents: legacy(async ({ db, mail, featuredAgent, purge }) =>
     (await import('../features/admin/admin-agents.server.ts')).adminAgentRoutes({

@@ -36,11 +36,6 @@ import {
   signupSchema,
   tokenSchema,
 } from '../features/auth/auth-schemas.ts';
-import {
-  siteContentAnswerSchema,
-  siteContentSavedSchema,
-  siteContentSchema,
-} from '../features/content/site-content-schema.ts';
 import { fubSaveSchema } from '../features/crm/fub-integration.ts';
 import { fubAnswerSchema, fubChangeSchema } from '../features/crm/fub-integration.ts';
 import { leadSyncAnswerSchema, leadSyncRequestSchema } from '../features/crm/lead-sync.ts';
@@ -75,7 +70,6 @@ import {
   uploadParamsSchema,
 } from '../features/market/data-admin.ts';
 import { townParamsSchema, townQuerySchema } from '../features/market/market.server.ts';
-import { feeTableAnswerSchema, feeTableSaveSchema, feeTableSavedSchema } from '../features/net-sheet/fee-table.ts';
 import {
   detailedEstimateRequestSchema,
   offersRequestSchema,
@@ -654,38 +648,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     tag: 'Showcase',
     body: json(imageOrderSchema),
     success: ok('Reordered', imagesChangedSchema),
-    errors: [409],
-  },
-  {
-    method: 'GET',
-    path: '/api/admin/site-content',
-    summary: "The public pages' marketing content",
-    tag: 'Admin',
-    success: ok('The content', siteContentAnswerSchema),
-  },
-  {
-    method: 'PUT',
-    path: '/api/admin/site-content',
-    summary: "Saves the public pages' marketing content (used at the next build)",
-    tag: 'Admin',
-    body: json(siteContentSchema),
-    success: ok('Saved', siteContentSavedSchema),
-  },
-  {
-    method: 'GET',
-    path: '/api/admin/net-sheet-fees',
-    summary: 'The Long Island closing-fee table, with its rates (the East End Peconic Bay tax)',
-    tag: 'Admin',
-    success: ok('The table', feeTableAnswerSchema),
-  },
-  {
-    method: 'PUT',
-    path: '/api/admin/net-sheet-fees',
-    summary:
-      'Saves the Long Island closing-fee table and its rates, from the version it was edited from (409 when another save came between)',
-    tag: 'Admin',
-    body: json(feeTableSaveSchema),
-    success: ok('Saved', feeTableSavedSchema),
     errors: [409],
   },
   {

@@ -79,12 +79,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'POST /api/images/upload': 'admin',
   'DELETE /api/images/delete': 'admin',
   'PUT /api/images/order': 'admin',
-  // The public pages' marketing content (src/features/content/site-content.server.ts).
-  'GET /api/admin/site-content': 'admin',
-  'PUT /api/admin/site-content': 'admin',
-  // The Long Island closing-fee table (src/features/net-sheet/fee-table.server.ts).
-  'GET /api/admin/net-sheet-fees': 'admin',
-  'PUT /api/admin/net-sheet-fees': 'admin',
   // Rebuilds of the static site (src/features/site-build/site-build.server.ts).
   'GET /api/admin/site-build': 'admin',
   'POST /api/admin/site-build': 'admin',
