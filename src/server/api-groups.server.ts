@@ -191,7 +191,10 @@ export const API_GROUPS = {
     async () => (await import('../features/net-sheet/fee-table.server.ts')).feeTableApi,
     ({ db }) => ({ db }),
   ),
-  market: legacy(async ({ db }) => (await import('../features/market/market.server.ts')).marketRoutes(db)),
+  market: declared(
+    async () => (await import('../features/market/market.server.ts')).marketApi,
+    ({ db }) => ({ db }),
+  ),
   adminAgents: legacy(async ({ db, mail, featuredAgent, purge }) =>
     (await import('../features/admin/admin-agents.server.ts')).adminAgentRoutes({
       db,

@@ -69,7 +69,6 @@ import {
   uploadCompleteSchema,
   uploadParamsSchema,
 } from '../features/market/data-admin.ts';
-import { townParamsSchema, townQuerySchema } from '../features/market/market.server.ts';
 import {
   detailedEstimateRequestSchema,
   offersRequestSchema,
@@ -233,42 +232,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
       leadAnswerSchema,
     ),
     errors: [404, 429],
-  },
-  {
-    method: 'GET',
-    path: '/api/towns/:slug',
-    summary: "A town's market figures and its neighbours",
-    tag: 'Market data',
-    params: townParamsSchema,
-    success: ok('The town'),
-    errors: [404],
-  },
-  {
-    method: 'GET',
-    path: '/api/towns/:slug/sold',
-    summary: "A town's recently sold homes",
-    tag: 'Market data',
-    params: townParamsSchema,
-    success: ok('The sold homes'),
-    errors: [404],
-  },
-  {
-    method: 'GET',
-    path: '/api/zillow/market',
-    summary: "A town's market figures, by name or slug",
-    tag: 'Market data',
-    query: townQuerySchema,
-    success: ok('The market'),
-    errors: [404],
-  },
-  {
-    method: 'GET',
-    path: '/api/sold',
-    summary: "A town's recently sold homes, by name or slug (also /sold-api.php)",
-    tag: 'Market data',
-    query: townQuerySchema,
-    success: ok('The sold homes'),
-    errors: [404],
   },
   {
     method: 'GET',

@@ -19,10 +19,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/offers/:uuid': 'public',
   'GET /api/offers/:uuid/pdf': 'public',
   'POST /api/leads': 'public',
-  'GET /api/towns/:slug': 'public',
-  'GET /api/towns/:slug/sold': 'public',
-  'GET /api/zillow/market': 'public',
-  'GET /api/sold': 'public',
   // The API's OpenAPI document (src/server/openapi.server.ts).
   'GET /api/openapi.json': 'public',
   // Accounts.
