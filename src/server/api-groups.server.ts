@@ -195,13 +195,9 @@ export const API_GROUPS = {
     async () => (await import('../features/market/market.server.ts')).marketApi,
     ({ db }) => ({ db }),
   ),
-  adminAgents: legacy(async ({ db, mail, featuredAgent, purge }) =>
-    (await import('../features/admin/admin-agents.server.ts')).adminAgentRoutes({
-      db,
-      mail,
-      featured: featuredAgent,
-      purge,
-    }),
+  adminAgents: declared(
+    async () => (await import('../features/admin/admin-agents.server.ts')).adminAgentsApi,
+    ({ db, mail, featuredAgent, purge }) => ({ db, mail, featured: featuredAgent, purge }),
   ),
   siteBuild: legacy(async ({ db, siteBuilds, runAfterResponse }) =>
     (await import('../features/site-build/site-build.server.ts')).siteBuildRoutes({

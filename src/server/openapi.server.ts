@@ -8,14 +8,6 @@
 import * as z from 'zod';
 import { leadIdSchema } from '../features/admin/admin-leads.server.ts';
 import { adminActivityResponseSchema, adminOverviewResponseSchema } from '../features/admin/admin-overview.ts';
-import {
-  addAgentSchema,
-  adminAgentAddedSchema,
-  adminAgentChangedSchema,
-  adminAgentListSchema,
-  agentIdParams,
-  agentStatusSchema,
-} from '../features/admin/admin-agents.ts';
 import { leadTimelineResponseSchema } from '../features/admin/lead-timeline.ts';
 import { agentParams } from '../features/agents/agents.server.ts';
 import {
@@ -525,50 +517,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     params: leadIdSchema,
     success: ok('The timeline', leadTimelineResponseSchema),
     errors: [404],
-  },
-  {
-    method: 'GET',
-    path: '/api/admin/agents',
-    summary: 'Every agent',
-    tag: 'Admin',
-    success: ok('The agents', adminAgentListSchema),
-  },
-  {
-    method: 'POST',
-    path: '/api/admin/agents',
-    summary: 'Adds an agent; an e-mailed link sets their password',
-    tag: 'Admin',
-    body: json(addAgentSchema),
-    success: created('Added', adminAgentAddedSchema),
-    errors: [409],
-  },
-  {
-    method: 'PATCH',
-    path: '/api/admin/agents/:id',
-    summary: 'Activates or deactivates an agent (the featured agent stays active)',
-    tag: 'Admin',
-    params: agentIdParams,
-    body: json(agentStatusSchema),
-    success: ok('Changed', adminAgentChangedSchema),
-    errors: [404, 409],
-  },
-  {
-    method: 'DELETE',
-    path: '/api/admin/agents/:id',
-    summary: 'Deletes an agent (not oneself, the last admin or the featured agent)',
-    tag: 'Admin',
-    params: agentIdParams,
-    success: ok('Deleted', adminAgentChangedSchema),
-    errors: [404, 409],
-  },
-  {
-    method: 'POST',
-    path: '/api/admin/agents/:id/invitation',
-    summary: 'Sends the invitation again to an agent who never chose a password',
-    tag: 'Admin',
-    params: agentIdParams,
-    success: ok('Sent', adminAgentChangedSchema),
-    errors: [404, 409, 429],
   },
   {
     method: 'PATCH',

@@ -63,12 +63,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/admin/leads': 'admin',
   'GET /api/admin/leads/export.csv': 'admin',
   'GET /api/admin/leads/:id/timeline': 'admin',
-  // The admin's agents (src/features/admin/admin-agents.server.ts).
-  'GET /api/admin/agents': 'admin',
-  'POST /api/admin/agents': 'admin',
-  'PATCH /api/admin/agents/:id': 'admin',
-  'DELETE /api/admin/agents/:id': 'admin',
-  'POST /api/admin/agents/:id/invitation': 'admin',
   // The admin's showcase: the home card's figures and images (src/features/showcase/showcase.server.ts).
   'PATCH /api/agents/me/showcase': 'admin',
   'GET /api/images/list': 'admin',
