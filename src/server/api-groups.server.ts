@@ -199,12 +199,9 @@ export const API_GROUPS = {
     async () => (await import('../features/admin/admin-agents.server.ts')).adminAgentsApi,
     ({ db, mail, featuredAgent, purge }) => ({ db, mail, featured: featuredAgent, purge }),
   ),
-  siteBuild: legacy(async ({ db, siteBuilds, runAfterResponse }) =>
-    (await import('../features/site-build/site-build.server.ts')).siteBuildRoutes({
-      db,
-      builds: siteBuilds,
-      runAfterResponse,
-    }),
+  siteBuild: declared(
+    async () => (await import('../features/site-build/site-build.server.ts')).siteBuildApi,
+    ({ db, siteBuilds, runAfterResponse }) => ({ db, builds: siteBuilds, runAfterResponse }),
   ),
   dataAdmin: legacy(async ({ db, marketFeeds, startImports }) =>
     (await import('../features/market/data-admin.server.ts')).dataAdminRoutes({

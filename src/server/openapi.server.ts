@@ -90,7 +90,6 @@ import {
   showcaseFieldsSchema,
 } from '../features/showcase/showcase-settings.ts';
 import { siteLogosSavedSchema, siteLogoSettingsSchema } from '../features/site/site-images.ts';
-import { siteBuildResponseSchema, siteBuildStartedSchema } from '../features/site-build/site-build.ts';
 import { groupDigits } from '../ui/money.ts';
 import { API_GROUPS, GROUP_NAMES } from './api-groups.server.ts';
 import { accepted, created, json, ok, type Access, type OperationDoc, type RequestContent } from './operation.ts';
@@ -559,21 +558,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     tag: 'Showcase',
     body: json(imageOrderSchema),
     success: ok('Reordered', imagesChangedSchema),
-    errors: [409],
-  },
-  {
-    method: 'GET',
-    path: '/api/admin/site-build',
-    summary: "The static site's build state",
-    tag: 'Admin',
-    success: ok('The state', siteBuildResponseSchema),
-  },
-  {
-    method: 'POST',
-    path: '/api/admin/site-build',
-    summary: 'Rebuilds the static site now',
-    tag: 'Admin',
-    success: accepted('Queued', siteBuildStartedSchema),
     errors: [409],
   },
   {

@@ -69,9 +69,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'POST /api/images/upload': 'admin',
   'DELETE /api/images/delete': 'admin',
   'PUT /api/images/order': 'admin',
-  // Rebuilds of the static site (src/features/site-build/site-build.server.ts).
-  'GET /api/admin/site-build': 'admin',
-  'POST /api/admin/site-build': 'admin',
   // Market data: runs, Refresh now, file uploads (src/features/market/data-admin.server.ts).
   'GET /api/admin/data/runs': 'admin',
   'POST /api/admin/data/refresh': 'admin',
