@@ -203,12 +203,9 @@ export const API_GROUPS = {
     async () => (await import('../features/site-build/site-build.server.ts')).siteBuildApi,
     ({ db, siteBuilds, runAfterResponse }) => ({ db, builds: siteBuilds, runAfterResponse }),
   ),
-  dataAdmin: legacy(async ({ db, marketFeeds, startImports }) =>
-    (await import('../features/market/data-admin.server.ts')).dataAdminRoutes({
-      db,
-      feeds: await marketFeeds(),
-      startImports,
-    }),
+  dataAdmin: declared(
+    async () => (await import('../features/market/data-admin.server.ts')).dataAdminApi,
+    async ({ db, marketFeeds, startImports }) => ({ db, feeds: await marketFeeds(), startImports }),
   ),
   openApi: legacy(async () => (await import('./openapi-route.server.ts')).openApiRoutes()),
 } satisfies Record<string, GroupEntry>;

@@ -53,15 +53,6 @@ import {
   leadListResponseSchema,
 } from '../features/leads/lead-list.ts';
 import {
-  dataRunsResponseSchema,
-  dataStartedSchema,
-  uploadChunkAnswerSchema,
-  uploadChunkParamsSchema,
-  uploadChunkQuerySchema,
-  uploadCompleteSchema,
-  uploadParamsSchema,
-} from '../features/market/data-admin.ts';
-import {
   detailedEstimateRequestSchema,
   offersRequestSchema,
   rangeQuerySchema,
@@ -92,7 +83,7 @@ import {
 import { siteLogosSavedSchema, siteLogoSettingsSchema } from '../features/site/site-images.ts';
 import { groupDigits } from '../ui/money.ts';
 import { API_GROUPS, GROUP_NAMES } from './api-groups.server.ts';
-import { accepted, created, json, ok, type Access, type OperationDoc, type RequestContent } from './operation.ts';
+import { created, json, ok, type Access, type OperationDoc, type RequestContent } from './operation.ts';
 import { LEGACY_ACCESS } from './route-access.ts';
 
 /** An operation of a group not yet declared: who may call it is in LEGACY_ACCESS. */
@@ -559,45 +550,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     body: json(imageOrderSchema),
     success: ok('Reordered', imagesChangedSchema),
     errors: [409],
-  },
-  {
-    method: 'GET',
-    path: '/api/admin/data/runs',
-    summary: 'The market-data runs',
-    tag: 'Market data',
-    success: ok('The runs', dataRunsResponseSchema),
-  },
-  {
-    method: 'POST',
-    path: '/api/admin/data/refresh',
-    summary: 'Queues a refresh of market data from the feeds; the background work runs it',
-    tag: 'Market data',
-    success: accepted('Queued', dataStartedSchema),
-    errors: [409, 502],
-  },
-  {
-    method: 'PUT',
-    path: '/api/admin/data/uploads/:upload/chunks/:index',
-    summary:
-      'Stages one chunk (at most 4,000,000 bytes) of a ZHVI CSV (`source=zhvi`: the header and the New York rows, whole lines) ' +
-      'or a RESO JSON file (`source=sold`: its bytes in order); the upload id is a UUID the client picks, `size` the whole file’s',
-    tag: 'Market data',
-    params: uploadChunkParamsSchema,
-    query: uploadChunkQuerySchema,
-    body: { 'application/octet-stream': { description: 'The chunk’s bytes, as they are in the file' } },
-    checksType: false,
-    success: ok('Staged', uploadChunkAnswerSchema),
-    errors: [404, 409],
-  },
-  {
-    method: 'POST',
-    path: '/api/admin/data/uploads/:upload/complete',
-    summary: 'Queues the import of an upload whose chunks have all arrived; the background work runs it',
-    tag: 'Market data',
-    params: uploadParamsSchema,
-    body: json(uploadCompleteSchema),
-    success: accepted('Queued', dataStartedSchema),
-    errors: [404, 409, 502],
   },
 ];
 

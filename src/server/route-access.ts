@@ -69,11 +69,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'POST /api/images/upload': 'admin',
   'DELETE /api/images/delete': 'admin',
   'PUT /api/images/order': 'admin',
-  // Market data: runs, Refresh now, file uploads (src/features/market/data-admin.server.ts).
-  'GET /api/admin/data/runs': 'admin',
-  'POST /api/admin/data/refresh': 'admin',
-  'PUT /api/admin/data/uploads/:upload/chunks/:index': 'admin',
-  'POST /api/admin/data/uploads/:upload/complete': 'admin',
 };
 
 /** Who may call each API route, `METHOD /api/path`: the generated table's, for the access check and the matrix. */
