@@ -207,7 +207,10 @@ export const API_GROUPS = {
     async () => (await import('../features/market/data-admin.server.ts')).dataAdminApi,
     async ({ db, marketFeeds, startImports }) => ({ db, feeds: await marketFeeds(), startImports }),
   ),
-  openApi: legacy(async () => (await import('./openapi-route.server.ts')).openApiRoutes()),
+  openApi: declared(
+    async () => (await import('./openapi-route.server.ts')).openApiApi,
+    () => ({}),
+  ),
 } satisfies Record<string, GroupEntry>;
 
 export type GroupName = keyof typeof API_GROUPS;

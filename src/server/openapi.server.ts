@@ -224,14 +224,6 @@ export const LEGACY_OPERATIONS: readonly LegacyOperation[] = [
     success: { status: 200, description: 'The image', media: 'image/*' },
     errors: [404],
   },
-  {
-    method: 'GET',
-    path: '/api/openapi.json',
-    summary: 'This document',
-    tag: 'Documentation',
-    readsDatabase: false,
-    success: ok('The OpenAPI 3.1 document'),
-  },
   // Accounts.
   {
     method: 'POST',

@@ -19,8 +19,6 @@ export const LEGACY_ACCESS: RouteAccess = {
   'GET /api/offers/:uuid': 'public',
   'GET /api/offers/:uuid/pdf': 'public',
   'POST /api/leads': 'public',
-  // The API's OpenAPI document (src/server/openapi.server.ts).
-  'GET /api/openapi.json': 'public',
   // Accounts.
   'POST /api/auth/signup': 'public',
   'POST /api/auth/verify-email': 'public',
