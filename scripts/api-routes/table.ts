@@ -1,28 +1,14 @@
-// The route table of src/server/api-routes.generated.ts, read off the route groups themselves
-// (src/server/api-groups.server.ts): `npm run generate:api-routes` writes it, and
+// The route table of src/server/api-routes.generated.ts, read off the operations the route groups
+// declare (src/server/api-groups.server.ts, decision 0054): `npm run generate:api-routes` writes it, and
 // src/server/api-routes.test.ts fails when the file differs from what this makes.
 import { format, resolveConfig } from 'prettier';
-import { groupDepsFor } from '../../src/server/api-app.ts';
 import { apiRouteTable, type GroupRoute } from '../../src/server/api-groups.server.ts';
-import type { Db } from '../../src/server/db.ts';
 
 export const GENERATED_FILE = 'src/server/api-routes.generated.ts';
 
-const refuse = (): Promise<never> => Promise.reject(new Error('the route table only builds the routes; none runs'));
-
-/** Building a group registers its routes and touches no database; this one says so if that changes. */
-const noDatabase: Db = {
-  query: refuse,
-  exec: refuse,
-  transaction: refuse,
-  roundTrips: 0,
-  kind: 'pglite',
-  close: () => Promise.resolve(),
-};
-
-/** Every group's paths, in order of precedence, with a database that is never queried. */
-export function currentRouteTable(db: Db = noDatabase): Promise<GroupRoute[]> {
-  return apiRouteTable(groupDepsFor({ db }));
+/** Every path the groups declare, in order of precedence: read off their declarations, no group is built. */
+export function currentRouteTable(): Promise<GroupRoute[]> {
+  return apiRouteTable();
 }
 
 /** The generated module's text, formatted as prettier formats the rest of the code. */

@@ -22,7 +22,6 @@ import type { SecretSource } from './encryption.ts';
 import type { PurgeAfterWrite } from './edge-cache.ts';
 import type { FeaturedAgent } from './featured-agent.ts';
 import { comparePaths, METHODS, type Access, type ApiGroup, type Method, type OperationDoc } from './operation.ts';
-import { LEGACY_ACCESS } from './route-access.ts';
 
 /** What the groups are built from: the app's dependencies, resolved (src/server/api-app.ts). */
 export interface GroupDeps {
@@ -55,8 +54,7 @@ type GroupLoader = (deps: GroupDeps) => Promise<Hono>;
 /** A group as the app loads it: its app (every route under its full /api path), and its declarations. */
 interface GroupEntry {
   build: GroupLoader;
-  /** A declared group's operations; a group not yet declared has its routes read off its app. */
-  operations?: () => Promise<readonly OperationDoc[]>;
+  operations: () => Promise<readonly OperationDoc[]>;
 }
 
 /** A feature's declared operations (`load`), and what the composition root gives their handlers (`wire`). */
@@ -68,11 +66,6 @@ function declared<Input>(
     build: async (deps) => (await load()).build(await wire(deps)),
     operations: async () => (await load()).operations,
   };
-}
-
-/** A group whose routes register themselves under /api (its access in LEGACY_ACCESS) until it is declared. */
-function legacy(build: GroupLoader): GroupEntry {
-  return { build: async (deps) => new Hono().route('/api', await build(deps)) };
 }
 
 const siteUrlOf = (mail: MailContext) => (request: Request) => mail.siteUrl(request);
@@ -161,61 +154,71 @@ export const API_GROUPS = {
     async () => (await import('../features/admin/admin-leads.server.ts')).adminLeadsApi,
     async (deps) => ({ db: deps.db, exportLimits: await exportLimitsOf(deps) }),
   ),
-  email: legacy(async ({ db, mail, clientAddress }) =>
-    (await import('../features/email/email-routes.server.ts')).emailRoutes(db, mail, clientAddress),
+  email: declared(
+    async () => (await import('../features/email/email-routes.server.ts')).emailApi,
+    ({ db, mail, clientAddress }) => ({ db, mail, clientIp: clientAddress }),
   ),
-  unsubscribe: legacy(async ({ db, unsubscribeSigner, clientAddress }) =>
-    (await import('../features/email/unsubscribe.server.ts')).unsubscribeRoutes(
+  unsubscribe: declared(
+    async () => (await import('../features/email/unsubscribe.server.ts')).unsubscribeApi,
+    async ({ db, unsubscribeSigner, clientAddress }) => ({
       db,
-      await unsubscribeSigner(),
-      clientAddress,
-    ),
+      signer: await unsubscribeSigner(),
+      clientIp: clientAddress,
+    }),
   ),
   // The Mailgun key is encrypted with ENCRYPTION_KEY, the secret the CRM keys use too.
-  emailSettings: legacy(async ({ db, crmSecret, email, mail, unsubscribeSigner }) => {
-    const [{ emailSettingsRoutes }, { unsubscribeLinks }, signer] = await Promise.all([
-      import('../features/email/email-settings-routes.server.ts'),
-      import('../features/email/unsubscribe.server.ts'),
-      unsubscribeSigner(),
-    ]);
-    return emailSettingsRoutes(db, {
-      secret: crmSecret,
-      email,
-      unsubscribe: (request) => unsubscribeLinks(mail.siteUrl(request), signer),
-    });
-  }),
-  seoSettings: legacy(async ({ db }) => (await import('../features/seo/seo-settings.server.ts')).seoSettingsRoutes(db)),
-  siteImages: legacy(async ({ db, purge }) =>
-    (await import('../features/site/site-images.server.ts')).siteImageRoutes(db, purge),
+  emailSettings: declared(
+    async () => (await import('../features/email/email-settings-routes.server.ts')).emailSettingsApi,
+    async ({ db, crmSecret, email, mail, unsubscribeSigner }) => {
+      const [{ unsubscribeLinks }, signer] = await Promise.all([
+        import('../features/email/unsubscribe.server.ts'),
+        unsubscribeSigner(),
+      ]);
+      return {
+        db,
+        secret: crmSecret,
+        email,
+        unsubscribe: (request: Request) => unsubscribeLinks(mail.siteUrl(request), signer),
+      };
+    },
   ),
-  siteContent: legacy(async ({ db }) =>
-    (await import('../features/content/site-content.server.ts')).siteContentRoutes(db),
+  seoSettings: declared(
+    async () => (await import('../features/seo/seo-settings.server.ts')).seoSettingsApi,
+    ({ db }) => ({ db }),
   ),
-  feeTable: legacy(async ({ db }) => (await import('../features/net-sheet/fee-table.server.ts')).feeTableRoutes(db)),
-  market: legacy(async ({ db }) => (await import('../features/market/market.server.ts')).marketRoutes(db)),
-  adminAgents: legacy(async ({ db, mail, featuredAgent, purge }) =>
-    (await import('../features/admin/admin-agents.server.ts')).adminAgentRoutes({
-      db,
-      mail,
-      featured: featuredAgent,
-      purge,
-    }),
+  siteImages: declared(
+    async () => (await import('../features/site/site-images.server.ts')).siteImagesApi,
+    ({ db, purge }) => ({ db, purge }),
   ),
-  siteBuild: legacy(async ({ db, siteBuilds, runAfterResponse }) =>
-    (await import('../features/site-build/site-build.server.ts')).siteBuildRoutes({
-      db,
-      builds: siteBuilds,
-      runAfterResponse,
-    }),
+  siteContent: declared(
+    async () => (await import('../features/content/site-content.server.ts')).siteContentApi,
+    ({ db }) => ({ db }),
   ),
-  dataAdmin: legacy(async ({ db, marketFeeds, startImports }) =>
-    (await import('../features/market/data-admin.server.ts')).dataAdminRoutes({
-      db,
-      feeds: await marketFeeds(),
-      startImports,
-    }),
+  feeTable: declared(
+    async () => (await import('../features/net-sheet/fee-table.server.ts')).feeTableApi,
+    ({ db }) => ({ db }),
   ),
-  openApi: legacy(async () => (await import('./openapi-route.server.ts')).openApiRoutes()),
+  market: declared(
+    async () => (await import('../features/market/market.server.ts')).marketApi,
+    ({ db }) => ({ db }),
+  ),
+  adminAgents: declared(
+    async () => (await import('../features/admin/admin-agents.server.ts')).adminAgentsApi,
+    ({ db, mail, featuredAgent, purge }) => ({ db, mail, featured: featuredAgent, purge }),
+  ),
+  siteBuild: declared(
+    async () => (await import('../features/site-build/site-build.server.ts')).siteBuildApi,
+    ({ db, siteBuilds, runAfterResponse }) => ({ db, builds: siteBuilds, runAfterResponse }),
+  ),
+  dataAdmin: declared(
+    async () => (await import('../features/market/data-admin.server.ts')).dataAdminApi,
+    async ({ db, marketFeeds, startImports }) => ({ db, feeds: await marketFeeds(), startImports }),
+  ),
+  // The document of every group's operations, this one's included.
+  openApi: declared(
+    async () => (await import('./openapi-route.server.ts')).openApiApi,
+    () => ({ operations: apiOperations }),
+  ),
 } satisfies Record<string, GroupEntry>;
 
 export type GroupName = keyof typeof API_GROUPS;
@@ -233,33 +236,16 @@ export interface GroupRoute {
   methods: Partial<Record<Method, Access>>;
 }
 
-const isMethod = (method: string): method is Method => METHODS.some((known) => known === method);
-
-/** A group's operations: declared, or read off the app of a group not yet declared (its access in LEGACY_ACCESS). */
-async function operationsOf(
-  group: GroupName,
-  deps: GroupDeps,
-): Promise<Pick<OperationDoc, 'method' | 'path' | 'access'>[]> {
-  const entry: GroupEntry = API_GROUPS[group];
-  if (entry.operations) return [...(await entry.operations())];
-  const app = await entry.build(deps);
-  return app.routes.flatMap(({ method, path }) => {
-    if (!isMethod(method)) return [];
-    const access = LEGACY_ACCESS[`${method} ${path}`];
-    if (!access) throw new Error(`${method} ${path} is not in LEGACY_ACCESS`);
-    return [{ method, path, access }];
-  });
-}
 
 /**
  * Every path the groups answer, in order of precedence (comparePaths): what
  * src/server/api-routes.generated.ts holds, and what the authorization matrix checks. A path is one
  * group's: two groups answering the same path is refused here.
  */
-export async function apiRouteTable(deps: GroupDeps): Promise<GroupRoute[]> {
+export async function apiRouteTable(): Promise<GroupRoute[]> {
   const table = new Map<string, GroupRoute>();
   for (const group of GROUP_NAMES) {
-    for (const { method, path, access } of await operationsOf(group, deps)) {
+    for (const { method, path, access } of await API_GROUPS[group].operations()) {
       const row = table.get(path) ?? { path, group, methods: {} };
       if (row.group !== group) throw new Error(`${path} is answered by both ${row.group} and ${group}`);
       if (row.methods[method]) throw new Error(`${method} ${path} is declared twice`);
@@ -268,4 +254,10 @@ export async function apiRouteTable(deps: GroupDeps): Promise<GroupRoute[]> {
     }
   }
   return [...table.values()].sort((a, b) => comparePaths(a.path, b.path));
+}
+
+/** Every operation of the API, in the groups' order: what the OpenAPI document and its tests read. */
+export async function apiOperations(): Promise<OperationDoc[]> {
+  const declared = await Promise.all(GROUP_NAMES.map((group) => API_GROUPS[group].operations()));
+  return declared.flat();
 }

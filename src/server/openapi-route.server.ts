@@ -1,5 +1,4 @@
-import { Hono } from 'hono';
-import { route } from './http.ts';
+import { apiGroup, ok, type OperationDoc } from './operation.ts';
 import { onFirstCall } from './on-first-call.ts';
 
 /**
@@ -8,9 +7,20 @@ import { onFirstCall } from './on-first-call.ts';
  * imported here, not at the top: a function's cold start that serves another route does not build
  * it (decision 0026).
  */
-export function openApiRoutes(): Hono {
-  const app = new Hono();
-  const document = onFirstCall(async () => (await import('./openapi.server.ts')).openApiDocument());
-  route(app, '/openapi.json', { GET: async (c) => c.json(await document()) });
-  return app;
-}
+export const openApiApi = apiGroup(
+  ({ operations }: { operations: () => Promise<readonly OperationDoc[]> }) => ({
+    document: onFirstCall(async () => (await import('./openapi.server.ts')).openApiDocument(await operations())),
+  }),
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/openapi.json',
+      access: 'public',
+      summary: 'This document',
+      tag: 'Documentation',
+      readsDatabase: false,
+      success: ok('The OpenAPI 3.1 document'),
+      handler: async (c, { document }) => c.json(await document()),
+    }),
+  ],
+);

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { openApiDocument } from '../../src/server/openapi.server.ts';
+import { apiOperations } from '../../src/server/api-groups.server.ts';
 import { startFakeFub } from '../fakes/fub.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
@@ -25,7 +26,7 @@ afterAll(() => fub.close());
 const NUL_MESSAGE = 'Remove the invisible NUL character (U+0000) from this text';
 const json = z.record(z.string(), z.unknown());
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
-const operations = operationsOf(await openApiDocument());
+const operations = operationsOf(openApiDocument(await apiOperations()));
 
 describe.each(BACKENDS)('what the fuzz found, on %s', (backend) => {
   const suite = useAuthSuite(backend, 'fuzz-findings', {

@@ -15,6 +15,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
 import { openApiDocument } from '../../src/server/openapi.server.ts';
+import { apiOperations } from '../../src/server/api-groups.server.ts';
 import { startFakeFub } from '../fakes/fub.ts';
 import { apiErrorSchema } from '../support/api-suite.ts';
 import { IP_HEADER, SESSION_COOKIE, TEST_AUTH } from '../support/auth-suite.ts';
@@ -34,7 +35,7 @@ const ONLY = process.env.FUZZ_BACKENDS?.split(',') ?? [...BACKENDS];
 /** A refused write is checked against the digest of every table on one write in this many (npm test: all). */
 const DIGEST_EVERY = Number(process.env.FUZZ_DIGEST_EVERY ?? 1);
 
-const operations = operationsOf(await openApiDocument());
+const operations = operationsOf(openApiDocument(await apiOperations()));
 const ajv = new Ajv2020({ strict: false, validateFormats: false, allErrors: true });
 const successOf = new Map(
   operations.map((operation) => [operation.key, operation.success.schema && ajv.compile(operation.success.schema)]),

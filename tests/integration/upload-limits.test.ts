@@ -13,13 +13,14 @@ import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE } from '../../src/features/imag
 import { imageUploadedSchema } from '../../src/features/showcase/showcase-settings.ts';
 import { siteImageAnswerSchema } from '../../src/features/site/site-images.ts';
 import { openApiDocument } from '../../src/server/openapi.server.ts';
+import { apiOperations } from '../../src/server/api-groups.server.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, IP_HEADER, SESSION_COOKIE, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { imageCount, profileFields } from '../support/images.ts';
 
-const DOCUMENT = await openApiDocument();
+const DOCUMENT = openApiDocument(await apiOperations());
 
 /** Netlify's effective limit on a binary request body (decision 0027). */
 const NETLIFY_BINARY_LIMIT = 4.5 * 1000 * 1000;

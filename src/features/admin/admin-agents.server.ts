@@ -4,11 +4,11 @@
  * status change (leaving active ends the agent's sessions) and Hard Delete (their leads and
  * estimates go with them). Each is one statement that checks the session is an admin's (`me`).
  */
-import { Hono } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
 import type { FeaturedAgent } from '../../server/featured-agent.ts';
-import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup, created, json, ok } from '../../server/operation.ts';
 import { ADMINS_ONLY, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { invitationEmail, INVITATION_HOURS } from '../auth/auth-emails.ts';
 import { duplicateError, duplicateFromInsert } from '../auth/auth-routes.server.ts';
@@ -23,6 +23,9 @@ import {
   agentIdParams,
   agentStatusSchema,
   type AdminAgent,
+  adminAgentListSchema,
+  adminAgentAddedSchema,
+  adminAgentChangedSchema,
 } from './admin-agents.ts';
 
 /** Admins only; the access table already answered 401 to a request without a session. */
@@ -80,139 +83,165 @@ export interface AdminAgentRoutesDeps {
   purge: PurgeAfterWrite;
 }
 
-export function adminAgentRoutes({ db, mail, featured, purge }: AdminAgentRoutesDeps): Hono {
-  const app = new Hono();
-
-  route(app, '/admin/agents', {
+export const adminAgentsApi = apiGroup(
+  (deps: AdminAgentRoutesDeps) => deps,
+  (op) => [
     /** One round trip: who asks, and every agent (newest first) with their counts. */
-    GET: async (c) => {
-      const rows = await db.query<Partial<DbAgent> & { me_admin: boolean | null }>(
-        `WITH ${sessionAgentCte(1)}
-         SELECT head.me_admin, list.*
-           FROM (SELECT (SELECT is_admin FROM me) AS me_admin) head
-           LEFT JOIN LATERAL (
-             SELECT ${AGENT_COLUMNS}, ${COUNT_COLUMNS}
-               FROM agents a WHERE head.me_admin
-           ) list ON true
-          ORDER BY list.created_at DESC, list.id DESC`,
-        sessionParams(sessionOf(c)),
-      );
-      requireAdmin(rows[0]?.me_admin);
-      return c.json({ success: true, agents: rows.filter(isAgentRow).map((row) => toAgent(row, featured)) });
-    },
+    op({
+      method: 'GET',
+      path: '/api/admin/agents',
+      access: 'admin',
+      summary: 'Every agent',
+      tag: 'Admin',
+      success: ok('The agents', adminAgentListSchema),
+      handler: async (c, { db, featured }) => {
+        const rows = await db.query<Partial<DbAgent> & { me_admin: boolean | null }>(
+          `WITH ${sessionAgentCte(1)}
+           SELECT head.me_admin, list.*
+             FROM (SELECT (SELECT is_admin FROM me) AS me_admin) head
+             LEFT JOIN LATERAL (
+               SELECT ${AGENT_COLUMNS}, ${COUNT_COLUMNS}
+                 FROM agents a WHERE head.me_admin
+             ) list ON true
+            ORDER BY list.created_at DESC, list.id DESC`,
+          sessionParams(sessionOf(c)),
+        );
+        requireAdmin(rows[0]?.me_admin);
+        return c.json({ success: true, agents: rows.filter(isAgentRow).map((row) => toAgent(row, featured)) });
+      },
+    }),
 
     /**
      * One statement: the pending agent (no password), their settings row, a set-password token and
      * the queued invitation, or (taken e-mail or slug, or not an admin) nothing. The e-mail is
      * delivered after the response.
      */
-    POST: async (c) => {
-      const body = await readJsonAsAdmin(c, db, addAgentSchema);
-      const { token, hash } = newToken();
-      const message = invitationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: body.first_name });
-      type Row = Partial<DbAgent> & {
-        me_admin: boolean | null;
-        delivery_id: number | null;
-        email_taken: boolean;
-        slug_taken: boolean;
-      };
-      let row: Row | undefined;
-      try {
-        [row] = await db.query<Row>(
-          `WITH ${sessionAgentCte(1)},
-           taken AS (
-             SELECT coalesce(bool_or(lower(email) = $5), false) AS email_taken,
-                    coalesce(bool_or(slug = $7), false) AS slug_taken
-               FROM agents WHERE lower(email) = $5 OR slug = $7
-           ),
-           agent AS (
-             INSERT INTO agents (first_name, last_name, email, phone, password_hash, slug, brokerage, status, is_admin)
-             SELECT $3, $4, $5, $6, NULL, $7, $8, 'pending', false FROM taken, me
-              WHERE me.is_admin AND NOT (taken.email_taken OR taken.slug_taken)
-             RETURNING *
-           ),
-           settings AS (
-             INSERT INTO agent_settings (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
-                                         transfer_tax_rate_per_1000, default_commission_percent)
-             SELECT id, $14, $15, $16, $17 FROM agent
-           )${issueTokenCtes('agent', '$9', "'invitation'", '$10')},
-           queued AS (
-             INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
-             SELECT 'invitation', $5, $3 || ' ' || $4, $11, $12, $13 FROM agent
-             RETURNING id
-           )
-           SELECT (SELECT is_admin FROM me) AS me_admin, (SELECT id FROM queued) AS delivery_id,
-                  taken.email_taken, taken.slug_taken, ${AGENT_COLUMNS}, 0 AS lead_count, 0 AS estimate_count
-             FROM taken LEFT JOIN agent a ON true`,
-          [
-            ...sessionParams(sessionOf(c)),
-            body.first_name,
-            body.last_name,
-            body.email,
-            body.phone,
-            body.slug,
-            body.brokerage,
-            hash,
-            INVITATION_HOURS,
-            message.subject,
-            message.html,
-            message.text,
-            SYSTEM_DEFAULTS.attorneyFeeCents,
-            SYSTEM_DEFAULTS.recordingFeeCents,
-            SYSTEM_DEFAULTS.transferTaxRatePer1000,
-            SYSTEM_DEFAULTS.commissionPercent,
-          ],
-        );
-      } catch (error) {
-        throw duplicateFromInsert(error);
-      }
-      requireAdmin(row?.me_admin);
-      if (!row || !isAgentRow(row)) throw duplicateError(row?.email_taken ?? false, row?.slug_taken ?? false);
-      if (row.delivery_id !== null) mail.deliverSoon([row.delivery_id], c.req.raw);
-      return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.added, agent: toAgent(row, featured) }, 201);
-    },
-  });
-
-  route(app, '/admin/agents/:id', {
+    op({
+      method: 'POST',
+      path: '/api/admin/agents',
+      access: 'admin',
+      summary: 'Adds an agent; an e-mailed link sets their password',
+      tag: 'Admin',
+      body: json(addAgentSchema),
+      success: created('Added', adminAgentAddedSchema),
+      errors: [409],
+      handler: async (c, { db, mail, featured }) => {
+        const body = await readJsonAsAdmin(c, db, addAgentSchema);
+        const { token, hash } = newToken();
+        const message = invitationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: body.first_name });
+        type Row = Partial<DbAgent> & {
+          me_admin: boolean | null;
+          delivery_id: number | null;
+          email_taken: boolean;
+          slug_taken: boolean;
+        };
+        let row: Row | undefined;
+        try {
+          [row] = await db.query<Row>(
+            `WITH ${sessionAgentCte(1)},
+             taken AS (
+               SELECT coalesce(bool_or(lower(email) = $5), false) AS email_taken,
+                      coalesce(bool_or(slug = $7), false) AS slug_taken
+                 FROM agents WHERE lower(email) = $5 OR slug = $7
+             ),
+             agent AS (
+               INSERT INTO agents (first_name, last_name, email, phone, password_hash, slug, brokerage, status, is_admin)
+               SELECT $3, $4, $5, $6, NULL, $7, $8, 'pending', false FROM taken, me
+                WHERE me.is_admin AND NOT (taken.email_taken OR taken.slug_taken)
+               RETURNING *
+             ),
+             settings AS (
+               INSERT INTO agent_settings (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
+                                           transfer_tax_rate_per_1000, default_commission_percent)
+               SELECT id, $14, $15, $16, $17 FROM agent
+             )${issueTokenCtes('agent', '$9', "'invitation'", '$10')},
+             queued AS (
+               INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
+               SELECT 'invitation', $5, $3 || ' ' || $4, $11, $12, $13 FROM agent
+               RETURNING id
+             )
+             SELECT (SELECT is_admin FROM me) AS me_admin, (SELECT id FROM queued) AS delivery_id,
+                    taken.email_taken, taken.slug_taken, ${AGENT_COLUMNS}, 0 AS lead_count, 0 AS estimate_count
+               FROM taken LEFT JOIN agent a ON true`,
+            [
+              ...sessionParams(sessionOf(c)),
+              body.first_name,
+              body.last_name,
+              body.email,
+              body.phone,
+              body.slug,
+              body.brokerage,
+              hash,
+              INVITATION_HOURS,
+              message.subject,
+              message.html,
+              message.text,
+              SYSTEM_DEFAULTS.attorneyFeeCents,
+              SYSTEM_DEFAULTS.recordingFeeCents,
+              SYSTEM_DEFAULTS.transferTaxRatePer1000,
+              SYSTEM_DEFAULTS.commissionPercent,
+            ],
+          );
+        } catch (error) {
+          throw duplicateFromInsert(error);
+        }
+        requireAdmin(row?.me_admin);
+        if (!row || !isAgentRow(row)) throw duplicateError(row?.email_taken ?? false, row?.slug_taken ?? false);
+        if (row.delivery_id !== null) mail.deliverSoon([row.delivery_id], c.req.raw);
+        return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.added, agent: toAgent(row, featured) }, 201);
+      },
+    }),
     /**
      * One statement. Leaving `active` raises session_version, so the agent's open sessions end at
      * their next request; an admin cannot change their own status (they would lock themselves out),
      * and the featured agent stays active (the public pages carry their name).
      */
-    PATCH: async (c) => {
-      const { id } = parseOrThrow(agentIdParams, c.req.param());
-      const { status } = await readJsonAsAdmin(c, db, agentStatusSchema);
-      const [row] = await db.query<{
-        me_admin: boolean | null;
-        me_id: number | null;
-        featured: boolean | null;
-        updated: number | null;
-      }>(
-        `WITH ${sessionAgentCte(1)},
-         target AS (
-           SELECT a.id, (a.slug = $5 OR lower(a.email) = lower($6)) AS featured FROM agents a WHERE a.id = $3
-         ),
-         updated AS (
-           UPDATE agents a
-              SET status = $4,
-                  session_version = CASE WHEN $4 <> 'active' AND a.status = 'active'
-                                         THEN a.session_version + 1 ELSE a.session_version END,
-                  updated_at = now()
-             FROM me, target t
-            WHERE a.id = t.id AND me.is_admin AND me.id <> a.id AND NOT (t.featured AND $4 <> 'active')
-           RETURNING a.id
-         )
-         SELECT (SELECT is_admin FROM me) AS me_admin, (SELECT id FROM me) AS me_id,
-                (SELECT featured FROM target) AS featured, (SELECT id FROM updated) AS updated`,
-        [...sessionParams(sessionOf(c)), id, status, featured.slug, featured.email],
-      );
-      requireAdmin(row?.me_admin);
-      if (row?.me_id === id) throw new HttpError(409, ADMIN_AGENT_MESSAGES.statusSelf);
-      if (row?.featured && status !== 'active') throw new HttpError(409, ADMIN_AGENT_MESSAGES.statusFeatured);
-      if (row?.updated === null || row?.updated === undefined) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
-      await purge(c.req.raw, [CACHE_TAGS.agent(id)]);
-      return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.statusChanged });
-    },
+    op({
+      method: 'PATCH',
+      path: '/api/admin/agents/:id',
+      access: 'admin',
+      summary: 'Activates or deactivates an agent (the featured agent stays active)',
+      tag: 'Admin',
+      params: agentIdParams,
+      body: json(agentStatusSchema),
+      success: ok('Changed', adminAgentChangedSchema),
+      errors: [404, 409],
+      handler: async (c, { db, featured, purge }, input) => {
+        const { id } = input.params();
+        const { status } = await readJsonAsAdmin(c, db, agentStatusSchema);
+        const [row] = await db.query<{
+          me_admin: boolean | null;
+          me_id: number | null;
+          featured: boolean | null;
+          updated: number | null;
+        }>(
+          `WITH ${sessionAgentCte(1)},
+           target AS (
+             SELECT a.id, (a.slug = $5 OR lower(a.email) = lower($6)) AS featured FROM agents a WHERE a.id = $3
+           ),
+           updated AS (
+             UPDATE agents a
+                SET status = $4,
+                    session_version = CASE WHEN $4 <> 'active' AND a.status = 'active'
+                                           THEN a.session_version + 1 ELSE a.session_version END,
+                    updated_at = now()
+               FROM me, target t
+              WHERE a.id = t.id AND me.is_admin AND me.id <> a.id AND NOT (t.featured AND $4 <> 'active')
+             RETURNING a.id
+           )
+           SELECT (SELECT is_admin FROM me) AS me_admin, (SELECT id FROM me) AS me_id,
+                  (SELECT featured FROM target) AS featured, (SELECT id FROM updated) AS updated`,
+          [...sessionParams(sessionOf(c)), id, status, featured.slug, featured.email],
+        );
+        requireAdmin(row?.me_admin);
+        if (row?.me_id === id) throw new HttpError(409, ADMIN_AGENT_MESSAGES.statusSelf);
+        if (row?.featured && status !== 'active') throw new HttpError(409, ADMIN_AGENT_MESSAGES.statusFeatured);
+        if (row?.updated === null || row?.updated === undefined)
+          throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
+        await purge(c.req.raw, [CACHE_TAGS.agent(id)]);
+        return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.statusChanged });
+      },
+    }),
 
     /**
      * One statement: the agent goes with their leads, estimates, settings and tokens (ON DELETE
@@ -220,90 +249,105 @@ export function adminAgentRoutes({ db, mail, featured, purge }: AdminAgentRoutes
      * locked (FOR UPDATE) so two admins deleting each other at once cannot leave the site without
      * one: the second statement waits, then counts only the admin still there.
      */
-    DELETE: async (c) => {
-      const { id } = parseOrThrow(agentIdParams, c.req.param());
-      const [row] = await db.query<{
-        me_admin: boolean | null;
-        found: boolean;
-        refusal: string | null;
-        deleted: boolean;
-      }>(
-        `WITH ${sessionAgentCte(1)},
-         admins AS (SELECT id FROM agents WHERE is_admin AND EXISTS (SELECT 1 FROM me WHERE me.is_admin) FOR UPDATE),
-         target AS (
-           SELECT a.id, a.is_admin, a.slug, a.email FROM agents a, me WHERE a.id = $3 AND me.is_admin
-         ),
-         refusal AS (
-           SELECT CASE
-                    WHEN t.id = (SELECT id FROM me) THEN 'self'
-                    WHEN t.is_admin AND NOT EXISTS (SELECT 1 FROM admins WHERE admins.id <> t.id) THEN 'last_admin'
-                    WHEN t.slug = $4 OR lower(t.email) = lower($5) THEN 'featured'
-                  END AS reason
-             FROM target t
-         ),
-         gone AS (
-           DELETE FROM agents a USING target t
-            WHERE a.id = t.id AND (SELECT reason FROM refusal) IS NULL
-           RETURNING a.id
-         )
-         SELECT (SELECT is_admin FROM me) AS me_admin, EXISTS (SELECT 1 FROM target) AS found,
-                (SELECT reason FROM refusal) AS refusal, EXISTS (SELECT 1 FROM gone) AS deleted`,
-        [...sessionParams(sessionOf(c)), id, featured.slug, featured.email],
-      );
-      requireAdmin(row?.me_admin);
-      if (!row?.found) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
-      if (row.refusal === 'self') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteSelf);
-      if (row.refusal === 'last_admin') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteLastAdmin);
-      if (row.refusal === 'featured') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteFeatured);
-      if (!row.deleted) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
-      await purge(c.req.raw, [CACHE_TAGS.agent(id)]);
-      return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.deleted });
-    },
-  });
-
-  route(app, '/admin/agents/:id/invitation', {
+    op({
+      method: 'DELETE',
+      path: '/api/admin/agents/:id',
+      access: 'admin',
+      summary: 'Deletes an agent (not oneself, the last admin or the featured agent)',
+      tag: 'Admin',
+      params: agentIdParams,
+      success: ok('Deleted', adminAgentChangedSchema),
+      errors: [404, 409],
+      handler: async (c, { db, featured, purge }, input) => {
+        const { id } = input.params();
+        const [row] = await db.query<{
+          me_admin: boolean | null;
+          found: boolean;
+          refusal: string | null;
+          deleted: boolean;
+        }>(
+          `WITH ${sessionAgentCte(1)},
+           admins AS (SELECT id FROM agents WHERE is_admin AND EXISTS (SELECT 1 FROM me WHERE me.is_admin) FOR UPDATE),
+           target AS (
+             SELECT a.id, a.is_admin, a.slug, a.email FROM agents a, me WHERE a.id = $3 AND me.is_admin
+           ),
+           refusal AS (
+             SELECT CASE
+                      WHEN t.id = (SELECT id FROM me) THEN 'self'
+                      WHEN t.is_admin AND NOT EXISTS (SELECT 1 FROM admins WHERE admins.id <> t.id) THEN 'last_admin'
+                      WHEN t.slug = $4 OR lower(t.email) = lower($5) THEN 'featured'
+                    END AS reason
+               FROM target t
+           ),
+           gone AS (
+             DELETE FROM agents a USING target t
+              WHERE a.id = t.id AND (SELECT reason FROM refusal) IS NULL
+             RETURNING a.id
+           )
+           SELECT (SELECT is_admin FROM me) AS me_admin, EXISTS (SELECT 1 FROM target) AS found,
+                  (SELECT reason FROM refusal) AS refusal, EXISTS (SELECT 1 FROM gone) AS deleted`,
+          [...sessionParams(sessionOf(c)), id, featured.slug, featured.email],
+        );
+        requireAdmin(row?.me_admin);
+        if (!row?.found) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
+        if (row.refusal === 'self') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteSelf);
+        if (row.refusal === 'last_admin') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteLastAdmin);
+        if (row.refusal === 'featured') throw new HttpError(409, ADMIN_AGENT_MESSAGES.deleteFeatured);
+        if (!row.deleted) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
+        await purge(c.req.raw, [CACHE_TAGS.agent(id)]);
+        return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.deleted });
+      },
+    }),
     /**
      * Resend invitation, for an agent who never chose a password: the invitation e-mail again with a
      * new link (older links stop working). Round trips: 1 lookup (who asks, and the agent), 1 rate
      * limit per agent, 1 statement that issues the token and queues the e-mail; it re-checks that
      * the agent still has no password, so a password chosen meanwhile queues nothing.
      */
-    POST: async (c) => {
-      const { id } = parseOrThrow(agentIdParams, c.req.param());
-      const [found] = await db.query<{
-        me_admin: boolean | null;
-        first_name: string | null;
-        invitation_open: boolean | null;
-      }>(
-        `WITH ${sessionAgentCte(1)}
-         SELECT (SELECT is_admin FROM me) AS me_admin, a.first_name, a.password_hash IS NULL AS invitation_open
-           FROM (SELECT 1) one LEFT JOIN agents a ON a.id = $3 AND EXISTS (SELECT 1 FROM me WHERE me.is_admin)`,
-        [...sessionParams(sessionOf(c)), id],
-      );
-      requireAdmin(found?.me_admin);
-      if (!found?.first_name) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
-      if (!found.invitation_open) throw new HttpError(409, ADMIN_AGENT_MESSAGES.invitationNotNeeded);
-      await enforceRateLimits(db, [rateCheck(LIMITS.invitationPerAgent, `invitation:agent:${id}`)]);
-      const { token, hash } = newToken();
-      const message = invitationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: found.first_name });
-      const [queued] = await db.query<{ delivery_id: number | null }>(
-        `WITH agent AS (SELECT id, email, first_name, last_name FROM agents WHERE id = $1 AND password_hash IS NULL)
-         ${issueTokenCtes('agent', '$2', "'invitation'", '$3')},
-         queued AS (
-           INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
-           SELECT 'invitation', email, first_name || ' ' || last_name, $4, $5, $6 FROM agent
-           RETURNING id
-         )
-         SELECT (SELECT id FROM queued) AS delivery_id`,
-        [id, hash, INVITATION_HOURS, message.subject, message.html, message.text],
-      );
-      if (queued?.delivery_id === null || queued?.delivery_id === undefined) {
-        throw new HttpError(409, ADMIN_AGENT_MESSAGES.invitationNotNeeded);
-      }
-      mail.deliverSoon([queued.delivery_id], c.req.raw);
-      return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.invitationSent });
-    },
-  });
-
-  return app;
-}
+    op({
+      method: 'POST',
+      path: '/api/admin/agents/:id/invitation',
+      access: 'admin',
+      summary: 'Sends the invitation again to an agent who never chose a password',
+      tag: 'Admin',
+      params: agentIdParams,
+      success: ok('Sent', adminAgentChangedSchema),
+      errors: [404, 409, 429],
+      handler: async (c, { db, mail }, input) => {
+        const { id } = input.params();
+        const [found] = await db.query<{
+          me_admin: boolean | null;
+          first_name: string | null;
+          invitation_open: boolean | null;
+        }>(
+          `WITH ${sessionAgentCte(1)}
+           SELECT (SELECT is_admin FROM me) AS me_admin, a.first_name, a.password_hash IS NULL AS invitation_open
+             FROM (SELECT 1) one LEFT JOIN agents a ON a.id = $3 AND EXISTS (SELECT 1 FROM me WHERE me.is_admin)`,
+          [...sessionParams(sessionOf(c)), id],
+        );
+        requireAdmin(found?.me_admin);
+        if (!found?.first_name) throw new HttpError(404, ADMIN_AGENT_MESSAGES.notFound);
+        if (!found.invitation_open) throw new HttpError(409, ADMIN_AGENT_MESSAGES.invitationNotNeeded);
+        await enforceRateLimits(db, [rateCheck(LIMITS.invitationPerAgent, `invitation:agent:${id}`)]);
+        const { token, hash } = newToken();
+        const message = invitationEmail({ token, siteUrl: mail.siteUrl(c.req.raw), firstName: found.first_name });
+        const [queued] = await db.query<{ delivery_id: number | null }>(
+          `WITH agent AS (SELECT id, email, first_name, last_name FROM agents WHERE id = $1 AND password_hash IS NULL)
+           ${issueTokenCtes('agent', '$2', "'invitation'", '$3')},
+           queued AS (
+             INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
+             SELECT 'invitation', email, first_name || ' ' || last_name, $4, $5, $6 FROM agent
+             RETURNING id
+           )
+           SELECT (SELECT id FROM queued) AS delivery_id`,
+          [id, hash, INVITATION_HOURS, message.subject, message.html, message.text],
+        );
+        if (queued?.delivery_id === null || queued?.delivery_id === undefined) {
+          throw new HttpError(409, ADMIN_AGENT_MESSAGES.invitationNotNeeded);
+        }
+        mail.deliverSoon([queued.delivery_id], c.req.raw);
+        return c.json({ success: true, message: ADMIN_AGENT_MESSAGES.invitationSent });
+      },
+    }),
+  ],
+);

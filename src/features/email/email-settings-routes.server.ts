@@ -4,13 +4,18 @@
  * signed-in admin's own address through the provider the site would use now and answers which
  * one sent it, or the provider's error.
  */
-import { Hono } from 'hono';
 import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { SessionClaims } from '../auth/sessions.server.ts';
 import type { Db } from '../../server/db.ts';
 import type { SecretSource } from '../../server/encryption.ts';
-import { HttpError, readJson, route } from '../../server/http.ts';
-import { EMAIL_SETTINGS_MESSAGES, mailgunSaveSchema, type MailgunView } from './email-settings.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup, ok } from '../../server/operation.ts';
+import {
+  EMAIL_SETTINGS_MESSAGES,
+  mailgunSaveSchema,
+  testEmailAnswerSchema,
+  type MailgunView,
+} from './email-settings.ts';
 import { mailgunSettingsView, readMailgunSettings, saveMailgunSettings } from './email-settings.server.ts';
 import { deliverQueued, type EmailAddress, type EmailProvider, type UnsubscribeLinks } from './email.server.ts';
 
@@ -48,71 +53,96 @@ const TEST_HTML = TEST_TEXT.split('\n\n')
   .map((line) => `<p>${line}</p>`)
   .join('');
 
-export function emailSettingsRoutes(db: Db, { secret, email, unsubscribe }: EmailSettingsDeps): Hono {
-  const app = new Hono();
-  route(app, '/agents/me/integrations/mailgun', {
-    /** Two round trips: the admin check, then the settings (the key decrypted only to mask it). */
-    GET: async (c) => {
-      await checkAdmin(db, sessionOf(c));
-      const settings = await readMailgunSettings(db, secret);
-      return c.json({ success: true, settings: toView(mailgunSettingsView(settings)) });
-    },
-    PATCH: async (c) => {
-      const save = await readJson(c, mailgunSaveSchema);
-      await checkAdmin(db, sessionOf(c));
-      const view = await saveMailgunSettings(db, secret, save);
-      // The next e-mail goes through the provider these settings call for, not a cached choice.
-      email?.provider.refresh?.();
-      return c.json({ success: true, message: EMAIL_SETTINGS_MESSAGES.saved, settings: toView(view) });
-    },
-  });
+/** What the e-mail settings routes are built from (src/server/api-groups.server.ts). */
+export type EmailSettingsInput = EmailSettingsDeps & { db: Db };
 
-  route(app, '/admin/email/test', {
+export const emailSettingsApi = apiGroup(
+  (deps: EmailSettingsInput) => deps,
+  (op) => [
+    /** Two round trips: the admin check, then the settings (the key decrypted only to mask it). */
+    op({
+      method: 'GET',
+      path: '/api/agents/me/integrations/mailgun',
+      access: 'admin',
+      summary: "The site's Mailgun settings (the key masked)",
+      tag: 'Admin settings',
+      success: ok('The settings'),
+      handler: async (c, { db, secret }) => {
+        await checkAdmin(db, sessionOf(c));
+        const settings = await readMailgunSettings(db, secret);
+        return c.json({ success: true, settings: toView(mailgunSettingsView(settings)) });
+      },
+    }),
+    op({
+      method: 'PATCH',
+      path: '/api/agents/me/integrations/mailgun',
+      access: 'admin',
+      summary: "Saves the site's Mailgun settings (the key is write-only)",
+      tag: 'Admin settings',
+      json: mailgunSaveSchema,
+      success: ok('Saved'),
+      handler: async (c, { db, secret, email }, input) => {
+        const save = await input.body();
+        await checkAdmin(db, sessionOf(c));
+        const view = await saveMailgunSettings(db, secret, save);
+        // The next e-mail goes through the provider these settings call for, not a cached choice.
+        email?.provider.refresh?.();
+        return c.json({ success: true, message: EMAIL_SETTINGS_MESSAGES.saved, settings: toView(view) });
+      },
+    }),
     /**
      * No body is read: the test goes only to the admin's own address. Round trips: queue it (with
      * the admin check), send it, then record a failure as final (the admin has the answer now; it
      * is not retried later).
      */
-    POST: async (c) => {
-      if (!email) throw new HttpError(500, 'E-mail sending is not configured on this server');
-      const [queued] = await db.query<{ is_admin: boolean; id: number | null; to_email: string | null }>(
-        `WITH ${sessionAgentCte(1)},
-         queued AS (
-           INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
-           SELECT 'test', a.email, a.first_name || ' ' || a.last_name, $3, $4, $5
-             FROM me JOIN agents a ON a.id = me.id WHERE me.is_admin
-           RETURNING id, to_email
-         )
-         SELECT me.is_admin, queued.id, queued.to_email FROM me LEFT JOIN queued ON true`,
-        [...sessionParams(sessionOf(c)), TEST_SUBJECT, TEST_HTML, TEST_TEXT],
-      );
-      assertAdmin(queued);
-      if (!queued?.id || !queued.to_email) throw new HttpError(500, 'The test e-mail could not be queued');
-      email.provider.refresh?.();
-      await deliverQueued(db, email.provider, {
-        ids: [queued.id],
-        from: email.from,
-        unsubscribe: unsubscribe(c.req.raw),
-      });
-      const [result] = await db.query<{ status: string; provider: string | null; last_error: string | null }>(
-        `UPDATE email_deliveries SET status = CASE WHEN status = 'queued' THEN 'failed' ELSE status END
-          WHERE id = $1 RETURNING status, provider, last_error`,
-        [queued.id],
-      );
-      const provider = result?.provider ?? email.provider.name;
-      if (result?.status !== 'sent') {
-        throw new HttpError(
-          502,
-          `${EMAIL_SETTINGS_MESSAGES.testFailed} through ${provider}: ${result?.last_error ?? 'unknown error'}`,
+    op({
+      method: 'POST',
+      path: '/api/admin/email/test',
+      access: 'admin',
+      summary: "Sends a test e-mail to the admin's own address",
+      tag: 'Admin settings',
+      success: ok('Sent', testEmailAnswerSchema),
+      errors: [502],
+      handler: async (c, { db, email, unsubscribe }) => {
+        if (!email) throw new HttpError(500, 'E-mail sending is not configured on this server');
+        const [queued] = await db.query<{ is_admin: boolean; id: number | null; to_email: string | null }>(
+          `WITH ${sessionAgentCte(1)},
+           queued AS (
+             INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
+             SELECT 'test', a.email, a.first_name || ' ' || a.last_name, $3, $4, $5
+               FROM me JOIN agents a ON a.id = me.id WHERE me.is_admin
+             RETURNING id, to_email
+           )
+           SELECT me.is_admin, queued.id, queued.to_email FROM me LEFT JOIN queued ON true`,
+          [...sessionParams(sessionOf(c)), TEST_SUBJECT, TEST_HTML, TEST_TEXT],
         );
-      }
-      return c.json({
-        success: true,
-        provider,
-        to: queued.to_email,
-        message: `Test e-mail sent to ${queued.to_email} through ${provider}.`,
-      });
-    },
-  });
-  return app;
-}
+        assertAdmin(queued);
+        if (!queued?.id || !queued.to_email) throw new HttpError(500, 'The test e-mail could not be queued');
+        email.provider.refresh?.();
+        await deliverQueued(db, email.provider, {
+          ids: [queued.id],
+          from: email.from,
+          unsubscribe: unsubscribe(c.req.raw),
+        });
+        const [result] = await db.query<{ status: string; provider: string | null; last_error: string | null }>(
+          `UPDATE email_deliveries SET status = CASE WHEN status = 'queued' THEN 'failed' ELSE status END
+            WHERE id = $1 RETURNING status, provider, last_error`,
+          [queued.id],
+        );
+        const provider = result?.provider ?? email.provider.name;
+        if (result?.status !== 'sent') {
+          throw new HttpError(
+            502,
+            `${EMAIL_SETTINGS_MESSAGES.testFailed} through ${provider}: ${result?.last_error ?? 'unknown error'}`,
+          );
+        }
+        return c.json({
+          success: true,
+          provider,
+          to: queued.to_email,
+          message: `Test e-mail sent to ${queued.to_email} through ${provider}.`,
+        });
+      },
+    }),
+  ],
+);

@@ -6,10 +6,11 @@
  * deliverQueued then stops NOTICE_KINDS to it (see email.server.ts).
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import * as z from 'zod';
 import type { Queryable } from '../../server/db.ts';
-import { HttpError, MAX_JSON_BYTES, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { HttpError, MAX_JSON_BYTES, parseOrThrow, readJson } from '../../server/http.ts';
+import { apiGroup, ok } from '../../server/operation.ts';
 import { perIpCheck } from '../auth/auth-routes.server.ts';
 import { enforceRateLimits } from '../auth/rate-limit.server.ts';
 import { LEAD_LIMITS } from '../leads/lead-limits.server.ts';
@@ -19,6 +20,7 @@ import {
   UNSUBSCRIBE_API_PATH,
   UNSUBSCRIBE_PAGE_PATH,
   unsubscribeRequestSchema,
+  unsubscribeResultSchema,
 } from './unsubscribe.ts';
 
 export interface UnsubscribeSigner {
@@ -86,8 +88,14 @@ async function readUnsubscribe(c: Context): Promise<{ token: string; method: 'pa
   return { token, method: 'one_click' };
 }
 
-export function unsubscribeRoutes(db: Queryable, signer: UnsubscribeSigner, clientIp: (c: Context) => string): Hono {
-  const app = new Hono();
+/** What the unsubscribe routes are built from (src/server/api-groups.server.ts). */
+export interface UnsubscribeRoutesDeps {
+  db: Queryable;
+  signer: UnsubscribeSigner;
+  clientIp: (c: Context) => string;
+}
+
+function unsubscribeSetup({ db, signer, clientIp }: UnsubscribeRoutesDeps) {
   /** POST and DELETE share one per-IP counter (a round trip more for a client with an address of its own). */
   const perIp = (c: Context) =>
     enforceRateLimits(db, perIpCheck(clientIp(c), LEAD_LIMITS.unsubscribePerIp, 'unsubscribe'));
@@ -96,18 +104,43 @@ export function unsubscribeRoutes(db: Queryable, signer: UnsubscribeSigner, clie
     if (email === null) throw new HttpError(400, INVALID_UNSUBSCRIBE_LINK, { token: INVALID_UNSUBSCRIBE_LINK });
     return email;
   };
+  return { db, perIp, emailOrThrow };
+}
 
-  /**
-   * POST unsubscribes (idempotent: the first time and way are kept); DELETE is the page's "Undo".
-   * One round trip each. GET (a mail client or person opening the List-Unsubscribe URL) only
-   * leads to the page: link scanners fetch e-mailed URLs, and that must not unsubscribe anybody.
-   */
-  route(app, '/email/unsubscribe', {
-    GET: (c) => {
+/**
+ * POST unsubscribes (idempotent: the first time and way are kept); DELETE is the page's "Undo".
+ * One round trip each. GET (a mail client or person opening the List-Unsubscribe URL) only
+ * leads to the page: link scanners fetch e-mailed URLs, and that must not unsubscribe anybody.
+ */
+export const unsubscribeApi = apiGroup(unsubscribeSetup, (op) => [
+  op({
+    method: 'GET',
+    path: '/api/email/unsubscribe',
+    access: 'public',
+    summary: 'Leads to the unsubscribe page (`?token=`); never unsubscribes (link scanners open it)',
+    tag: 'E-mail',
+    success: { status: 303, description: 'A redirect to /unsubscribe?token=…' },
+    handler: (c) => {
       const token = c.req.query('token') ?? '';
       return c.redirect(`${UNSUBSCRIBE_PAGE_PATH}?token=${encodeURIComponent(token)}`, 303);
     },
-    POST: async (c) => {
+  }),
+  op({
+    method: 'POST',
+    path: '/api/email/unsubscribe',
+    access: 'public',
+    summary: "Unsubscribes the token's address from lead notices (RFC 8058 one-click, or the page's JSON)",
+    tag: 'E-mail',
+    body: {
+      'application/json': { schemas: [unsubscribeRequestSchema] },
+      'application/x-www-form-urlencoded': {
+        schemas: [oneClickBodySchema],
+        description: "A mail client's one-click post: the token in the URL's `?token=`",
+      },
+    },
+    checksType: false,
+    success: ok('Unsubscribed', unsubscribeResultSchema),
+    handler: async (c, { db, perIp, emailOrThrow }) => {
       const { token, method } = await readUnsubscribe(c);
       const email = emailOrThrow(token);
       await perIp(c);
@@ -117,14 +150,21 @@ export function unsubscribeRoutes(db: Queryable, signer: UnsubscribeSigner, clie
       ]);
       return c.json({ success: true, email, subscribed: false });
     },
-    DELETE: async (c) => {
-      const { token } = await readJson(c, unsubscribeRequestSchema);
+  }),
+  op({
+    method: 'DELETE',
+    path: '/api/email/unsubscribe',
+    access: 'public',
+    summary: 'Undoes an unsubscribe',
+    tag: 'E-mail',
+    json: unsubscribeRequestSchema,
+    success: ok('Subscribed again', unsubscribeResultSchema),
+    handler: async (c, { db, perIp, emailOrThrow }, input) => {
+      const { token } = await input.body();
       const email = emailOrThrow(token);
       await perIp(c);
       await db.query('DELETE FROM email_suppressions WHERE email = $1', [email]);
       return c.json({ success: true, email, subscribed: true });
     },
-  });
-
-  return app;
-}
+  }),
+]);

@@ -5,11 +5,12 @@
  * (the background function on Netlify, the same code in-process locally), which imports and writes
  * each run's rows read so far; the screen polls them. Nobody has to stop the site.
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import * as z from 'zod';
 import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { Db } from '../../server/db.ts';
-import { HttpError, parseOrThrow, readBody, readJson, route } from '../../server/http.ts';
+import { HttpError, readBody, readJson } from '../../server/http.ts';
+import { accepted, apiGroup, json, ok } from '../../server/operation.ts';
 import {
   DATA_MESSAGES,
   DATA_RUNS_SHOWN,
@@ -20,6 +21,9 @@ import {
   uploadCompleteSchema,
   uploadParamsSchema,
   type UploadKind,
+  dataRunsResponseSchema,
+  dataStartedSchema,
+  uploadChunkAnswerSchema,
 } from './data-admin.ts';
 import { failQueuedRuns, queueRunsUnlessRunning } from './data-runs.server.ts';
 import type { RefreshPlan } from './feeds.server.ts';
@@ -167,18 +171,16 @@ async function queueUpload(db: Db, c: Context, upload: string, chunks: number): 
   });
 }
 
-export function dataAdminRoutes({
-  db,
-  feeds,
-  startImports,
-}: {
+/** What the data admin's routes are built from (src/server/api-groups.server.ts). */
+export interface DataAdminRoutesDeps {
   db: Db;
   /** The configured feeds (planFromEnv), read at each Refresh now for the runs' origins. */
   feeds: () => RefreshPlan;
   /** Starts the background work that runs the queued runs (src/server/background-work.ts). */
   startImports: () => Promise<void>;
-}): Hono {
-  const app = new Hono();
+}
+
+function dataAdminSetup({ db, feeds, startImports }: DataAdminRoutesDeps) {
   /** Starts the queued runs' import; when it cannot be started they fail at once, saying why. */
   const start = async (ids: readonly number[]) => {
     try {
@@ -192,30 +194,57 @@ export function dataAdminRoutes({
       throw new HttpError(502, DATA_MESSAGES.notStarted);
     }
   };
+  return { db, feeds, start };
+}
 
-  route(app, '/admin/data/runs', {
-    GET: async (c) => {
+export const dataAdminApi = apiGroup(dataAdminSetup, (op) => [
+  op({
+    method: 'GET',
+    path: '/api/admin/data/runs',
+    access: 'admin',
+    summary: 'The market-data runs',
+    tag: 'Market data',
+    success: ok('The runs', dataRunsResponseSchema),
+    handler: async (c, { db }) => {
       const { runs, running } = await readRuns(db, c);
       return c.json({ success: true, runs, running });
     },
-  });
-
-  route(app, '/admin/data/refresh', {
-    POST: async (c) => {
+  }),
+  op({
+    method: 'POST',
+    path: '/api/admin/data/refresh',
+    access: 'admin',
+    summary: 'Queues a refresh of market data from the feeds; the background work runs it',
+    tag: 'Market data',
+    success: accepted('Queued', dataStartedSchema),
+    errors: [409, 502],
+    handler: async (c, { db, feeds, start }) => {
       await readRuns(db, c);
       const ids = await db.transaction((tx) => queueRunsUnlessRunning(tx, plannedRuns(feeds())));
       if (!ids) throw new HttpError(409, DATA_MESSAGES.running);
       await start(ids);
       return c.json({ success: true, run_ids: ids }, 202);
     },
-  });
-
-  route(app, '/admin/data/uploads/:upload/chunks/:index', {
-    PUT: async (c) => {
+  }),
+  op({
+    method: 'PUT',
+    path: '/api/admin/data/uploads/:upload/chunks/:index',
+    access: 'admin',
+    summary:
+      'Stages one chunk (at most 4,000,000 bytes) of a ZHVI CSV (`source=zhvi`: the header and the New York rows, whole lines) ' +
+      'or a RESO JSON file (`source=sold`: its bytes in order); the upload id is a UUID the client picks, `size` the whole file’s',
+    tag: 'Market data',
+    params: uploadChunkParamsSchema,
+    query: uploadChunkQuerySchema,
+    body: { 'application/octet-stream': { description: 'The chunk’s bytes, as they are in the file' } },
+    checksType: false,
+    success: ok('Staged', uploadChunkAnswerSchema),
+    errors: [404, 409],
+    handler: async (c, { db }, input) => {
       // Who is asking, before anything about the request: an agent learns nothing of the upload.
       const { params, query, bytes } = await adminFirst(c, db, async () => {
-        const params = parseOrThrow(uploadChunkParamsSchema, c.req.param());
-        const query = parseOrThrow(uploadChunkQuerySchema, c.req.query());
+        const params = input.params();
+        const query = input.query();
         const bytes = await readBody(c, CHUNK_LIMIT);
         if (bytes.length === 0) throw new HttpError(400, DATA_MESSAGES.emptyChunk);
         if (params.index === 0) checkFirstChunk(query.source, bytes);
@@ -240,18 +269,25 @@ export function dataAdminRoutes({
       if (!staged.stored) throw new HttpError(413, DATA_MESSAGES.stagedTooLarge);
       return c.json({ success: true, index: params.index, staged_bytes: staged.staged_bytes });
     },
-  });
-
-  route(app, '/admin/data/uploads/:upload/complete', {
-    POST: async (c) => {
+  }),
+  op({
+    method: 'POST',
+    path: '/api/admin/data/uploads/:upload/complete',
+    access: 'admin',
+    summary: 'Queues the import of an upload whose chunks have all arrived; the background work runs it',
+    tag: 'Market data',
+    params: uploadParamsSchema,
+    body: json(uploadCompleteSchema),
+    success: accepted('Queued', dataStartedSchema),
+    errors: [404, 409, 502],
+    handler: async (c, { db, start }, input) => {
       const { upload, chunks } = await adminFirst(c, db, async () => ({
-        ...parseOrThrow(uploadParamsSchema, c.req.param()),
+        ...input.params(),
         ...(await readJson(c, uploadCompleteSchema)),
       }));
       const ids = await queueUpload(db, c, upload, chunks);
       await start(ids);
       return c.json({ success: true, run_ids: ids }, 202);
     },
-  });
-  return app;
-}
+  }),
+]);

@@ -1,8 +1,9 @@
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, cacheAtEdge, MARKET_TTL } from '../../server/edge-cache.ts';
-import { HttpError, parseOrThrow, route } from '../../server/http.ts';
+import { HttpError } from '../../server/http.ts';
+import { apiGroup, ok } from '../../server/operation.ts';
 import { nearestTowns, townSlug } from '../towns/town-data.ts';
 import { zhviPointSchema } from '../towns/town-page.ts';
 
@@ -156,24 +157,61 @@ async function soldHomesOf(db: Db, slug: string) {
   };
 }
 
-const townFromQuery = (c: Context) => parseOrThrow(townQuerySchema, c.req.query()).town;
-const townFromPath = (c: Context) => parseOrThrow(townParamsSchema, c.req.param()).slug;
+/** The answer, kept at the edge under `tag` once it is known to be one (an error is not kept). */
+const cached = async (c: Context, tag: string, answer: Promise<object>, query: readonly string[] = []) => {
+  const body = await answer;
+  cacheAtEdge(c, [tag], MARKET_TTL, query);
+  return c.json(body);
+};
 
 /** Towns, their market data and their recent sales, as the public pages and old clients read them. */
-export function marketRoutes(db: Db): Hono {
-  const app = new Hono();
-  /** The answer, kept at the edge under `tag` once it is known to be one (an error is not kept). */
-  const cached = async (c: Context, tag: string, answer: Promise<object>, query: readonly string[] = []) => {
-    const body = await answer;
-    cacheAtEdge(c, [tag], MARKET_TTL, query);
-    return c.json(body);
-  };
-  route(app, '/towns/:slug', { GET: (c) => cached(c, CACHE_TAGS.towns, townWithNeighbours(db, townFromPath(c))) });
-  route(app, '/towns/:slug/sold', { GET: (c) => cached(c, CACHE_TAGS.sold, soldHomesOf(db, townFromPath(c))) });
-  route(app, '/zillow/market', {
-    GET: (c) => cached(c, CACHE_TAGS.market, marketOf(db, townFromQuery(c)), ['town']),
-  });
-  // The old product's /sold-api.php?town= is rewritten here (see createApi).
-  route(app, '/sold', { GET: (c) => cached(c, CACHE_TAGS.sold, soldHomesOf(db, townFromQuery(c)), ['town']) });
-  return app;
-}
+export const marketApi = apiGroup(
+  (deps: { db: Db }) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/towns/:slug',
+      access: 'public',
+      summary: "A town's market figures and its neighbours",
+      tag: 'Market data',
+      params: townParamsSchema,
+      success: ok('The town'),
+      errors: [404],
+      handler: (c, { db }, input) => cached(c, CACHE_TAGS.towns, townWithNeighbours(db, input.params().slug)),
+    }),
+    op({
+      method: 'GET',
+      path: '/api/towns/:slug/sold',
+      access: 'public',
+      summary: "A town's recently sold homes",
+      tag: 'Market data',
+      params: townParamsSchema,
+      success: ok('The sold homes'),
+      errors: [404],
+      handler: (c, { db }, input) => cached(c, CACHE_TAGS.sold, soldHomesOf(db, input.params().slug)),
+    }),
+    op({
+      method: 'GET',
+      path: '/api/zillow/market',
+      access: 'public',
+      summary: "A town's market figures, by name or slug",
+      tag: 'Market data',
+      query: townQuerySchema,
+      success: ok('The market'),
+      errors: [404],
+      handler: (c, { db }, input) => cached(c, CACHE_TAGS.market, marketOf(db, input.query().town), ['town']),
+    }),
+    // The old product's /sold-api.php?town= is rewritten here (see createApi).
+    op({
+      method: 'GET',
+      path: '/api/sold',
+      access: 'public',
+      summary: "A town's recently sold homes, by name or slug (also /sold-api.php)",
+      tag: 'Market data',
+      query: townQuerySchema,
+      success: ok('The sold homes'),
+      errors: [404],
+      handler: (c, { db }, input) => cached(c, CACHE_TAGS.sold, soldHomesOf(db, input.query().town), ['town']),
+    }),
+  ],
+);

@@ -4,12 +4,18 @@
  * by a SiteBuilder: Netlify's build hook (hookBuilder) or, on the local server that serves dist/,
  * a build into a new folder swapped in (local-build.server.ts).
  */
-import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { Db, Queryable } from '../../server/db.ts';
-import { HttpError, route } from '../../server/http.ts';
-import { SITE_BUILD_MESSAGES, siteBuildSchema, type SiteBuildState } from './site-build.ts';
+import { HttpError } from '../../server/http.ts';
+import { accepted, apiGroup, ok } from '../../server/operation.ts';
+import {
+  SITE_BUILD_MESSAGES,
+  siteBuildSchema,
+  type SiteBuildState,
+  siteBuildResponseSchema,
+  siteBuildStartedSchema,
+} from './site-build.ts';
 
 export type BuildTrigger = 'button' | 'auto';
 
@@ -187,29 +193,44 @@ export async function rebuildWhenDue(
   return queued ? 'queued' : 'started';
 }
 
-export function siteBuildRoutes({
-  db,
-  builds,
-  runAfterResponse,
-}: {
+/** What the site-build routes are built from (src/server/api-groups.server.ts). */
+export interface SiteBuildRoutesDeps {
   db: Db;
   builds: SiteBuilds | undefined;
   runAfterResponse: (task: Promise<unknown>) => void;
-}): Hono {
-  const app = new Hono();
-  route(app, '/admin/site-build', {
-    GET: async (c) => {
-      const { state } = await readBuildStateAsAdmin(db, sessionOf(c));
-      return c.json({ success: true, ...state });
-    },
-    POST: async (c) => {
-      const { adminId } = await readBuildStateAsAdmin(db, sessionOf(c));
-      if (!builds) throw new HttpError(409, SITE_BUILD_MESSAGES.cannotBuild);
-      const { queued } = await builds.request('button', adminId);
-      // On Netlify the function would be frozen after the answer: the hook's call is kept going.
-      runAfterResponse(builds.idle());
-      return c.json({ success: true, queued, ...(await readBuildState(db)) }, 202);
-    },
-  });
-  return app;
 }
+
+export const siteBuildApi = apiGroup(
+  (deps: SiteBuildRoutesDeps) => deps,
+  (op) => [
+    op({
+      method: 'GET',
+      path: '/api/admin/site-build',
+      access: 'admin',
+      summary: "The static site's build state",
+      tag: 'Admin',
+      success: ok('The state', siteBuildResponseSchema),
+      handler: async (c, { db }) => {
+        const { state } = await readBuildStateAsAdmin(db, sessionOf(c));
+        return c.json({ success: true, ...state });
+      },
+    }),
+    op({
+      method: 'POST',
+      path: '/api/admin/site-build',
+      access: 'admin',
+      summary: 'Rebuilds the static site now',
+      tag: 'Admin',
+      success: accepted('Queued', siteBuildStartedSchema),
+      errors: [409],
+      handler: async (c, { db, builds, runAfterResponse }) => {
+        const { adminId } = await readBuildStateAsAdmin(db, sessionOf(c));
+        if (!builds) throw new HttpError(409, SITE_BUILD_MESSAGES.cannotBuild);
+        const { queued } = await builds.request('button', adminId);
+        // On Netlify the function would be frozen after the answer: the hook's call is kept going.
+        runAfterResponse(builds.idle());
+        return c.json({ success: true, queued, ...(await readBuildState(db)) }, 202);
+      },
+    }),
+  ],
+);

@@ -7,10 +7,11 @@
  * An upload checks the admin once more before its body is read (checkAdmin): nobody else has an
  * image decoded (finding 3 of the 2026-11-26 audit).
  */
-import { Hono, type Context } from 'hono';
+import type { Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import { HttpError, parseOrThrow, readJson, route } from '../../server/http.ts';
+import { HttpError, parseOrThrow } from '../../server/http.ts';
+import { apiGroup, ok } from '../../server/operation.ts';
 import {
   adminFirst,
   assertAdmin,
@@ -27,9 +28,12 @@ import {
   UPLOAD_BODY_LIMIT,
   type ImageRules,
 } from '../images/images.server.ts';
+import type { StoredSize } from '../images/uploads.ts';
 import {
   SITE_IMAGE_MESSAGES,
   SITE_IMAGE_SIZES,
+  siteImageAnswerSchema,
+  siteImageDeletedSchema,
   siteImageUploadSchema,
   siteLogoSettingsSchema,
   type SiteLogos,
@@ -37,6 +41,10 @@ import {
 
 interface SiteImageKind {
   path: string;
+  /** What the image is, as the operations' summaries name it. */
+  what: string;
+  /** How large it is stored, as the document states it. */
+  stored: StoredSize;
   table: 'seo_settings' | 'site_settings';
   column: 'og_image_data' | 'website_logo' | 'town_page_logo';
   typeColumn: 'og_image_type' | 'website_logo_type' | 'town_page_logo_type';
@@ -54,7 +62,9 @@ const LOGO_FORMATS: ImageRules['accepts'] = ['jpeg', 'png', 'webp', 'svg'];
 
 const KINDS: SiteImageKind[] = [
   {
-    path: '/upload/og-image',
+    path: '/api/upload/og-image',
+    what: 'the Open Graph image',
+    stored: SITE_IMAGE_SIZES.ogImage,
     table: 'seo_settings',
     column: 'og_image_data',
     typeColumn: 'og_image_type',
@@ -65,7 +75,9 @@ const KINDS: SiteImageKind[] = [
     deleted: SITE_IMAGE_MESSAGES.ogDeleted,
   },
   {
-    path: '/upload/website-logo',
+    path: '/api/upload/website-logo',
+    what: "the website's logo",
+    stored: SITE_IMAGE_SIZES.websiteLogo,
     table: 'site_settings',
     column: 'website_logo',
     typeColumn: 'website_logo_type',
@@ -76,7 +88,9 @@ const KINDS: SiteImageKind[] = [
     deleted: SITE_IMAGE_MESSAGES.logoDeleted,
   },
   {
-    path: '/upload/town-logo',
+    path: '/api/upload/town-logo',
+    what: 'the town-page logo (also /town-logo-api.php)',
+    stored: SITE_IMAGE_SIZES.townLogo,
     table: 'site_settings',
     column: 'town_page_logo',
     typeColumn: 'town_page_logo_type',
@@ -94,56 +108,77 @@ const settingsMissing = () => new HttpError(500, 'Site settings are missing; run
 const LOGO_COLUMNS =
   'website_logo, website_logo_type, website_logo_scale, town_page_logo, town_page_logo_type, show_town_page_logo';
 
-export function siteImageRoutes(db: Db, purge: PurgeAfterWrite): Hono {
-  const app = new Hono();
-  for (const kind of KINDS) {
-    route(app, kind.path, {
-      POST: async (c) => {
-        // A caller who may not upload gets 403 before the body is read or decoded (audit finding 3:
-        // decoding first let any agent spend the server's CPU); the statement checks again, as the
-        // admin may change meanwhile.
-        await checkAdmin(c, db);
-        const body = await readJson(c, siteImageUploadSchema, UPLOAD_BODY_LIMIT);
-        const image = await processImage(
-          base64ImageBytes(body.image, UPLOAD_BODY_LIMIT, 'base64-or-data-url'),
-          kind.rules,
-        );
-        const [row] = await db.query<{ is_admin: boolean; image_data: string | null }>(
-          `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me WHERE me.is_admin)')},
-           saved AS (UPDATE ${kind.table} AS t SET ${kind.column} = $8, ${kind.typeColumn} = $9, updated_at = now()
-                       FROM me WHERE t.id = 1 AND me.is_admin
-                     RETURNING t.${kind.column} AS image_data)
-           SELECT me.is_admin, saved.image_data FROM me LEFT JOIN saved ON true`,
-          [...sessionParams(sessionOf(c)), ...imageParams(image), image.url, image.contentType.slice('image/'.length)],
-        );
-        assertAdmin(row);
-        if (!row?.image_data) throw settingsMissing();
-        await purge(c.req.raw, kind.purges);
-        return c.json({
-          success: true,
-          message: kind.uploaded,
-          image_data: row.image_data,
-          mime_type: image.contentType,
-        });
-      },
-      DELETE: async (c) => {
-        const [row] = await db.query<{ is_admin: boolean; saved: boolean }>(
-          `WITH ${sessionAgentCte(1)},
-           saved AS (UPDATE ${kind.table} AS t SET ${kind.column} = NULL,
-                            ${kind.clearType ? `${kind.typeColumn} = NULL,` : ''} updated_at = now()
-                       FROM me WHERE t.id = 1 AND me.is_admin RETURNING 1)
-           SELECT me.is_admin, EXISTS (SELECT 1 FROM saved) AS saved FROM me`,
-          sessionParams(sessionOf(c)),
-        );
-        assertAdmin(row);
-        if (!row?.saved) throw settingsMissing();
-        await purge(c.req.raw, kind.purges);
-        return c.json({ success: true, message: kind.deleted });
-      },
-    });
-  }
-  return app;
-}
+export const siteImagesApi = apiGroup(
+  (deps: { db: Db; purge: PurgeAfterWrite }) => deps,
+  (op) =>
+    KINDS.flatMap((kind) => [
+      op({
+        method: 'POST',
+        path: kind.path,
+        access: 'admin',
+        summary: `Sets ${kind.what} (a data URL)`,
+        tag: 'Admin settings',
+        json: siteImageUploadSchema,
+        uploads: { image: kind.stored },
+        success: ok('Saved', siteImageAnswerSchema),
+        handler: async (c, { db, purge }, input) => {
+          // A caller who may not upload gets 403 before the body is read or decoded (audit finding 3:
+          // decoding first let any agent spend the server's CPU); the statement checks again, as the
+          // admin may change meanwhile.
+          await checkAdmin(c, db);
+          const body = await input.body(UPLOAD_BODY_LIMIT);
+          const image = await processImage(
+            base64ImageBytes(body.image, UPLOAD_BODY_LIMIT, 'base64-or-data-url'),
+            kind.rules,
+          );
+          const [row] = await db.query<{ is_admin: boolean; image_data: string | null }>(
+            `WITH ${sessionAgentCte(1)}, ${storeImageCte('stored', 3, 'EXISTS (SELECT 1 FROM me WHERE me.is_admin)')},
+             saved AS (UPDATE ${kind.table} AS t SET ${kind.column} = $8, ${kind.typeColumn} = $9, updated_at = now()
+                         FROM me WHERE t.id = 1 AND me.is_admin
+                       RETURNING t.${kind.column} AS image_data)
+             SELECT me.is_admin, saved.image_data FROM me LEFT JOIN saved ON true`,
+            [
+              ...sessionParams(sessionOf(c)),
+              ...imageParams(image),
+              image.url,
+              image.contentType.slice('image/'.length),
+            ],
+          );
+          assertAdmin(row);
+          if (!row?.image_data) throw settingsMissing();
+          await purge(c.req.raw, kind.purges);
+          return c.json({
+            success: true,
+            message: kind.uploaded,
+            image_data: row.image_data,
+            mime_type: image.contentType,
+          });
+        },
+      }),
+      op({
+        method: 'DELETE',
+        path: kind.path,
+        access: 'admin',
+        summary: `Removes ${kind.what}`,
+        tag: 'Admin settings',
+        success: ok('Removed', siteImageDeletedSchema),
+        handler: async (c, { db, purge }) => {
+          const [row] = await db.query<{ is_admin: boolean; saved: boolean }>(
+            `WITH ${sessionAgentCte(1)},
+             saved AS (UPDATE ${kind.table} AS t SET ${kind.column} = NULL,
+                              ${kind.clearType ? `${kind.typeColumn} = NULL,` : ''} updated_at = now()
+                         FROM me WHERE t.id = 1 AND me.is_admin RETURNING 1)
+             SELECT me.is_admin, EXISTS (SELECT 1 FROM saved) AS saved FROM me`,
+            sessionParams(sessionOf(c)),
+          );
+          assertAdmin(row);
+          if (!row?.saved) throw settingsMissing();
+          await purge(c.req.raw, kind.purges);
+          return c.json({ success: true, message: kind.deleted });
+        },
+      }),
+    ]),
+);
 
 /**
  * Shapes 2 and 3 of PATCH /api/agents/me/settings, for a body naming a site-wide key: one statement

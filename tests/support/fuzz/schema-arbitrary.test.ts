@@ -8,9 +8,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { openApiDocument } from '../../../src/server/openapi.server.ts';
+import { apiOperations } from '../../../src/server/api-groups.server.ts';
 import { HUGE, invalidOf, leaks, validOf, type JsonSchema } from './schema-arbitrary.ts';
 
-const DOCUMENT = await openApiDocument();
+const DOCUMENT = openApiDocument(await apiOperations());
 
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 const record = z.record(z.string(), z.unknown());
