@@ -21,7 +21,7 @@ import type { Db } from './db.ts';
 import type { SecretSource } from './encryption.ts';
 import type { PurgeAfterWrite } from './edge-cache.ts';
 import type { FeaturedAgent } from './featured-agent.ts';
-import { comparePaths, METHODS, type Access, type ApiGroup, type Method, type OperationDoc } from './operation.ts';
+import { comparePaths, type Access, type ApiGroup, type Method, type OperationDoc } from './operation.ts';
 
 /** What the groups are built from: the app's dependencies, resolved (src/server/api-app.ts). */
 export interface GroupDeps {
@@ -235,7 +235,6 @@ export interface GroupRoute {
   group: GroupName;
   methods: Partial<Record<Method, Access>>;
 }
-
 
 /**
  * Every path the groups answer, in order of precedence (comparePaths): what
