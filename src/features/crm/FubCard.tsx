@@ -158,7 +158,9 @@ function FubSettings({ integration }: { integration: FubIntegration }) {
           label="API key"
           name="api_key"
           type="password"
-          autoComplete="off"
+          // Another service's key, never this person's own password: browsers ignore "off" on a
+          // password field and would offer the login password; "new-password" keeps it out.
+          autoComplete="new-password"
           spellCheck={false}
           placeholder={integration.connected ? integration.api_key_masked : undefined}
           hint={
@@ -183,7 +185,9 @@ function FubSettings({ integration }: { integration: FubIntegration }) {
           label="System key (optional)"
           name="system_key"
           type="password"
-          autoComplete="off"
+          // Another service's key, never this person's own password: browsers ignore "off" on a
+          // password field and would offer the login password; "new-password" keeps it out.
+          autoComplete="new-password"
           spellCheck={false}
           placeholder={integration.system_key_masked || undefined}
           hint={

@@ -104,7 +104,9 @@ function MailgunForm({ saved, outcomeState }: { saved: MailgunView; outcomeState
       <Field
         label="Mailgun API key"
         type="password"
-        autoComplete="off"
+        // Another service's key, never this person's own password: browsers ignore "off" on a
+        // password field and would offer the login password; "new-password" keeps it out.
+        autoComplete="new-password"
         spellCheck={false}
         placeholder={saved.mailgun_api_key_masked || undefined}
         hint={
