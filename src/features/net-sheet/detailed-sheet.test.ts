@@ -4,7 +4,7 @@ import { computeEstimate, type EstimateInputs } from '../estimate/estimate.ts';
 import { computeDetailedSheet } from './detailed-sheet.ts';
 import { placeFor } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
-import { defaultFeeTable } from './li-fees.ts';
+import { defaultFeeTable } from './fee-table-schema.ts';
 import { compareOffers } from './offers.ts';
 import { prorations } from './proration.ts';
 import { sheetBasisSchema } from './stored-sheet.ts';

@@ -15,7 +15,8 @@ import {
   type EstimateInputs,
 } from '../estimate/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
-import { LI_FEE_DEFAULTS, satisfactionRecordingBasis, type FeeKey, type FeeTable } from './li-fees.ts';
+import { satisfactionRecordingBasis, type FeeTable } from './fee-table-schema.ts';
+import { LI_FEE_DEFAULTS, type FeeKey } from './li-fees.ts';
 import { overdueTaxWarnings, sheetWarnings, type SheetWarning } from './guard-rails.ts';
 import { peconicTax } from './peconic-tax.ts';
 import { longDate } from './long-date.ts';

@@ -7,7 +7,7 @@ import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams
 import type { Db, Queryable } from '../../server/db.ts';
 import { HttpError, route } from '../../server/http.ts';
 import { FEE_MESSAGES, feeTableOf, feeTableSaveSchema, overridesOf } from './fee-table.ts';
-import { defaultFeeTable, type FeeTable } from './li-fees.ts';
+import { defaultFeeTable, type FeeTable } from './fee-table-schema.ts';
 
 /** The fee table in force, rates included, for the net sheet's arithmetic. Migration 0019 seeds the row. */
 export async function readFeeTable(db: Queryable): Promise<FeeTable> {

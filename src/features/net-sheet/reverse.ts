@@ -14,7 +14,7 @@ import {
   type SheetOptions,
 } from './detailed-sheet.ts';
 import type { NetSheetDetails } from './details.ts';
-import type { FeeTable } from './li-fees.ts';
+import type { FeeTable } from './fee-table-schema.ts';
 import {
   firptaCents,
   nonresidentTaxCents,
