@@ -20,20 +20,11 @@ import { overdueTaxWarnings, sheetWarnings, type SheetWarning } from './guard-ra
 import { longDate } from './long-date.ts';
 import { flipTaxCents, otherLineCents, priceLines } from './price-lines.ts';
 import { dayNumber, prorations } from './proration.ts';
+import type { SheetLine } from './sheet-line.ts';
 import { notesFor, type SheetNote } from './sheet-notes.ts';
 import { taxPenalties } from './tax-penalties.ts';
 import { NET_SHEET_DEFAULTS } from '../settings/agent-settings.ts';
 import { mansionTaxLine, sellingExpensesCents, withholdingLines, withholdingNotes } from './withholding.ts';
-
-export type LineGroup = 'sale' | 'commission' | 'payoff' | 'tax' | 'fee' | 'proration' | 'other' | 'withholding';
-
-export interface SheetLine {
-  key: string;
-  label: string;
-  amount_cents: number;
-  why: string;
-  group: LineGroup;
-}
 
 export interface DetailedSheet {
   lines: SheetLine[];
