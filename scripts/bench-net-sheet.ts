@@ -3,7 +3,7 @@
 // baseline. Target: well under 1 ms per call.
 import { computeEstimate } from '../src/features/estimate/estimate.ts';
 import { netSheetDetailsSchema } from '../src/features/net-sheet/details.ts';
-import { defaultFeeTable } from '../src/features/net-sheet/li-fees.ts';
+import { defaultFeeTable } from '../src/features/net-sheet/fee-table-schema.ts';
 import { netRange, rangePrices } from '../src/features/net-sheet/range.ts';
 import { solveReverse } from '../src/features/net-sheet/reverse.ts';
 

@@ -14,29 +14,20 @@
 // machine was busy.
 // The build goes to a temporary directory, not dist/, so a bench never disturbs a server or an e2e
 // run using dist/; scripts/serve.ts serves `dist` of its working directory, so it runs from there.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright';
 import * as z from 'zod';
 import { SESSION_COOKIE } from '../src/features/auth/sessions.server.ts';
 import { parseEnv } from '../src/server/env.ts';
 import { createRouter, listFiles, signedInScreens, sitePages } from '../tests/support/site-pages.ts';
+import { CHROME_FLAGS, CHROMIUM, lighthouse, type LighthouseFigures } from './bench/web-lighthouse.ts';
+import { children, freePort, run, stopChild, waitForServer } from './bench/web-processes.ts';
+import { ROOT } from './bench/web-root.ts';
+import { scriptsBeforeInteraction, type ScriptFigures } from './bench/web-scripts.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const CHROME_FLAGS = [
-  '--headless=new',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** Lighthouse's reports of the last run, kept for a look (`.data/` is not committed). */
 const REPORTS = join(ROOT, '.data', 'bench-web');
 const TOWN = '/long-island-real-estate/bay-shore';
@@ -81,30 +72,9 @@ interface Target {
   /** Why it was not measured (not built), if it was not. */
   missing?: string;
 }
-interface LighthouseFigures {
-  performance: number | null;
-  accessibility: number | null;
-  bestPractices: number | null;
-  seo: number | null;
-  cls: number | null;
-  lcpMs: number | null;
-  tbtMs: number | null;
-  /** Audits that cost points in accessibility, best practices or SEO. */
-  failing: string[];
-  error?: string;
-}
-interface ScriptFigures {
-  scripts: number;
-  rawBytes: number;
-  gzipBytes: number;
-  inlineGzipBytes: number;
-  error?: string;
-}
-
 const temporary = mkdtempSync(join(tmpdir(), 'bench-web-'));
 const dataDir = join(temporary, 'data');
 const outDir = join(temporary, 'dist');
-const children = new Set<ChildProcess>();
 let browser: Browser | undefined;
 
 /** Node 22 and the project's binaries first, as npm scripts have them. */
@@ -115,204 +85,6 @@ const childEnv = (extra: Record<string, string>): NodeJS.ProcessEnv => ({
   FORCE_COLOR: '0',
   ...extra,
 });
-
-/** Runs a command to its end; resolves with its exit code and output. */
-function run(command: string, args: string[], env: NodeJS.ProcessEnv, cwd = ROOT) {
-  return new Promise<{ code: number; output: string }>((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    children.add(child);
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => {
-      children.delete(child);
-      resolvePromise({ code: code ?? 1, output });
-    });
-  });
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePromise, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolvePromise(port));
-    });
-  });
-}
-
-async function waitForServer(url: string, server: ChildProcess, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null) throw new Error(`scripts/serve.ts exited with ${server.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await new Promise((resolvePromise) => setTimeout(resolvePromise, 200));
-  }
-  throw new Error(`the server did not answer ${url} within ${timeoutMs / 1000} s`);
-}
-
-function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolvePromise) => {
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolvePromise();
-    });
-    child.kill('SIGTERM');
-  });
-}
-
-const scoreOf = z.object({ score: z.number().nullable() }).optional();
-const lighthouseReport = z.object({
-  runtimeError: z.object({ message: z.string() }).optional(),
-  categories: z.object({
-    performance: scoreOf,
-    accessibility: scoreOf,
-    'best-practices': scoreOf,
-    seo: scoreOf,
-  }),
-  audits: z.record(
-    z.string(),
-    z.object({
-      score: z.number().nullable(),
-      numericValue: z.number().optional(),
-      scoreDisplayMode: z.string(),
-    }),
-  ),
-});
-const auditRefs = z.object({
-  categories: z.record(z.string(), z.object({ auditRefs: z.array(z.object({ id: z.string(), weight: z.number() })) })),
-});
-
-/**
- * Lighthouse on `url`; with `cookie`, signed in: Lighthouse's `--extra-headers` puts it on every
- * request of the run, the page's and its API calls' (docs/authenticated-pages.md of Lighthouse,
- * option 3; it replaces any other cookie, and the signed-in screens use no other).
- */
-async function lighthouse(url: string, reportFile: string, cookie?: string): Promise<LighthouseFigures> {
-  const cli = join(ROOT, 'node_modules', 'lighthouse', 'cli', 'index.js');
-  const { code, output } = await run(
-    process.execPath,
-    [
-      cli,
-      url,
-      '--output=json',
-      `--output-path=${reportFile}`,
-      '--quiet',
-      '--only-categories=performance,accessibility,best-practices,seo',
-      `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
-      ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
-    ],
-    childEnv({ CHROME_PATH: CHROMIUM }),
-  );
-  const empty: LighthouseFigures = {
-    performance: null,
-    accessibility: null,
-    bestPractices: null,
-    seo: null,
-    cls: null,
-    lcpMs: null,
-    tbtMs: null,
-    failing: [],
-  };
-  if (code !== 0 || !existsSync(reportFile)) {
-    return { ...empty, error: `lighthouse exited with ${code}: ${output.trim().split('\n').slice(-5).join(' | ')}` };
-  }
-  const raw: unknown = JSON.parse(readFileSync(reportFile, 'utf8'));
-  const report = lighthouseReport.parse(raw);
-  const refs = auditRefs.parse(raw);
-  const failing = ['accessibility', 'best-practices', 'seo'].flatMap((category) =>
-    (refs.categories[category]?.auditRefs ?? [])
-      .filter(({ id, weight }) => {
-        const audit = report.audits[id];
-        return weight > 0 && audit && audit.scoreDisplayMode === 'binary' && audit.score !== null && audit.score < 1;
-      })
-      .map(({ id }) => `${category}: ${id}`),
-  );
-  const numeric = (id: string) => report.audits[id]?.numericValue ?? null;
-  return {
-    performance: report.categories.performance?.score ?? null,
-    accessibility: report.categories.accessibility?.score ?? null,
-    bestPractices: report.categories['best-practices']?.score ?? null,
-    seo: report.categories.seo?.score ?? null,
-    cls: numeric('cumulative-layout-shift'),
-    lcpMs: numeric('largest-contentful-paint'),
-    tbtMs: numeric('total-blocking-time'),
-    failing,
-    ...(report.runtimeError ? { error: report.runtimeError.message } : {}),
-  };
-}
-
-/**
- * The JavaScript a visitor's browser fetches before touching the page (a phone, fresh cache). With
- * `cookie` (`name=value`), signed in, for the signed-in screens.
- */
-async function scriptsBeforeInteraction(launched: Browser, url: string, cookie?: string): Promise<ScriptFigures> {
-  const context = await launched.newContext({
-    viewport: { width: 412, height: 823 },
-    deviceScaleFactor: 1.75,
-    isMobile: true,
-    hasTouch: true,
-  });
-  try {
-    if (cookie) {
-      const [name = '', value = ''] = cookie.split(/=(.*)/s);
-      // For the site's root: with the screen's URL, Playwright would scope the cookie to its folder
-      // (/dashboard/), and the screen's API calls would go without it.
-      await context.addCookies([{ name, value, url: new URL('/', url).href }]);
-    }
-    const page = await context.newPage();
-    const bodies: Promise<Buffer | undefined>[] = [];
-    page.on('response', (response) => {
-      // Caught here, reported below: a body read after a navigation fails, and must not end the run.
-      if (response.request().resourceType() === 'script') bodies.push(response.body().catch(() => undefined));
-    });
-    await page.goto(url, { waitUntil: 'networkidle' });
-    // Islands hydrating on idle load after the page settles: let them, then wait for quiet again.
-    await page.evaluate(
-      () => new Promise((resolvePromise) => requestIdleCallback(() => resolvePromise(null), { timeout: 2_000 })),
-    );
-    await page.waitForLoadState('networkidle');
-    const read = await Promise.all(bodies);
-    const buffers = read.filter((body) => body !== undefined);
-    if (buffers.length < read.length)
-      throw new Error(`${read.length - buffers.length} script bodies were lost to a navigation`);
-    if (new URL(page.url()).pathname !== new URL(url).pathname) throw new Error(`the page went to ${page.url()}`);
-    const inline = await page.$$eval('script:not([src])', (scripts) =>
-      scripts
-        .filter((script) => {
-          const type = script.getAttribute('type');
-          return !type || /javascript|module/.test(type);
-        })
-        .map((script) => script.textContent ?? '')
-        .join('\n'),
-    );
-    return {
-      scripts: buffers.length,
-      rawBytes: buffers.reduce((sum, body) => sum + body.length, 0),
-      gzipBytes: buffers.reduce((sum, body) => sum + gzipSync(body).length, 0),
-      inlineGzipBytes: inline ? gzipSync(inline).length : 0,
-    };
-  } catch (error) {
-    return {
-      scripts: 0,
-      rawBytes: 0,
-      gzipBytes: 0,
-      inlineGzipBytes: 0,
-      error: error instanceof Error ? error.message : String(error),
-    };
-  } finally {
-    await context.close();
-  }
-}
 
 /** Signs in through the real login API as `area`'s demo account; its session cookie, `name=value`. */
 async function signIn(origin: string, area: Area): Promise<string> {
@@ -417,7 +189,7 @@ async function main(): Promise<number> {
     console.log(`Lighthouse and scripts: ${target.path}…`);
     // Lighthouse first and alone: it times the page, nothing else may run meanwhile.
     const report = join(REPORTS, `lighthouse-${target.path.slice(1).replaceAll('/', '-') || 'home'}.json`);
-    const figures = await lighthouse(`${origin}${target.path}`, report, target.cookie);
+    const figures = await lighthouse(`${origin}${target.path}`, report, childEnv({}), target.cookie);
     const scripts = await scriptsBeforeInteraction(browser, `${origin}${target.path}`, target.cookie);
     results.push({ target, lighthouse: figures, scripts });
   }

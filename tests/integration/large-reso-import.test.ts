@@ -8,7 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { dataRunsResponseSchema } from '../../src/features/market/data-admin.ts';
-import { resoFileSource, type ClosedSalesSource } from '../../src/features/market/reso-client.server.ts';
+import { resoFileSource } from '../../src/features/market/reso-file-source.server.ts';
+import type { ClosedSalesSource } from '../../src/features/market/reso-records.server.ts';
 import { syncSoldHomes } from '../../src/features/market/sold-sync.server.ts';
 import { expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite } from '../support/auth-suite.ts';

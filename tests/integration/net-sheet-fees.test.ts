@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { feeTableAnswerSchema, feeTableSavedSchema } from '../../src/features/net-sheet/fee-table.ts';
 import { readFeeTable } from '../../src/features/net-sheet/fee-table.server.ts';
-import { defaultFeeTable, type FeeTable } from '../../src/features/net-sheet/li-fees.ts';
+import { defaultFeeTable, type FeeTable } from '../../src/features/net-sheet/fee-table-schema.ts';
 import { expectError, expectFieldError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { resoFileSource } from '../../src/features/market/reso-client.server.ts';
+import { resoFileSource } from '../../src/features/market/reso-file-source.server.ts';
 import { refreshMarketData } from '../../src/features/market/refresh.server.ts';
 import { allTowns } from '../../src/features/towns/town-data.ts';
 import { readTowns } from '../../src/server/build-data.ts';

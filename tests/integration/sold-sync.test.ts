@@ -6,13 +6,9 @@
  * bound, token renewal and the bearer-token mode.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  createResoClient,
-  ResoError,
-  resoFileSource,
-  type ResoClientConfig,
-  type ResoErrorKind,
-} from '../../src/features/market/reso-client.server.ts';
+import { createResoClient, type ResoClientConfig } from '../../src/features/market/reso-client.server.ts';
+import { ResoError, type ResoErrorKind } from '../../src/features/market/reso-error.server.ts';
+import { resoFileSource } from '../../src/features/market/reso-file-source.server.ts';
 import { SOLD_SOURCE, syncSoldHomes, type SoldTown } from '../../src/features/market/sold-sync.server.ts';
 import { allTowns, townBySlug, type Town } from '../../src/features/towns/town-data.ts';
 import {

@@ -3,12 +3,9 @@ import * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
-import { formatMoney } from '../../ui/money.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
-import { formatPhone, telHref } from '../../ui/phone.ts';
-import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
-import { commissionLabel } from '../estimate/estimate.ts';
+import type { PublicAgentResponse } from '../agents/public-agent.ts';
 import { estimateRequestSchema, estimateSchema, UUID_PATTERN, type Estimate } from '../estimate/estimate-request.ts';
 import { NetSheet } from '../estimate/NetSheet.tsx';
 import { MORTGAGE_FIELD, mortgageMessage, SALE_PRICE_FIELD } from '../estimate/calculator-fields.ts';
@@ -20,33 +17,13 @@ import { forgetVisitor, rememberedVisitor, unlockLead, type RememberedVisitor } 
 import { unlockMessage } from './unlock-message.ts';
 import { sheetAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from '../net-sheet/sheet-answer.ts';
 import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/ReverseForm.tsx';
-import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
 import { copyLink } from '../site/clipboard.ts';
+import { AgentContact } from './AgentContact.tsx';
+import { AgentHeader } from './AgentHeader.tsx';
+import { AgentPageLoading, CalculatorComingSoon, NoCalculator } from './AgentPageStates.tsx';
+import { LockedEstimate } from './LockedEstimate.tsx';
 import { UnlockModal } from './UnlockModal.tsx';
-
-type Loaded =
-  | { kind: 'loading' }
-  | { kind: 'missing' }
-  | { kind: 'unavailable' }
-  | { kind: 'failed' }
-  | { kind: 'ready'; data: PublicAgentResponse };
-
-/** What the page says when there is no calculator to show, by why. */
-const NO_CALCULATOR = {
-  missing: {
-    heading: 'Agent Not Found',
-    text: 'There is no calculator at this address. Check the link you were given.',
-  },
-  // 410: an admin made the agent inactive.
-  unavailable: {
-    heading: 'Calculator Not Available',
-    text: 'This agent’s calculator is not available at the moment. You can still use the calculator on our home page.',
-  },
-  failed: {
-    heading: 'Calculator unavailable',
-    text: 'We could not load this calculator just now. Please try again in a moment.',
-  },
-} as const;
+import { usePublicAgent } from './use-public-agent.ts';
 
 const createdSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 
@@ -54,7 +31,6 @@ type Refine =
   | { kind: 'closed' }
   | { kind: 'loading' }
   | { kind: 'open'; details: Record<string, unknown> | null; defaults: SheetDefaultsAnswer };
-const SAMPLE = { price: 450000, commissionPercent: 6, commission: 27000, tax: 1800, fees: 925, net: 220275 };
 
 /**
  * /r/{slug}: an agent's branded calculator; the breakdown unlocks once the visitor leaves details.
@@ -62,7 +38,7 @@ const SAMPLE = { price: 450000, commissionPercent: 6, commission: 27000, tax: 18
  * (src/features/site/shell-pages.server.ts); without it the page loads the agent named in the URL.
  */
 export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAgentResponse | undefined }) {
-  const [loaded, setLoaded] = useState<Loaded>(given ? { kind: 'ready', data: given } : { kind: 'loading' });
+  const loaded = usePublicAgent(given);
   const [form, setForm] = useState({ salePrice: '', mortgage: '' });
   const [errors, setErrors] = useState<{ salePrice?: string | undefined; mortgage?: string | undefined }>({});
   const [calculating, setCalculating] = useState(false);
@@ -111,62 +87,12 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
       .catch((error: unknown) => console.warn('Could not load the estimate', error));
   }, [readyAgentId]);
 
-  useEffect(() => {
-    setCanonicalToCurrentUrl();
-    if (given) return;
-    const slug = window.location.pathname.split('/').filter(Boolean)[1] ?? '';
-    callApi(`/api/agents/public/${encodeURIComponent(slug)}`, publicAgentSchema)
-      .then((result) => {
-        if (result.ok) setLoaded({ kind: 'ready', data: result.data });
-        else if (result.status === 410) setLoaded({ kind: 'unavailable' });
-        else setLoaded(result.status === 404 || result.status === 400 ? { kind: 'missing' } : { kind: 'failed' });
-      })
-      .catch((error: unknown) => {
-        console.warn('Could not load the agent', error);
-        setLoaded({ kind: 'failed' });
-      });
-  }, [given]);
-
-  if (loaded.kind === 'loading') {
-    // The static HTML: the heading and the form's outline, so nothing jumps when the agent loads.
-    return (
-      <div className="agent-page" aria-busy="true">
-        <header className="agent-header">
-          <div>
-            <h1>Net to Seller Calculator</h1>
-            <p className="field-hint">Loading your agent…</p>
-          </div>
-        </header>
-        <div className="form skeleton-form" aria-hidden="true" />
-      </div>
-    );
-  }
-  if (loaded.kind !== 'ready') {
-    const { heading, text } = NO_CALCULATOR[loaded.kind];
-    return (
-      <section className="agent-missing">
-        <h1>{heading}</h1>
-        <p>{text}</p>
-        <a className="button button-primary" href="/">
-          Go Home
-        </a>
-      </section>
-    );
-  }
+  if (loaded.kind === 'loading') return <AgentPageLoading />;
+  if (loaded.kind !== 'ready') return <NoCalculator kind={loaded.kind} />;
 
   const { agent, profile_complete: profileComplete } = loaded.data;
   const fullName = `${agent.first_name} ${agent.last_name}`;
-  if (!profileComplete) {
-    return (
-      <section className="agent-missing">
-        <h1>Coming Soon</h1>
-        <p>{fullName}'s calculator is being set up.</p>
-        <a className="button button-primary" href={`mailto:${agent.email}`}>
-          E-mail {agent.first_name}
-        </a>
-      </section>
-    );
-  }
+  if (!profileComplete) return <CalculatorComingSoon agent={agent} />;
 
   const calculate = async (event: SubmitEvent) => {
     event.preventDefault();
@@ -273,24 +199,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
 
   return (
     <div className="agent-page">
-      <header className="agent-header">
-        {agent.show_profile_photo && agent.profile_photo ? (
-          <img className="agent-photo" src={agent.profile_photo} alt={fullName} width="96" height="96" />
-        ) : null}
-        <div>
-          <h1>Net to Seller Calculator</h1>
-          <p className="field-hint">
-            {fullName}
-            {agent.brokerage ? ` · ${agent.brokerage}` : ''}
-          </p>
-        </div>
-        {agent.show_logo && agent.logo ? (
-          <img className="agent-logo" src={agent.logo} alt={`${agent.brokerage ?? fullName} logo`} height="48" />
-        ) : null}
-        <button type="button" className="button button-secondary agent-share" onClick={() => void share()}>
-          Share this page
-        </button>
-      </header>
+      <AgentHeader agent={agent} onShare={() => void share()} />
       <Notice tone="success" message={copyMessage} />
 
       {estimate && unlockedFor ? (
@@ -375,41 +284,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
           </button>
         </section>
       ) : estimate ? (
-        <section aria-labelledby="locked-estimate" className="locked">
-          <h2 id="locked-estimate">Your estimate is ready</h2>
-          <div className="blurred" aria-hidden="true">
-            <table className="net-sheet">
-              <tbody>
-                <tr>
-                  <th>Sale Price</th>
-                  <td>{formatMoney(SAMPLE.price)}</td>
-                </tr>
-                <tr>
-                  <th>{commissionLabel(SAMPLE.commissionPercent)}</th>
-                  <td>−{formatMoney(SAMPLE.commission)}</td>
-                </tr>
-                <tr>
-                  <th>Transfer Tax</th>
-                  <td>−{formatMoney(SAMPLE.tax)}</td>
-                </tr>
-                <tr>
-                  <th>Attorney and recording fees</th>
-                  <td>−{formatMoney(SAMPLE.fees)}</td>
-                </tr>
-                <tr>
-                  <th>Your Net Proceeds</th>
-                  <td>{formatMoney(SAMPLE.net)}</td>
-                </tr>
-              </tbody>
-            </table>
-          </div>
-          <button type="button" className="button button-primary button-block" onClick={() => setUnlocking(true)}>
-            Unlock Your Estimate
-          </button>
-          <button type="button" className="button button-secondary button-block" onClick={startOver}>
-            Start New Calculation
-          </button>
-        </section>
+        <LockedEstimate onUnlock={() => setUnlocking(true)} onStartOver={startOver} />
       ) : (
         <Tabs label="Calculator" tabs={CALCULATOR_TABS} selected={tab} onSelect={setTab}>
           {tab === 'price' ? (
@@ -470,33 +345,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
           }}
         />
       ) : null}
-
-      <section className="agent-contact" aria-labelledby="agent-contact">
-        <h2 id="agent-contact">Contact {agent.first_name}</h2>
-        <ul>
-          <li>
-            <a href={`mailto:${agent.email}`}>{agent.email}</a>
-          </li>
-          {agent.phone ? (
-            <li>
-              <a href={telHref(agent.phone)}>{formatPhone(agent.phone)}</a>
-            </li>
-          ) : null}
-          {agent.license_number ? <li>License #{agent.license_number}</li> : null}
-          {agent.website ? (
-            <li>
-              <a href={agent.website} rel="noopener">
-                {agent.website.replace(/^https?:\/\//, '')}
-              </a>
-            </li>
-          ) : null}
-          {agent.brokerage_street ? (
-            <li>
-              {agent.brokerage_street}, {agent.brokerage_city}, {agent.brokerage_state} {agent.brokerage_zip}
-            </li>
-          ) : null}
-        </ul>
-      </section>
+      <AgentContact agent={agent} />
     </div>
   );
 }

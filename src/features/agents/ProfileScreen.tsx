@@ -1,38 +1,32 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useState, type SubmitEvent } from 'react';
+import { useState, type SubmitEvent } from 'react';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone, formatPhoneAsTyped } from '../../ui/phone.ts';
-import { UploadField } from '../../ui/UploadField.tsx';
 import AccountFrame, { type Area } from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
 import {
   emailChangeSentMessage,
-  LOGO_SIZE,
-  MAX_UPLOAD_BYTES,
   PROFESSIONAL_TITLES,
   PROFILE_MESSAGES,
   profileAnswerSchema,
   profileSaveAnswerSchema,
   profileSchema,
   type Profile,
-  PHOTO_TYPES,
 } from './profile.ts';
 import './profile.css';
 import { missingProfileFields, type ProfileNeed } from './public-agent.ts';
 import { ProfileBanner, profileFieldId } from '../dashboard/ProfileBanner.tsx';
+import { ProfileLogoCard } from './ProfileLogoCard.tsx';
+import { ProfilePhotoCard } from './ProfilePhotoCard.tsx';
 
 const PROFILE_KEY = ['profile'];
 
 /** Under a field the calculator page needs while it is empty. */
 const NEEDED_HINT = 'Needed for your calculator page';
-
-// The crop tool (react-image-crop and its styles) loads once a photo is chosen.
-const PhotoCrop = lazy(() => import('./PhotoCrop.tsx'));
-const LOGO_TYPES = 'image/png,image/jpeg,image/svg+xml,image/webp';
 
 type TextField =
   | 'first_name'
@@ -67,10 +61,6 @@ function formOf(profile: Profile): FormState {
     show_logo: profile.show_logo,
   };
 }
-
-/** The message for a failed upload: the server's own for a refused file (the spec's words), else `fallback`. */
-const uploadFailure = (error: Error, fallback: string): string =>
-  error instanceof ApiError && (error.status === 400 || error.status === 413) ? error.message : fallback;
 
 /**
  * /dashboard/profile and /admin/profile: the signed-in agent's (or admin's) own profile, photo and
@@ -117,7 +107,6 @@ function ProfileEditor({ profile }: { profile: Profile }) {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [success, setSuccess] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const [photoToCrop, setPhotoToCrop] = useState<string | null>(null);
   const titleId = profileFieldId('professional_title');
   const missing = new Set(missingProfileFields(profile).map(({ key }) => key));
   /** A field the calculator page needs: its fixed id (the banner links to it) and, while empty, a hint. */
@@ -148,40 +137,6 @@ function ProfileEditor({ profile }: { profile: Profile }) {
       if (error instanceof ApiError) setErrors(error.fields);
       say('error', saveFailureMessage(error, { failed: PROFILE_MESSAGES.saveFailed }));
     },
-  });
-  const uploadPhoto = useMutation({
-    mutationFn: (imageData: string) =>
-      sendJson('POST', '/api/upload/profile-photo', profileAnswerSchema, {
-        imageData,
-        showProfilePhoto: form.show_profile_photo,
-      }),
-    onSuccess: (data) => {
-      setPhotoToCrop(null);
-      saved(data, PROFILE_MESSAGES.photoSaved);
-    },
-    onError: (error) => say('error', uploadFailure(error, PROFILE_MESSAGES.photoFailed)),
-  });
-  const deletePhoto = useMutation({
-    mutationFn: () => sendJson('DELETE', '/api/upload/profile-photo', profileAnswerSchema),
-    onSuccess: (data) => {
-      setForm((current) => ({ ...current, show_profile_photo: false }));
-      saved(data, PROFILE_MESSAGES.photoDeleted);
-    },
-    onError: () => say('error', PROFILE_MESSAGES.photoDeleteFailed),
-  });
-  const uploadLogo = useMutation({
-    mutationFn: (imageData: string) =>
-      sendJson('POST', '/api/upload/logo', profileAnswerSchema, { imageData, showLogo: form.show_logo }),
-    onSuccess: (data) => saved(data, PROFILE_MESSAGES.logoSaved),
-    onError: (error) => say('error', uploadFailure(error, PROFILE_MESSAGES.logoFailed)),
-  });
-  const deleteLogo = useMutation({
-    mutationFn: () => sendJson('DELETE', '/api/upload/logo', profileAnswerSchema),
-    onSuccess: (data) => {
-      setForm((current) => ({ ...current, show_logo: false }));
-      saved(data, PROFILE_MESSAGES.logoDeleted);
-    },
-    onError: () => say('error', PROFILE_MESSAGES.logoDeleteFailed),
   });
 
   const submit = (event: SubmitEvent) => {
@@ -330,91 +285,22 @@ function ProfileEditor({ profile }: { profile: Profile }) {
           </button>
         </div>
       </form>
+      <ProfilePhotoCard
+        profile={profile}
+        showProfilePhoto={form.show_profile_photo}
+        onSaved={saved}
+        onFailure={(message) => say('error', message)}
+        onPicked={() => setFailure(null)}
+        onDeleted={() => setForm((current) => ({ ...current, show_profile_photo: false }))}
+      />
 
-      <section className="account-card profile-image" aria-labelledby="photo-heading">
-        <h2 id="photo-heading">Profile photo</h2>
-        {profile.profile_photo ? (
-          <img
-            className="profile-photo-preview"
-            src={profile.profile_photo}
-            alt="Your profile photo"
-            width="128"
-            height="128"
-          />
-        ) : (
-          <p className="field-hint">No photo yet.</p>
-        )}
-        {photoToCrop ? (
-          <Suspense fallback={<p aria-live="polite">Loading the crop tool…</p>}>
-            <PhotoCrop
-              src={photoToCrop}
-              saving={uploadPhoto.isPending}
-              onSave={(jpeg) => uploadPhoto.mutate(jpeg)}
-              onCancel={() => setPhotoToCrop(null)}
-              onError={(message) => say('error', message)}
-            />
-          </Suspense>
-        ) : (
-          <UploadField
-            label={profile.profile_photo ? 'Choose a new photo' : 'Choose a photo'}
-            accept={PHOTO_TYPES}
-            maxBytes={MAX_UPLOAD_BYTES}
-            tooLargeMessage={PROFILE_MESSAGES.photoTooLarge}
-            // Handed over as picked: the crop tool scales and encodes the square it saves.
-            stored={null}
-            hint="JPG, PNG or WebP, at most 10MB. You can crop it to a square next."
-            onFile={(dataUrl) => {
-              setFailure(null);
-              setPhotoToCrop(dataUrl);
-            }}
-            onError={(message) => say('error', message)}
-          />
-        )}
-        {profile.profile_photo && !photoToCrop ? (
-          <div>
-            <button
-              type="button"
-              className="button button-secondary"
-              disabled={deletePhoto.isPending}
-              onClick={() => deletePhoto.mutate()}
-            >
-              Delete photo
-            </button>
-          </div>
-        ) : null}
-      </section>
-
-      <section className="account-card profile-image" aria-labelledby="logo-heading">
-        <h2 id="logo-heading">Business logo</h2>
-        {profile.logo ? (
-          <img className="profile-logo-preview" src={profile.logo} alt="Your business logo" height="64" />
-        ) : (
-          <p className="field-hint">No logo yet.</p>
-        )}
-        <UploadField
-          label={profile.logo ? 'Upload a new logo' : 'Upload a logo'}
-          accept={LOGO_TYPES}
-          maxBytes={MAX_UPLOAD_BYTES}
-          tooLargeMessage={PROFILE_MESSAGES.logoTooLarge}
-          stored={LOGO_SIZE}
-          hint="PNG, JPG, SVG or WebP; 2MB recommended, 10MB at most."
-          disabled={uploadLogo.isPending}
-          onFile={(dataUrl) => uploadLogo.mutate(dataUrl)}
-          onError={(message) => say('error', message)}
-        />
-        {profile.logo ? (
-          <div>
-            <button
-              type="button"
-              className="button button-secondary"
-              disabled={deleteLogo.isPending}
-              onClick={() => deleteLogo.mutate()}
-            >
-              Delete logo
-            </button>
-          </div>
-        ) : null}
-      </section>
+      <ProfileLogoCard
+        profile={profile}
+        showLogo={form.show_logo}
+        onSaved={saved}
+        onFailure={(message) => say('error', message)}
+        onDeleted={() => setForm((current) => ({ ...current, show_logo: false }))}
+      />
     </>
   );
 }

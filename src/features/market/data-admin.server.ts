@@ -29,7 +29,7 @@ import { failQueuedRuns, queueRunsUnlessRunning } from './data-runs.server.ts';
 import type { RefreshPlan } from './feeds.server.ts';
 import { plannedRuns } from './refresh.server.ts';
 import { shownOrigin, UPLOADED } from './run-words.ts';
-import { parseHeader, ZillowFileError } from './zhvi.server.ts';
+import { parseHeader, ZillowFileError } from './zillow-scan.server.ts';
 
 /** ONE round trip: the session's agent (401/403) and, for an admin, the newest runs. */
 const RUNS_SQL = `

@@ -8,7 +8,8 @@ import { readFile } from 'node:fs/promises';
 import type { Env } from '../../server/env.ts';
 import { onFirstCall } from '../../server/on-first-call.ts';
 import { resoPropertyUrl } from './reso-address.ts';
-import type { ClosedSalesSource, ResoClientConfig } from './reso-client.server.ts';
+import type { ResoClientConfig } from './reso-client.server.ts';
+import type { ClosedSalesSource } from './reso-records.server.ts';
 
 export type Bytes = AsyncIterable<Uint8Array | string>;
 
@@ -60,7 +61,7 @@ export const csvFromFile = (path: string): CsvSource => ({
 /** A file in the RESO Web API's JSON response shape ({ value: [...] }), for sites without a feed. */
 export async function soldFromFile(path: string): Promise<ClosedSalesSource> {
   const json: unknown = JSON.parse(await readFile(path, 'utf8'));
-  return (await import('./reso-client.server.ts')).resoFileSource(json, path);
+  return (await import('./reso-file-source.server.ts')).resoFileSource(json, path);
 }
 
 /**

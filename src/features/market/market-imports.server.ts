@@ -12,7 +12,8 @@ import { DATA_MESSAGES } from './data-admin.ts';
 import { claimQueuedRuns, recordRun, type ClaimedRun, type RunRecord } from './data-runs.server.ts';
 import type { CsvSource, RefreshPlan } from './feeds.server.ts';
 import { refreshMarketData } from './refresh.server.ts';
-import { resoFileSource, type ClosedSalesSource } from './reso-client.server.ts';
+import { resoFileSource } from './reso-file-source.server.ts';
+import type { ClosedSalesSource } from './reso-records.server.ts';
 
 export interface MarketImportDeps {
   /** The configured feeds (planFromEnv): what a queued Refresh now reads. */

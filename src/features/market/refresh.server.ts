@@ -1,6 +1,6 @@
 import type { Db } from '../../server/db.ts';
 import { progressOf, recordRun, type DataSource, type RunRecord } from './data-runs.server.ts';
-import type { ClosedSalesQuery, ClosedSalesSource } from './reso-client.server.ts';
+import type { ClosedSalesQuery, ClosedSalesSource } from './reso-records.server.ts';
 import type { Bytes, RefreshPlan } from './feeds.server.ts';
 import { syncSoldHomes } from './sold-sync.server.ts';
 import { importZhvi } from './zhvi.server.ts';

@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { closedSalesFilter, createResoClient, type ResoClientConfig } from './reso-client.server.ts';
+import { ResoError } from './reso-error.server.ts';
+import { resoFileSource } from './reso-file-source.server.ts';
 import {
-  closedSalesFilter,
-  createResoClient,
   parseResoRecord,
-  ResoError,
-  resoFileSource,
   type ClosedSalesQuery,
-  type ResoClientConfig,
   type ResoProperty,
   type SkippedRecord,
-} from './reso-client.server.ts';
+} from './reso-records.server.ts';
 
 const QUERY: ClosedSalesQuery = { counties: ['Nassau', 'Suffolk'], closedOnOrAfter: '2025-03-16' };
 

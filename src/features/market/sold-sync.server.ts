@@ -16,7 +16,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { placeKey } from '../towns/place-key.ts';
 import type { Db, Queryable } from '../../server/db.ts';
 import { allTowns, type Town } from '../towns/town-data.ts';
-import type { ClosedSalesSource, ResoProperty } from './reso-client.server.ts';
+import type { ClosedSalesSource, ResoProperty } from './reso-records.server.ts';
 
 /** The key of the feed's row in `data_sync_state` (and its `source` in `data_runs`). */
 export const SOLD_SOURCE = 'sold';

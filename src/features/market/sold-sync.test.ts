@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allTowns } from '../towns/town-data.ts';
-import { parseResoRecord } from './reso-client.server.ts';
+import { parseResoRecord } from './reso-records.server.ts';
 import { placeKey } from '../towns/place-key.ts';
 import { createTownMatcher, saleAddress, soldHomeRow, soldWindowStart } from './sold-sync.server.ts';
 

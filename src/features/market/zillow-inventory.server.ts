@@ -11,7 +11,7 @@
 import type { Db } from '../../server/db.ts';
 import type { Town } from '../towns/town-data.ts';
 import type { CsvReaderOptions } from './csv.ts';
-import { importReport, scanZillowCsv, type ZillowImportReport } from './zhvi.server.ts';
+import { importReport, scanZillowCsv, type ZillowImportReport } from './zillow-scan.server.ts';
 
 export interface InventoryImportOptions extends CsvReaderOptions {
   towns?: readonly Town[];

@@ -7,17 +7,9 @@ import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { FEE_MESSAGES, feeTableAnswerSchema, feeTableSavedSchema } from './fee-table.ts';
-import {
-  FEE_KEYS,
-  feeTableSchema,
-  LI_FEE_DEFAULTS,
-  LI_RATE_DEFAULTS,
-  RATE_KEYS,
-  type FeeKey,
-  type FeeTable,
-  type RateKey,
-  type SiteRate,
-} from './li-fees.ts';
+import { feeTableSchema, type FeeTable } from './fee-table-schema.ts';
+import { FEE_KEYS, LI_FEE_DEFAULTS, type FeeKey } from './li-fees.ts';
+import { LI_RATE_DEFAULTS, RATE_KEYS, type RateKey, type SiteRate } from './li-rates.ts';
 import './fee-table.css';
 
 const PATH = '/api/admin/net-sheet-fees';

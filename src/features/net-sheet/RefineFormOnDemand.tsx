@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import type { RefineFormProps } from './RefineForm.tsx';
+import type { RefineFormProps } from './use-refine-form.ts';
 
 /** The form and the town list it names counties from load when the seller asks to refine, not with the page. */
 const RefineForm = lazy(() => import('./RefineForm.tsx').then((module) => ({ default: module.RefineForm })));

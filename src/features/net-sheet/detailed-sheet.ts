@@ -6,7 +6,6 @@
 import {
   buyerAgentCommissionLabel,
   commissionLabel,
-  computeEstimate,
   divideRoundHalfUp,
   formatPercent,
   hundredths,
@@ -15,31 +14,23 @@ import {
   type EstimateInputs,
 } from '../estimate/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
-import { LI_FEE_DEFAULTS, satisfactionRecordingBasis, type FeeKey, type FeeTable } from './li-fees.ts';
+import { satisfactionRecordingBasis, type FeeTable } from './fee-table-schema.ts';
+import { LI_FEE_DEFAULTS, type FeeKey } from './li-fees.ts';
 import { overdueTaxWarnings, sheetWarnings, type SheetWarning } from './guard-rails.ts';
-import { peconicTax } from './peconic-tax.ts';
 import { longDate } from './long-date.ts';
-import { dollarsText } from './sheet-money.ts';
+import { flipTaxCents, otherLineCents, priceLines } from './price-lines.ts';
 import { dayNumber, prorations } from './proration.ts';
+import type { SheetLine } from './sheet-line.ts';
+import { notesFor, type SheetNote } from './sheet-notes.ts';
 import { taxPenalties } from './tax-penalties.ts';
 import { NET_SHEET_DEFAULTS } from '../settings/agent-settings.ts';
 import { mansionTaxLine, sellingExpensesCents, withholdingLines, withholdingNotes } from './withholding.ts';
-
-export type LineGroup = 'sale' | 'commission' | 'payoff' | 'tax' | 'fee' | 'proration' | 'other' | 'withholding';
-
-export interface SheetLine {
-  key: string;
-  label: string;
-  amount_cents: number;
-  why: string;
-  group: LineGroup;
-}
 
 export interface DetailedSheet {
   lines: SheetLine[];
   net_cents: number;
   closing_date: string;
-  notes: { key: string; text: string }[];
+  notes: SheetNote[];
   /** What is legal but unusual (a past closing, large concessions): said, not refused (guard-rails.ts). */
   warnings: SheetWarning[];
 }
@@ -61,10 +52,6 @@ export interface SheetDefaults {
   payoff_bank_attorney: boolean;
   seller_pays_rp5217: boolean;
 }
-
-const MANSION_TAX_THRESHOLD_CENTS = 1_000_000_00;
-/** A cliff note from 2 % below $1,000,000. */
-const CLIFF_WINDOW_CENTS = 20_000_00;
 
 export function addDays(iso: string, days: number): string {
   return new Date((dayNumber(iso) + days) * 86_400_000).toISOString().slice(0, 10);
@@ -97,107 +84,11 @@ export function commissionSplit(
   };
 }
 
-/** The lines of a sale price that move with the price (shared with the reverse solve and the range). */
-export function priceLines(
-  quick: EstimateInputs,
-  listingPercent: number,
-  buyerPercent: number,
-  combined = false,
-): { listing: number; buyer: number; transferTax: number } {
-  // Combined: the quick estimate's own commission line (the whole total, rounded once) in `listing`.
-  if (combined) {
-    const estimate = computeEstimate(quick);
-    return { listing: estimate.commissionCents, buyer: 0, transferTax: estimate.transferTaxCents };
-  }
-  const estimate = computeEstimate({ ...quick, commissionPercent: listingPercent });
-  const buyer = divideRoundHalfUp(quick.salePriceCents * hundredths(buyerPercent), 100 * 100);
-  return { listing: estimate.commissionCents, buyer, transferTax: estimate.transferTaxCents };
-}
-
-/** A seller's line in signed cents at a price: a percent of it rounded half-up, a credit negative. */
-export function otherLineCents(priceCents: number, line: NonNullable<NetSheetDetails['other_lines']>[number]): number {
-  const size =
-    line.percent === undefined
-      ? (line.amount ?? 0)
-      : divideRoundHalfUp(priceCents * hundredths(line.percent), 100 * 100);
-  return line.credit ? -size : size;
-}
-
-/** The seller's percent-based lines at a price, summed (they move with the price, for the reverse solve). */
-export const otherPercentCents = (priceCents: number, details: NetSheetDetails | undefined): number =>
-  (details?.other_lines ?? [])
-    .filter((line) => line.percent !== undefined)
-    .reduce((sum, line) => sum + otherLineCents(priceCents, line), 0);
-
-/** A co-op's flip tax at a price, rounded half-up (0 unless the sale is a co-op's with one). */
-export function flipTaxCents(priceCents: number, details: NetSheetDetails | undefined): number {
-  const flip = details?.property_type === 'coop' ? details.flip_tax : undefined;
-  if (!flip) return 0;
-  if (flip.basis === 'shares') return (flip.dollars_per_share ?? 0) * (flip.shares ?? 0);
-  const base = flip.basis === 'price' ? priceCents : Math.max(priceCents - (flip.purchase_price ?? 0), 0);
-  return divideRoundHalfUp(base * hundredths(flip.percent ?? 0), 100 * 100);
-}
-
 const FLIP_TAX_WHY = {
   price: 'percent of the sale price',
   profit: 'percent of the profit over what the seller paid',
   shares: 'dollars per share',
 } as const;
-
-const percentText = (percent: number) => `${percent.toLocaleString('en-US', { maximumFractionDigits: 4 })}%`;
-
-/**
- * The East End note: the buyer's Peconic Bay tax as an amount (decision 0041). The buyer pays it, so
- * it is no line of the seller's; it is said because it weighs in negotiations.
- */
-function peconicNote(price: number, details: NetSheetDetails | undefined, fees: FeeTable): string | undefined {
-  const vacant = details?.vacant_land === true;
-  const tax = peconicTax(price, details?.town, vacant, fees);
-  if (!tax) return undefined;
-  const place = details?.town?.trim() ?? tax.town;
-  const where = place.toLowerCase() === tax.town.toLowerCase() ? `In ${tax.town}` : `In ${place} (Town of ${tax.town})`;
-  const rates =
-    tax.housingPercent > 0
-      ? `${percentText(tax.preservationPercent)} Community Preservation Fund + ${percentText(tax.housingPercent)} Community Housing Fund`
-      : `${percentText(tax.preservationPercent)} Community Preservation Fund (Riverhead has no housing fund tax)`;
-  const base = tax.noExemption
-    ? `the whole price, since above ${dollarsText(fees.peconic_exemption_ceiling.cents)} there is no exemption`
-    : `${dollarsText(tax.taxableCents)}, the price less the ${dollarsText(tax.exemptionCents)} exemption for ${vacant ? 'vacant land' : 'improved property'}`;
-  const firstTime =
-    tax.town === 'Riverhead'
-      ? ''
-      : ' A first-time homebuyer within the income and price limits may be exempt (not figured here).';
-  return (
-    `${where} the buyer pays the Peconic Bay tax: ${rates} on ${base}, about ${dollarsText(tax.totalCents)}. ` +
-    `Not a seller cost, but it weighs in negotiations.${firstTime}${tax.caveat ? ` ${tax.caveat}` : ''}`
-  );
-}
-
-function notesFor(price: number, details: NetSheetDetails | undefined, fees: FeeTable): DetailedSheet['notes'] {
-  const notes: DetailedSheet['notes'] = [];
-  if (price >= MANSION_TAX_THRESHOLD_CENTS) {
-    notes.push({
-      key: 'mansion_tax',
-      text: `The buyer pays New York's 1% mansion tax (${dollarsText(divideRoundHalfUp(price, 100))}) at $1,000,000 or more; at $999,999 they would pay none.`,
-    });
-  } else if (price >= MANSION_TAX_THRESHOLD_CENTS - CLIFF_WINDOW_CENTS) {
-    notes.push({
-      key: 'mansion_tax_cliff',
-      text: 'At $1,000,000 the buyer would owe the 1% mansion tax ($10,000 more than at $999,999): buyers often stop just below it.',
-    });
-  }
-  const eastEnd = peconicNote(price, details, fees);
-  if (eastEnd) notes.push({ key: 'east_end', text: eastEnd });
-  notes.push(
-    { key: 'firpta', text: 'A foreign seller may have up to 15% withheld by the buyer under FIRPTA.' },
-    {
-      key: 'it2663',
-      text: 'A seller who is not a New York resident pays estimated tax on the gain (form IT-2663) at closing.',
-    },
-    { key: 'disclaimer', text: 'An estimate, not legal or tax advice: your attorney will confirm each figure.' },
-  );
-  return notes;
-}
 
 /**
  * Without details: the quick estimate's lines (sale price, payoff, commission, transfer tax, attorney,

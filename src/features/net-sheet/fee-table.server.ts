@@ -14,7 +14,7 @@ import {
   feeTableAnswerSchema,
   feeTableSavedSchema,
 } from './fee-table.ts';
-import { defaultFeeTable, type FeeTable } from './li-fees.ts';
+import { defaultFeeTable, type FeeTable } from './fee-table-schema.ts';
 
 /** The fee table in force, rates included, for the net sheet's arithmetic. Migration 0019 seeds the row. */
 export async function readFeeTable(db: Queryable): Promise<FeeTable> {

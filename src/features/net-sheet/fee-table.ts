@@ -4,7 +4,9 @@
  * rates are stored in the same document under their own keys (decision 0041).
  */
 import * as z from 'zod/mini';
-import { defaultFeeTable, FEE_KEYS, feeTableSchema, RATE_KEYS, type FeeTable } from './li-fees.ts';
+import { defaultFeeTable, feeTableSchema, type FeeTable } from './fee-table-schema.ts';
+import { FEE_KEYS } from './li-fees.ts';
+import { RATE_KEYS } from './li-rates.ts';
 
 export const FEE_MESSAGES = {
   saved: 'Closing fees saved',

@@ -3,7 +3,7 @@ import { transferTaxRateText } from '../estimate/estimate.ts';
 import { computeDetailedSheet } from './detailed-sheet.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { closingDateProblem, detailsProblems, sheetWarnings } from './guard-rails.ts';
-import { defaultFeeTable, satisfactionRecordingBasis } from './li-fees.ts';
+import { defaultFeeTable, satisfactionRecordingBasis } from './fee-table-schema.ts';
 
 const TODAY = '2026-11-26';
 

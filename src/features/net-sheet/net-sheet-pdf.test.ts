@@ -1,11 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { readPdf } from '../../../tests/support/pdf.ts';
-import {
-  renderNetSheetPdf,
-  renderOffersPdf,
-  type NetSheetPdfInput,
-  type OffersPdfInput,
-} from './net-sheet-pdf.server.ts';
+import { renderNetSheetPdf, renderOffersPdf } from './net-sheet-pdf.server.ts';
+import type { NetSheetPdfInput, OffersPdfInput } from './pdf-input.server.ts';
 
 const LINK = 'https://homes.example.com/estimate/0c41e26d-f35a-4ee7-b658-9848aaafd430';
 

@@ -30,7 +30,8 @@ import {
 import { financingLabel } from './financing.ts';
 import { comparisonParams } from './net-sheet.server.ts';
 import { longDate } from './long-date.ts';
-import { offersPdfJob, type OffersPdfCell, type OffersPdfInput } from './net-sheet-pdf.server.ts';
+import { offersPdfJob } from './net-sheet-pdf.server.ts';
+import type { OffersPdfCell, OffersPdfInput } from './pdf-input.server.ts';
 import { SHEET_GROUPS } from './sheet-groups.ts';
 import { storedOfferSchema, type StoredOffer } from './stored-sheet.ts';
 

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { dollarAmount } from '../estimate/amount.ts';
 import { computeDetailedSheet, type DetailedSheet, type SheetOptions } from './detailed-sheet.ts';
 import { netSheetDetailsSchema, type NetSheetDetails } from './details.ts';
-import type { FeeTable } from './li-fees.ts';
+import type { FeeTable } from './fee-table-schema.ts';
 import type { QuickWithoutPrice } from './reverse.ts';
 
 /** The financing an offer may name, in the form's order. */

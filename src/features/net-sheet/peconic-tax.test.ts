@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { computeDetailedSheet } from './detailed-sheet.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { feeTableOf } from './fee-table.ts';
-import { defaultFeeTable, LI_RATE_DEFAULTS, rateEntrySchema } from './li-fees.ts';
+import { defaultFeeTable, rateEntrySchema } from './fee-table-schema.ts';
+import { LI_RATE_DEFAULTS } from './li-rates.ts';
 import { peconicTax, peconicTownOf, placeKey } from './peconic-tax.ts';
 import { allTowns } from '../towns/town-data.ts';
 

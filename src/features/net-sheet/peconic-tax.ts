@@ -3,7 +3,8 @@
  * research: docs/research/east-end-peconic-bay-tax.md). Not a seller line: the buyer pays them, but
  * they weigh in negotiations. The rates and the exemptions are read from the fee table in force.
  */
-import type { FeeKey, FeeTable } from './li-fees.ts';
+import type { FeeTable } from './fee-table-schema.ts';
+import type { FeeKey } from './li-fees.ts';
 
 export type PeconicTown = 'East Hampton' | 'Riverhead' | 'Shelter Island' | 'Southampton' | 'Southold';
 

@@ -2,7 +2,7 @@
 import { MAX_AMOUNT_CENTS } from '../estimate/estimate.ts';
 import type { SheetOptions } from './detailed-sheet.ts';
 import type { NetSheetDetails } from './details.ts';
-import type { FeeTable } from './li-fees.ts';
+import type { FeeTable } from './fee-table-schema.ts';
 import { netAtPrice, type QuickWithoutPrice } from './reverse.ts';
 
 const DOLLAR = 100;

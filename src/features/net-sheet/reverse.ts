@@ -4,17 +4,10 @@
  * withholding.ts move with the price; every other line is a constant.
  */
 import { MAX_AMOUNT_CENTS, type EstimateInputs } from '../estimate/estimate.ts';
-import {
-  commissionSplit,
-  computeDetailedSheet,
-  flipTaxCents,
-  otherPercentCents,
-  priceLines,
-  type DetailedSheet,
-  type SheetOptions,
-} from './detailed-sheet.ts';
+import { commissionSplit, computeDetailedSheet, type DetailedSheet, type SheetOptions } from './detailed-sheet.ts';
+import { flipTaxCents, otherPercentCents, priceLines } from './price-lines.ts';
 import type { NetSheetDetails } from './details.ts';
-import type { FeeTable } from './li-fees.ts';
+import type { FeeTable } from './fee-table-schema.ts';
 import {
   firptaCents,
   nonresidentTaxCents,

@@ -6,7 +6,7 @@ import * as z from 'zod';
 import { storedEstimateInputs, type StoredEstimate } from '../estimate/estimate.ts';
 import { computeDetailedSheet, type DetailedSheet, type SheetDefaults, type SheetOptions } from './detailed-sheet.ts';
 import { storedDetailsSchema, type NetSheetDetails } from './details.ts';
-import { defaultFeeTable, feeTableSchema, type FeeTable } from './li-fees.ts';
+import { defaultFeeTable, feeTableSchema, type FeeTable } from './fee-table-schema.ts';
 import type { QuickWithoutPrice } from './reverse.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';
 

@@ -16,7 +16,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { overdueTaxWarnings } from './guard-rails.ts';
-import { defaultFeeTable, LI_RATE_DEFAULTS } from './li-fees.ts';
+import { defaultFeeTable } from './fee-table-schema.ts';
+import { LI_RATE_DEFAULTS } from './li-rates.ts';
 import { taxPenalties } from './tax-penalties.ts';
 
 const FEES = defaultFeeTable();

@@ -19,7 +19,7 @@
  * publishes its rounding); the Suffolk Comptroller's penalty and interest are each rounded so.
  */
 import { divideRoundHalfUp } from '../estimate/estimate.ts';
-import type { FeeTable } from './li-fees.ts';
+import type { FeeTable } from './fee-table-schema.ts';
 import { longDate } from './long-date.ts';
 import { dayNumber, fiscalYear, money, printedHalves, type Halves, type PropertyTaxes } from './proration.ts';
 

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { EstimateInputs } from '../estimate/estimate.ts';
 import { computeDetailedSheet } from './detailed-sheet.ts';
 import { netSheetDetailsSchema } from './details.ts';
-import { defaultFeeTable } from './li-fees.ts';
+import { defaultFeeTable } from './fee-table-schema.ts';
 import { netRange } from './range.ts';
 import { netAtPrice, solveReverse, type QuickWithoutPrice } from './reverse.ts';
 import { STEP_LAST_DOLLARS } from './withholding.ts';
-import { LI_RATE_DEFAULTS } from './li-fees.ts';
+import { LI_RATE_DEFAULTS } from './li-rates.ts';
 
 const fees = defaultFeeTable();
 const options = { today: '2026-11-23' };

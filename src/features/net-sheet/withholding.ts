@@ -8,10 +8,10 @@
  * closing all the same. Each is a step function of the price (reverse.ts splits the price axis there).
  */
 import { dollarsText } from './sheet-money.ts';
-import type { FeeTable } from './li-fees.ts';
+import type { FeeTable } from './fee-table-schema.ts';
 import { divideRoundHalfUp } from '../estimate/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
-import type { SheetLine } from './detailed-sheet.ts';
+import type { SheetLine } from './sheet-line.ts';
 
 const CHECKED = '2026-11-26';
 

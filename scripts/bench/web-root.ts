@@ -1,0 +1,4 @@
+import { resolve } from 'node:path';
+
+/** The repository's root, where bench:web runs its commands. */
+export const ROOT = resolve(import.meta.dirname, '..', '..');

@@ -1,0 +1,5 @@
+import { ApiError } from '../accounts/account-query.ts';
+
+/** The message for a failed upload: the server's own for a refused file (the spec's words), else `fallback`. */
+export const uploadFailure = (error: Error, fallback: string): string =>
+  error instanceof ApiError && (error.status === 400 || error.status === 413) ? error.message : fallback;
