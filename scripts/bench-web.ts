@@ -13,6 +13,7 @@
 // the signed-in screens (comma-separated; the build is still made), to re-run a screen when the
 // machine was busy. `--runs=3` runs Lighthouse three times on each page and reports the median run
 // (by performance, then total blocking time), each run's performance and TBT in the notes.
+// `--traces` keeps each run's trace beside its report (Lighthouse's --save-assets), to see what ran.
 // The build goes to a temporary directory, not dist/, so a bench never disturbs a server or an e2e
 // run using dist/; scripts/serve.ts serves `dist` of its working directory, so it runs from there.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -219,6 +220,7 @@ async function lighthouse(url: string, reportFile: string, cookie?: string): Pro
       '--only-categories=performance,accessibility,best-practices,seo',
       `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
       ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
+      ...(process.argv.includes('--traces') ? ['--save-assets'] : []),
     ],
     childEnv({ CHROME_PATH: CHROMIUM }),
   );
