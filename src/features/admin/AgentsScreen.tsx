@@ -1,4 +1,4 @@
-import { lazy, useState } from 'react';
+import { lazy, useDeferredValue, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { DialogOnDemand } from '../../ui/DialogOnDemand.tsx';
 import { Notice } from '../../ui/Notice.tsx';
@@ -28,6 +28,9 @@ export default function AgentsScreen() {
 /** `myId` null while the session is checked: the list waits for it (it marks the admin's own row). */
 function AgentsBody({ myId }: { myId: number | null }) {
   const agents = useQuery({ queryKey: AGENTS_KEY, queryFn: fetchAgents });
+  // The table as drawn: drawn in a transition (useDeferredValue), which yields to the browser every
+  // few milliseconds rather than blocking it in one long task (issue 23: total blocking time).
+  const shown = useDeferredValue(agents.data);
   const [outcome, setOutcome] = useState<Outcome>(null);
   const [deleting, setDeleting] = useState<AdminAgent | null>(null);
   return (
@@ -36,7 +39,9 @@ function AgentsBody({ myId }: { myId: number | null }) {
         <h1 id="agents-title">Agents</h1>
         <p>Every agent on the site. Change one’s status, send a new invitation, or add an agent below.</p>
         <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
-        {agents.isPending || (agents.data && myId === null) ? <p aria-live="polite">Loading…</p> : null}
+        {agents.isPending || (agents.data && (myId === null || shown === undefined)) ? (
+          <p aria-live="polite">Loading…</p>
+        ) : null}
         {agents.isError ? (
           <>
             <Notice tone="error" message={ADMIN_AGENT_MESSAGES.loadFailed} />
@@ -45,13 +50,13 @@ function AgentsBody({ myId }: { myId: number | null }) {
             </button>
           </>
         ) : null}
-        {agents.data?.length === 0 ? <p>No agents found. Add your first agent to get started.</p> : null}
-        {agents.data && agents.data.length > 0 && myId !== null ? (
-          <AgentTable agents={agents.data} myId={myId} onOutcome={setOutcome} onDelete={setDeleting} />
+        {shown?.length === 0 ? <p>No agents found. Add your first agent to get started.</p> : null}
+        {shown && shown.length > 0 && myId !== null ? (
+          <AgentTable agents={shown} myId={myId} onOutcome={setOutcome} onDelete={setDeleting} />
         ) : null}
       </section>
       {/* Below the list, shown once the list has come: drawn earlier, it was pushed down (a layout shift). */}
-      {agents.isPending || myId === null ? null : <AddAgentForm />}
+      {agents.isPending || myId === null || (agents.data && shown === undefined) ? null : <AddAgentForm />}
       {deleting ? (
         <DialogOnDemand>
           <AgentDeleteDialog

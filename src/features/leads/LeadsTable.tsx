@@ -1,5 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { lazy, useState } from 'react';
+import { lazy, useDeferredValue, useState } from 'react';
 import { DialogOnDemand } from '../../ui/DialogOnDemand.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
@@ -55,6 +55,13 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
       ),
     placeholderData: keepPreviousData,
   });
+
+  // The rows as drawn: a new page of them is drawn in a transition (useDeferredValue), which yields
+  // to the browser every few milliseconds, not in one long task that blocks a tap (issue 23: the
+  // screen's total blocking time); until then the previous rows, or "Loading leads…", stay.
+  const shown = useDeferredValue(list.data);
+  // The rows shown are not the filters' and page's yet (the next page loads, or is being drawn).
+  const busy = list.isPlaceholderData || shown !== list.data;
 
   // No lead at all: nothing to export or clear.
   const nothingAtAll = !filtered && list.data?.total === 0;
@@ -162,9 +169,7 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
           <Notice tone="error" message={crm.outcome?.tone === 'error' ? crm.outcome.message : null} />
         </>
       ) : null}
-      {list.isPending ? (
-        <p role="status">Loading leads…</p>
-      ) : list.isError ? (
+      {list.isError ? (
         <div className="leads-state">
           <p role="alert" className="leads-failed">
             Failed to fetch leads
@@ -174,7 +179,9 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
             Retry
           </button>
         </div>
-      ) : list.data.total === 0 ? (
+      ) : shown === undefined ? (
+        <p role="status">Loading leads…</p>
+      ) : shown.total === 0 ? (
         <div className="leads-state">
           {filtered ? (
             <>
@@ -191,23 +198,23 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
         <>
           <LeadRows
             caption={caption}
-            leads={list.data.leads}
-            busy={list.isPlaceholderData}
+            leads={shown.leads}
+            busy={busy}
             crm={crm}
             admin={source.admin ? { ...source.admin, onAgent: showAgent } : null}
           />
           <LeadsPaging
-            page={list.data.page}
-            perPage={list.data.per_page}
-            total={list.data.total}
-            shown={list.data.leads.length}
-            busy={list.isPlaceholderData}
+            page={shown.page}
+            perPage={shown.per_page}
+            total={shown.total}
+            shown={shown.leads.length}
+            busy={busy}
             onPage={setPage}
           />
           {source.admin ? null : (
             <DeleteLeads
               filtered={filtered}
-              count={list.isPlaceholderData ? undefined : list.data.total}
+              count={busy ? undefined : shown.total}
               onDelete={() => {
                 setOutcome(null);
                 clearAll.reset();
