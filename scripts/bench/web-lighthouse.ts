@@ -74,6 +74,7 @@ export async function lighthouse(
       '--only-categories=performance,accessibility,best-practices,seo',
       `--chrome-flags=${CHROME_FLAGS.join(' ')}`,
       ...(cookie ? [`--extra-headers=${JSON.stringify({ Cookie: cookie })}`] : []),
+      ...(process.argv.includes('--traces') ? ['--save-assets'] : []),
     ],
     { ...env, CHROME_PATH: CHROMIUM },
   );

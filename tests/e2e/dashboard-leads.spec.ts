@@ -280,6 +280,38 @@ test.describe('the leads screen', () => {
     await expect(page.getByText('No leads yet.')).toBeVisible();
   });
 
+  test('the deletion dialog’s code comes with the first press, with Loading… while it is on its way, and works (issue 23)', async ({
+    page,
+  }) => {
+    const agent = await signInAsNewAgent(page);
+    await leaveLeads(page, 1, agent.slug);
+    // The dialog's own script is held until released: a slow network.
+    const asked: string[] = [];
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/_astro/DeleteLeadsDialog.*.js', async (route) => {
+      asked.push(route.request().url());
+      await released;
+      await route.continue();
+    });
+    await page.goto('/dashboard/leads');
+    await waitForIslands(page);
+    await expect(names(page)).toHaveCount(1);
+    await page.waitForLoadState('networkidle');
+    expect(asked, 'the dialog’s script loaded before it was asked for').toEqual([]);
+
+    await page.getByRole('button', { name: 'Delete your 1 lead' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
+    expect(asked).toHaveLength(1);
+    release();
+    const dialog = page.getByRole('dialog', { name: 'Clear all leads?' });
+    await expect(dialog).toContainText('Your 1 lead will be deleted.');
+    await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Delete 1 lead' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'All leads cleared successfully!' })).toBeVisible();
+    await expect(page.getByText('No leads yet.')).toBeVisible();
+  });
+
   test('with a search active, the deletion names the matching leads, counts them and deletes only those', async ({
     page,
   }, testInfo) => {

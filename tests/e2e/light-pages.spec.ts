@@ -144,7 +144,7 @@ const SIGNED_IN_BUDGET_KB: Record<string, number> = {
   '/dashboard/profile': 113,
   '/dashboard/settings': 107,
   '/admin': 106,
-  '/admin/agents': 114,
+  '/admin/agents': 110,
   '/admin/content': 108,
   '/admin/data': 109,
   '/admin/leads': 118,

@@ -1,8 +1,14 @@
-import { useState } from 'react';
+import { lazy, useState } from 'react';
+import { DialogOnDemand } from '../../ui/DialogOnDemand.tsx';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import type { AdminLeadRow } from '../leads/lead-list.ts';
-import { LeadsTable, type LeadsSource } from '../leads/LeadsTable.tsx';
-import { LeadTimelineDialog } from './LeadTimelineDialog.tsx';
+import type { LeadsSource } from '../leads/leads-source.ts';
+import { LeadsTable } from '../leads/LeadsTable.tsx';
+
+// Loaded when a lead's Timeline is first opened: the first paint carries the table and its filters.
+const LeadTimelineDialog = lazy(() =>
+  import('./LeadTimelineDialog.tsx').then((module) => ({ default: module.LeadTimelineDialog })),
+);
 
 /** /admin/leads: every agent's leads, through the dashboard's table with the admin's scope. */
 export default function AdminLeadsScreen() {
@@ -29,7 +35,11 @@ export default function AdminLeadsScreen() {
           {agent ? (
             <>
               <LeadsTable source={source} />
-              <LeadTimelineDialog lead={timeline} onClose={() => showTimeline(null)} />
+              {timeline ? (
+                <DialogOnDemand>
+                  <LeadTimelineDialog lead={timeline} onClose={() => showTimeline(null)} />
+                </DialogOnDemand>
+              ) : null}
             </>
           ) : (
             <p aria-live="polite">Loading…</p>

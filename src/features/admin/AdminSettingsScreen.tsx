@@ -1,3 +1,4 @@
+import { memo, Suspense } from 'react';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { FubCard } from '../crm/FubCard.tsx';
 import { EmailSettingsCard } from '../email/EmailSettingsCard.tsx';
@@ -27,29 +28,55 @@ const SECTIONS = [
 export default function AdminSettingsScreen() {
   return (
     <AccountFrame area="admin" current="/admin/settings">
-      {() => (
-        <div className="admin-settings">
-          <h1>Settings</h1>
-          <nav className="settings-nav" aria-label="Settings sections">
-            <ul className="plain-list">
-              {SECTIONS.map((section) => (
-                <li key={section.id}>
-                  <a href={`#${section.id}`}>{section.label}</a>
-                </li>
-              ))}
-            </ul>
-          </nav>
-          <div className="settings-cards">
-            <EmailSettingsCard />
-            <SeoSettingsCard />
-            <OgImageCard />
-            <WebsiteLogoCard />
-            <TownLogoCard />
-            <FeeTableCard />
-            <FubCard />
-          </div>
-        </div>
-      )}
+      {() => <SettingsCards />}
     </AccountFrame>
   );
 }
+
+/**
+ * The heading, the section list and the cards. Each card is a Suspense boundary of its own, though
+ * nothing in it suspends: hydrating the pre-rendered page, React leaves such boundaries for later
+ * passes at idle priority, done in slices of a few milliseconds, so the cards' scripts do not run
+ * as one long task at load (issue 23: the screen's total blocking time). memo, so that the frame's
+ * new render when the session answers does not reach them: an update to a boundary not yet
+ * hydrated would hydrate it at once. A card is hydrated at once too when it is clicked or typed in.
+ */
+const SettingsCards = memo(function SettingsCards() {
+  return (
+    <div className="admin-settings">
+      <h1>Settings</h1>
+      <nav className="settings-nav" aria-label="Settings sections">
+        <ul className="plain-list">
+          {SECTIONS.map((section) => (
+            <li key={section.id}>
+              <a href={`#${section.id}`}>{section.label}</a>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <div className="settings-cards">
+        <Suspense>
+          <EmailSettingsCard />
+        </Suspense>
+        <Suspense>
+          <SeoSettingsCard />
+        </Suspense>
+        <Suspense>
+          <OgImageCard />
+        </Suspense>
+        <Suspense>
+          <WebsiteLogoCard />
+        </Suspense>
+        <Suspense>
+          <TownLogoCard />
+        </Suspense>
+        <Suspense>
+          <FeeTableCard />
+        </Suspense>
+        <Suspense>
+          <FubCard />
+        </Suspense>
+      </div>
+    </div>
+  );
+});

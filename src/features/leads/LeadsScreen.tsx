@@ -1,6 +1,7 @@
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import type { SessionAgent } from '../auth/auth-schemas.ts';
-import { LeadsTable, type LeadsSource } from './LeadsTable.tsx';
+import type { LeadsSource } from './leads-source.ts';
+import { LeadsTable } from './LeadsTable.tsx';
 
 /** The agent's own leads, as the shared leads table reads and shows them. */
 const ownLeads = (agent: SessionAgent): LeadsSource => ({

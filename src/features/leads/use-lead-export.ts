@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { fetchLeadExport, LeadExportError, type LeadExportProgress } from './lead-export.ts';
+import type { LeadExportProgress } from './lead-export.ts';
 import { leadCsvFileName } from './lead-list.ts';
 
 const count = new Intl.NumberFormat('en-US');
@@ -48,7 +48,10 @@ export function useLeadExport(path: string): LeadExport {
     const controller = new AbortController();
     running.current = controller;
     setState({ progress: { done: 0, total: null }, error: null });
+    // The export's code comes with the first export: a screen shows its leads without it.
+    const exporting = import('./lead-export.ts');
     try {
+      const { fetchLeadExport } = await exporting;
       const pages = await fetchLeadExport(
         path,
         filters,
@@ -59,10 +62,12 @@ export function useLeadExport(path: string): LeadExport {
       setState({ progress: null, error: null });
     } catch (failure) {
       if (controller.signal.aborted) return;
+      // Settled by now; a module that did not come is a connection's failure too.
+      const exporter = await exporting.catch(() => null);
       setState({
         progress: null,
         error:
-          failure instanceof LeadExportError
+          exporter && failure instanceof exporter.LeadExportError
             ? `Failed to export leads: ${failure.message}`
             : 'Failed to export leads: check your connection and try again',
       });
