@@ -1,7 +1,6 @@
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { statusChangeQuestion } from './admin-agents.ts';
-import { nameOf } from './agents-query.ts';
-import type { StatusChange } from './AgentTable.tsx';
+import { nameOf, type StatusChange } from './agents-query.ts';
 
 /** A status change's question, saying what it does, before it is made (minor 25). */
 export function AgentStatusDialog(props: {

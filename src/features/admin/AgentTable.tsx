@@ -3,14 +3,8 @@ import { lazy, useId, useState } from 'react';
 import { DialogOnDemand } from '../../ui/DialogOnDemand.tsx';
 import { sendJson } from '../accounts/account-query.ts';
 import { LEAD_TIME_ZONE } from '../leads/lead-time-zone.ts';
-import {
-  ADMIN_AGENT_MESSAGES,
-  AGENT_STATUSES,
-  adminAgentChangedSchema,
-  type AdminAgent,
-  type AgentStatus,
-} from './admin-agents.ts';
-import { AGENTS_KEY, messageOf, nameOf, type Outcome } from './agents-query.ts';
+import { ADMIN_AGENT_MESSAGES, AGENT_STATUSES, adminAgentChangedSchema, type AdminAgent } from './admin-agents.ts';
+import { AGENTS_KEY, messageOf, nameOf, type Outcome, type StatusChange } from './agents-query.ts';
 
 // Loaded when a status is first changed: the first paint carries the list.
 const AgentStatusDialog = lazy(() =>
@@ -30,7 +24,6 @@ const signInTime = new Intl.DateTimeFormat('en-US', {
 });
 
 /** A status change waiting for the admin's yes (minor 25: it used to apply as the select changed). */
-export type StatusChange = { agent: AdminAgent; status: AgentStatus };
 
 /** The agents, one row each: status (asked first), their page, Resend invitation and Hard Delete. */
 export function AgentTable(props: {

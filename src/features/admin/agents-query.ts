@@ -1,5 +1,5 @@
 import { ApiError, getJson } from '../accounts/account-query.ts';
-import { adminAgentListSchema, type AdminAgent } from './admin-agents.ts';
+import { adminAgentListSchema, type AdminAgent, type AgentStatus } from './admin-agents.ts';
 
 /** The agents list's query, and what the screen's parts (table, dialogs, form) say with it. */
 export const AGENTS_KEY = ['admin-agents'];
@@ -12,3 +12,6 @@ export const messageOf = (error: unknown, fallback: string) =>
 export type Outcome = { tone: 'success' | 'error'; message: string } | null;
 
 export const nameOf = (agent: AdminAgent) => `${agent.first_name} ${agent.last_name}`;
+
+/** A status the admin picked for an agent, waiting for the dialog's answer. */
+export type StatusChange = { agent: AdminAgent; status: AgentStatus };
