@@ -63,7 +63,7 @@ export interface AppDeps {
    * The client's IP address, for per-IP rate limits. Netlify: its context.ip
    * (netlify/functions/api.mts). Default: the socket's remote address when @hono/node-server serves
    * the app, else "unknown". Loopback and unknown clients get only the per-e-mail limits (see
-   * isLocalClient in src/features/auth/auth-routes.server.ts).
+   * isLocalClient in src/features/auth/per-ip.server.ts).
    */
   clientIp?: (request: Request) => string | undefined;
   /**

@@ -11,7 +11,7 @@ import { HttpError } from '../../server/http.ts';
 import { apiGroup, created, json, ok } from '../../server/operation.ts';
 import { ADMINS_ONLY, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { invitationEmail, INVITATION_HOURS } from '../auth/auth-emails.ts';
-import { duplicateError, duplicateFromInsert } from '../auth/auth-routes.server.ts';
+import { duplicateError, duplicateFromInsert } from '../auth/auth-answers.server.ts';
 import { enforceRateLimits, LIMITS, rateCheck } from '../auth/rate-limit.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { issueTokenCtes, newToken } from '../auth/tokens.server.ts';

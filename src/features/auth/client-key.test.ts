@@ -3,7 +3,7 @@
  * client with an IPv6 /64 rotated through addresses and escaped every limit. The key is now the /64.
  */
 import { describe, expect, it } from 'vitest';
-import { perIpCheck } from './auth-routes.server.ts';
+import { perIpCheck } from './per-ip.server.ts';
 import { clientKey } from './client-key.server.ts';
 import { LIMITS } from './rate-limit.server.ts';
 

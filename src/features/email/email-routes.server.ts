@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { Db } from '../../server/db.ts';
 import { HttpError } from '../../server/http.ts';
 import { accepted, apiGroup, ok } from '../../server/operation.ts';
-import { perIpCheck } from '../auth/auth-routes.server.ts';
+import { perIpCheck } from '../auth/per-ip.server.ts';
 import { enforceRateLimits, rateCheck } from '../auth/rate-limit.server.ts';
 import { estimateEmailCheck, LEAD_LIMITS, SEND_ESTIMATE_LEAD_MINUTES } from '../leads/lead-limits.server.ts';
 import { queueEmail, type MailContext } from './email.server.ts';

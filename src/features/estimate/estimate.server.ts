@@ -5,7 +5,7 @@ import type { Db } from '../../server/db.ts';
 import { createBatcher } from '../../server/batcher.ts';
 import { HttpError, jsonObject, parseOrThrow, readJson } from '../../server/http.ts';
 import { apiGroup, created, json, ok } from '../../server/operation.ts';
-import { perIpCheck } from '../auth/auth-routes.server.ts';
+import { perIpCheck } from '../auth/per-ip.server.ts';
 import { countHitsStatement, secondsLeft, TooManyAttempts, type RateCheck } from '../auth/rate-limit.server.ts';
 import { SYSTEM_DEFAULTS } from './estimate.ts';
 import { ESTIMATE_LIMITS } from './estimate-limits.server.ts';

@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { whenConnectionDrops, type Db } from '../../server/db.ts';
 import { HttpError, parseOrThrow, readJson } from '../../server/http.ts';
 import { apiGroup, created, json, ok } from '../../server/operation.ts';
-import { perIpCheck } from '../auth/auth-routes.server.ts';
+import { perIpCheck } from '../auth/per-ip.server.ts';
 import { countHitsStatement, enforceRateLimits, type RateCheck } from '../auth/rate-limit.server.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { queueEmailsStatement, type MailContext, type OutgoingEmail } from '../email/email.server.ts';

@@ -14,7 +14,7 @@ import { HttpError } from '../../server/http.ts';
 import { apiGroup } from '../../server/operation.ts';
 import { WorkerPoolError } from '../../server/worker-pool.server.ts';
 import { WorkersBusy } from '../../server/workers-busy.server.ts';
-import { perIpCheck } from '../auth/auth-routes.server.ts';
+import { perIpCheck } from '../auth/per-ip.server.ts';
 import { enforceRateLimits } from '../auth/rate-limit.server.ts';
 import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
 import { ESTIMATE_COLUMNS, estimateParams, toEstimate, type EstimateRow } from '../estimate/estimate-row.server.ts';

@@ -12,7 +12,7 @@ import type { Db } from '../../server/db.ts';
 import { HttpError, jsonObject, parseOrThrow, readJson } from '../../server/http.ts';
 import { apiGroup, created, json, ok } from '../../server/operation.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import { perIpCheck } from '../auth/auth-routes.server.ts';
+import { perIpCheck } from '../auth/per-ip.server.ts';
 import { enforceRateLimits, type RateCheck } from '../auth/rate-limit.server.ts';
 import { MIN_SALE_PRICE_DOLLARS } from '../estimate/amount.ts';
 import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';

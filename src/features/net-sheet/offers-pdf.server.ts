@@ -10,7 +10,7 @@ import type { Db } from '../../server/db.ts';
 import { HttpError } from '../../server/http.ts';
 import { apiGroup } from '../../server/operation.ts';
 import { formatMoney, centsToDollars } from '../../ui/money.ts';
-import { perIpCheck } from '../auth/auth-routes.server.ts';
+import { perIpCheck } from '../auth/per-ip.server.ts';
 import { enforceRateLimits } from '../auth/rate-limit.server.ts';
 import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
 import { formatPercent } from '../estimate/estimate.ts';
