@@ -10,7 +10,7 @@ import { countHitsStatement, secondsLeft, TooManyAttempts, type RateCheck } from
 import { SYSTEM_DEFAULTS } from './estimate.ts';
 import { ESTIMATE_LIMITS } from './estimate-limits.server.ts';
 import { estimateRequestSchema } from './estimate-request.ts';
-import { postDetailedEstimate } from '../net-sheet/net-sheet.server.ts';
+import { postDetailedEstimate } from '../net-sheet/sheet-estimates.server.ts';
 import { detailedEstimateRequestSchema } from '../net-sheet/requests.ts';
 import { detailedEstimateAnswerSchema } from '../net-sheet/sheet-answer.ts';
 import { ESTIMATE_COLUMNS, estimateParams, findEstimate, toEstimate, type EstimateRow } from './estimate-row.server.ts';

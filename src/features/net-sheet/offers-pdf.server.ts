@@ -28,7 +28,7 @@ import {
   type SheetAgentRow,
 } from './estimate-pdf.server.ts';
 import { financingLabel } from './financing.ts';
-import { comparisonParams } from './net-sheet.server.ts';
+import { comparisonParams } from './offer-comparisons.server.ts';
 import { longDate } from './long-date.ts';
 import { offersPdfJob } from './net-sheet-pdf.server.ts';
 import type { OffersPdfCell, OffersPdfInput } from './pdf-input.server.ts';

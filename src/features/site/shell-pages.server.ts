@@ -20,7 +20,8 @@ import { agentParams, findPublicAgent, publicAgentAnswer } from '../agents/agent
 import { escapeHtml } from '../email/html.ts';
 import EstimatePage, { preparedByLineOf, type EstimatePageData } from '../estimate/EstimatePage.tsx';
 import { estimateParams } from '../estimate/estimate-row.server.ts';
-import { comparisonParams, findComparison, findEstimateSheet } from '../net-sheet/net-sheet.server.ts';
+import { findEstimateSheet } from '../net-sheet/net-sheet.server.ts';
+import { comparisonParams, findComparison } from '../net-sheet/offer-comparisons.server.ts';
 import { ISLAND_END, islandDataId, LIGHT_ISLANDS, type LightIsland } from './light-island.ts';
 
 /**
