@@ -1,0 +1,112 @@
+/** A lead request read: which form sent it, and its body checked against that form's schema, reduced to one row. */
+import { parseOrThrow } from '../../server/http.ts';
+import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema, HONEYPOT_FIELD, type Utm } from './lead.ts';
+
+/** Every lead shape reduced to one row, with the reference that names its agent. */
+export interface NewLead {
+  /** A contact form's estimate is named with its agent's slug: it must be that agent's. */
+  agent: { slug: string } | { id: number } | { estimateUuid: string } | { slug: string; estimateUuid: string };
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string | null;
+  address: string | null;
+  message: string | null;
+  source: string;
+  consent_marketing: boolean;
+  estimate_uuid: string | null;
+  email_body: string | null;
+  page_path: string | null;
+  /** The campaign the visitor arrived from (utm_* parameters), or null. */
+  utm: Utm | null;
+}
+
+export type LeadShape = 'contact' | 'agent' | 'estimate';
+
+/**
+ * Which form sent the body, told by the keys only that form uses, so a body missing its name
+ * field is still checked against its own form and told what is missing.
+ */
+export function shapeOf(body: Record<string, unknown>): LeadShape {
+  const has = (...keys: string[]) => keys.some((key) => key in body);
+  if (has('firstName', 'lastName', 'agent_slug')) return 'contact';
+  if (has('first_name', 'last_name')) return 'agent';
+  if (has('name', 'message', 'estimate_uuid')) return 'estimate';
+  if (has('agent_id')) return 'agent';
+  return 'contact';
+}
+
+/** What every lead shape carries the same way. */
+export const contactDetails = (lead: {
+  email: string;
+  phone: string | null;
+  source: string;
+  consent_marketing: boolean;
+  page: string | null;
+  utm: Utm | null;
+}) => ({
+  email: lead.email,
+  phone: lead.phone,
+  source: lead.source,
+  consent_marketing: lead.consent_marketing,
+  page_path: lead.page,
+  utm: lead.utm,
+});
+
+/** The lead, and whether its honeypot field was filled in (a bot). */
+export function parseLead(shape: LeadShape, body: Record<string, unknown>): { lead: NewLead; bot: boolean } {
+  switch (shape) {
+    case 'agent': {
+      const lead = parseOrThrow(agentPageLeadSchema, body);
+      return {
+        bot: lead[HONEYPOT_FIELD],
+        lead: {
+          ...contactDetails(lead),
+          // A lead about an estimate belongs to the estimate's agent.
+          agent: lead.estimate_uuid ? { estimateUuid: lead.estimate_uuid } : { id: lead.agent_id },
+          first_name: lead.first_name,
+          last_name: lead.last_name,
+          address: lead.address,
+          message: null,
+          estimate_uuid: lead.estimate_uuid ?? null,
+          email_body: lead.email_body,
+        },
+      };
+    }
+    case 'estimate': {
+      const lead = parseOrThrow(estimatePageLeadSchema, body);
+      const [first = '', ...rest] = lead.name.split(/\s+/);
+      return {
+        bot: lead[HONEYPOT_FIELD],
+        lead: {
+          ...contactDetails(lead),
+          agent: { estimateUuid: lead.estimate_uuid },
+          first_name: first,
+          last_name: rest.join(' '),
+          address: null,
+          message: lead.message,
+          estimate_uuid: lead.estimate_uuid,
+          email_body: lead.email_body,
+        },
+      };
+    }
+    case 'contact': {
+      const lead = parseOrThrow(contactLeadSchema, body);
+      return {
+        bot: lead[HONEYPOT_FIELD],
+        lead: {
+          ...contactDetails(lead),
+          agent: lead.estimate_uuid
+            ? { slug: lead.agent_slug, estimateUuid: lead.estimate_uuid }
+            : { slug: lead.agent_slug },
+          first_name: lead.firstName,
+          last_name: lead.lastName,
+          address: lead.address,
+          message: lead.message,
+          estimate_uuid: lead.estimate_uuid ?? null,
+          email_body: null,
+        },
+      };
+    }
+  }
+}
