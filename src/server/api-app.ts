@@ -166,7 +166,7 @@ export function groupDepsFor({
       // After the response, so the modules that send are loaded then, not before it.
       const delivery = async () => {
         const [{ deliverQueued }, { unsubscribeLinks }, { estimateAttachments }, unsubscribeKey] = await Promise.all([
-          import('../features/email/email.server.ts'),
+          import('../features/email/email-delivery.server.ts'),
           import('../features/email/unsubscribe.server.ts'),
           import('../features/net-sheet/estimate-pdf.server.ts'),
           signer(),

@@ -16,7 +16,6 @@ import {
 import type { MailgunSettingsInput } from '../../src/features/email/email-settings.ts';
 import {
   createOutboxProvider,
-  deliverQueued,
   MAX_RETRY_AFTER_SECONDS,
   parseRetryAfter,
   ProviderError,
@@ -26,6 +25,7 @@ import {
   type OutgoingEmail,
   type ProviderMessage,
 } from '../../src/features/email/email.server.ts';
+import { deliverQueued } from '../../src/features/email/email-delivery.server.ts';
 import { chooseProvider, settingsAwareProvider } from '../../src/features/email/providers/choose-provider.server.ts';
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';

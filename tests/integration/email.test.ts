@@ -9,12 +9,12 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import {
   CLAIM_LEASE_MINUTES,
-  deliverQueued,
   MAX_ATTEMPTS,
   queueEmail,
   queueEmails,
   type OutgoingEmail,
 } from '../../src/features/email/email.server.ts';
+import { deliverQueued } from '../../src/features/email/email-delivery.server.ts';
 import { createEstimate } from '../support/estimates.ts';
 import { detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
 import { escapeHtml } from '../../src/features/email/html.ts';

@@ -17,7 +17,8 @@ import {
   type MailgunView,
 } from './email-settings.ts';
 import { mailgunSettingsView, readMailgunSettings, saveMailgunSettings } from './email-settings.server.ts';
-import { deliverQueued, type EmailAddress, type EmailProvider, type UnsubscribeLinks } from './email.server.ts';
+import { type EmailAddress, type EmailProvider, type UnsubscribeLinks } from './email.server.ts';
+import { deliverQueued } from './email-delivery.server.ts';
 
 export interface EmailSettingsDeps {
   /** ENCRYPTION_KEY, which the stored Mailgun key is encrypted with. */

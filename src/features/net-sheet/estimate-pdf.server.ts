@@ -23,7 +23,7 @@ import { formatPhone } from '../../ui/phone.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { SHEET_GROUPS } from './sheet-groups.ts';
 import { longDate } from './long-date.ts';
-import type { DeliverOptions } from '../email/email.server.ts';
+import type { DeliverOptions } from '../email/email-delivery.server.ts';
 import { netSheetPdfJob } from './net-sheet-pdf.server.ts';
 import type { NetSheetPdfAgent, NetSheetPdfInput, OffersPdfInput, PdfImage } from './pdf-input.server.ts';
 import * as z from 'zod';

@@ -3,7 +3,7 @@
  * minute). Its own module: it alone of the jobs attaches the estimate PDF (pdf-lib), so the other
  * jobs' functions do not carry it (decision 0026).
  */
-import { deliverQueued } from '../../features/email/email.server.ts';
+import { deliverQueued } from '../../features/email/email-delivery.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../../features/email/unsubscribe.server.ts';
 import { estimateAttachments } from '../../features/net-sheet/estimate-pdf.server.ts';
 import type { AppDeps } from '../api-app.ts';
