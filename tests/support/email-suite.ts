@@ -5,7 +5,12 @@
  * a response is collected, so a test can wait for it with `settle()`.
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { createOutboxProvider, type EmailAddress, type EmailProvider, type ProviderMessage } from '../../src/features/email/email.server.ts';
+import {
+  createOutboxProvider,
+  type EmailAddress,
+  type EmailProvider,
+  type ProviderMessage,
+} from '../../src/features/email/email.server.ts';
 import { type DeliverOptions } from '../../src/features/email/email-delivery.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
 import type { AuthConfig } from '../../src/features/auth/sessions.server.ts';
