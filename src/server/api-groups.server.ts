@@ -74,7 +74,7 @@ async function exportLimitsOf(deps: GroupDeps) {
   return (await import('../features/leads/lead-export.server.ts')).leadExportLimits(deps.leadExportPageRows);
 }
 
-/** Every group, in order of precedence (see above). */
+/** Every group, in the order the OpenAPI document lists their operations (precedence is comparePaths'). */
 export const API_GROUPS = {
   auth: declared(
     async () => (await import('../features/auth/auth-routes.server.ts')).authApi,
@@ -225,7 +225,7 @@ export type GroupName = keyof typeof API_GROUPS;
 
 const isGroupName = (name: string): name is GroupName => name in API_GROUPS;
 
-/** The groups' names in order of precedence (an object's string keys keep their order). */
+/** The groups' names, in their declared order (an object's string keys keep their order). */
 export const GROUP_NAMES: readonly GroupName[] = Object.keys(API_GROUPS).filter(isGroupName);
 
 /** One path a group answers, with who may call each method there (every other method answers 405). */
