@@ -15,7 +15,12 @@ import { deliverQueued, type DeliverOptions } from '../../src/features/email/ema
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider, resendIdempotencyKey } from '../../src/features/email/providers/resend.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
-import { estimateAttachments, estimatePdfFilename } from '../../src/features/net-sheet/estimate-pdf.server.ts';
+import {
+  estimateAttachments,
+  estimatePdfFilename,
+  PDF_MESSAGES,
+} from '../../src/features/net-sheet/estimate-pdf.server.ts';
+import { WorkersBusy } from '../../src/server/workers-busy.server.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../src/server/api-app.ts';
 import { DatabaseUnavailable, openNeon, type Db } from '../../src/server/db.ts';
 import { encrypt } from '../../src/server/encryption.ts';
@@ -545,6 +550,30 @@ describe('the database goes away while an estimate e-mail is being made (Postgre
       files: [[estimatePdfFilename(harness.agents.page.estimateUuid)]],
     });
     expect(await deliveryRow(id)).toMatchObject({ status: 'sent', attempts: 1 });
+  });
+
+  it('is not sent without its PDF while every PDF worker is busy, spends no attempt, and goes once, with it, after', async () => {
+    resend.reset();
+    const id = await queueEstimate('visitor.pdf.busy');
+    // What renderInWorker throws when the pool's queue is full (a burst of leads, each with its sheet).
+    const busy: Attachments = () => Promise.reject(new WorkersBusy(PDF_MESSAGES.busy));
+    const first = await deliverQueued(test.db, harness.deps.email.provider, {
+      ...options,
+      ids: [id],
+      attachments: busy,
+    });
+    expect(first.retrying).toEqual([id]);
+    expect(resendSaw(id)).toEqual({ statuses: [], files: [] });
+    const waiting = await deliveryRow(id);
+    expect(waiting).toMatchObject({ status: 'queued', attempts: 0 });
+    expect(waiting?.last_error).toMatch(/^Not sent yet: every PDF worker was busy/);
+
+    await test.db.query('UPDATE email_deliveries SET next_attempt_at = now() WHERE id = $1', [id]);
+    expect((await deliverQueued(test.db, harness.deps.email.provider, { ...options, ids: [id] })).sent).toEqual([id]);
+    expect(resendSaw(id)).toEqual({
+      statuses: [200],
+      files: [[estimatePdfFilename(harness.agents.page.estimateUuid)]],
+    });
   });
 
   it('still away when the outcome is written: sent once, with its PDF, by the scheduled run after the claim', async () => {

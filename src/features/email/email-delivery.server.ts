@@ -1,5 +1,6 @@
 /** Delivering the queued e-mail: claiming due rows, sending each through the provider, and settling it (sent, retried later, or failed) in one statement per batch. */
 import { DatabaseUnavailable, type Queryable } from '../../server/db.ts';
+import { WorkersBusy } from '../../server/workers-busy.server.ts';
 import { withUnsubscribeFooter } from './unsubscribe-footer.ts';
 import {
   CLAIM_LEASE_MINUTES,
@@ -169,8 +170,9 @@ export async function deliverQueued(
     try {
       return await attachments({ kind: row.kind, estimateUuid: row.estimate_uuid });
     } catch (error) {
-      // The database will be back; a message sent now without its files would not match its retries.
-      if (error instanceof DatabaseUnavailable) throw new NotSentYet(error);
+      // The database will be back and the workers free; a message sent now without its files would
+      // not match its retries (the pool is full when a burst of leads each queue an estimate e-mail).
+      if (error instanceof DatabaseUnavailable || error instanceof WorkersBusy) throw new NotSentYet(error);
       attachmentError?.(error, row.id);
       return [];
     }

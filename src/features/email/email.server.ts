@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DatabaseUnavailable, type Queryable } from '../../server/db.ts';
+import { WorkersBusy } from '../../server/workers-busy.server.ts';
 
 export type EmailKind = 'estimate' | 'new_lead' | 'verify_email' | 'reset_password';
 
@@ -243,11 +244,15 @@ export async function queueEmail(q: Queryable, message: OutgoingEmail): Promise<
   return id;
 }
 
-/** A message not handed to the provider because the database went away while it was being made. */
+/**
+ * A message not handed to the provider because its attachment could not be made for a passing reason:
+ * the database went away, or every PDF worker was busy. Sent later, with its file, by a retry.
+ */
 export class NotSentYet extends Error {
   override readonly name = 'NotSentYet';
-  constructor(cause: DatabaseUnavailable) {
-    super(`Not sent yet: the database was unavailable while its attachment was made (${cause.message})`, { cause });
+  constructor(cause: DatabaseUnavailable | WorkersBusy) {
+    const why = cause instanceof DatabaseUnavailable ? 'the database was unavailable' : 'every PDF worker was busy';
+    super(`Not sent yet: ${why} while its attachment was made (${cause.message})`, { cause });
   }
 }
 
