@@ -168,7 +168,7 @@ export function groupDepsFor({
         const [{ deliverQueued }, { unsubscribeLinks }, { estimateAttachments }, unsubscribeKey] = await Promise.all([
           import('../features/email/email-delivery.server.ts'),
           import('../features/email/unsubscribe.server.ts'),
-          import('../features/net-sheet/estimate-pdf.server.ts'),
+          import('../features/email/estimate-attachments.server.ts'),
           signer(),
         ]);
         await deliverQueued(db, email.provider, {

@@ -12,7 +12,7 @@ import { createAgent } from '../support/fixtures.ts';
 import { png } from '../support/images.ts';
 import { readPdf } from '../support/pdf.ts';
 import { estimateResponse } from '../support/schemas.ts';
-import { estimateAttachments } from '../../src/features/net-sheet/estimate-pdf.server.ts';
+import { estimateAttachments } from '../../src/features/email/estimate-attachments.server.ts';
 
 describe.each(BACKENDS)('the estimate PDF on %s', (backend) => {
   const suite = useApiSuite(backend, 'estimate-pdf');

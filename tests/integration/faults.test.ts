@@ -15,11 +15,8 @@ import { deliverQueued, type DeliverOptions } from '../../src/features/email/ema
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider, resendIdempotencyKey } from '../../src/features/email/providers/resend.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
-import {
-  estimateAttachments,
-  estimatePdfFilename,
-  PDF_MESSAGES,
-} from '../../src/features/net-sheet/estimate-pdf.server.ts';
+import { estimateAttachments } from '../../src/features/email/estimate-attachments.server.ts';
+import { estimatePdfFilename, PDF_MESSAGES } from '../../src/features/net-sheet/estimate-pdf.server.ts';
 import { WorkersBusy } from '../../src/server/workers-busy.server.ts';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../src/server/api-app.ts';
 import { DatabaseUnavailable, openNeon, type Db } from '../../src/server/db.ts';

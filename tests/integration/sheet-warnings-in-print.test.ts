@@ -9,7 +9,7 @@ import * as z from 'zod';
 import { estimateSchema } from '../../src/features/estimate/estimate-request.ts';
 import { estimateEmail, newLeadEmail } from '../../src/features/email/templates.ts';
 import { escapeHtml } from '../../src/features/email/html.ts';
-import { estimateAttachments } from '../../src/features/net-sheet/estimate-pdf.server.ts';
+import { estimateAttachments } from '../../src/features/email/estimate-attachments.server.ts';
 import { comparisonAnswerSchema, detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
 import { longIslandDate } from '../../src/features/net-sheet/stored-sheet.ts';
 import { addDays } from '../../src/features/net-sheet/detailed-sheet.ts';

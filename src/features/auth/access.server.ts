@@ -5,12 +5,12 @@
  * trip); each handler checks that the agent is still current in its own query (sessionAgentCte), so
  * a screen's data costs one round trip.
  */
+import { SITE_WIDE_ONLY } from './access-messages.ts';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type * as z from 'zod';
 import type { Queryable } from '../../server/db.ts';
 import { errorResponse, HttpError, readJson, type BodyLimit } from '../../server/http.ts';
-import { SETTINGS_MESSAGES } from '../settings/settings-messages.ts';
 import { pathMatcher } from '../../server/netlify-rules.ts';
 import {
   currentSessionCondition,
@@ -93,7 +93,7 @@ export const sessionAgentCte = (first: number): string =>
  */
 export function assertAdmin(me: { is_admin: boolean } | undefined): void {
   if (!me) throw new HttpError(401, PLEASE_LOG_IN);
-  if (!me.is_admin) throw new HttpError(403, SETTINGS_MESSAGES.siteWideOnly);
+  if (!me.is_admin) throw new HttpError(403, SITE_WIDE_ONLY);
 }
 
 /**

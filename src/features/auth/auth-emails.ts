@@ -5,19 +5,14 @@
 import { escapeHtml } from '../email/html.ts';
 import type { EmailContent } from '../email/templates.ts';
 
-/** The product's name as it signs its e-mails. */
 import { BRAND_NAME } from '../site/brand.ts';
-
-export { BRAND_NAME };
-
-export const VERIFY_EMAIL_HOURS = 24;
-export const RESET_PASSWORD_HOURS = 1;
-/** An admin's invitation waits longer than a reset link: the new agent may not read it at once. */
-export const INVITATION_HOURS = 72;
-/** The link that moves an account to a new address. */
-export const CHANGE_EMAIL_HOURS = 24;
-/** The old address can undo a change for a week: its owner may be away when it happens. */
-export const UNDO_EMAIL_CHANGE_HOURS = 7 * 24;
+import {
+  CHANGE_EMAIL_HOURS,
+  INVITATION_HOURS,
+  RESET_PASSWORD_HOURS,
+  UNDO_EMAIL_CHANGE_HOURS,
+  VERIFY_EMAIL_HOURS,
+} from './token-hours.ts';
 
 const FONT = "font-family:-apple-system,'Segoe UI',Roboto,Helvetica,Arial,sans-serif";
 const INK = '#14213d';

@@ -17,7 +17,7 @@ import {
   RESET_PASSWORD_HOURS,
   UNDO_EMAIL_CHANGE_HOURS,
   VERIFY_EMAIL_HOURS,
-} from './auth-emails.ts';
+} from './token-hours.ts';
 
 /**
  * What a link is for. change_email and undo_email_change tokens also carry the address they were

@@ -7,7 +7,7 @@
  * event among the person's in FUB instead of posting it again (crm-sync.server.ts).
  */
 import * as z from 'zod';
-import { BRAND_NAME } from '../auth/auth-emails.ts';
+import { BRAND_NAME } from '../site/brand.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { leadSourceLabel } from '../leads/lead-page.ts';
 import { estimateLinesText, estimateUrl, type EmailLead } from '../email/templates.ts';

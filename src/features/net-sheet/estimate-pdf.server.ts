@@ -23,7 +23,6 @@ import { formatPhone } from '../../ui/phone.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { SHEET_GROUPS } from './sheet-groups.ts';
 import { longDate } from './long-date.ts';
-import type { DeliverOptions } from '../email/email-delivery.server.ts';
 import { netSheetPdfJob } from './net-sheet-pdf.server.ts';
 import type { NetSheetPdfAgent, NetSheetPdfInput, OffersPdfInput, PdfImage } from './pdf-input.server.ts';
 import * as z from 'zod';
@@ -311,15 +310,3 @@ export const estimatePdfApi = apiGroup(
     }),
   ],
 );
-
-/**
- * DeliverOptions.attachments for the e-mail worker: an estimate e-mail carries its net sheet as a
- * PDF, the mailed one (no name, no town: finding 2); other kinds carry nothing.
- */
-export const estimateAttachments =
-  (db: Db, siteUrl: string): NonNullable<DeliverOptions['attachments']> =>
-  async ({ kind, estimateUuid }) => {
-    if (kind !== 'estimate' || !estimateUuid) return [];
-    const pdf = await estimatePdf(db, estimateUuid, siteUrl, 'mail');
-    return pdf ? [{ filename: estimatePdfFilename(estimateUuid), contentType: 'application/pdf', content: pdf }] : [];
-  };

@@ -17,7 +17,7 @@ import { MIN_SALE_PRICE_DOLLARS } from '../estimate/amount.ts';
 import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
 import type { Estimate } from '../estimate/estimate-request.ts';
 import { ESTIMATE_COLUMNS, estimateParams, toEstimate, type EstimateRow } from '../estimate/estimate-row.server.ts';
-import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from '../settings/agent-settings.server.ts';
+import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from '../settings/agent-settings-row.server.ts';
 import type { AgentSettings } from '../settings/agent-settings.ts';
 import { addDays, commissionSplit } from './detailed-sheet.ts';
 import { compareOffers } from './offers.ts';

@@ -7,7 +7,7 @@ import { HttpError, parseOrThrow } from '../../server/http.ts';
 import { enforceRateLimits, type RateCheck } from '../auth/rate-limit.server.ts';
 import type { EstimateInputs } from '../estimate/estimate.ts';
 import { ESTIMATE_COLUMNS, findEstimate, toEstimate, type EstimateRow } from '../estimate/estimate-row.server.ts';
-import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from '../settings/agent-settings.server.ts';
+import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from '../settings/agent-settings-row.server.ts';
 import type { AgentSettings } from '../settings/agent-settings.ts';
 import { addDays, computeDetailedSheet, type SheetDefaults } from './detailed-sheet.ts';
 import type { NetSheetDetails } from './details.ts';

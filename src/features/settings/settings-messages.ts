@@ -1,7 +1,9 @@
-/** What the calculator settings screen and its API say (no schema here: the access check imports it). */
+import { SITE_WIDE_ONLY } from '../auth/access-messages.ts';
+
+/** What the calculator settings screen and its API say. */
 export const SETTINGS_MESSAGES = {
   saved: 'Calculator settings saved successfully!',
   saveFailed: 'Failed to save settings',
   loadFailed: 'Failed to load current settings',
-  siteWideOnly: 'Only admins can change site-wide settings',
+  siteWideOnly: SITE_WIDE_ONLY,
 } as const;

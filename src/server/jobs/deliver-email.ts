@@ -5,7 +5,7 @@
  */
 import { deliverQueued } from '../../features/email/email-delivery.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../../features/email/unsubscribe.server.ts';
-import { estimateAttachments } from '../../features/net-sheet/estimate-pdf.server.ts';
+import { estimateAttachments } from '../../features/email/estimate-attachments.server.ts';
 import type { AppDeps } from '../api-app.ts';
 import type { Db } from '../db.ts';
 import { BATCH, TIME_BUDGET_MS } from './budget.ts';
