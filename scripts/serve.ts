@@ -8,7 +8,7 @@ import {
   prepareBuildFolders,
   recordServedBuild,
   SITE_BUILDS_DIR,
-} from '../src/features/site-build/local-build.server.ts';
+} from '../src/server/local-build.server.ts';
 import { siteBuilds } from '../src/features/site-build/site-build.server.ts';
 import { appDepsFrom } from '../src/server/compose.ts';
 import { emailProviderProblem } from '../src/server/compose/email.ts';

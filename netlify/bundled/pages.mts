@@ -7,7 +7,7 @@ import { pagesFunction } from '../../src/server/pages-function.ts';
  */
 export default pagesFunction();
 
-// Literal paths: SHELL_PAGE_PATHS (src/features/site/shell-pages.server.ts); Netlify reads this config
+// Literal paths: SHELL_PAGE_PATHS (src/server/shell-pages.server.ts); Netlify reads this config
 // without running the code. A function path runs before the rules of _redirects, so these pages can
 // answer 404 and carry the agent's name. preferStatic: a file at the path (the shells /r/, /estimate/
 // and /offers/ themselves) is served as a file. nodeBundler 'none': scripts/build-functions.ts has

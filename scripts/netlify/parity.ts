@@ -7,7 +7,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { islandDataId, LIGHT_ISLANDS } from '../../src/features/site/light-island.ts';
+import { islandDataId, LIGHT_ISLANDS } from '../../src/ui/light-island.ts';
 
 /** The headers compared: security, robots, caching at the edge and in the browser, type, redirects. */
 export const COMPARED_HEADERS = [

@@ -5,7 +5,7 @@ import { accessControl } from '../features/auth/access.server.ts';
 import { csrfProtection } from '../features/auth/csrf.server.ts';
 import type { CrmContext } from '../features/crm/crm-sync.server.ts';
 import { WorkersBusy } from './workers-busy.server.ts';
-import { TooManyAttempts } from '../features/auth/rate-limit.server.ts';
+import { TooManyAttempts } from './rate-limit.server.ts';
 import type { AuthConfig } from '../features/auth/sessions.server.ts';
 import type { EmailAddress, EmailProvider, MailContext } from '../features/email/email.server.ts';
 import type { RefreshPlan } from '../features/market/feeds.server.ts';
@@ -63,12 +63,12 @@ export interface AppDeps {
    * The client's IP address, for per-IP rate limits. Netlify: its context.ip
    * (netlify/functions/api.mts). Default: the socket's remote address when @hono/node-server serves
    * the app, else "unknown". Loopback and unknown clients get only the per-e-mail limits (see
-   * isLocalClient in src/features/auth/per-ip.server.ts).
+   * isLocalClient in src/server/per-ip.server.ts).
    */
   clientIp?: (request: Request) => string | undefined;
   /**
    * New-lead notices one agent address receives an hour at most (LEAD_NOTICES_PER_HOUR); beyond it
-   * leads are saved unannounced. Default 20 (src/features/leads/lead-limits.server.ts).
+   * leads are saved unannounced. Default 20 (src/features/lead-origin/lead-limits.server.ts).
    */
   leadNoticesPerHour?: number;
   /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { IMAGE_FUNCTION_PATHS } from './api-function.ts';
 import { LEGACY_TOWN_LOGO_PATH } from './api-app.ts';
 import { apiOperations } from './api-groups.server.ts';
-import { SHELL_PAGE_PATHS } from '../features/site/shell-pages.server.ts';
+import { SHELL_PAGE_PATHS } from './shell-pages.server.ts';
 
 /** The string literals of a function's `config` property (Netlify reads them without running the code). */
 function configPaths(file: string, property: 'path' | 'excludedPath'): string[] {

@@ -77,7 +77,7 @@ async function exportLimitsOf(deps: GroupDeps) {
 /** Every group, in the order the OpenAPI document lists their operations (precedence is comparePaths'). */
 export const API_GROUPS = {
   auth: declared(
-    async () => (await import('../features/auth/auth-routes.server.ts')).authApi,
+    async () => (await import('../features/sign-in/auth-routes.server.ts')).authApi,
     ({ db, mail, auth, clientAddress }) => ({ db, mail, config: auth, clientIp: clientAddress }),
   ),
   settings: declared(
@@ -187,7 +187,7 @@ export const API_GROUPS = {
     ({ db }) => ({ db }),
   ),
   siteImages: declared(
-    async () => (await import('../features/site/site-images.server.ts')).siteImagesApi,
+    async () => (await import('../features/site-images/site-images.server.ts')).siteImagesApi,
     ({ db, purge }) => ({ db, purge }),
   ),
   siteContent: declared(

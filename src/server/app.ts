@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
+import { shellPageRoutes } from './shell-pages.server.ts';
 import { createApiApp, defaultLogError, type AppDeps } from './api-app.ts';
 import { errorResponse, HttpError } from './http.ts';
 import { siteOriginOf } from './site-origin.ts';

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { readSiteContent } from '../features/content/site-content.server.ts';
-import { logoHeight, logoSource } from '../features/site/logo.ts';
+import { logoHeight, logoSource } from '../features/site-images/logo.ts';
 import { SHOWCASE_FALLBACK, showcaseImages } from '../features/showcase/showcase.ts';
 import { zhviPointSchema, type RecentSale, type TownPageData } from '../features/towns/town-page.ts';
 import { openDatabase, sharedDatabase } from './database.ts';
@@ -11,7 +11,7 @@ import { parseEnv } from './env.ts';
 /**
  * What the static pages read from the database while Astro builds them: one query per kind of data
  * for the whole build, memoised (~120 town pages must not mean ~120 queries). A build the serving
- * process starts (src/features/site-build/local-build.server.ts) cannot open the embedded database
+ * process starts (src/server/local-build.server.ts) cannot open the embedded database
  * that process holds locked: it reads the snapshot the server wrote (BUILD_DATA_SNAPSHOT) instead.
  */
 let database: Promise<Db> | undefined;

@@ -4,7 +4,6 @@
  * a write changes them. Every other API answer stays `Cache-Control: no-store` (createApi).
  */
 import type { Context } from 'hono';
-import type { RunRecord } from '../features/market/data-runs.server.ts';
 
 /** The tags cached answers carry; a write purges exactly the tags of the answers it changed. */
 export const CACHE_TAGS = {
@@ -102,8 +101,12 @@ export const purgeAfterWrite =
     }
   };
 
-/** The tags of the answers a market-data refresh changed: market figures, sold homes, or both. */
-export function marketTagsOf(runs: readonly Pick<RunRecord, 'source' | 'changed'>[]): string[] {
+/**
+ * The tags of the answers a market-data refresh changed: market figures, sold homes, or both. A run
+ * is read by its source ('sold', or a market figure's: 'zhvi', 'inventory') and whether it changed
+ * anything, so the ground floor need not know the market feature's run record.
+ */
+export function marketTagsOf(runs: readonly { source: string; changed: boolean }[]): string[] {
   const changed = runs.filter((run) => run.changed);
   return [
     ...(changed.some((run) => run.source !== 'sold') ? [CACHE_TAGS.market] : []),

@@ -7,7 +7,7 @@
  */
 import * as z from 'zod';
 import { SESSION_COOKIE } from '../features/auth/sessions.server.ts';
-import { describeStoredSize, MAX_UPLOAD_BODY_BYTES, type StoredSize } from '../features/images/uploads.ts';
+import { describeStoredSize, MAX_UPLOAD_BODY_BYTES, type StoredSize } from '../ui/uploads.ts';
 import { groupDigits } from '../ui/money.ts';
 import type { Access, OperationDoc, RequestContent } from './operation.ts';
 

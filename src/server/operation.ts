@@ -12,7 +12,7 @@
  */
 import { Hono, type Context } from 'hono';
 import * as z from 'zod';
-import type { StoredSize } from '../features/images/uploads.ts';
+import type { StoredSize } from '../ui/uploads.ts';
 import { parseOrThrow, readJson, route, type BodyLimit } from './http.ts';
 
 export const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;

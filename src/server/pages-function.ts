@@ -1,6 +1,6 @@
 import type { Context } from '@netlify/functions';
 import { Hono } from 'hono';
-import { shellPageRoutes } from '../features/site/shell-pages.server.ts';
+import { shellPageRoutes } from './shell-pages.server.ts';
 import { openDatabase } from './database.ts';
 import { siteUrl } from './env.ts';
 import { perInstance } from './function-instance.ts';

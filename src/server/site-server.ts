@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { Hono } from 'hono';
-import { SHELL_PAGE_PATHS } from '../features/site/shell-pages.server.ts';
+import { SHELL_PAGE_PATHS } from './shell-pages.server.ts';
 import { LEGACY_SOLD_PATH, LEGACY_TOWN_LOGO_PATH, type AppDeps } from './api-app.ts';
 import { createApi } from './app.ts';
 import { applyCaptures, headersFor, matchPath, parseHeaders, parseRedirects } from './netlify-rules.ts';

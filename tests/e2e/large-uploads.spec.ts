@@ -8,7 +8,7 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
 import * as z from 'zod';
-import { UPLOAD_IMAGE_BYTES } from '../../src/features/images/uploads.ts';
+import { UPLOAD_IMAGE_BYTES } from '../../src/ui/uploads.ts';
 import { expect, signInAsNewAgent, test, waitForIslands } from './fixtures.ts';
 import { heavyLogo, largePhoto, NETLIFY_BODY_LIMIT, noiseLogo, recordRequestBodies, TEN_MB } from './large-images.ts';
 

@@ -10,10 +10,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as z from 'zod';
-import { estimateSchema } from '../../src/features/estimate/estimate-request.ts';
+import { estimateSchema } from '../../src/features/net-sheet/estimate-request.ts';
 import { escapeHtml } from '../../src/features/email/html.ts';
 import { estimateEmail } from '../../src/features/email/templates.ts';
-import { netSheetLines } from '../../src/features/estimate/net-sheet.ts';
+import { netSheetLines } from '../../src/features/net-sheet/net-sheet.ts';
 import { detailsFrom, draftFrom } from '../../src/features/net-sheet/refine-form.ts';
 import {
   comparisonAnswerSchema,

@@ -10,7 +10,7 @@ import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { deliveriesOfLead, deliveryById } from '../support/email-suite.ts';
 import { createAgent } from '../support/fixtures.ts';
-import { originOf, townSlugOf } from '../../src/features/leads/lead-origin.ts';
+import { originOf, townSlugOf } from '../../src/features/lead-origin/lead-origin.ts';
 import {
   addLeads,
   csvText,

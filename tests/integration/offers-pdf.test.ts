@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ESTIMATE_LIMITS } from '../../src/features/estimate/estimate-limits.server.ts';
+import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/estimate-limits.server.ts';
 import { comparisonAnswerSchema, detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
 import { workerPoolStats } from '../../src/server/worker-pool.server.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { estimateSchema } from '../../src/features/estimate/estimate-request.ts';
+import { estimateSchema } from '../../src/features/net-sheet/estimate-request.ts';
 import {
   comparisonAnswerSchema,
   detailedEstimateAnswerSchema,

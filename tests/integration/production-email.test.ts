@@ -10,7 +10,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { passwordResetEmail, verificationEmail } from '../../src/features/auth/auth-emails.ts';
+import { passwordResetEmail, verificationEmail } from '../../src/features/sign-in/auth-emails.ts';
 import { saveMailgunSettings } from '../../src/features/email/email-settings.server.ts';
 import { createOutboxProvider, queueEmail } from '../../src/features/email/email.server.ts';
 import { deliverQueued } from '../../src/features/email/email-delivery.server.ts';

@@ -8,7 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/features/auth/rate-limit.server.ts';
+import { LIMITS } from '../../src/server/rate-limit.server.ts';
 import { appDepsFrom } from '../../src/server/compose.ts';
 import { parseEnv } from '../../src/server/env.ts';
 import { headersFor, parseHeaders } from '../../src/server/netlify-rules.ts';

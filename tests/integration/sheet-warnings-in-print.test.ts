@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { estimateSchema } from '../../src/features/estimate/estimate-request.ts';
+import { estimateSchema } from '../../src/features/net-sheet/estimate-request.ts';
 import { estimateEmail, newLeadEmail } from '../../src/features/email/templates.ts';
 import { escapeHtml } from '../../src/features/email/html.ts';
 import { estimateAttachments } from '../../src/features/email/estimate-attachments.server.ts';

@@ -12,9 +12,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
-import { ISLAND_END, islandDataId, LIGHT_ISLANDS, type LightIsland } from '../../src/features/site/light-island.ts';
+import { ISLAND_END, islandDataId, LIGHT_ISLANDS, type LightIsland } from '../../src/ui/light-island.ts';
 import { startApi, type RunningApi } from '../support/http.ts';
-import { estimateSchema } from '../../src/features/estimate/estimate-request.ts';
+import { estimateSchema } from '../../src/features/net-sheet/estimate-request.ts';
 import { formatMoney } from '../../src/ui/money.ts';
 
 /** An island's container as the pages write it, with the loading state the build renders in it. */

@@ -15,7 +15,7 @@ import {
   prepareBuildFolders,
   recordServedBuild,
   type RunBuild,
-} from '../../src/features/site-build/local-build.server.ts';
+} from '../../src/server/local-build.server.ts';
 import {
   hookBuilder,
   rebuildWhenDue,

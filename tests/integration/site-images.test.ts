@@ -9,14 +9,14 @@ import sharp from 'sharp';
 import { beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { IMAGE_MESSAGES } from '../../src/features/images/images.server.ts';
-import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE } from '../../src/features/images/uploads.ts';
+import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE } from '../../src/ui/uploads.ts';
 import { ogImageAnswerSchema } from '../../src/features/seo/seo-settings.ts';
 import {
   siteImageAnswerSchema,
   siteImageDeletedSchema,
   siteLogosAnswerSchema,
   siteLogosSavedSchema,
-} from '../../src/features/site/site-images.ts';
+} from '../../src/features/site-images/site-images.ts';
 import { readSiteChrome } from '../../src/server/build-data.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, IP_HEADER, SESSION_COOKIE, useAuthSuite, type Client } from '../support/auth-suite.ts';

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import * as z from 'zod';
 import type { Db } from '../../src/server/db.ts';
 import { EXPORT_HEADERS, fetchLeadExport } from '../../src/features/leads/lead-export.ts';
-import { LEAD_ORIGINS, UTM_KEYS } from '../../src/features/leads/lead-origin.ts';
+import { LEAD_ORIGINS, UTM_KEYS } from '../../src/features/lead-origin/lead-origin.ts';
 
 /** A row of the leads list exactly as the API answers it (strict: no field more). */
 export const listedLead = z.strictObject({

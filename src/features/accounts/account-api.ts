@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { callApi, type ApiResult } from '../../ui/api-client.ts';
-import { isProfileComplete } from '../agents/public-agent.ts';
+import { isProfileComplete } from './public-agent.ts';
 import { sessionAgentSchema, type SessionAgent } from '../auth/auth-schemas.ts';
 
 export const NETWORK_ERROR = 'Network error. Please try again later.';

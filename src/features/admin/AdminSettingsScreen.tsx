@@ -5,8 +5,8 @@ import { EmailSettingsCard } from '../email/EmailSettingsCard.tsx';
 import { FeeTableCard } from '../net-sheet/FeeTableCard.tsx';
 import { OgImageCard } from '../seo/OgImageCard.tsx';
 import { SeoSettingsCard } from '../seo/SeoSettingsCard.tsx';
-import { TownLogoCard } from '../site/TownLogoCard.tsx';
-import { WebsiteLogoCard } from '../site/WebsiteLogoCard.tsx';
+import { TownLogoCard } from '../site-images/TownLogoCard.tsx';
+import { WebsiteLogoCard } from '../site-images/WebsiteLogoCard.tsx';
 
 /** Each card's heading (its id) and the words the section list uses for it, in the page's order. */
 const SECTIONS = [

@@ -10,14 +10,14 @@ import type { FeaturedAgent } from '../../server/featured-agent.ts';
 import { HttpError } from '../../server/http.ts';
 import { apiGroup, created, json, ok } from '../../server/operation.ts';
 import { ADMINS_ONLY, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import { invitationEmail } from '../auth/auth-emails.ts';
+import { invitationEmail } from '../sign-in/auth-emails.ts';
 import { INVITATION_HOURS } from '../auth/token-hours.ts';
-import { duplicateError, duplicateFromInsert } from '../auth/auth-answers.server.ts';
-import { enforceRateLimits, LIMITS, rateCheck } from '../auth/rate-limit.server.ts';
+import { duplicateError, duplicateFromInsert } from '../sign-in/auth-answers.server.ts';
+import { enforceRateLimits, LIMITS, rateCheck } from '../../server/rate-limit.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { issueTokenCtes, newToken } from '../auth/tokens.server.ts';
 import type { MailContext } from '../email/email.server.ts';
-import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
+import { SYSTEM_DEFAULTS } from '../net-sheet/estimate.ts';
 import {
   ADMIN_AGENT_MESSAGES,
   addAgentSchema,

@@ -5,9 +5,9 @@ import { Field } from '../../ui/Field.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
-import type { PublicAgentResponse } from '../agents/public-agent.ts';
-import { estimateRequestSchema, estimateSchema, UUID_PATTERN, type Estimate } from '../estimate/estimate-request.ts';
-import { NetSheet } from '../estimate/NetSheet.tsx';
+import type { PublicAgentResponse } from '../accounts/public-agent.ts';
+import { estimateRequestSchema, estimateSchema, UUID_PATTERN, type Estimate } from '../net-sheet/estimate-request.ts';
+import { NetSheet } from '../net-sheet/NetSheet.tsx';
 import { MORTGAGE_FIELD, mortgageMessage, SALE_PRICE_FIELD } from '../estimate/calculator-fields.ts';
 import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
 import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
@@ -17,7 +17,7 @@ import { forgetVisitor, rememberedVisitor, unlockLead, type RememberedVisitor } 
 import { unlockMessage } from './unlock-message.ts';
 import { sheetAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from '../net-sheet/sheet-answer.ts';
 import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/ReverseForm.tsx';
-import { copyLink } from '../site/clipboard.ts';
+import { copyLink } from '../../ui/clipboard.ts';
 import { AgentContact } from './AgentContact.tsx';
 import { AgentHeader } from './AgentHeader.tsx';
 import { AgentPageLoading, CalculatorComingSoon, NoCalculator } from './AgentPageStates.tsx';
@@ -35,7 +35,7 @@ type Refine =
 /**
  * /r/{slug}: an agent's branded calculator; the breakdown unlocks once the visitor leaves details.
  * `agent`: the agent as GET /api/agents/public/{slug} answers, when the page was rendered with it
- * (src/features/site/shell-pages.server.ts); without it the page loads the agent named in the URL.
+ * (src/server/shell-pages.server.ts); without it the page loads the agent named in the URL.
  */
 export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAgentResponse | undefined }) {
   const loaded = usePublicAgent(given);

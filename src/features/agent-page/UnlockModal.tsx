@@ -7,10 +7,10 @@ import { LEAD_FAILED, useLeadSubmission } from '../leads/use-lead-submission.ts'
 import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone } from '../../ui/phone.ts';
-import type { Estimate } from '../estimate/estimate-request.ts';
+import type { Estimate } from '../net-sheet/estimate-request.ts';
 import { ConsentField } from '../leads/ConsentField.tsx';
 import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads/lead.ts';
-import { phoneDigits } from './lead-summary.ts';
+import { phoneDigits } from '../leads/lead-summary.ts';
 import { rememberedVisitor, rememberVisitor, unlockLead } from './remembered-visitor.ts';
 
 interface UnlockModalProps {

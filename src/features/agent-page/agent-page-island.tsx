@@ -1,6 +1,6 @@
-import { publicAgentSchema } from '../agents/public-agent.ts';
-import { hydrateIsland } from '../site/hydrate-island.tsx';
-import type { IslandModule } from '../site/light-island.ts';
+import { publicAgentSchema } from '../accounts/public-agent.ts';
+import { hydrateIsland } from '../../ui/hydrate-island.tsx';
+import type { IslandModule } from '../../ui/light-island.ts';
 import AgentCalculatorPage from './AgentCalculatorPage.tsx';
 
 /** /r/{slug}, loaded on intent (src/pages/r/index.astro). */

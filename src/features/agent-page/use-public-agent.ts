@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { callApi } from '../../ui/api-client.ts';
-import { publicAgentSchema, type PublicAgentResponse } from '../agents/public-agent.ts';
-import { setCanonicalToCurrentUrl } from '../site/canonical.ts';
+import { publicAgentSchema, type PublicAgentResponse } from '../accounts/public-agent.ts';
+import { setCanonicalToCurrentUrl } from '../../ui/canonical.ts';
 
 export type Loaded =
   | { kind: 'loading' }

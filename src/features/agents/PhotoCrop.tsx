@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import ReactCrop, { centerCrop, convertToPixelCrop, makeAspectCrop, type Crop } from 'react-image-crop';
 import 'react-image-crop/dist/ReactCrop.css';
-import { NOT_AN_IMAGE, unreadableImageMessage } from '../../ui/UploadField.tsx';
+import { NOT_AN_IMAGE, unreadableImageMessage } from '../images/UploadField.tsx';
 import { dataUrlOf, encodeImage, ImageTooHeavy } from '../images/fit-image.ts';
 import { PHOTO_SIZE, PHOTO_TYPES } from './profile.ts';
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { UploadField } from '../../ui/UploadField.tsx';
+import { UploadField } from '../images/UploadField.tsx';
 import { sendJson } from '../accounts/account-query.ts';
 import { LOGO_SIZE, MAX_UPLOAD_BYTES, PROFILE_MESSAGES, profileAnswerSchema } from './profile.ts';
 import type { ProfileCardProps } from './ProfilePhotoCard.tsx';

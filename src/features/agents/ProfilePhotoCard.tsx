@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { UploadField } from '../../ui/UploadField.tsx';
+import { UploadField } from '../images/UploadField.tsx';
 import { sendJson } from '../accounts/account-query.ts';
 import { MAX_UPLOAD_BYTES, PROFILE_MESSAGES, profileAnswerSchema, PHOTO_TYPES, type Profile } from './profile.ts';
 import { uploadFailure } from './upload-failure.ts';

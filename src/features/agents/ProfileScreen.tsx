@@ -18,8 +18,8 @@ import {
   type Profile,
 } from './profile.ts';
 import './profile.css';
-import { missingProfileFields, type ProfileNeed } from './public-agent.ts';
-import { ProfileBanner, profileFieldId } from '../dashboard/ProfileBanner.tsx';
+import { missingProfileFields, type ProfileNeed } from '../accounts/public-agent.ts';
+import { ProfileBanner, profileFieldId } from './ProfileBanner.tsx';
 import { ProfileLogoCard } from './ProfileLogoCard.tsx';
 import { ProfilePhotoCard } from './ProfilePhotoCard.tsx';
 

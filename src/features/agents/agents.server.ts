@@ -1,11 +1,16 @@
-import { SYSTEM_DEFAULTS } from '../estimate/estimate.ts';
+import { SYSTEM_DEFAULTS } from '../net-sheet/estimate.ts';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, cacheAtEdge, EDITED_TTL } from '../../server/edge-cache.ts';
 import { HttpError } from '../../server/http.ts';
 import { apiGroup, ok } from '../../server/operation.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import * as z from 'zod';
-import { agentSlugSchema, isProfileComplete, publicAgentSchema, type PublicAgentResponse } from './public-agent.ts';
+import {
+  agentSlugSchema,
+  isProfileComplete,
+  publicAgentSchema,
+  type PublicAgentResponse,
+} from '../accounts/public-agent.ts';
 
 type PublicAgentRow = PublicAgentResponse['agent'] & {
   default_attorney_fee_cents: number | null;

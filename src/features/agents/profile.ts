@@ -4,11 +4,11 @@
  * again), the answer both read, and the spec's messages.
  */
 import * as z from 'zod/mini';
-import type { StoredSize } from '../images/uploads.ts';
+import type { StoredSize } from '../../ui/uploads.ts';
 import { optionalText, withoutLinks } from '../forms/text-fields.ts';
 import { personName } from '../forms/person-name.ts';
 import { emailSchema } from '../auth/auth-schemas.ts';
-import { publicAgentSchema } from './public-agent.ts';
+import { publicAgentSchema } from '../accounts/public-agent.ts';
 
 /** The profile photo's picker types, as its messages name them: JPEG, PNG or WebP. */
 export const PHOTO_TYPES = 'image/jpeg,image/png,image/webp';

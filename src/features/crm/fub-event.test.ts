@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WORKED_EXAMPLE } from '../estimate/worked-example.fixture.ts';
+import { WORKED_EXAMPLE } from '../net-sheet/worked-example.fixture.ts';
 import { fubEventFor, fubEventSchema, propertyFrom } from './fub-event.ts';
 import { backoffSeconds, settle } from './crm-sync.server.ts';
 

@@ -7,9 +7,9 @@
  * event among the person's in FUB instead of posting it again (crm-sync.server.ts).
  */
 import * as z from 'zod';
-import { BRAND_NAME } from '../site/brand.ts';
-import type { Estimate } from '../estimate/estimate-request.ts';
-import { leadSourceLabel } from '../leads/lead-page.ts';
+import { BRAND_NAME } from '../../ui/brand.ts';
+import type { Estimate } from '../net-sheet/estimate-request.ts';
+import { leadSourceLabel } from '../lead-origin/lead-page.ts';
 import { estimateLinesText, estimateUrl, type EmailLead } from '../email/templates.ts';
 import { formatPhone } from '../../ui/phone.ts';
 

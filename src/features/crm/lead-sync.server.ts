@@ -7,7 +7,7 @@
 import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { toEstimate } from '../estimate/estimate-row.server.ts';
+import { toEstimate } from '../net-sheet/estimate-row.server.ts';
 import { recordIdParam } from '../forms/record-id.ts';
 import type { Db } from '../../server/db.ts';
 import { HttpError } from '../../server/http.ts';

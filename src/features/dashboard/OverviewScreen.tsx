@@ -12,7 +12,7 @@ import {
   StatCards,
   WeeklySection,
 } from './OverviewParts.tsx';
-import { ProfileBanner } from './ProfileBanner.tsx';
+import { ProfileBanner } from '../agents/ProfileBanner.tsx';
 
 /** /dashboard: the agent's overview. */
 export default function OverviewScreen() {

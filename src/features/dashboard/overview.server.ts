@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { computeEstimate, storedEstimateInputs } from '../estimate/estimate.ts';
+import { computeEstimate, storedEstimateInputs } from '../net-sheet/estimate.ts';
 import type { Db } from '../../server/db.ts';
 import { HttpError } from '../../server/http.ts';
 import { apiGroup, ok } from '../../server/operation.ts';
@@ -17,7 +17,7 @@ import {
   type Overview,
 } from './overview.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';
-import { leadSourceLabel } from '../leads/lead-page.ts';
+import { leadSourceLabel } from '../lead-origin/lead-page.ts';
 
 /**
  * The rows behind the activity list; messages are worded in TypeScript (money formatting). The

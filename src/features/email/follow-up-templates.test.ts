@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { Estimate } from '../estimate/estimate-request.ts';
+import type { Estimate } from '../net-sheet/estimate-request.ts';
 import { followUpTemplates, MAX_SMS_LENGTH, templatesRequestSchema } from './follow-up-templates.ts';
-import { WORKED_EXAMPLE } from '../estimate/worked-example.fixture.ts';
+import { WORKED_EXAMPLE } from '../net-sheet/worked-example.fixture.ts';
 
 const estimate: Estimate = WORKED_EXAMPLE;
 const siteUrl = 'https://homes.example.com';

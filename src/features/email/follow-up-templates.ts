@@ -3,8 +3,8 @@
  * e-mail subject and body and a text message, built from the estimate's own figures.
  */
 import * as z from 'zod';
-import type { Estimate } from '../estimate/estimate-request.ts';
-import { MAX_NAME_LENGTH, UUID_PATTERN } from '../estimate/estimate-request.ts';
+import type { Estimate } from '../net-sheet/estimate-request.ts';
+import { MAX_NAME_LENGTH, UUID_PATTERN } from '../net-sheet/estimate-request.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { estimateUrl, oneLine } from './templates.ts';
 

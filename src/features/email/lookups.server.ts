@@ -1,7 +1,7 @@
 /** What the e-mails need from the database: an estimate with its agent, or an agent alone. */
 import type { Queryable } from '../../server/db.ts';
-import type { Estimate } from '../estimate/estimate-request.ts';
-import { toEstimate, type EstimateRow } from '../estimate/estimate-row.server.ts';
+import type { Estimate } from '../net-sheet/estimate-request.ts';
+import { toEstimate, type EstimateRow } from '../net-sheet/estimate-row.server.ts';
 import type { EmailAgent } from './templates.ts';
 
 export interface AgentContact extends EmailAgent {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { MAX_NAME_LENGTH, UUID_PATTERN } from '../estimate/estimate-request.ts';
+import { MAX_NAME_LENGTH, UUID_PATTERN } from '../net-sheet/estimate-request.ts';
 import { personName } from '../forms/person-name.ts';
 
 export const MAX_EMAIL_LENGTH = 254;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Estimate } from '../estimate/estimate-request.ts';
+import type { Estimate } from '../net-sheet/estimate-request.ts';
 import { escapeHtml } from './html.ts';
 import { ESTIMATE_DISCLAIMER, estimateEmail, newLeadEmail, type EmailLead } from './templates.ts';
-import { WORKED_EXAMPLE } from '../estimate/worked-example.fixture.ts';
+import { WORKED_EXAMPLE } from '../net-sheet/worked-example.fixture.ts';
 
 const estimate: Estimate = WORKED_EXAMPLE;
 

@@ -2,11 +2,11 @@
  * The e-mails the product sends, as pure functions: data in, { subject, html, text } out. Every
  * interpolated value is HTML-escaped in the html part and left plain in the text part.
  */
-import type { Estimate } from '../estimate/estimate-request.ts';
-import { lineAmount, netSheetLines, type LineLabels } from '../estimate/net-sheet.ts';
+import type { Estimate } from '../net-sheet/estimate-request.ts';
+import { lineAmount, netSheetLines, type LineLabels } from '../net-sheet/net-sheet.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { formatPhone } from '../../ui/phone.ts';
-import { leadSourceLabel } from '../leads/lead-page.ts';
+import { leadSourceLabel } from '../lead-origin/lead-page.ts';
 import { escapeHtml, FONT, link } from './html.ts';
 
 export interface EmailContent {

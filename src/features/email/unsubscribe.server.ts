@@ -11,9 +11,9 @@ import * as z from 'zod';
 import type { Queryable } from '../../server/db.ts';
 import { HttpError, MAX_JSON_BYTES, parseOrThrow, readJson } from '../../server/http.ts';
 import { apiGroup, ok } from '../../server/operation.ts';
-import { perIpCheck } from '../auth/per-ip.server.ts';
-import { enforceRateLimits } from '../auth/rate-limit.server.ts';
-import { LEAD_LIMITS } from '../leads/lead-limits.server.ts';
+import { perIpCheck } from '../../server/per-ip.server.ts';
+import { enforceRateLimits } from '../../server/rate-limit.server.ts';
+import { LEAD_LIMITS } from '../lead-origin/lead-limits.server.ts';
 import type { UnsubscribeLinks } from './email.server.ts';
 import {
   INVALID_UNSUBSCRIBE_LINK,

@@ -9,11 +9,11 @@ import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
 import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/ReverseForm.tsx';
-import { $openModal, closeModal, openContactAbout } from '../site/page-modals.ts';
-import { sourcePage, track } from '../site/analytics.ts';
-import { copyLink } from '../site/clipboard.ts';
-import { estimateRequestSchema, estimateSchema, type Estimate } from './estimate-request.ts';
-import { NetSheet } from './NetSheet.tsx';
+import { $openModal, closeModal, openContactAbout } from '../leads/page-modals.ts';
+import { sourcePage, track } from '../../ui/analytics.ts';
+import { copyLink } from '../../ui/clipboard.ts';
+import { estimateRequestSchema, estimateSchema, type Estimate } from '../net-sheet/estimate-request.ts';
+import { NetSheet } from '../net-sheet/NetSheet.tsx';
 import { MORTGAGE_FIELD, mortgageMessage, SALE_PRICE_FIELD } from './calculator-fields.ts';
 
 interface CalculatorModalProps {

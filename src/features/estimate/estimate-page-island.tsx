@@ -1,5 +1,5 @@
-import { hydrateIsland } from '../site/hydrate-island.tsx';
-import type { IslandModule } from '../site/light-island.ts';
+import { hydrateIsland } from '../../ui/hydrate-island.tsx';
+import type { IslandModule } from '../../ui/light-island.ts';
 import EstimatePage, { estimatePageDataSchema } from './EstimatePage.tsx';
 
 /** /estimate/{uuid}, loaded on intent (src/pages/estimate/index.astro). */

@@ -5,15 +5,21 @@ import type { Db } from '../../server/db.ts';
 import { createBatcher } from '../../server/batcher.ts';
 import { HttpError, jsonObject, parseOrThrow, readJson } from '../../server/http.ts';
 import { apiGroup, created, json, ok } from '../../server/operation.ts';
-import { perIpCheck } from '../auth/per-ip.server.ts';
-import { countHitsStatement, secondsLeft, TooManyAttempts, type RateCheck } from '../auth/rate-limit.server.ts';
-import { SYSTEM_DEFAULTS } from './estimate.ts';
-import { ESTIMATE_LIMITS } from './estimate-limits.server.ts';
-import { estimateRequestSchema } from './estimate-request.ts';
+import { perIpCheck } from '../../server/per-ip.server.ts';
+import { countHitsStatement, secondsLeft, TooManyAttempts, type RateCheck } from '../../server/rate-limit.server.ts';
+import { SYSTEM_DEFAULTS } from '../net-sheet/estimate.ts';
+import { ESTIMATE_LIMITS } from '../net-sheet/estimate-limits.server.ts';
+import { estimateRequestSchema } from '../net-sheet/estimate-request.ts';
 import { postDetailedEstimate } from '../net-sheet/sheet-estimates.server.ts';
 import { detailedEstimateRequestSchema } from '../net-sheet/requests.ts';
 import { detailedEstimateAnswerSchema } from '../net-sheet/sheet-answer.ts';
-import { ESTIMATE_COLUMNS, estimateParams, findEstimate, toEstimate, type EstimateRow } from './estimate-row.server.ts';
+import {
+  ESTIMATE_COLUMNS,
+  estimateParams,
+  findEstimate,
+  toEstimate,
+  type EstimateRow,
+} from '../net-sheet/estimate-row.server.ts';
 
 type NewEstimate = z.output<typeof estimateRequestSchema>;
 

@@ -3,7 +3,7 @@ import { addAgentSchema } from '../admin/admin-agents.ts';
 import { profileSchema } from '../agents/profile.ts';
 import { signupSchema } from '../auth/auth-schemas.ts';
 import { sendEstimateRequestSchema } from '../email/send-estimate.ts';
-import { estimateRequestSchema } from '../estimate/estimate-request.ts';
+import { estimateRequestSchema } from '../net-sheet/estimate-request.ts';
 import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema } from '../leads/lead.ts';
 import { nameCharactersMessage, personName, personNameProblem } from './person-name.ts';
 

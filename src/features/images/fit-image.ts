@@ -5,7 +5,7 @@
  * request limit. Only the platform: createImageBitmap, OffscreenCanvas (a <canvas> where there is
  * none) and their encoders. The server re-encodes whatever arrives with sharp all the same.
  */
-import { fittedSize, UPLOAD_IMAGE_BYTES, type StoredSize } from './uploads.ts';
+import { fittedSize, UPLOAD_IMAGE_BYTES, type StoredSize } from '../../ui/uploads.ts';
 
 /** The picked file is not an image this browser can read. */
 export class UnreadableImage extends Error {}

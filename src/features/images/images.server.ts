@@ -14,7 +14,7 @@ import { WorkerPoolError } from '../../server/worker-pool.server.ts';
 import { WorkersBusy } from '../../server/workers-busy.server.ts';
 import { imageJob, MAX_IMAGE_PIXELS, type EncodedImage, type ImageRefusal } from './image-job.server.ts';
 import { SVG_LOGO_MESSAGE } from './svg-logo.ts';
-import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE, type StoredSize } from './uploads.ts';
+import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE, type StoredSize } from '../../ui/uploads.ts';
 
 export { MAX_IMAGE_PIXELS };
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOGO_SIZE, PHOTO_SIZE } from '../agents/profile.ts';
-import { SITE_IMAGE_SIZES } from '../site/site-images.ts';
-import { fittedSize, MAX_UPLOAD_BODY_BYTES, UPLOAD_IMAGE_BYTES } from './uploads.ts';
+import { SITE_IMAGE_SIZES } from '../site-images/site-images.ts';
+import { fittedSize, MAX_UPLOAD_BODY_BYTES, UPLOAD_IMAGE_BYTES } from '../../ui/uploads.ts';
 
 describe('the one upload limit (decision 0027)', () => {
   it('is under Netlify\u2019s 4.5 MB for a binary body, read as decimal or binary megabytes', () => {

@@ -8,8 +8,8 @@ import { formatMoney } from '../../ui/money.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { LEAD_FAILED, useLeadSubmission } from './use-lead-submission.ts';
 import { Modal } from '../../ui/Modal.tsx';
-import { sourcePage, track } from '../site/analytics.ts';
-import { $contactContext, $openModal, closeModal, type ContactContext } from '../site/page-modals.ts';
+import { sourcePage, track } from '../../ui/analytics.ts';
+import { $contactContext, $openModal, closeModal, type ContactContext } from './page-modals.ts';
 import { ConsentField } from './ConsentField.tsx';
 import { contactLeadSchema, LEAD_SOURCES, LIMITS } from './lead.ts';
 

@@ -1,5 +1,5 @@
 import { useId } from 'react';
-import { LEAD_ORIGINS, ORIGIN_LABELS } from './lead-origin.ts';
+import { LEAD_ORIGINS, ORIGIN_LABELS } from '../lead-origin/lead-origin.ts';
 import { CRM_STATUS_FILTERS, LEAD_LIST } from './lead-list.ts';
 import { TOWN_OPTION, type Filters } from './use-lead-filters.ts';
 

@@ -1,6 +1,6 @@
 import { Fragment, useId } from 'react';
 import { formatPhone, telHref } from '../../ui/phone.ts';
-import { SyncBadge } from '../crm/SyncBadge.tsx';
+import { SyncBadge } from './SyncBadge.tsx';
 import type { AdminLeadRow, LeadRow } from './lead-list.ts';
 import { LEAD_TIME_ZONE } from './lead-time-zone.ts';
 import { canSend, type LeadSyncControls } from './use-lead-sync.ts';

@@ -32,7 +32,7 @@ const DeleteLeadsDialog = lazy(() =>
   import('./DeleteLeadsDialog.tsx').then((module) => ({ default: module.DeleteLeadsDialog })),
 );
 const LeadSyncHistoryDialog = lazy(() =>
-  import('../crm/LeadSyncHistory.tsx').then((module) => ({ default: module.LeadSyncHistoryDialog })),
+  import('./LeadSyncHistory.tsx').then((module) => ({ default: module.LeadSyncHistoryDialog })),
 );
 
 /**

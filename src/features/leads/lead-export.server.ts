@@ -35,8 +35,8 @@ import {
   type DbListedLead,
   type LeadScope,
 } from './lead-list.server.ts';
-import { estimateFigures } from '../estimate/estimate-row.server.ts';
-import type { StoredEstimate } from '../estimate/estimate.ts';
+import { estimateFigures } from '../net-sheet/estimate-row.server.ts';
+import type { StoredEstimate } from '../net-sheet/estimate.ts';
 
 /** How large a page may be; smaller than the platform's bounds only for tests (LEAD_EXPORT_PAGE_ROWS). */
 export interface LeadExportLimits {

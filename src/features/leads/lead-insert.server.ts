@@ -1,12 +1,12 @@
 /** A lead written: its agent found, its e-mails made, and the one statement that stores it with what it causes. */
 import { type Db } from '../../server/db.ts';
-import { countHitsStatement, type RateCheck } from '../auth/rate-limit.server.ts';
-import type { Estimate } from '../estimate/estimate-request.ts';
+import { countHitsStatement, type RateCheck } from '../../server/rate-limit.server.ts';
+import type { Estimate } from '../net-sheet/estimate-request.ts';
 import { queueEmailsStatement, type OutgoingEmail } from '../email/email.server.ts';
 import { findActiveAgent, findEstimateAndAgent, type AgentContact } from '../email/lookups.server.ts';
 import { estimateEmail, newLeadEmail } from '../email/templates.ts';
 import { type EstimateEmailStatus } from './lead.ts';
-import { DUPLICATE_LEAD_MINUTES, estimateEmailCheck, noticeCheck } from './lead-limits.server.ts';
+import { DUPLICATE_LEAD_MINUTES, estimateEmailCheck, noticeCheck } from '../lead-origin/lead-limits.server.ts';
 import { CLAIM_SECONDS } from '../crm/crm-sync.server.ts';
 import { type FubEvent } from '../crm/fub-event.ts';
 import type { LeadShape, NewLead } from './lead-intake.server.ts';

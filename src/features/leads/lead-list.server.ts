@@ -12,8 +12,8 @@ import { HttpError } from '../../server/http.ts';
 import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import { townBySlug } from '../towns/town-data.ts';
-import { LEAD_ORIGINS } from './lead-origin.ts';
-import { leadSourceLabel } from './lead-page.ts';
+import { LEAD_ORIGINS } from '../lead-origin/lead-origin.ts';
+import { leadSourceLabel } from '../lead-origin/lead-page.ts';
 import {
   leadRowSchema,
   LEAD_TIME_ZONE,
@@ -25,7 +25,7 @@ import {
   type LeadRow,
 } from './lead-list.ts';
 import type { ExportCursor } from './lead-export.ts';
-import type { StoredEstimate } from '../estimate/estimate.ts';
+import type { StoredEstimate } from '../net-sheet/estimate.ts';
 
 type AdminLeadListQuery = z.output<typeof adminLeadListQuerySchema>;
 

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { formatPhone } from '../../ui/phone.ts';
 import { recordIdParam } from '../forms/record-id.ts';
 import { LEAD_SOURCES, UTM_KEYS } from './lead.ts';
-import { LEAD_ORIGINS, type LeadOrigin } from './lead-origin.ts';
+import { LEAD_ORIGINS, type LeadOrigin } from '../lead-origin/lead-origin.ts';
 import { leadSyncSchema } from '../crm/lead-sync.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';
 import { LEAD_TIME_ZONE } from './lead-time-zone.ts';

@@ -1,9 +1,9 @@
 import * as z from 'zod/mini';
 import { optionalText, requiredText } from '../forms/text-fields.ts';
 import { NAME_PART_MAX, personName } from '../forms/person-name.ts';
-import { UUID_PATTERN } from '../estimate/estimate-request.ts';
+import { UUID_PATTERN } from '../net-sheet/estimate-request.ts';
 import { recordId } from '../forms/record-id.ts';
-import { UTM_KEYS, UTM_MAX_LENGTH } from './lead-origin.ts';
+import { UTM_KEYS, UTM_MAX_LENGTH } from '../lead-origin/lead-origin.ts';
 
 export { UTM_KEYS };
 

@@ -4,8 +4,8 @@ import * as z from 'zod';
 import { whenConnectionDrops, type Db } from '../../server/db.ts';
 import { HttpError, readJson } from '../../server/http.ts';
 import { apiGroup, created, json, ok } from '../../server/operation.ts';
-import { perIpCheck } from '../auth/per-ip.server.ts';
-import { enforceRateLimits } from '../auth/rate-limit.server.ts';
+import { perIpCheck } from '../../server/per-ip.server.ts';
+import { enforceRateLimits } from '../../server/rate-limit.server.ts';
 import { type MailContext } from '../email/email.server.ts';
 import {
   agentPageLeadSchema,
@@ -14,7 +14,7 @@ import {
   leadAnswerSchema,
   type LeadAnswer,
 } from './lead.ts';
-import { LEAD_LIMITS } from './lead-limits.server.ts';
+import { LEAD_LIMITS } from '../lead-origin/lead-limits.server.ts';
 import { clearOwnLeads, listOwnLeads } from './lead-list.server.ts';
 import {
   clearLeadsResponseSchema,

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import * as z from 'zod/mini';
 import { callApi } from '../../ui/api-client.ts';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
-import { arrivalUtm } from '../site/arrival.ts';
+import { arrivalUtm } from '../lead-origin/arrival.ts';
 
 export type LeadOutcome<Answer> =
   { kind: 'invalid' } | { kind: 'rejected'; error: string } | { kind: 'accepted'; answer: Answer };

@@ -1,5 +1,5 @@
 import { formatMoney } from '../../ui/money.ts';
-import { NetTotal } from '../estimate/NetSheet.tsx';
+import { NetTotal } from './NetSheet.tsx';
 import type { SheetAnswer, SheetLineAnswer } from './sheet-answer.ts';
 import { SHEET_GROUPS } from './sheet-groups.ts';
 import { longDate } from './long-date.ts';

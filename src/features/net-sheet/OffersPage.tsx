@@ -1,11 +1,11 @@
-import { idInPath, LinkLoading, LinkMissing } from '../site/LinkStates.tsx';
+import { idInPath, LinkLoading, LinkMissing } from '../../ui/LinkStates.tsx';
 import { useEffect, useState } from 'react';
 import { callApi } from '../../ui/api-client.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { Notice } from '../../ui/Notice.tsx';
-import { UUID_PATTERN } from '../estimate/estimate-request.ts';
-import { formatPercent } from '../estimate/estimate.ts';
-import { copyLink } from '../site/clipboard.ts';
+import { UUID_PATTERN } from './estimate-request.ts';
+import { formatPercent } from './estimate.ts';
+import { copyLink } from '../../ui/clipboard.ts';
 import { financingLabel } from './financing.ts';
 import { DetailedSheet, longDate, SheetWarnings } from './DetailedSheet.tsx';
 import { comparisonAnswerSchema, type ComparisonAnswer } from './sheet-answer.ts';

@@ -12,7 +12,7 @@ import { dollarsText } from './refine-form.ts';
 import { offersRequestSchema } from './requests.ts';
 import { comparisonAnswerSchema, type EstimateTerms } from './sheet-answer.ts';
 import { formatMoney } from '../../ui/money.ts';
-import { formatPercent } from '../estimate/estimate.ts';
+import { formatPercent } from './estimate.ts';
 
 const MIN_OFFERS = 2;
 const MAX_OFFERS = 4;

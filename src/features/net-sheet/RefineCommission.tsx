@@ -1,6 +1,6 @@
 import { Field } from '../../ui/Field.tsx';
-import type { Estimate } from '../estimate/estimate-request.ts';
-import { formatPercent } from '../estimate/estimate.ts';
+import type { Estimate } from './estimate-request.ts';
+import { formatPercent } from './estimate.ts';
 import { MoneyField, type RefinePartProps } from './RefineSection.tsx';
 import type { SheetDefaultsAnswer } from './sheet-answer.ts';
 

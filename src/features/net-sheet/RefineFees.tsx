@@ -1,5 +1,5 @@
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
-import type { Estimate } from '../estimate/estimate-request.ts';
+import type { Estimate } from './estimate-request.ts';
 import { dollarsText, type Switch } from './refine-form.ts';
 import { MoneyField, type RefinePartProps } from './RefineSection.tsx';
 import type { SheetDefaultsAnswer } from './sheet-answer.ts';

@@ -4,7 +4,7 @@
  * computeDetailedSheet (the closing date's default depends on `today`, which a schema cannot know).
  */
 import * as z from 'zod/mini';
-import { dollarAmount } from '../estimate/amount.ts';
+import { dollarAmount } from './amount.ts';
 import { withoutLinks } from '../forms/text-fields.ts';
 
 const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import type { Db } from '../../server/db.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import { estimateParams } from '../estimate/estimate-row.server.ts';
+import { estimateParams } from './estimate-row.server.ts';
 import { toSheetAnswer } from './sheet-answer.ts';
 import { storedOfferSchema, type StoredOffer } from './stored-sheet.ts';
 

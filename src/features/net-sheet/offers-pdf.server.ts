@@ -10,11 +10,11 @@ import type { Db } from '../../server/db.ts';
 import { HttpError } from '../../server/http.ts';
 import { apiGroup } from '../../server/operation.ts';
 import { formatMoney, centsToDollars } from '../../ui/money.ts';
-import { perIpCheck } from '../auth/per-ip.server.ts';
-import { enforceRateLimits } from '../auth/rate-limit.server.ts';
-import { ESTIMATE_LIMITS } from '../estimate/estimate-limits.server.ts';
-import { formatPercent } from '../estimate/estimate.ts';
-import { productLabel } from '../estimate/net-sheet.ts';
+import { perIpCheck } from '../../server/per-ip.server.ts';
+import { enforceRateLimits } from '../../server/rate-limit.server.ts';
+import { ESTIMATE_LIMITS } from './estimate-limits.server.ts';
+import { formatPercent } from './estimate.ts';
+import { productLabel } from './net-sheet.ts';
 import {
   AGENT_CARD_COLUMNS,
   AGENT_CARD_JOINS,

@@ -1,6 +1,6 @@
 /** Two to four offers side by side: each one's sheet and net, how far each is from the best. */
 import * as z from 'zod';
-import { dollarAmount } from '../estimate/amount.ts';
+import { dollarAmount } from './amount.ts';
 import { computeDetailedSheet, type DetailedSheet, type SheetOptions } from './detailed-sheet.ts';
 import { netSheetDetailsSchema, type NetSheetDetails } from './details.ts';
 import type { FeeTable } from './fee-table-schema.ts';

@@ -3,8 +3,8 @@
  * estimate-request.ts so the quick calculator's islands do not carry the details' schema.
  */
 import * as z from 'zod/mini';
-import { dollarAmount } from '../estimate/amount.ts';
-import { estimateRequestSchema, UUID_PATTERN } from '../estimate/estimate-request.ts';
+import { dollarAmount } from './amount.ts';
+import { estimateRequestSchema, UUID_PATTERN } from './estimate-request.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { offersSchema } from './offers.ts';
 

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod';
 import { centsToDollars } from '../../ui/money.ts';
-import { estimateSchema } from '../estimate/estimate-request.ts';
+import { estimateSchema } from './estimate-request.ts';
 import { sheetLineSchema, sheetSchema } from './sheet-schema.ts';
 import type { DetailedSheet } from './detailed-sheet.ts';
 

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { callApi } from '../../ui/api-client.ts';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
-import type { Estimate } from '../estimate/estimate-request.ts';
+import type { Estimate } from './estimate-request.ts';
 import { hasOnlyNameCharacters } from '../forms/person-name.ts';
 import { placeFromLink } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';

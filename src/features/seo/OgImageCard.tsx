@@ -2,9 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { getJson } from '../accounts/account-query.ts';
 import type { Outcome } from '../accounts/use-settings-form.ts';
-import { SiteImageCardFrame } from '../site/SiteImageCardFrame.tsx';
-import { SiteImageUpload } from '../site/SiteImageUpload.tsx';
-import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, SITE_IMAGE_SIZES } from '../site/site-images.ts';
+import { SiteImageCardFrame } from '../site-images/SiteImageCardFrame.tsx';
+import { SiteImageUpload } from '../site-images/SiteImageUpload.tsx';
+import { SITE_IMAGE_LIMITS, SITE_IMAGE_MESSAGES, SITE_IMAGE_SIZES } from '../site-images/site-images.ts';
 import { ogImageAnswerSchema } from './seo-settings.ts';
 
 const QUERY_KEY = ['og-image'];

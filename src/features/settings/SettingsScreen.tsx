@@ -14,7 +14,7 @@ import {
   resplitCommission,
   type AgentDefaults,
   type AgentSettings,
-} from './agent-settings.ts';
+} from '../net-sheet/agent-settings.ts';
 import { SETTINGS_MESSAGES } from './settings-messages.ts';
 import './settings.css';
 

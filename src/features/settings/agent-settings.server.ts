@@ -3,8 +3,8 @@ import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import type { Db } from '../../server/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import { saveSiteLogoSettings } from '../site/site-images.server.ts';
-import { siteLogosSavedSchema, siteLogoSettingsSchema } from '../site/site-images.ts';
+import { saveSiteLogoSettings } from '../site-images/site-images.server.ts';
+import { siteLogosSavedSchema, siteLogoSettingsSchema } from '../site-images/site-images.ts';
 import { HttpError, jsonObject, parseOrThrow, readJson } from '../../server/http.ts';
 import { apiGroup, json, ok } from '../../server/operation.ts';
 import {
@@ -15,9 +15,9 @@ import {
   SITE_WIDE_KEYS,
   type AgentDefaults,
   type CalculatorSettings,
-} from './agent-settings.ts';
+} from '../net-sheet/agent-settings.ts';
 import { SETTINGS_MESSAGES } from './settings-messages.ts';
-import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from './agent-settings-row.server.ts';
+import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from '../net-sheet/agent-settings-row.server.ts';
 
 /** Whole cents from dollars and hundredths from percents (the schemas allow no finer values). */
 const cents = (dollars: number) => Math.round(dollars * 100);

@@ -4,7 +4,7 @@ import { HttpError } from '../../server/http.ts';
 import { apiGroup, ok } from '../../server/operation.ts';
 import { showcasePublicSchema } from '../showcase/showcase-settings.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import { siteLogosAnswerSchema, type SiteLogos } from '../site/site-images.ts';
+import { siteLogosAnswerSchema, type SiteLogos } from '../site-images/site-images.ts';
 
 interface SiteSettingsRow {
   website_logo: string | null;

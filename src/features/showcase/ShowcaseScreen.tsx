@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Field } from '../../ui/Field.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Notice } from '../../ui/Notice.tsx';
-import { UploadField } from '../../ui/UploadField.tsx';
+import { UploadField } from '../images/UploadField.tsx';
 import AccountFrame from '../accounts/AccountFrame.tsx';
 import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
 import { useSettingsForm, type Outcome } from '../accounts/use-settings-form.ts';

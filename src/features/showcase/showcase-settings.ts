@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { groupDigits } from '../../ui/money.ts';
-import type { StoredSize } from '../images/uploads.ts';
+import type { StoredSize } from '../../ui/uploads.ts';
 
 export const SHOWCASE_LIMITS = {
   maxPriceDollars: 100_000_000,
