@@ -1,7 +1,7 @@
 // @ts-check
 import { defineConfig } from 'astro/config';
-import { netlifyRewritesInDev } from './src/server/dev-routing.ts';
-import { parseEnv, siteUrl } from './src/server/env.ts';
+import { netlifyRewritesInDev } from './src/platform/dev-routing.ts';
+import { parseEnv, siteUrl } from './src/platform/env.ts';
 import process from 'node:process';
 import { URL } from 'node:url';
 import react from '@astrojs/react';

@@ -4,11 +4,11 @@ import { defineConfig } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
-/** Server-only modules: `*.server.ts` and everything under src/server/. */
+/** Server-only modules: `*.server.ts`, the ground floor's server half (src/platform/) and the composition root (src/app/). */
 const serverOnly = {
   patterns: [
     {
-      group: ['**/*.server', '**/*.server.ts', '**/server/**', '../server/*', '../../server/*'],
+      group: ['**/*.server', '**/*.server.ts', '**/platform/**', '**/app/**'],
       message: 'Islands and shared modules run in the browser: they must not import server-only code.',
     },
   ],

@@ -5,9 +5,9 @@
 import * as z from 'zod';
 import { grantAdmin } from '../src/features/auth/admin.server.ts';
 import { emailSchema } from '../src/features/auth/auth-schemas.ts';
-import { openDatabase } from '../src/server/database.ts';
-import { parseEnv } from '../src/server/env.ts';
-import { migrate } from '../src/server/migrate.ts';
+import { openDatabase } from '../src/platform/database.ts';
+import { parseEnv } from '../src/platform/env.ts';
+import { migrate } from '../src/platform/migrate.ts';
 
 const args = process.argv.slice(2).filter((arg) => arg !== '--');
 if (args.length === 0) {

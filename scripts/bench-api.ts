@@ -4,9 +4,9 @@
 // agent with LEADS_OF_AGENT leads (scripts/bench/agent-leads.ts), an admin among 10 such agents.
 // npm run bench:api -- --lead-towns measures the leads lists with and without their towns instead.
 import autocannon from 'autocannon';
-import { createApi } from '../src/server/app.ts';
-import { parseEnv } from '../src/server/env.ts';
-import { featuredAgentFrom } from '../src/server/featured-agent.ts';
+import { createApi } from '../src/app/app.ts';
+import { parseEnv } from '../src/platform/env.ts';
+import { featuredAgentFrom } from '../src/platform/featured-agent.ts';
 import { SEARCH_NAME } from './bench/agent-leads.ts';
 import { benchLeadTowns } from './bench/lead-towns.ts';
 import { roundTripsOfChild } from './bench/children.ts';

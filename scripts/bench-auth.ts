@@ -3,13 +3,13 @@
 // database round trips of each call.
 import { performance } from 'node:perf_hooks';
 import { CURRENT_PARAMS, hashPassword, verifyPassword } from '../src/features/auth/passwords.server.ts';
-import { createApi } from '../src/server/app.ts';
-import { appDepsFrom } from '../src/server/compose.ts';
-import { openPglite } from '../src/server/pglite.ts';
-import { parseEnv } from '../src/server/env.ts';
-import { featuredAgentFrom } from '../src/server/featured-agent.ts';
-import { migrate } from '../src/server/migrate.ts';
-import { seed } from '../src/server/seed.ts';
+import { createApi } from '../src/app/app.ts';
+import { appDepsFrom } from '../src/app/compose.ts';
+import { openPglite } from '../src/platform/pglite.ts';
+import { parseEnv } from '../src/platform/env.ts';
+import { featuredAgentFrom } from '../src/platform/featured-agent.ts';
+import { migrate } from '../src/platform/migrate.ts';
+import { seed } from '../src/app/seed.ts';
 
 const RUNS = 11;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? NaN;

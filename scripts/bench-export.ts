@@ -6,8 +6,8 @@
 // peak RSS (a page at a time: about flat as the export grows).
 import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
-import { openNeon } from '../src/server/db.ts';
-import { migrate } from '../src/server/migrate.ts';
+import { openNeon } from '../src/platform/db.ts';
+import { migrate } from '../src/platform/migrate.ts';
 import { SESSION_COOKIE, signSession } from '../src/features/auth/sessions.server.ts';
 import { fetchLeadExport, LEAD_EXPORT } from '../src/features/leads/lead-export.ts';
 import { start as startPostgres } from '../tests/support/postgres.ts';

@@ -12,12 +12,12 @@ import type * as z from 'zod';
 import { dataRunsResponseSchema } from '../src/features/market/data-admin.ts';
 import { uploadMarketFile } from '../src/features/market/upload-chunks.ts';
 import { allTowns } from '../src/features/towns/town-data.ts';
-import { appDepsFrom } from '../src/server/compose.ts';
-import { parseEnv } from '../src/server/env.ts';
-import { featuredAgentFrom } from '../src/server/featured-agent.ts';
-import { migrate } from '../src/server/migrate.ts';
-import { openPglite } from '../src/server/pglite.ts';
-import { DEMO_ACCOUNTS, seed } from '../src/server/seed.ts';
+import { appDepsFrom } from '../src/app/compose.ts';
+import { parseEnv } from '../src/platform/env.ts';
+import { featuredAgentFrom } from '../src/platform/featured-agent.ts';
+import { migrate } from '../src/platform/migrate.ts';
+import { openPglite } from '../src/platform/pglite.ts';
+import { DEMO_ACCOUNTS, seed } from '../src/app/seed.ts';
 import { generateClosedSales } from '../tests/fakes/reso.ts';
 import { startApi } from '../tests/support/http.ts';
 

@@ -23,7 +23,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright';
 import * as z from 'zod';
 import { SESSION_COOKIE } from '../src/features/auth/sessions.server.ts';
-import { parseEnv } from '../src/server/env.ts';
+import { parseEnv } from '../src/platform/env.ts';
 import { createRouter, listFiles, signedInScreens, sitePages } from '../tests/support/site-pages.ts';
 import { CHROME_FLAGS, CHROMIUM, lighthouse, type LighthouseFigures } from './bench/web-lighthouse.ts';
 import { children, freePort, run, stopChild, waitForServer } from './bench/web-processes.ts';
@@ -33,7 +33,7 @@ import { scriptsBeforeInteraction, type ScriptFigures } from './bench/web-script
 /** Lighthouse's reports of the last run, kept for a look (`.data/` is not committed). */
 const REPORTS = join(ROOT, '.data', 'bench-web');
 const TOWN = '/long-island-real-estate/bay-shore';
-/** The seed's demo accounts (src/server/seed.ts): the agent for /dashboard/*, the admin for /admin/*. */
+/** The seed's demo accounts (src/app/seed.ts): the agent for /dashboard/*, the admin for /admin/*. */
 const DEMO_LOGIN = {
   dashboard: { email: 'agent@example.com', password: 'demo-agent-password' },
   admin: { email: 'admin@example.com', password: 'demo-admin-password' },

@@ -5,7 +5,7 @@
 // for v2 functions leaves every package as separate files, whole (zod with its 40 locales, every
 // route's schemas), and puts lazily imported code into the one file, so a cold start compiled and
 // ran all of it. Bundled here, packages are tree-shaken and each route group
-// (src/server/api-groups.server.ts) is a chunk of its own, loaded by the first request that needs it.
+// (src/app/api-groups.server.ts) is a chunk of its own, loaded by the first request that needs it.
 //
 // The other functions (netlify/functions/*.mts) stay with Netlify's bundler: api-images needs sharp's
 // native files traced, and the scheduled jobs start once in a while, not for a visitor.

@@ -7,11 +7,11 @@ import { parseArgs } from 'node:util';
 import { triggerRebuild } from '../src/features/site-build/site-build.server.ts';
 import { csvFromFile, planFromEnv, soldFromFile, type RefreshPlan } from '../src/features/market/feeds.server.ts';
 import { refreshMarketData } from '../src/features/market/refresh.server.ts';
-import { openDatabase } from '../src/server/database.ts';
-import { isProduction, parseEnv } from '../src/server/env.ts';
-import { featuredAgentFrom } from '../src/server/featured-agent.ts';
-import { migrate } from '../src/server/migrate.ts';
-import { isSampleMarketFile, SAMPLE_MARKET_FILES, seed } from '../src/server/seed.ts';
+import { openDatabase } from '../src/platform/database.ts';
+import { isProduction, parseEnv } from '../src/platform/env.ts';
+import { featuredAgentFrom } from '../src/platform/featured-agent.ts';
+import { migrate } from '../src/platform/migrate.ts';
+import { isSampleMarketFile, SAMPLE_MARKET_FILES, seed } from '../src/app/seed.ts';
 
 const { values } = parseArgs({
   options: {

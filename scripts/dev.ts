@@ -1,14 +1,14 @@
 // npm run dev: Astro's dev server (hot reload) on PORT, with the API on PORT+1 behind its /api proxy,
 // in one process so both use the one embedded database.
 import { dev } from 'astro';
-import { createApi } from '../src/server/app.ts';
-import { appDepsFrom } from '../src/server/compose.ts';
-import { openDatabase, shareDatabase } from '../src/server/database.ts';
-import { isProduction, parseEnv } from '../src/server/env.ts';
-import { featuredAgentFrom } from '../src/server/featured-agent.ts';
-import { listen } from '../src/server/local-server.ts';
-import { migrate } from '../src/server/migrate.ts';
-import { seed } from '../src/server/seed.ts';
+import { createApi } from '../src/app/app.ts';
+import { appDepsFrom } from '../src/app/compose.ts';
+import { openDatabase, shareDatabase } from '../src/platform/database.ts';
+import { isProduction, parseEnv } from '../src/platform/env.ts';
+import { featuredAgentFrom } from '../src/platform/featured-agent.ts';
+import { listen } from '../src/app/local-server.ts';
+import { migrate } from '../src/platform/migrate.ts';
+import { seed } from '../src/app/seed.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);

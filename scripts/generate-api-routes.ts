@@ -1,4 +1,4 @@
-// npm run generate:api-routes: writes src/server/api-routes.generated.ts, the paths each route group
+// npm run generate:api-routes: writes src/app/api-routes.generated.ts, the paths each route group
 // registers (scripts/api-routes/table.ts). Run it after adding, moving or removing a route.
 import { writeFile } from 'node:fs/promises';
 import { currentRouteTable, GENERATED_FILE, renderRouteTable } from './api-routes/table.ts';

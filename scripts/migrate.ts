@@ -1,6 +1,6 @@
-import { openDatabase } from '../src/server/database.ts';
-import { parseEnv } from '../src/server/env.ts';
-import { migrate } from '../src/server/migrate.ts';
+import { openDatabase } from '../src/platform/database.ts';
+import { parseEnv } from '../src/platform/env.ts';
+import { migrate } from '../src/platform/migrate.ts';
 
 const db = await openDatabase(parseEnv());
 try {

@@ -1,9 +1,9 @@
-import { emailProviderProblem } from '../src/server/compose/email.ts';
-import { openDatabase } from '../src/server/database.ts';
-import { isProduction, parseEnv } from '../src/server/env.ts';
-import { featuredAgentFrom } from '../src/server/featured-agent.ts';
-import { migrate } from '../src/server/migrate.ts';
-import { DEMO_ACCOUNTS, seed, seedSampleMarketData, type SeededAccounts } from '../src/server/seed.ts';
+import { emailProviderProblem } from '../src/app/compose/email.ts';
+import { openDatabase } from '../src/platform/database.ts';
+import { isProduction, parseEnv } from '../src/platform/env.ts';
+import { featuredAgentFrom } from '../src/platform/featured-agent.ts';
+import { migrate } from '../src/platform/migrate.ts';
+import { DEMO_ACCOUNTS, seed, seedSampleMarketData, type SeededAccounts } from '../src/app/seed.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);

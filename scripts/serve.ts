@@ -8,15 +8,15 @@ import {
   prepareBuildFolders,
   recordServedBuild,
   SITE_BUILDS_DIR,
-} from '../src/server/local-build.server.ts';
+} from '../src/app/local-build.server.ts';
 import { siteBuilds } from '../src/features/site-build/site-build.server.ts';
-import { appDepsFrom } from '../src/server/compose.ts';
-import { emailProviderProblem } from '../src/server/compose/email.ts';
-import { openDatabase } from '../src/server/database.ts';
-import { parseEnv } from '../src/server/env.ts';
-import { listen } from '../src/server/local-server.ts';
-import { deliverDueEmail, rebuildSiteWhenDue, syncDueLeads } from '../src/server/scheduled-jobs.ts';
-import { createSiteServer, siteFolder } from '../src/server/site-server.ts';
+import { appDepsFrom } from '../src/app/compose.ts';
+import { emailProviderProblem } from '../src/app/compose/email.ts';
+import { openDatabase } from '../src/platform/database.ts';
+import { parseEnv } from '../src/platform/env.ts';
+import { listen } from '../src/app/local-server.ts';
+import { deliverDueEmail, rebuildSiteWhenDue, syncDueLeads } from '../src/app/scheduled-jobs.ts';
+import { createSiteServer, siteFolder } from '../src/app/site-server.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);

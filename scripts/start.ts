@@ -1,6 +1,6 @@
 // npm start: migrate, seed, build, then serve the site with its API (embedded PGlite by default).
 import { spawnSync } from 'node:child_process';
-import { unlinkDist } from '../src/server/local-build.server.ts';
+import { unlinkDist } from '../src/app/local-build.server.ts';
 
 const run = (script: string, args: string[] = []) => {
   const result = spawnSync(process.execPath, [...process.execArgv, script, ...args], { stdio: 'inherit' });

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { pagesFunction } from '../../src/server/pages-function.ts';
+import { pagesFunction } from '../../src/app/pages-function.ts';
 
 /**
  * The pages a function renders (decision 0026): /r/{slug}, /estimate/{uuid} and /offers/{uuid},
@@ -7,7 +7,7 @@ import { pagesFunction } from '../../src/server/pages-function.ts';
  */
 export default pagesFunction();
 
-// Literal paths: SHELL_PAGE_PATHS (src/server/shell-pages.server.ts); Netlify reads this config
+// Literal paths: SHELL_PAGE_PATHS (src/app/shell-pages.server.ts); Netlify reads this config
 // without running the code. A function path runs before the rules of _redirects, so these pages can
 // answer 404 and carry the agent's name. preferStatic: a file at the path (the shells /r/, /estimate/
 // and /offers/ themselves) is served as a file. nodeBundler 'none': scripts/build-functions.ts has

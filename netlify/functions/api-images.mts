@@ -1,8 +1,8 @@
 import type { Config } from '@netlify/functions';
-import { apiFunction } from '../../src/server/api-function.ts';
+import { apiFunction } from '../../src/app/api-function.ts';
 // Netlify's bundler puts this function in one file, which its workers load: the jobs must be declared
-// when it loads (src/server/worker-jobs.server.ts).
-import '../../src/server/worker-jobs.server.ts';
+// when it loads (src/app/worker-jobs.server.ts).
+import '../../src/app/worker-jobs.server.ts';
 
 /**
  * The API's image uploads (decision 0026): the same app as `api`, on the paths whose routes
@@ -10,7 +10,7 @@ import '../../src/server/worker-jobs.server.ts';
  */
 export default apiFunction('api-images');
 
-// Literal paths: IMAGE_FUNCTION_PATHS (src/server/api-function.ts); Netlify reads this config without running it.
+// Literal paths: IMAGE_FUNCTION_PATHS (src/app/api-function.ts); Netlify reads this config without running it.
 export const config: Config = {
   path: ['/api/agents/profile', '/api/upload/*', '/api/images/upload', '/town-logo-api.php'],
 };

@@ -1,10 +1,10 @@
 import type { Config, Context } from '@netlify/functions';
-import { authFrom } from '../../src/server/compose/auth.ts';
-import { emailFrom } from '../../src/server/compose/email.ts';
-import { openDatabase } from '../../src/server/database.ts';
-import { siteUrl } from '../../src/server/env.ts';
-import { perInstance } from '../../src/server/function-instance.ts';
-import { deliverDueEmail } from '../../src/server/jobs/deliver-email.ts';
+import { authFrom } from '../../src/app/compose/auth.ts';
+import { emailFrom } from '../../src/app/compose/email.ts';
+import { openDatabase } from '../../src/platform/database.ts';
+import { siteUrl } from '../../src/platform/env.ts';
+import { perInstance } from '../../src/platform/function-instance.ts';
+import { deliverDueEmail } from '../../src/app/jobs/deliver-email.ts';
 
 // Only what this job runs: the function's zip carries nothing else (decision 0026); built at the
 // first invocation, whose deploy context decides the database and the providers (decision 0030).

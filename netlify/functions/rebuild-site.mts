@@ -1,8 +1,8 @@
 import type { Config, Context } from '@netlify/functions';
-import { siteBuildsFrom } from '../../src/server/compose/site-builds.ts';
-import { openDatabase } from '../../src/server/database.ts';
-import { perInstance } from '../../src/server/function-instance.ts';
-import { rebuildSiteWhenDue } from '../../src/server/jobs/rebuild-site.ts';
+import { siteBuildsFrom } from '../../src/app/compose/site-builds.ts';
+import { openDatabase } from '../../src/platform/database.ts';
+import { perInstance } from '../../src/platform/function-instance.ts';
+import { rebuildSiteWhenDue } from '../../src/app/jobs/rebuild-site.ts';
 
 // Only what this job runs: the function's zip carries nothing else (decision 0026); built at the
 // first invocation, whose deploy context decides the database and the providers (decision 0030).

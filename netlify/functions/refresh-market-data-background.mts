@@ -1,18 +1,18 @@
 import { planFromEnv } from '../../src/features/market/feeds.server.ts';
-import { runBackgroundJob } from '../../src/server/background-job.ts';
+import { runBackgroundJob } from '../../src/app/background-job.ts';
 import {
   backgroundRequestSchema,
   backgroundSecret,
   carriesBackgroundSecret,
-} from '../../src/server/background-work.ts';
-import { edgePurgerFor } from '../../src/server/compose.ts';
-import { openDatabase } from '../../src/server/database.ts';
-import { parseEnv } from '../../src/server/env.ts';
-import { deployContextOf, type InvocationContext } from '../../src/server/function-instance.ts';
-import { secretFrom } from '../../src/server/secrets.ts';
+} from '../../src/platform/background-work.ts';
+import { edgePurgerFor } from '../../src/app/compose.ts';
+import { openDatabase } from '../../src/platform/database.ts';
+import { parseEnv } from '../../src/platform/env.ts';
+import { deployContextOf, type InvocationContext } from '../../src/platform/function-instance.ts';
+import { secretFrom } from '../../src/platform/secrets.ts';
 
 /**
- * A background function (up to 15 minutes): the market-data imports (src/server/background-work.ts).
+ * A background function (up to 15 minutes): the market-data imports (src/platform/background-work.ts).
  * Started by the daily refresh-market-data function (`scheduled-refresh`: every configured feed)
  * and by the API (`imports`: the runs an admin queued on /admin/data), both sending the secret
  * derived from SESSION_SECRET. Netlify serves this function at a public address, so anything else

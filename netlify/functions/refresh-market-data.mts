@@ -1,12 +1,12 @@
 import type { Config } from '@netlify/functions';
-import { backgroundSecret, netlifyBackgroundStarter } from '../../src/server/background-work.ts';
-import { parseEnv } from '../../src/server/env.ts';
-import { secretFrom } from '../../src/server/secrets.ts';
+import { backgroundSecret, netlifyBackgroundStarter } from '../../src/platform/background-work.ts';
+import { parseEnv } from '../../src/platform/env.ts';
+import { secretFrom } from '../../src/platform/secrets.ts';
 
 /**
  * Daily: starts the market-data refresh. The work (a Zillow file of 100+ MB, the RESO feed) can
  * outlast a scheduled function's 30 s, so it runs in the background function beside this one,
- * started with the secret they share (src/server/background-work.ts).
+ * started with the secret they share (src/platform/background-work.ts).
  */
 export default async (): Promise<Response> => {
   const env = parseEnv();

@@ -1,8 +1,8 @@
 import type { Config, Context } from '@netlify/functions';
-import { crmFrom } from '../../src/server/compose/crm.ts';
-import { openDatabase } from '../../src/server/database.ts';
-import { perInstance } from '../../src/server/function-instance.ts';
-import { syncDueLeads } from '../../src/server/jobs/sync-crm.ts';
+import { crmFrom } from '../../src/app/compose/crm.ts';
+import { openDatabase } from '../../src/platform/database.ts';
+import { perInstance } from '../../src/platform/function-instance.ts';
+import { syncDueLeads } from '../../src/app/jobs/sync-crm.ts';
 
 // Only what this job runs: the function's zip carries nothing else (decision 0026); built at the
 // first invocation, whose deploy context decides the database and the providers (decision 0030).

@@ -1,10 +1,10 @@
-// The route table of src/server/api-routes.generated.ts, read off the operations the route groups
-// declare (src/server/api-groups.server.ts, decision 0054): `npm run generate:api-routes` writes it, and
-// src/server/api-routes.test.ts fails when the file differs from what this makes.
+// The route table of src/app/api-routes.generated.ts, read off the operations the route groups
+// declare (src/app/api-groups.server.ts, decision 0054): `npm run generate:api-routes` writes it, and
+// src/app/api-routes.test.ts fails when the file differs from what this makes.
 import { format, resolveConfig } from 'prettier';
-import { apiRouteTable, type GroupRoute } from '../../src/server/api-groups.server.ts';
+import { apiRouteTable, type GroupRoute } from '../../src/app/api-groups.server.ts';
 
-export const GENERATED_FILE = 'src/server/api-routes.generated.ts';
+export const GENERATED_FILE = 'src/app/api-routes.generated.ts';
 
 /** Every path the groups declare, in order of precedence: read off their declarations, no group is built. */
 export function currentRouteTable(): Promise<GroupRoute[]> {

@@ -2,7 +2,7 @@
 // dashboard calls are measured on the data size they must stay fast at.
 import { randomBytes } from 'node:crypto';
 import { SESSION_COOKIE, signSession, type AuthConfig } from '../../src/features/auth/sessions.server.ts';
-import type { Db } from '../../src/server/db.ts';
+import type { Db } from '../../src/platform/db.ts';
 
 /** Leads whose last name is SEARCH_NAME: a search that matches a few of many. */
 export const SEARCH_NAME = 'Zimmerman';

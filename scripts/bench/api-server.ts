@@ -3,11 +3,11 @@
 // far, and "process" with its CPU time and event loop delay since the last "process" (was the
 // process itself the bottleneck, or the database?).
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { createApi } from '../../src/server/app.ts';
-import { appDepsFrom } from '../../src/server/compose.ts';
-import { openDatabase } from '../../src/server/database.ts';
-import { parseEnv } from '../../src/server/env.ts';
-import { listen } from '../../src/server/local-server.ts';
+import { createApi } from '../../src/app/app.ts';
+import { appDepsFrom } from '../../src/app/compose.ts';
+import { openDatabase } from '../../src/platform/database.ts';
+import { parseEnv } from '../../src/platform/env.ts';
+import { listen } from '../../src/app/local-server.ts';
 
 const env = parseEnv();
 const db = await openDatabase(env);

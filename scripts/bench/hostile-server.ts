@@ -3,14 +3,14 @@
 // time the process has used so far (every thread: the event loop, the workers, libvips's and
 // libuv's threads). Self-contained, so the bench can run the same server from another checkout
 // (main, for the before figures).
-import { createApi } from '../../src/server/app.ts';
-import { appDepsFrom } from '../../src/server/compose.ts';
-import { parseEnv } from '../../src/server/env.ts';
-import { featuredAgentFrom } from '../../src/server/featured-agent.ts';
-import { listen } from '../../src/server/local-server.ts';
-import { migrate } from '../../src/server/migrate.ts';
-import { openPglite } from '../../src/server/pglite.ts';
-import { seed } from '../../src/server/seed.ts';
+import { createApi } from '../../src/app/app.ts';
+import { appDepsFrom } from '../../src/app/compose.ts';
+import { parseEnv } from '../../src/platform/env.ts';
+import { featuredAgentFrom } from '../../src/platform/featured-agent.ts';
+import { listen } from '../../src/app/local-server.ts';
+import { migrate } from '../../src/platform/migrate.ts';
+import { openPglite } from '../../src/platform/pglite.ts';
+import { seed } from '../../src/app/seed.ts';
 
 const env = parseEnv({ ...process.env, DATABASE_URL: undefined });
 const db = await openPglite(undefined);

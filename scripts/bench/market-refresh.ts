@@ -7,8 +7,8 @@
 import { join } from 'node:path';
 import { csvFromFile, soldFromFile, type RefreshPlan } from '../../src/features/market/feeds.server.ts';
 import { refreshMarketData } from '../../src/features/market/refresh.server.ts';
-import { openDatabase } from '../../src/server/database.ts';
-import { parseEnv } from '../../src/server/env.ts';
+import { openDatabase } from '../../src/platform/database.ts';
+import { parseEnv } from '../../src/platform/env.ts';
 import { writeMarketFiles } from '../../tests/fixtures/write-market-files.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { loadDataAt } from '../server/build-data.ts';
+import { loadDataAt } from '../app/build-data.ts';
 
 /**
  * dist/build.json: the time of the last change to the data this build includes. The server that

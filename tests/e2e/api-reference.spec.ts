@@ -1,5 +1,5 @@
-import { apiOperations } from '../../src/server/api-groups.server.ts';
-import { operationKey } from '../../src/server/openapi.server.ts';
+import { apiOperations } from '../../src/app/api-groups.server.ts';
+import { operationKey } from '../../src/app/openapi.server.ts';
 import { expect, test } from './fixtures.ts';
 
 test.describe('the API reference for developers', () => {

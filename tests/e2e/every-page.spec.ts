@@ -8,8 +8,8 @@
 // dist/) before it loads the test files, so the list is that of the build under test.
 import { test as base, type ConsoleMessage, type Page } from '@playwright/test';
 import * as z from 'zod';
-import { parseEnv } from '../../src/server/env.ts';
-import { parseRedirects } from '../../src/server/netlify-rules.ts';
+import { parseEnv } from '../../src/platform/env.ts';
+import { parseRedirects } from '../../src/platform/netlify-rules.ts';
 import {
   createRouter,
   pagePath,

@@ -59,7 +59,7 @@ const outboxMessageSchema = z.object({
 
 /**
  * The e-mails the server of the e2e run has delivered to `address` (its outbox writes each one to
- * DATA_DIR/outbox, see src/server/compose.ts) that satisfy `wanted`, waiting until `count` of them
+ * DATA_DIR/outbox, see src/app/compose.ts) that satisfy `wanted`, waiting until `count` of them
  * have arrived. Other tests write to the same outbox (the featured agent gets every test's notices),
  * so wait for the message a test is about, not for any message.
  */
@@ -146,7 +146,7 @@ export async function calculateOnAgentPage(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Calculate' }).click();
 }
 
-/** What POST /api/leads answers while the database cannot be reached (src/server/api-app.ts). */
+/** What POST /api/leads answers while the database cannot be reached (src/app/api-app.ts). */
 export const DATABASE_UNAVAILABLE = 'We could not reach our database just now. Please try again in a moment.';
 
 /**
@@ -270,7 +270,7 @@ export async function makeEstimate(
   return madeEstimateSchema.parse(await response.json()).estimate;
 }
 
-/** The seed's demo admin (src/server/seed.ts). */
+/** The seed's demo admin (src/app/seed.ts). */
 export const DEMO_ADMIN = { email: 'admin@example.com', password: 'demo-admin-password' };
 
 /**

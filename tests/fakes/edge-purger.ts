@@ -2,7 +2,7 @@
  * A stand-in for Netlify's cache purge (purgeCache of @netlify/functions): it records the tags of
  * each call, and fails every call while `failing` is set (the purge API down or refusing the token).
  */
-import type { EdgePurger } from '../../src/server/edge-cache.ts';
+import type { EdgePurger } from '../../src/platform/edge-cache.ts';
 
 export interface RecordingPurger {
   readonly purge: EdgePurger;

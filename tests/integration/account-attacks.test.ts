@@ -9,7 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { profileSaveAnswerSchema } from '../../src/features/agents/profile.ts';
-import { seed } from '../../src/server/seed.ts';
+import { seed } from '../../src/app/seed.ts';
 import { expectError, expectJson, expectTooMany } from '../support/api-suite.ts';
 import {
   clientAs,

@@ -31,7 +31,7 @@ const agentList = z.strictObject({ success: z.literal(true), agents: z.array(age
 const added = z.strictObject({ success: z.literal(true), message: z.string(), agent: agentRow });
 const done = z.strictObject({ success: z.literal(true), message: z.string() });
 
-/** The FEATURED_AGENT_* defaults the test app is built with (src/server/env.ts). */
+/** The FEATURED_AGENT_* defaults the test app is built with (src/platform/env.ts). */
 const FEATURED = { slug: 'alexmorgan', email: 'alex.morgan@example.com' };
 
 let added_count = 0;

@@ -1,5 +1,5 @@
 /**
- * How the API starts the market-data imports on Netlify (src/server/background-work.ts): a POST to
+ * How the API starts the market-data imports on Netlify (src/platform/background-work.ts): a POST to
  * the background function with the shared secret and the job, after the runs are queued. When the
  * background function does not answer 202, the runs fail at once saying why and the admin gets 502,
  * rather than runs left queued that nothing will run.
@@ -13,7 +13,7 @@ import {
   BACKGROUND_SECRET_HEADER,
   backgroundSecret,
   netlifyBackgroundStarter,
-} from '../../src/server/background-work.ts';
+} from '../../src/platform/background-work.ts';
 import { header, readBody, startLoopbackServer, type LoopbackServer } from '../fakes/loopback-server.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite } from '../support/auth-suite.ts';

@@ -11,7 +11,7 @@ import { mailgunViewSchema, testEmailAnswerSchema } from '../../src/features/ema
 import { createOutboxProvider } from '../../src/features/email/email.server.ts';
 import { settingsAwareProvider } from '../../src/features/email/providers/choose-provider.server.ts';
 import { seoAnswerSchema, seoSavedSchema } from '../../src/features/seo/seo-settings.ts';
-import { parseEnv } from '../../src/server/env.ts';
+import { parseEnv } from '../../src/platform/env.ts';
 import { startFakeMailgun } from '../fakes/mailgun.ts';
 import { expectError, expectFieldError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';

@@ -463,7 +463,7 @@ describe.each(BACKENDS)('account security on %s', (backend) => {
     });
 
     it('counts in the database: an old window no longer counts, and old windows are cleaned up', async () => {
-      const { enforceRateLimits } = await import('../../src/server/rate-limit.server.ts');
+      const { enforceRateLimits } = await import('../../src/platform/rate-limit.server.ts');
       const key = `test:old:${Math.random()}`;
       await suite.db.query(
         `INSERT INTO rate_limits (key, window_start, hits) VALUES ($1, now() - interval '2 days', 999)`,

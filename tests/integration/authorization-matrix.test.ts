@@ -1,7 +1,7 @@
 /**
  * The authorization matrix (authorization-matrix.ts) on both backends: one test per cell, named
  * "METHOD path as who → status", against one set of fixtures per backend. Also: the matrix and the
- * access table (src/server/route-access.ts) name exactly the routes the app serves, each row
+ * access table (src/app/route-access.ts) name exactly the routes the app serves, each row
  * answers as its access says (public: alike for all; agent: 401 signed out; admin: 401 and 403
  * to agents), and a forged or expired session is refused like no session. A refused write leaves
  * every table as it was (rate-limit counters aside); no answer but A's own and an admin's reading
@@ -9,8 +9,8 @@
  */
 import { registeredRoutes } from '../support/registered-routes.ts';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
-import { workerPoolStats } from '../../src/server/worker-pool.server.ts';
+import { ROUTE_ACCESS } from '../../src/app/route-access.ts';
+import { workerPoolStats } from '../../src/platform/worker-pool.server.ts';
 import { startFakeFub } from '../fakes/fub.ts';
 import { apiErrorSchema, expectError } from '../support/api-suite.ts';
 import { forgeSession, type AuthSuite, type Client } from '../support/auth-suite.ts';

@@ -1,5 +1,5 @@
 /**
- * The authorization matrix: every route of the access table (src/server/route-access.ts) × the four
+ * The authorization matrix: every route of the access table (src/app/route-access.ts) × the four
  * callers, with the answer each one gets. Every request is valid apart from who sends it, and its
  * path names agent A's own resources (A's slug, estimate, offers, lead, image), so a cell shows what
  * a caller can do with A's things. What the product does:

@@ -1,10 +1,10 @@
 /**
- * Estimates sent at the same moment share one INSERT (src/server/batcher.ts); each visitor must
+ * Estimates sent at the same moment share one INSERT (src/platform/batcher.ts); each visitor must
  * still get their own figures, and an unknown agent in the same batch must not disturb the others.
  * The calls go to the app in-process so they surely arrive in the same turn of the event loop.
  */
 import { describe, expect, it } from 'vitest';
-import { createApi } from '../../src/server/app.ts';
+import { createApi } from '../../src/app/app.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
 import { createAgent, setAgentSettings } from '../support/fixtures.ts';

@@ -30,9 +30,9 @@ import { chooseProvider, settingsAwareProvider } from '../../src/features/email/
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
 import { withUnsubscribeFooter } from '../../src/features/email/unsubscribe-footer.ts';
-import { maskedKey } from '../../src/server/encryption.ts';
-import { EncryptionError } from '../../src/server/encryption.ts';
-import { parseEnv } from '../../src/server/env.ts';
+import { maskedKey } from '../../src/platform/encryption.ts';
+import { EncryptionError } from '../../src/platform/encryption.ts';
+import { parseEnv } from '../../src/platform/env.ts';
 import { startFakeMailgun, type FakeMailgun } from '../fakes/mailgun.ts';
 import { startFakeResend, type FakeResend } from '../fakes/resend.ts';
 import { anyNumber, anyString, expectJson, matching } from '../support/api-suite.ts';

@@ -17,11 +17,11 @@ import { createResendProvider, resendIdempotencyKey } from '../../src/features/e
 import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
 import { estimateAttachments } from '../../src/features/email/estimate-attachments.server.ts';
 import { estimatePdfFilename, PDF_MESSAGES } from '../../src/features/net-sheet/estimate-pdf.server.ts';
-import { WorkersBusy } from '../../src/server/workers-busy.server.ts';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../src/server/api-app.ts';
-import { DatabaseUnavailable, openNeon, type Db } from '../../src/server/db.ts';
-import { encrypt } from '../../src/server/encryption.ts';
-import { deliverDueEmail, syncDueLeads } from '../../src/server/scheduled-jobs.ts';
+import { WorkersBusy } from '../../src/platform/workers-busy.server.ts';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_MESSAGE } from '../../src/app/api-app.ts';
+import { DatabaseUnavailable, openNeon, type Db } from '../../src/platform/db.ts';
+import { encrypt } from '../../src/platform/encryption.ts';
+import { deliverDueEmail, syncDueLeads } from '../../src/app/scheduled-jobs.ts';
 import { startFakeFub } from '../fakes/fub.ts';
 import { startFakeMailgun } from '../fakes/mailgun.ts';
 import { startFakeResend } from '../fakes/resend.ts';

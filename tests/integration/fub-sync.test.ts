@@ -11,7 +11,7 @@ import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { FUB_API_KEY_CONTEXT } from '../../src/features/crm/crm-sync.server.ts';
 import { fubIntegrationSchema } from '../../src/features/crm/fub-integration.ts';
 import { leadSyncAnswerSchema, leadSyncSchema } from '../../src/features/crm/lead-sync.ts';
-import { encrypt, isEncrypted } from '../../src/server/encryption.ts';
+import { encrypt, isEncrypted } from '../../src/platform/encryption.ts';
 import { startFakeFub } from '../fakes/fub.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';

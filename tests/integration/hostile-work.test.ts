@@ -12,7 +12,7 @@ import { profileAnswerSchema } from '../../src/features/agents/profile.ts';
 import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/estimate-limits.server.ts';
 import { IMAGE_MESSAGES } from '../../src/features/images/images.server.ts';
 import { estimateAttachments } from '../../src/features/email/estimate-attachments.server.ts';
-import { workerPoolStats } from '../../src/server/worker-pool.server.ts';
+import { workerPoolStats } from '../../src/platform/worker-pool.server.ts';
 import { expectError, expectJson, expectTooMany } from '../support/api-suite.ts';
 import { clientAs, IP_HEADER, SESSION_COOKIE, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

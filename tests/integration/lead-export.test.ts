@@ -8,7 +8,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
-import type { Db } from '../../src/server/db.ts';
+import type { Db } from '../../src/platform/db.ts';
 import { EXPORT_HEADERS, LEAD_EXPORT } from '../../src/features/leads/lead-export.ts';
 import { csvLine, LEAD_CSV_COLUMNS, leadCsvCells } from '../../src/features/leads/lead-list.ts';
 import { LEAD_ORIGINS } from '../../src/features/lead-origin/lead-origin.ts';

@@ -14,7 +14,7 @@ import { IP_HEADER, randomIp } from '../support/auth-suite.ts';
 import { countDeliveries, useEmailSuite } from '../support/email-suite.ts';
 import { countRows, createAgent, leadById } from '../support/fixtures.ts';
 import { estimateResponse, leadResponse } from '../support/schemas.ts';
-import { parseEnv } from '../../src/server/env.ts';
+import { parseEnv } from '../../src/platform/env.ts';
 
 const SEND = '/api/email/send-estimate';
 const NO_LEAD =

@@ -14,12 +14,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import refreshInBackground from '../../netlify/functions/refresh-market-data-background.mts';
 import startDailyRefresh from '../../netlify/functions/refresh-market-data.mts';
 import { allTowns } from '../../src/features/towns/town-data.ts';
-import { BACKGROUND_SECRET_HEADER, backgroundSecret } from '../../src/server/background-work.ts';
-import { openDatabase } from '../../src/server/database.ts';
-import { parseEnv } from '../../src/server/env.ts';
-import { featuredAgentFrom } from '../../src/server/featured-agent.ts';
-import { migrate } from '../../src/server/migrate.ts';
-import { seed } from '../../src/server/seed.ts';
+import { BACKGROUND_SECRET_HEADER, backgroundSecret } from '../../src/platform/background-work.ts';
+import { openDatabase } from '../../src/platform/database.ts';
+import { parseEnv } from '../../src/platform/env.ts';
+import { featuredAgentFrom } from '../../src/platform/featured-agent.ts';
+import { migrate } from '../../src/platform/migrate.ts';
+import { seed } from '../../src/app/seed.ts';
 import { header, readBody, startLoopbackServer } from '../fakes/loopback-server.ts';
 import { startFakeZillow, ZHVI_PATH, zhviCsvText, type FakeZillow } from '../fakes/zillow.ts';
 

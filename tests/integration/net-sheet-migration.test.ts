@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { splitCommission } from '../../src/features/net-sheet/agent-settings.ts';
-import { migrate } from '../../src/server/migrate.ts';
+import { migrate } from '../../src/platform/migrate.ts';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The OpenAPI document (src/server/openapi.server.ts) against the app: served at /api/openapi.json,
+ * The OpenAPI document (src/app/openapi.server.ts) against the app: served at /api/openapi.json,
  * a valid OpenAPI 3.1 document whose every schema is valid JSON Schema 2020-12 (checked by Ajv, not
  * by zod, which made them), describing exactly the routes the app registers and the access table
  * lists, and whose request bodies accept and refuse what the routes accept and refuse.
@@ -7,9 +7,9 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { openApiDocument } from '../../src/server/openapi.server.ts';
-import { apiOperations } from '../../src/server/api-groups.server.ts';
-import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
+import { openApiDocument } from '../../src/app/openapi.server.ts';
+import { apiOperations } from '../../src/app/api-groups.server.ts';
+import { ROUTE_ACCESS } from '../../src/app/route-access.ts';
 import { apiErrorSchema, expectJson } from '../support/api-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { clientAs, signupBody, useAuthSuite, type Client } from '../support/auth-suite.ts';

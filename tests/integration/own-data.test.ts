@@ -1,5 +1,5 @@
 /**
- * Own data only, for EVERY agent route of the access table (src/server/route-access.ts), so a new
+ * Own data only, for EVERY agent route of the access table (src/app/route-access.ts), so a new
  * route is covered the day it is added: agent B, and an admin, call each route — with agent A's ids
  * put in every place an id could go (path, query, body) — and (1) no answer carries anything of A's,
  * (2) A's rows are exactly as before. Each feature's own tests check the right answers; this one
@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ROUTE_ACCESS } from '../../src/server/route-access.ts';
+import { ROUTE_ACCESS } from '../../src/app/route-access.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { createAgent } from '../support/fixtures.ts';

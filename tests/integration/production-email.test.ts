@@ -14,8 +14,8 @@ import { passwordResetEmail, verificationEmail } from '../../src/features/sign-i
 import { saveMailgunSettings } from '../../src/features/email/email-settings.server.ts';
 import { createOutboxProvider, queueEmail } from '../../src/features/email/email.server.ts';
 import { deliverQueued } from '../../src/features/email/email-delivery.server.ts';
-import { emailFrom, emailProviderProblem } from '../../src/server/compose/email.ts';
-import { parseEnv } from '../../src/server/env.ts';
+import { emailFrom, emailProviderProblem } from '../../src/app/compose/email.ts';
+import { parseEnv } from '../../src/platform/env.ts';
 import { startFakeResend, type FakeResend } from '../fakes/resend.ts';
 import { matching } from '../support/api-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

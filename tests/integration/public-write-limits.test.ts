@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { LIMITS } from '../../src/server/rate-limit.server.ts';
+import { LIMITS } from '../../src/platform/rate-limit.server.ts';
 import { unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
 import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/estimate-limits.server.ts';
 import { LEAD_LIMITS } from '../../src/features/lead-origin/lead-limits.server.ts';

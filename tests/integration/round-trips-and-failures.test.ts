@@ -2,7 +2,7 @@
  * Database round-trip budgets of each endpoint, and what a visitor sees when the database fails.
  */
 import { describe, expect, it } from 'vitest';
-import type { Db } from '../../src/server/db.ts';
+import type { Db } from '../../src/platform/db.ts';
 import { BACKENDS, openTestDatabase } from '../support/backends.ts';
 import { expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
 import { estimateResponse, publicAgentResponse } from '../support/schemas.ts';

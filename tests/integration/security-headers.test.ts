@@ -8,10 +8,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { LIMITS } from '../../src/server/rate-limit.server.ts';
-import { appDepsFrom } from '../../src/server/compose.ts';
-import { parseEnv } from '../../src/server/env.ts';
-import { headersFor, parseHeaders } from '../../src/server/netlify-rules.ts';
+import { LIMITS } from '../../src/platform/rate-limit.server.ts';
+import { appDepsFrom } from '../../src/app/compose.ts';
+import { parseEnv } from '../../src/platform/env.ts';
+import { headersFor, parseHeaders } from '../../src/platform/netlify-rules.ts';
 import { createAccount, loggedIn, useAuthSuite } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { startApi } from '../support/http.ts';

@@ -15,7 +15,7 @@ import {
   prepareBuildFolders,
   recordServedBuild,
   type RunBuild,
-} from '../../src/server/local-build.server.ts';
+} from '../../src/app/local-build.server.ts';
 import {
   hookBuilder,
   rebuildWhenDue,
@@ -25,7 +25,7 @@ import {
 } from '../../src/features/site-build/site-build.server.ts';
 import { siteBuildResponseSchema, siteBuildStartedSchema } from '../../src/features/site-build/site-build.ts';
 import { SETTINGS_MESSAGES } from '../../src/features/settings/settings-messages.ts';
-import { siteFolder } from '../../src/server/site-server.ts';
+import { siteFolder } from '../../src/app/site-server.ts';
 import { startFakeBuildHook, type FakeBuildHook } from '../fakes/build-hook.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type AuthSuite } from '../support/auth-suite.ts';

@@ -10,10 +10,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/server/database.ts';
-import { parseEnv } from '../../src/server/env.ts';
-import { featuredAgentFrom } from '../../src/server/featured-agent.ts';
-import { migrate } from '../../src/server/migrate.ts';
+import { openDatabase } from '../../src/platform/database.ts';
+import { parseEnv } from '../../src/platform/env.ts';
+import { featuredAgentFrom } from '../../src/platform/featured-agent.ts';
+import { migrate } from '../../src/platform/migrate.ts';
 
 /** Runs `astro build` into `outDir` with `env`; resolves with its output, rejects on failure. */
 const astroBuild = (outDir: string, env: Record<string, string>) =>

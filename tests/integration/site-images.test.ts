@@ -17,7 +17,7 @@ import {
   siteLogosAnswerSchema,
   siteLogosSavedSchema,
 } from '../../src/features/site-images/site-images.ts';
-import { readSiteChrome } from '../../src/server/build-data.ts';
+import { readSiteChrome } from '../../src/app/build-data.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, IP_HEADER, SESSION_COOKIE, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allTowns, type Town } from '../../src/features/towns/town-data.ts';
 import { seedTowns } from '../../src/features/towns/towns-seed.server.ts';
-import { seed } from '../../src/server/seed.ts';
+import { seed } from '../../src/app/seed.ts';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
 
 interface TownRow {

@@ -5,7 +5,7 @@
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
-import { openNeon } from '../../src/server/db.ts';
+import { openNeon } from '../../src/platform/db.ts';
 import { startWsProxy, toBuffer, type RunningWsProxy } from '../support/ws-proxy.ts';
 
 /** Opens a WebSocket; answers the HTTP status of a refused upgrade, or the open socket. */

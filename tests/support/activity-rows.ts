@@ -2,7 +2,7 @@
  * Estimates, leads and sent e-mails written straight to the database at chosen times, for the
  * overview tests (the dashboard's and the admin's), whose figures and activity depend on when.
  */
-import type { Db } from '../../src/server/db.ts';
+import type { Db } from '../../src/platform/db.ts';
 
 export async function insertEstimate(
   db: Db,

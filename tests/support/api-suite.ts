@@ -5,7 +5,7 @@
  */
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import * as z from 'zod';
-import type { Db } from '../../src/server/db.ts';
+import type { Db } from '../../src/platform/db.ts';
 import { openTestDatabase, type Backend, type TestDatabase } from './backends.ts';
 import { startApi, type RunningApi } from './http.ts';
 

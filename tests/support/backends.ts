@@ -5,12 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
-import { openNeon, type Db } from '../../src/server/db.ts';
-import { openPglite } from '../../src/server/pglite.ts';
-import { parseEnv } from '../../src/server/env.ts';
-import { featuredAgentFrom, type FeaturedAgent } from '../../src/server/featured-agent.ts';
-import { migrate } from '../../src/server/migrate.ts';
-import { seed } from '../../src/server/seed.ts';
+import { openNeon, type Db } from '../../src/platform/db.ts';
+import { openPglite } from '../../src/platform/pglite.ts';
+import { parseEnv } from '../../src/platform/env.ts';
+import { featuredAgentFrom, type FeaturedAgent } from '../../src/platform/featured-agent.ts';
+import { migrate } from '../../src/platform/migrate.ts';
+import { seed } from '../../src/app/seed.ts';
 
 export const BACKENDS = ['pglite', 'postgres'] as const;
 export type Backend = (typeof BACKENDS)[number];
@@ -18,7 +18,7 @@ export type Backend = (typeof BACKENDS)[number];
 export interface TestDatabase {
   backend: Backend;
   db: Db;
-  /** The seeded featured agent (defaults of src/server/env.ts). */
+  /** The seeded featured agent (defaults of src/platform/env.ts). */
   featuredAgent: FeaturedAgent & { id: number };
   /** Closes the connection; on PostgreSQL also drops the database. */
   close(): Promise<void>;

@@ -14,8 +14,8 @@ import {
 import { type DeliverOptions } from '../../src/features/email/email-delivery.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
 import type { AuthConfig } from '../../src/features/auth/sessions.server.ts';
-import type { AppDeps } from '../../src/server/api-app.ts';
-import type { Db } from '../../src/server/db.ts';
+import type { AppDeps } from '../../src/app/api-app.ts';
+import type { Db } from '../../src/platform/db.ts';
 import { openTestDatabase, type Backend, type TestDatabase } from './backends.ts';
 import { startApi, type RunningApi } from './http.ts';
 

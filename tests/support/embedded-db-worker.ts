@@ -1,6 +1,6 @@
 /**
  * A worker thread that opens the embedded database as a function under `netlify dev` does: in a
- * thread of its own, in the process of whoever started it (src/server/pglite-lock.test.ts).
+ * thread of its own, in the process of whoever started it (src/platform/pglite-lock.test.ts).
  * workerData: { dataDir, how }; `how` is 'lock' (lockPgliteDir alone) or 'open' (openDatabase,
  * then one statement). It posts { opened: true } or { opened: false, refusal }, and once opened
  * holds the database until it is sent 'release', then posts { released: true } and ends.
@@ -9,7 +9,7 @@
  */
 import { parentPort, threadId, workerData } from 'node:worker_threads';
 import * as z from 'zod';
-import { lockPgliteDir } from '../../src/server/pglite-lock.ts';
+import { lockPgliteDir } from '../../src/platform/pglite-lock.ts';
 
 const data = z.object({ dataDir: z.string(), how: z.enum(['lock', 'open']) });
 
@@ -21,8 +21,8 @@ async function open(dataDir: string, how: 'lock' | 'open'): Promise<() => Promis
   }
   // Imported only here: the database drivers take seconds to load on a busy machine.
   const [{ openDatabase }, { parseEnv }] = await Promise.all([
-    import('../../src/server/database.ts'),
-    import('../../src/server/env.ts'),
+    import('../../src/platform/database.ts'),
+    import('../../src/platform/env.ts'),
   ]);
   const db = await openDatabase(parseEnv({ DATA_DIR: dataDir }), holder);
   await db.query('SELECT 1');

@@ -3,7 +3,7 @@
  * call makes a new agent with a unique slug and e-mail, so tests never share or depend on each other.
  */
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../src/server/db.ts';
+import type { Db } from '../../src/platform/db.ts';
 
 export interface AgentRow {
   id: number;

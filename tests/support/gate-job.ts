@@ -4,7 +4,7 @@
  * rather than by timing. Imported by the worker from this file, like any job module.
  */
 import * as z from 'zod';
-import { POOL_SIZE, workerJob } from '../../src/server/worker-pool.server.ts';
+import { POOL_SIZE, workerJob } from '../../src/platform/worker-pool.server.ts';
 
 const gateJob = workerJob({
   name: 'test-gate',

@@ -3,10 +3,10 @@
  * random port, as the local server and the Netlify Function serve it.
  */
 import { request as httpRequest } from 'node:http';
-import type { AppDeps } from '../../src/server/api-app.ts';
-import { createApi } from '../../src/server/app.ts';
-import { listen } from '../../src/server/local-server.ts';
-import { createSiteServer, type SiteFolder } from '../../src/server/site-server.ts';
+import type { AppDeps } from '../../src/app/api-app.ts';
+import { createApi } from '../../src/app/app.ts';
+import { listen } from '../../src/app/local-server.ts';
+import { createSiteServer, type SiteFolder } from '../../src/app/site-server.ts';
 
 export interface RunningApi {
   /** http://127.0.0.1:PORT */
@@ -19,7 +19,7 @@ export interface RunningApi {
   close(): Promise<void>;
 }
 
-/** With `siteDir`, the whole local site (src/server/site-server.ts) over that build, as `npm start` serves it. */
+/** With `siteDir`, the whole local site (src/app/site-server.ts) over that build, as `npm start` serves it. */
 export async function startApi(
   deps: AppDeps,
   { siteDir }: { siteDir?: string | SiteFolder } = {},

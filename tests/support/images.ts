@@ -3,7 +3,7 @@
  * screen makes: the JSON upload routes and the multipart PUT of the profile.
  */
 import sharp from 'sharp';
-import type { Db } from '../../src/server/db.ts';
+import type { Db } from '../../src/platform/db.ts';
 import { IP_HEADER, SESSION_COOKIE, type AuthSuite, type Client } from './auth-suite.ts';
 
 /** A small opaque PNG of one colour, `width` x `height`. */

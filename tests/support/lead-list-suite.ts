@@ -1,7 +1,7 @@
 /** Leads written straight to the table, and the CSV export read back: for the lead list suites. */
 import { expect } from 'vitest';
 import * as z from 'zod';
-import type { Db } from '../../src/server/db.ts';
+import type { Db } from '../../src/platform/db.ts';
 import { EXPORT_HEADERS, fetchLeadExport } from '../../src/features/leads/lead-export.ts';
 import { LEAD_ORIGINS, UTM_KEYS } from '../../src/features/lead-origin/lead-origin.ts';
 

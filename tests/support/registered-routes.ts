@@ -1,6 +1,6 @@
-import { groupDepsFor } from '../../src/server/api-app.ts';
-import { API_GROUPS, GROUP_NAMES } from '../../src/server/api-groups.server.ts';
-import type { Db } from '../../src/server/db.ts';
+import { groupDepsFor } from '../../src/app/api-app.ts';
+import { API_GROUPS, GROUP_NAMES } from '../../src/app/api-groups.server.ts';
+import type { Db } from '../../src/platform/db.ts';
 
 /**
  * Every METHOD PATH the app's route groups register, read off each group's built app (not the 405

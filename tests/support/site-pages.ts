@@ -3,12 +3,12 @@
  * tooling that checks every page (scripts/check-site.ts, tests/e2e/every-page.spec.ts,
  * scripts/bench-web.ts). Nothing here knows which pages exist: it reads the build.
  *
- * Routing follows src/server/site-server.ts (and so Netlify): a file at the path wins unless a
+ * Routing follows src/app/site-server.ts (and so Netlify): a file at the path wins unless a
  * forced rule (`200!`) matches; then the rules of `_redirects` in order; 200 rules are rewrites.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
-import { applyCaptures, matchPath, parseRedirects, type RedirectRule } from '../../src/server/netlify-rules.ts';
+import { applyCaptures, matchPath, parseRedirects, type RedirectRule } from '../../src/platform/netlify-rules.ts';
 
 /** Every file under `dir`, as paths relative to it with forward slashes, sorted. */
 export function listFiles(dir: string): string[] {

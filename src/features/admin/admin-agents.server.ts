@@ -4,16 +4,16 @@
  * status change (leaving active ends the agent's sessions) and Hard Delete (their leads and
  * estimates go with them). Each is one statement that checks the session is an admin's (`me`).
  */
-import type { Db } from '../../server/db.ts';
-import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import type { FeaturedAgent } from '../../server/featured-agent.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup, created, json, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { CACHE_TAGS, type PurgeAfterWrite } from '../../platform/edge-cache.ts';
+import type { FeaturedAgent } from '../../platform/featured-agent.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup, created, json, ok } from '../../platform/operation.ts';
 import { ADMINS_ONLY, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { invitationEmail } from '../sign-in/auth-emails.ts';
 import { INVITATION_HOURS } from '../auth/token-hours.ts';
 import { duplicateError, duplicateFromInsert } from '../sign-in/auth-answers.server.ts';
-import { enforceRateLimits, LIMITS, rateCheck } from '../../server/rate-limit.server.ts';
+import { enforceRateLimits, LIMITS, rateCheck } from '../../platform/rate-limit.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { issueTokenCtes, newToken } from '../auth/tokens.server.ts';
 import type { MailContext } from '../email/email.server.ts';

@@ -4,9 +4,9 @@
  * caller is an admin (403 to an agent who is not).
  */
 import * as z from 'zod';
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
 import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { recordIdParam } from '../forms/record-id.ts';

@@ -3,9 +3,9 @@ import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import { ACTIVITY_KINDS, activityRowSchema, chartDays, toActivity, weeksFrom } from '../dashboard/overview.server.ts';
 import { ACTIVITY_LIMIT, conversionPercent } from '../dashboard/overview.ts';
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
 import {
   adminActivityResponseSchema,
   adminOverviewResponseSchema,

@@ -35,7 +35,7 @@ type Refine =
 /**
  * /r/{slug}: an agent's branded calculator; the breakdown unlocks once the visitor leaves details.
  * `agent`: the agent as GET /api/agents/public/{slug} answers, when the page was rendered with it
- * (src/server/shell-pages.server.ts); without it the page loads the agent named in the URL.
+ * (src/app/shell-pages.server.ts); without it the page loads the agent named in the URL.
  */
 export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAgentResponse | undefined }) {
   const loaded = usePublicAgent(given);

@@ -11,13 +11,19 @@
  */
 import * as z from 'zod/mini';
 import type { Context } from 'hono';
-import type { Db } from '../../server/db.ts';
-import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import { HttpError, parseOrThrow, readBody } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { CACHE_TAGS, type PurgeAfterWrite } from '../../platform/edge-cache.ts';
+import { HttpError, parseOrThrow, readBody } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { confirmEmailChangeEmail, emailChangeNoticeEmail, emailChangeTakenEmail } from '../sign-in/auth-emails.ts';
-import { countHitsStatement, LIMITS, rateCheck, secondsLeft, TooManyAttempts } from '../../server/rate-limit.server.ts';
+import {
+  countHitsStatement,
+  LIMITS,
+  rateCheck,
+  secondsLeft,
+  TooManyAttempts,
+} from '../../platform/rate-limit.server.ts';
 import { PRINT_SIDES } from '../net-sheet/print-sizes.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { issueTokenCtes, newToken, TOKEN_HOURS } from '../auth/tokens.server.ts';

@@ -1,6 +1,6 @@
 /**
  * Who may call each API route, enforced before any handler from the one table the app is given
- * (src/server/route-access.ts). A route for signed-in agents or admins needs a valid session token:
+ * (src/app/route-access.ts). A route for signed-in agents or admins needs a valid session token:
  * without one it answers 401 before its handler runs. The token is only verified here (no database
  * trip); each handler checks that the agent is still current in its own query (sessionAgentCte), so
  * a screen's data costs one round trip.
@@ -9,9 +9,9 @@ import { SITE_WIDE_ONLY } from './access-messages.ts';
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import type * as z from 'zod';
-import type { Queryable } from '../../server/db.ts';
-import { errorResponse, HttpError, readJson, type BodyLimit } from '../../server/http.ts';
-import { pathMatcher } from '../../server/netlify-rules.ts';
+import type { Queryable } from '../../platform/db.ts';
+import { errorResponse, HttpError, readJson, type BodyLimit } from '../../platform/http.ts';
+import { pathMatcher } from '../../platform/netlify-rules.ts';
 import {
   currentSessionCondition,
   PLEASE_LOG_IN,

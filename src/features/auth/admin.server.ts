@@ -9,7 +9,7 @@
  * not made one again by the next build. `admin:grant` is an operator's deliberate act: it grants
  * (and records) again. Nothing is ever revoked here.
  */
-import type { Queryable } from '../../server/db.ts';
+import type { Queryable } from '../../platform/db.ts';
 
 export interface GrantResult {
   /** The e-mails (lower-cased) of the agents made admins now. */

@@ -15,7 +15,7 @@
  */
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
-import { errorResponse, HttpError } from '../../server/http.ts';
+import { errorResponse, HttpError } from '../../platform/http.ts';
 import { SESSION_COOKIE } from './sessions.server.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import type { Queryable } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
+import type { Queryable } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
 import type { SessionAgent } from './auth-schemas.ts';
 import { MAX_RECORD_ID } from '../forms/record-id.ts';
 
@@ -17,7 +17,7 @@ export const SESSION_COOKIE = 'nts_session';
 export const SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
 export const PLEASE_LOG_IN = 'Please log in';
 
-/** What the app needs to sign and read sessions (built from env in src/server/compose.ts). */
+/** What the app needs to sign and read sessions (built from env in src/app/compose.ts). */
 export interface AuthConfig {
   /** HS256 key: SESSION_SECRET's bytes. */
   sessionKey: Uint8Array;

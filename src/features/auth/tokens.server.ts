@@ -9,8 +9,8 @@
  * statement as the write it belongs to (the new agent, the verified e-mail, the new password).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Queryable } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
+import type { Queryable } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
 import {
   CHANGE_EMAIL_HOURS,
   INVITATION_HOURS,

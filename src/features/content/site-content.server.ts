@@ -3,8 +3,8 @@
  * reads into the home, county, town and about pages and every footer (readSiteContent).
  */
 import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import type { Db, Queryable } from '../../server/db.ts';
-import { apiGroup, json, ok } from '../../server/operation.ts';
+import type { Db, Queryable } from '../../platform/db.ts';
+import { apiGroup, json, ok } from '../../platform/operation.ts';
 import {
   CONTENT_MESSAGES,
   siteContentSchema,
@@ -38,7 +38,7 @@ const toContent = (row: ContentRow): SiteContent =>
     counties: row.county_stats,
   });
 
-/** The saved content, for the build (src/server/build-data.ts). Migration 0018 seeds the row. */
+/** The saved content, for the build (src/app/build-data.ts). Migration 0018 seeds the row. */
 export async function readSiteContent(db: Queryable): Promise<SiteContent> {
   const [row] = await db.query<ContentRow>(`SELECT ${COLUMNS} FROM site_content WHERE id = 1`);
   if (!row) throw new Error('site_content has no row: run the migrations (0018 seeds it)');

@@ -19,8 +19,8 @@
  */
 import { setTimeout as wait } from 'node:timers/promises';
 import * as z from 'zod';
-import { DatabaseUnavailable, type Db, type Queryable } from '../../server/db.ts';
-import { decrypt, resolveSecret, type SecretSource } from '../../server/encryption.ts';
+import { DatabaseUnavailable, type Db, type Queryable } from '../../platform/db.ts';
+import { decrypt, resolveSecret, type SecretSource } from '../../platform/encryption.ts';
 import type { FubAnswer, FubClient, FubCredentials, FubLookup } from './fub-client.server.ts';
 import { fubEventSchema } from './fub-event.ts';
 

@@ -6,10 +6,10 @@
 import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import type { Db } from '../../server/db.ts';
-import { decrypt, encrypt, maskedKey, resolveSecret } from '../../server/encryption.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { decrypt, encrypt, maskedKey, resolveSecret } from '../../platform/encryption.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
 import { FUB_API_KEY_CONTEXT, FUB_SYSTEM_KEY_CONTEXT, type CrmContext } from './crm-sync.server.ts';
 import type { FubIdentity } from './fub-client.server.ts';
 import {

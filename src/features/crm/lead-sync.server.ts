@@ -9,9 +9,9 @@ import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { toEstimate } from '../net-sheet/estimate-row.server.ts';
 import { recordIdParam } from '../forms/record-id.ts';
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
 import { CLAIM_SECONDS, claimedJobSchema, sendInTurn, unsureCallSql, type CrmContext } from './crm-sync.server.ts';
 import { fubEventFor } from './fub-event.ts';
 import { leadSyncAnswerSchema, leadSyncRequestSchema, leadSyncSchema, type LeadSyncResult } from './lead-sync.ts';

@@ -2,9 +2,9 @@ import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { computeEstimate, storedEstimateInputs } from '../net-sheet/estimate.ts';
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
 import { centsToDollars, formatMoney } from '../../ui/money.ts';
 import {
   ACTIVITY_LIMIT,

@@ -1,6 +1,6 @@
 /** Delivering the queued e-mail: claiming due rows, sending each through the provider, and settling it (sent, retried later, or failed) in one statement per batch. */
-import { DatabaseUnavailable, type Queryable } from '../../server/db.ts';
-import { WorkersBusy } from '../../server/workers-busy.server.ts';
+import { DatabaseUnavailable, type Queryable } from '../../platform/db.ts';
+import { WorkersBusy } from '../../platform/workers-busy.server.ts';
 import { withUnsubscribeFooter } from './unsubscribe-footer.ts';
 import {
   CLAIM_LEASE_MINUTES,

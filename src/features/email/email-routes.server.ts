@@ -1,10 +1,10 @@
 /** POST /api/email/send-estimate and POST /api/templates. */
 import type { Context } from 'hono';
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
-import { accepted, apiGroup, ok } from '../../server/operation.ts';
-import { perIpCheck } from '../../server/per-ip.server.ts';
-import { enforceRateLimits, rateCheck } from '../../server/rate-limit.server.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
+import { accepted, apiGroup, ok } from '../../platform/operation.ts';
+import { perIpCheck } from '../../platform/per-ip.server.ts';
+import { enforceRateLimits, rateCheck } from '../../platform/rate-limit.server.ts';
 import { estimateEmailCheck, LEAD_LIMITS, SEND_ESTIMATE_LEAD_MINUTES } from '../lead-origin/lead-limits.server.ts';
 import { queueEmail, type MailContext } from './email.server.ts';
 import { followUpTemplates, templatesRequestSchema } from './follow-up-templates.ts';
@@ -17,7 +17,7 @@ import {
 } from './send-estimate.ts';
 import { estimateEmail } from './templates.ts';
 
-/** What the e-mail routes are built from (src/server/api-groups.server.ts). */
+/** What the e-mail routes are built from (src/app/api-groups.server.ts). */
 export interface EmailRoutesDeps {
   db: Db;
   mail: MailContext;

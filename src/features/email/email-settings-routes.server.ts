@@ -6,10 +6,10 @@
  */
 import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import type { SessionClaims } from '../auth/sessions.server.ts';
-import type { Db } from '../../server/db.ts';
-import type { SecretSource } from '../../server/encryption.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import type { SecretSource } from '../../platform/encryption.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
 import {
   EMAIL_SETTINGS_MESSAGES,
   mailgunSaveSchema,
@@ -54,7 +54,7 @@ const TEST_HTML = TEST_TEXT.split('\n\n')
   .map((line) => `<p>${line}</p>`)
   .join('');
 
-/** What the e-mail settings routes are built from (src/server/api-groups.server.ts). */
+/** What the e-mail settings routes are built from (src/app/api-groups.server.ts). */
 export type EmailSettingsInput = EmailSettingsDeps & { db: Db };
 
 export const emailSettingsApi = apiGroup(

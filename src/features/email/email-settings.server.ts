@@ -1,10 +1,10 @@
 /**
  * The admin's Mailgun settings: the one row of `email_settings`. The API key is encrypted at rest
- * (src/server/encryption.ts, bound to its column) and only server code ever sees it decrypted;
+ * (src/platform/encryption.ts, bound to its column) and only server code ever sees it decrypted;
  * what a screen may show is `mailgunSettingsView` (the key masked).
  */
-import type { Queryable } from '../../server/db.ts';
-import { decrypt, encrypt, maskedKey, resolveSecret, type SecretSource } from '../../server/encryption.ts';
+import type { Queryable } from '../../platform/db.ts';
+import { decrypt, encrypt, maskedKey, resolveSecret, type SecretSource } from '../../platform/encryption.ts';
 import { mailgunSettingsInputSchema, type MailgunSettingsInput } from './email-settings.ts';
 
 /** Bound into the ciphertext: a value copied from another encrypted column does not decrypt here. */

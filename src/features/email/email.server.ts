@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DatabaseUnavailable, type Queryable } from '../../server/db.ts';
-import { WorkersBusy } from '../../server/workers-busy.server.ts';
+import { DatabaseUnavailable, type Queryable } from '../../platform/db.ts';
+import { WorkersBusy } from '../../platform/workers-busy.server.ts';
 
 export type EmailKind = 'estimate' | 'new_lead' | 'verify_email' | 'reset_password';
 
@@ -256,7 +256,7 @@ export class NotSentYet extends Error {
   }
 }
 
-/** What routes that queue e-mail need from the app (built in src/server/api-app.ts). */
+/** What routes that queue e-mail need from the app (built in src/app/api-app.ts). */
 export interface MailContext {
   /** Origin for links in e-mails: the configured site URL, else the request's origin. */
   siteUrl(request: Request): string;

@@ -1,5 +1,5 @@
 /** The e-mail worker's attachments: an estimate e-mail carries the estimate's net sheet as a PDF. */
-import type { Db } from '../../server/db.ts';
+import type { Db } from '../../platform/db.ts';
 import { estimatePdf, estimatePdfFilename } from '../net-sheet/estimate-pdf.server.ts';
 import type { DeliverOptions } from './email-delivery.server.ts';
 

@@ -1,5 +1,5 @@
 /** What the e-mails need from the database: an estimate with its agent, or an agent alone. */
-import type { Queryable } from '../../server/db.ts';
+import type { Queryable } from '../../platform/db.ts';
 import type { Estimate } from '../net-sheet/estimate-request.ts';
 import { toEstimate, type EstimateRow } from '../net-sheet/estimate-row.server.ts';
 import type { EmailAgent } from './templates.ts';

@@ -8,11 +8,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import type { Queryable } from '../../server/db.ts';
-import { HttpError, MAX_JSON_BYTES, parseOrThrow, readJson } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
-import { perIpCheck } from '../../server/per-ip.server.ts';
-import { enforceRateLimits } from '../../server/rate-limit.server.ts';
+import type { Queryable } from '../../platform/db.ts';
+import { HttpError, MAX_JSON_BYTES, parseOrThrow, readJson } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
+import { perIpCheck } from '../../platform/per-ip.server.ts';
+import { enforceRateLimits } from '../../platform/rate-limit.server.ts';
 import { LEAD_LIMITS } from '../lead-origin/lead-limits.server.ts';
 import type { UnsubscribeLinks } from './email.server.ts';
 import {
@@ -88,7 +88,7 @@ async function readUnsubscribe(c: Context): Promise<{ token: string; method: 'pa
   return { token, method: 'one_click' };
 }
 
-/** What the unsubscribe routes are built from (src/server/api-groups.server.ts). */
+/** What the unsubscribe routes are built from (src/app/api-groups.server.ts). */
 export interface UnsubscribeRoutesDeps {
   db: Queryable;
   signer: UnsubscribeSigner;

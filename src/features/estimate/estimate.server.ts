@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import type { Db } from '../../server/db.ts';
-import { createBatcher } from '../../server/batcher.ts';
-import { HttpError, jsonObject, parseOrThrow, readJson } from '../../server/http.ts';
-import { apiGroup, created, json, ok } from '../../server/operation.ts';
-import { perIpCheck } from '../../server/per-ip.server.ts';
-import { countHitsStatement, secondsLeft, TooManyAttempts, type RateCheck } from '../../server/rate-limit.server.ts';
+import type { Db } from '../../platform/db.ts';
+import { createBatcher } from '../../platform/batcher.ts';
+import { HttpError, jsonObject, parseOrThrow, readJson } from '../../platform/http.ts';
+import { apiGroup, created, json, ok } from '../../platform/operation.ts';
+import { perIpCheck } from '../../platform/per-ip.server.ts';
+import { countHitsStatement, secondsLeft, TooManyAttempts, type RateCheck } from '../../platform/rate-limit.server.ts';
 import { SYSTEM_DEFAULTS } from '../net-sheet/estimate.ts';
 import { ESTIMATE_LIMITS } from '../net-sheet/estimate-limits.server.ts';
 import { estimateRequestSchema } from '../net-sheet/estimate-request.ts';

@@ -1,6 +1,6 @@
 /**
  * The image job: an uploaded image decoded and re-encoded by sharp in a worker thread of the pool
- * (src/server/worker-pool.server.ts, decision 0036), never on the event loop.
+ * (src/platform/worker-pool.server.ts, decision 0036), never on the event loop.
  * It answers either the stored image (and its print copy, for the PDF) or why it was refused; the
  * caller (processImage in images.server.ts) turns a refusal into the route's 400.
  *
@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 // Types only: sharp (libvips) takes ~250 ms to load, so the first job loads it (decision 0026).
 import type { Metadata, OutputInfo, Sharp, SharpOptions } from 'sharp';
 import * as z from 'zod';
-import { workerJob, type JobAnswer } from '../../server/worker-pool.server.ts';
+import { workerJob, type JobAnswer } from '../../platform/worker-pool.server.ts';
 import { svgLogoProblem } from './svg-logo.ts';
 
 /**

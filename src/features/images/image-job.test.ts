@@ -5,8 +5,8 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../../server/http.ts';
-import { workerPoolStats } from '../../server/worker-pool.server.ts';
+import { HttpError } from '../../platform/http.ts';
+import { workerPoolStats } from '../../platform/worker-pool.server.ts';
 import { SVG_RENDER_MAX_SIDE } from './image-job.server.ts';
 import { IMAGE_MESSAGES, processImage, type ImageRules } from './images.server.ts';
 import { svgLogoProblem } from './svg-logo.ts';

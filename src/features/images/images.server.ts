@@ -7,11 +7,11 @@
  * /api/images/{hash}.{ext} with a year of caching (docs/decisions/0013-images-in-postgres.md).
  */
 import * as z from 'zod';
-import type { Db } from '../../server/db.ts';
-import { HttpError, type BodyLimit } from '../../server/http.ts';
-import { apiGroup } from '../../server/operation.ts';
-import { WorkerPoolError } from '../../server/worker-pool.server.ts';
-import { WorkersBusy } from '../../server/workers-busy.server.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError, type BodyLimit } from '../../platform/http.ts';
+import { apiGroup } from '../../platform/operation.ts';
+import { WorkerPoolError } from '../../platform/worker-pool.server.ts';
+import { WorkersBusy } from '../../platform/workers-busy.server.ts';
 import { imageJob, MAX_IMAGE_PIXELS, type EncodedImage, type ImageRefusal } from './image-job.server.ts';
 import { SVG_LOGO_MESSAGE } from './svg-logo.ts';
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE, type StoredSize } from '../../ui/uploads.ts';

@@ -4,7 +4,7 @@
  * account limits. Per-IP limits apply only to clients that have an address of their own (see
  * isLocalClient); the per-e-mail and per-recipient limits hold from any network position.
  */
-import { rateCheck, type RateCheck, type RateLimit } from '../../server/rate-limit.server.ts';
+import { rateCheck, type RateCheck, type RateLimit } from '../../platform/rate-limit.server.ts';
 
 const MINUTE = 60;
 const HOUR = 60 * MINUTE;
@@ -18,7 +18,7 @@ export const LEAD_LIMITS = {
   estimateEmailsPerRecipient: { limit: 5, windowSeconds: HOUR },
   /**
    * New-lead notices to one agent address; beyond it leads are still saved, unannounced. The limit
-   * is LEAD_NOTICES_PER_HOUR (default 20, see src/server/env.ts).
+   * is LEAD_NOTICES_PER_HOUR (default 20, see src/platform/env.ts).
    */
   noticesPerAgentAddress: { limit: 20, windowSeconds: HOUR },
   /**

@@ -6,9 +6,9 @@
  */
 import type { Context } from 'hono';
 import * as z from 'zod';
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup } from '../../platform/operation.ts';
 import { ADMINS_ONLY, sessionOf } from '../auth/access.server.ts';
 import {
   EXPORT_HEADERS,

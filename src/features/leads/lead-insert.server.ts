@@ -1,6 +1,6 @@
 /** A lead written: its agent found, its e-mails made, and the one statement that stores it with what it causes. */
-import { type Db } from '../../server/db.ts';
-import { countHitsStatement, type RateCheck } from '../../server/rate-limit.server.ts';
+import { type Db } from '../../platform/db.ts';
+import { countHitsStatement, type RateCheck } from '../../platform/rate-limit.server.ts';
 import type { Estimate } from '../net-sheet/estimate-request.ts';
 import { queueEmailsStatement, type OutgoingEmail } from '../email/email.server.ts';
 import { findActiveAgent, findEstimateAndAgent, type AgentContact } from '../email/lookups.server.ts';

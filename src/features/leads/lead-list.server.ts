@@ -7,8 +7,8 @@
  */
 import type { Context } from 'hono';
 import type * as z from 'zod';
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
 import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
 import { townBySlug } from '../towns/town-data.ts';

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import { whenConnectionDrops, type Db } from '../../server/db.ts';
-import { HttpError, readJson } from '../../server/http.ts';
-import { apiGroup, created, json, ok } from '../../server/operation.ts';
-import { perIpCheck } from '../../server/per-ip.server.ts';
-import { enforceRateLimits } from '../../server/rate-limit.server.ts';
+import { whenConnectionDrops, type Db } from '../../platform/db.ts';
+import { HttpError, readJson } from '../../platform/http.ts';
+import { apiGroup, created, json, ok } from '../../platform/operation.ts';
+import { perIpCheck } from '../../platform/per-ip.server.ts';
+import { enforceRateLimits } from '../../platform/rate-limit.server.ts';
 import { type MailContext } from '../email/email.server.ts';
 import {
   agentPageLeadSchema,

@@ -8,9 +8,9 @@
 import type { Context } from 'hono';
 import * as z from 'zod';
 import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import type { Db } from '../../server/db.ts';
-import { HttpError, readBody, readJson } from '../../server/http.ts';
-import { accepted, apiGroup, json, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError, readBody, readJson } from '../../platform/http.ts';
+import { accepted, apiGroup, json, ok } from '../../platform/operation.ts';
 import {
   DATA_MESSAGES,
   DATA_RUNS_SHOWN,
@@ -171,12 +171,12 @@ async function queueUpload(db: Db, c: Context, upload: string, chunks: number): 
   });
 }
 
-/** What the data admin's routes are built from (src/server/api-groups.server.ts). */
+/** What the data admin's routes are built from (src/app/api-groups.server.ts). */
 export interface DataAdminRoutesDeps {
   db: Db;
   /** The configured feeds (planFromEnv), read at each Refresh now for the runs' origins. */
   feeds: () => RefreshPlan;
-  /** Starts the background work that runs the queued runs (src/server/background-work.ts). */
+  /** Starts the background work that runs the queued runs (src/platform/background-work.ts). */
   startImports: () => Promise<void>;
 }
 

@@ -1,4 +1,4 @@
-import type { Db, Queryable } from '../../server/db.ts';
+import type { Db, Queryable } from '../../platform/db.ts';
 import { runFailureWords } from './run-words.ts';
 
 export type DataSource = 'zhvi' | 'inventory' | 'sold';

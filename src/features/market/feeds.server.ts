@@ -5,8 +5,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { Env } from '../../server/env.ts';
-import { onFirstCall } from '../../server/on-first-call.ts';
+import type { Env } from '../../platform/env.ts';
+import { onFirstCall } from '../../platform/on-first-call.ts';
 import { resoPropertyUrl } from './reso-address.ts';
 import type { ResoClientConfig } from './reso-client.server.ts';
 import type { ClosedSalesSource } from './reso-records.server.ts';

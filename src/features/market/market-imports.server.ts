@@ -6,8 +6,8 @@
  *
  * Runs in the background function on Netlify (15 minutes), in-process locally; never in a request.
  */
-import type { Db } from '../../server/db.ts';
-import { marketTagsOf } from '../../server/edge-cache.ts';
+import type { Db } from '../../platform/db.ts';
+import { marketTagsOf } from '../../platform/edge-cache.ts';
 import { DATA_MESSAGES } from './data-admin.ts';
 import { claimQueuedRuns, recordRun, type ClaimedRun, type RunRecord } from './data-runs.server.ts';
 import type { CsvSource, RefreshPlan } from './feeds.server.ts';

@@ -1,9 +1,9 @@
 import type { Context } from 'hono';
 import * as z from 'zod';
-import type { Db } from '../../server/db.ts';
-import { CACHE_TAGS, cacheAtEdge, MARKET_TTL } from '../../server/edge-cache.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { CACHE_TAGS, cacheAtEdge, MARKET_TTL } from '../../platform/edge-cache.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
 import { nearestTowns, townSlug } from '../towns/town-data.ts';
 import { zhviPointSchema } from '../towns/town-page.ts';
 

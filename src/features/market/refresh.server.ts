@@ -1,4 +1,4 @@
-import type { Db } from '../../server/db.ts';
+import type { Db } from '../../platform/db.ts';
 import { progressOf, recordRun, type DataSource, type RunRecord } from './data-runs.server.ts';
 import type { ClosedSalesQuery, ClosedSalesSource } from './reso-records.server.ts';
 import type { Bytes, RefreshPlan } from './feeds.server.ts';

@@ -14,7 +14,7 @@
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { placeKey } from '../towns/place-key.ts';
-import type { Db, Queryable } from '../../server/db.ts';
+import type { Db, Queryable } from '../../platform/db.ts';
 import { allTowns, type Town } from '../towns/town-data.ts';
 import type { ClosedSalesSource, ResoProperty } from './reso-records.server.ts';
 

@@ -13,7 +13,7 @@
  * The scanning half (header checks, row filtering, town matching) is shared with the for-sale
  * inventory file, which has the same layout (zillow-scan.server.ts, zillow-inventory.server.ts).
  */
-import type { Db } from '../../server/db.ts';
+import type { Db } from '../../platform/db.ts';
 import { townSlug, type Town } from '../towns/town-data.ts';
 import type { ZhviPoint } from '../towns/town-page.ts';
 import type { CsvReaderOptions } from './csv.ts';

@@ -8,7 +8,7 @@
  * says so, rather than silently matching nothing. Towns the file does not cover keep what they had
  * (empty until a file covers them), and the page says the figure is unavailable.
  */
-import type { Db } from '../../server/db.ts';
+import type { Db } from '../../platform/db.ts';
 import type { Town } from '../towns/town-data.ts';
 import type { CsvReaderOptions } from './csv.ts';
 import { importReport, scanZillowCsv, type ZillowImportReport } from './zillow-scan.server.ts';

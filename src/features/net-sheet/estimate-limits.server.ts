@@ -5,7 +5,7 @@
  * 20 agents each showing a seller about 30 estimates an hour is 600, a busy afternoon of demos.
  * A script is held to 14,400 stored estimates a day per address.
  */
-import type { RateLimit } from '../../server/rate-limit.server.ts';
+import type { RateLimit } from '../../platform/rate-limit.server.ts';
 
 const HOUR = 60 * 60;
 

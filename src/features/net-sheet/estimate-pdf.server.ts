@@ -1,7 +1,7 @@
 /**
  * GET /api/estimates/{uuid}/pdf: the stored estimate as a PDF for the seller who downloads it from
  * their estimate page, and its mailed twin for the estimate e-mail's attachment (see
- * src/server/api-app.ts). The uuid is the capability, as for GET /api/estimates/{uuid}. Finding 4 of
+ * src/app/api-app.ts). The uuid is the capability, as for GET /api/estimates/{uuid}. Finding 4 of
  * the security audit of 2026-11-26 (decision 0036): a PDF is rendered in a worker of the pool, with
  * the agent's images at print size (their print copies); the downloaded one once per version of what
  * it prints, then served from estimate_pdfs; the route has a per-IP limit. Finding 2 (decision 0040):
@@ -9,13 +9,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup } from '../../server/operation.ts';
-import { WorkerPoolError } from '../../server/worker-pool.server.ts';
-import { WorkersBusy } from '../../server/workers-busy.server.ts';
-import { perIpCheck } from '../../server/per-ip.server.ts';
-import { enforceRateLimits } from '../../server/rate-limit.server.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup } from '../../platform/operation.ts';
+import { WorkerPoolError } from '../../platform/worker-pool.server.ts';
+import { WorkersBusy } from '../../platform/workers-busy.server.ts';
+import { perIpCheck } from '../../platform/per-ip.server.ts';
+import { enforceRateLimits } from '../../platform/rate-limit.server.ts';
 import { ESTIMATE_LIMITS } from './estimate-limits.server.ts';
 import { ESTIMATE_COLUMNS, estimateParams, toEstimate, type EstimateRow } from './estimate-row.server.ts';
 import { netSheetLines } from './net-sheet.ts';

@@ -3,7 +3,7 @@
  * the net sheet, the PDF, the e-mails, the CRM sync and the shell pages.
  */
 import * as z from 'zod';
-import type { Db } from '../../server/db.ts';
+import type { Db } from '../../platform/db.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { computeEstimate, storedEstimateInputs, type StoredEstimate } from './estimate.ts';
 import { UUID_PATTERN, type Estimate } from './estimate-request.ts';

@@ -3,9 +3,9 @@
  * Island closing fees and rates in force (the researched defaults with the admin's corrections).
  */
 import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import type { Db, Queryable } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup, json, ok } from '../../server/operation.ts';
+import type { Db, Queryable } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup, json, ok } from '../../platform/operation.ts';
 import {
   FEE_MESSAGES,
   feeTableOf,

@@ -6,7 +6,7 @@
  * It runs as a job of the worker pool (netSheetPdfJob, decision 0036), never
  * on the event loop; so this module imports only what a worker can run (see the pool's module).
  */
-import { workerJob } from '../../server/worker-pool.server.ts';
+import { workerJob } from '../../platform/worker-pool.server.ts';
 import { centsToDollars, formatMoney } from '../../ui/money.ts';
 import { onFirstUse } from '../../ui/on-first-use.ts';
 import {

@@ -7,12 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import * as z from 'zod';
-import type { Db } from '../../server/db.ts';
-import { HttpError, jsonObject, parseOrThrow, readJson } from '../../server/http.ts';
-import { apiGroup, created, json, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError, jsonObject, parseOrThrow, readJson } from '../../platform/http.ts';
+import { apiGroup, created, json, ok } from '../../platform/operation.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import { perIpCheck } from '../../server/per-ip.server.ts';
-import { enforceRateLimits } from '../../server/rate-limit.server.ts';
+import { perIpCheck } from '../../platform/per-ip.server.ts';
+import { enforceRateLimits } from '../../platform/rate-limit.server.ts';
 import { MIN_SALE_PRICE_DOLLARS } from './amount.ts';
 import { ESTIMATE_LIMITS } from './estimate-limits.server.ts';
 import type { Estimate } from './estimate-request.ts';

@@ -1,6 +1,6 @@
 /** Stored offer comparisons: found by their uuid, and answered as the API and the offers page show them. */
 import * as z from 'zod';
-import type { Db } from '../../server/db.ts';
+import type { Db } from '../../platform/db.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { estimateParams } from './estimate-row.server.ts';
 import { toSheetAnswer } from './sheet-answer.ts';

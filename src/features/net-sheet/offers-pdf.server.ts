@@ -6,12 +6,12 @@
  */
 import type { Context } from 'hono';
 import * as z from 'zod';
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup } from '../../platform/operation.ts';
 import { formatMoney, centsToDollars } from '../../ui/money.ts';
-import { perIpCheck } from '../../server/per-ip.server.ts';
-import { enforceRateLimits } from '../../server/rate-limit.server.ts';
+import { perIpCheck } from '../../platform/per-ip.server.ts';
+import { enforceRateLimits } from '../../platform/rate-limit.server.ts';
 import { ESTIMATE_LIMITS } from './estimate-limits.server.ts';
 import { formatPercent } from './estimate.ts';
 import { productLabel } from './net-sheet.ts';

@@ -1,10 +1,10 @@
 /** Detailed estimates made from a request: the agent's terms, the checks, the batched insert. */
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
-import { createBatcher } from '../../server/batcher.ts';
-import type { Db } from '../../server/db.ts';
-import { HttpError, parseOrThrow } from '../../server/http.ts';
-import { enforceRateLimits, type RateCheck } from '../../server/rate-limit.server.ts';
+import { createBatcher } from '../../platform/batcher.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError, parseOrThrow } from '../../platform/http.ts';
+import { enforceRateLimits, type RateCheck } from '../../platform/rate-limit.server.ts';
 import type { EstimateInputs } from './estimate.ts';
 import { ESTIMATE_COLUMNS, findEstimate, toEstimate, type EstimateRow } from './estimate-row.server.ts';
 import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from './agent-settings-row.server.ts';

@@ -1,12 +1,12 @@
 /**
  * GET and PUT /api/seo/settings (admins only): the one row of seo_settings, which the build reads
- * into every page's head (src/server/build-data.ts). GET also answers the OG image, which is
+ * into every page's head (src/app/build-data.ts). GET also answers the OG image, which is
  * uploaded apart (src/features/site-images/site-images.server.ts); PUT leaves it alone.
  */
 import * as z from 'zod';
 import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import type { Db } from '../../server/db.ts';
-import { apiGroup, json, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { apiGroup, json, ok } from '../../platform/operation.ts';
 import {
   ogImageAnswerSchema,
   SEO_MESSAGES,

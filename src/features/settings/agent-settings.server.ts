@@ -1,12 +1,12 @@
 import * as z from 'zod';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
-import type { Db } from '../../server/db.ts';
-import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
+import type { Db } from '../../platform/db.ts';
+import { CACHE_TAGS, type PurgeAfterWrite } from '../../platform/edge-cache.ts';
 import { saveSiteLogoSettings } from '../site-images/site-images.server.ts';
 import { siteLogosSavedSchema, siteLogoSettingsSchema } from '../site-images/site-images.ts';
-import { HttpError, jsonObject, parseOrThrow, readJson } from '../../server/http.ts';
-import { apiGroup, json, ok } from '../../server/operation.ts';
+import { HttpError, jsonObject, parseOrThrow, readJson } from '../../platform/http.ts';
+import { apiGroup, json, ok } from '../../platform/operation.ts';
 import {
   agentDefaultsSchema,
   agentSettingsResponseSchema,

@@ -1,7 +1,7 @@
-import type { Db } from '../../server/db.ts';
-import { CACHE_TAGS, cacheAtEdge, EDITED_TTL } from '../../server/edge-cache.ts';
-import { HttpError } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { CACHE_TAGS, cacheAtEdge, EDITED_TTL } from '../../platform/edge-cache.ts';
+import { HttpError } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
 import { showcasePublicSchema } from '../showcase/showcase-settings.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import { siteLogosAnswerSchema, type SiteLogos } from '../site-images/site-images.ts';

@@ -6,10 +6,10 @@
  * The home page's carousel reads the list at run time from GET /api/showcase/settings.
  */
 import type { Context } from 'hono';
-import type { Db } from '../../server/db.ts';
-import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import { HttpError, readBody } from '../../server/http.ts';
-import { apiGroup, json, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { CACHE_TAGS, type PurgeAfterWrite } from '../../platform/edge-cache.ts';
+import { HttpError, readBody } from '../../platform/http.ts';
+import { apiGroup, json, ok } from '../../platform/operation.ts';
 import { centsToDollars } from '../../ui/money.ts';
 import {
   assertAdmin,

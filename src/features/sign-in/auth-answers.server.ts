@@ -1,5 +1,5 @@
 /** What the account calls answer in words, and the sign-up's answer to a taken e-mail or slug. */
-import { HttpError } from '../../server/http.ts';
+import { HttpError } from '../../platform/http.ts';
 
 export const MESSAGES = {
   signedUp: 'Account created. Check your email to verify your account.',

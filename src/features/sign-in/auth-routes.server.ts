@@ -7,7 +7,7 @@
  * e-mail is delivered after the response. No response or log line carries a password, a hash or a
  * token. Forgot-password and resend-verification answer the same whether or not the account exists.
  */
-import { apiGroup } from '../../server/operation.ts';
+import { apiGroup } from '../../platform/operation.ts';
 import { authSetup } from './auth-setup.server.ts';
 import { emailChangeOperations } from './email-change-routes.server.ts';
 import { passwordOperations } from './password-routes.server.ts';

@@ -3,15 +3,15 @@
  * per-IP counter of this request's client; and the helpers more than one of them uses.
  */
 import type { Context } from 'hono';
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
 import type { MailContext } from '../email/email.server.ts';
 import { type SessionAgent } from '../auth/auth-schemas.ts';
 import { weakPasswordProblem, type PasswordOwner } from '../auth/common-passwords.server.ts';
-import { type RateCheck, type RateLimit } from '../../server/rate-limit.server.ts';
+import { type RateCheck, type RateLimit } from '../../platform/rate-limit.server.ts';
 import { type AuthConfig } from '../auth/sessions.server.ts';
 import { issueTokenCtes, TOKEN_HOURS, type TokenPurpose } from '../auth/tokens.server.ts';
-import { perIpCheck } from '../../server/per-ip.server.ts';
+import { perIpCheck } from '../../platform/per-ip.server.ts';
 
 export interface AuthRoutesDeps {
   db: Db;

@@ -1,11 +1,11 @@
 /** Confirming or undoing a profile e-mail change by its e-mailed link (issue 21, finding 1). */
-import type { Db } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
+import type { Db } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
 import { tokenSchema } from '../auth/auth-schemas.ts';
-import { enforceRateLimits, LIMITS } from '../../server/rate-limit.server.ts';
+import { enforceRateLimits, LIMITS } from '../../platform/rate-limit.server.ts';
 import { clearSessionCookie } from '../auth/sessions.server.ts';
 import { consumeTokenSql, hashToken, tokenError } from '../auth/tokens.server.ts';
-import { ok, type Declare } from '../../server/operation.ts';
+import { ok, type Declare } from '../../platform/operation.ts';
 import { type AuthDeps } from './auth-setup.server.ts';
 import { MESSAGES, violatedConstraint } from './auth-answers.server.ts';
 

@@ -2,10 +2,10 @@
 import { passwordResetEmail } from './auth-emails.ts';
 import { emailOnlySchema, resetPasswordSchema } from '../auth/auth-schemas.ts';
 import { hashPassword } from '../auth/passwords.server.ts';
-import { enforceRateLimits, LIMITS, rateCheck } from '../../server/rate-limit.server.ts';
+import { enforceRateLimits, LIMITS, rateCheck } from '../../platform/rate-limit.server.ts';
 import { clearSessionCookie } from '../auth/sessions.server.ts';
 import { checkToken, consumeTokenSql, hashToken, newToken, purposeIn, tokenError } from '../auth/tokens.server.ts';
-import { ok, type Declare } from '../../server/operation.ts';
+import { ok, type Declare } from '../../platform/operation.ts';
 import { queueTokenEmail, refuseWeakPassword, type AuthDeps } from './auth-setup.server.ts';
 import { MESSAGES } from './auth-answers.server.ts';
 

@@ -1,9 +1,9 @@
 /** Login, the current agent, logout and logout-everywhere. */
 import { getCookie } from 'hono/cookie';
-import { HttpError } from '../../server/http.ts';
+import { HttpError } from '../../platform/http.ts';
 import { loginSchema, type SessionAgent } from '../auth/auth-schemas.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../auth/passwords.server.ts';
-import { enforceRateLimits, LIMITS } from '../../server/rate-limit.server.ts';
+import { enforceRateLimits, LIMITS } from '../../platform/rate-limit.server.ts';
 import {
   clearSessionCookie,
   currentAgent,
@@ -17,10 +17,10 @@ import {
   setSessionCookie,
   signSession,
 } from '../auth/sessions.server.ts';
-import { ok, type Declare } from '../../server/operation.ts';
+import { ok, type Declare } from '../../platform/operation.ts';
 import { type AuthDeps } from './auth-setup.server.ts';
 import { inactiveMessage, MESSAGES } from './auth-answers.server.ts';
-import { loginAccountClientCheck } from '../../server/per-ip.server.ts';
+import { loginAccountClientCheck } from '../../platform/per-ip.server.ts';
 
 interface LoginRow extends SessionAgent {
   password_hash: string | null;

@@ -3,7 +3,7 @@ import { SYSTEM_DEFAULTS } from '../net-sheet/estimate.ts';
 import { verificationEmail } from './auth-emails.ts';
 import { emailOnlySchema, signupSchema, tokenSchema } from '../auth/auth-schemas.ts';
 import { hashPassword } from '../auth/passwords.server.ts';
-import { enforceRateLimits, LIMITS, rateCheck } from '../../server/rate-limit.server.ts';
+import { enforceRateLimits, LIMITS, rateCheck } from '../../platform/rate-limit.server.ts';
 import {
   consumeTokenSql,
   hashToken,
@@ -12,7 +12,7 @@ import {
   TOKEN_HOURS,
   tokenError,
 } from '../auth/tokens.server.ts';
-import { created, ok, type Declare } from '../../server/operation.ts';
+import { created, ok, type Declare } from '../../platform/operation.ts';
 import { queueTokenEmail, refuseWeakPassword, type AuthDeps } from './auth-setup.server.ts';
 import { duplicateError, duplicateFromInsert, MESSAGES } from './auth-answers.server.ts';
 

@@ -6,9 +6,9 @@
  */
 import * as z from 'zod/mini';
 import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import type { Db, Queryable } from '../../server/db.ts';
-import { HttpError } from '../../server/http.ts';
-import { accepted, apiGroup, ok } from '../../server/operation.ts';
+import type { Db, Queryable } from '../../platform/db.ts';
+import { HttpError } from '../../platform/http.ts';
+import { accepted, apiGroup, ok } from '../../platform/operation.ts';
 import {
   SITE_BUILD_MESSAGES,
   siteBuildSchema,
@@ -193,7 +193,7 @@ export async function rebuildWhenDue(
   return queued ? 'queued' : 'started';
 }
 
-/** What the site-build routes are built from (src/server/api-groups.server.ts). */
+/** What the site-build routes are built from (src/app/api-groups.server.ts). */
 export interface SiteBuildRoutesDeps {
   db: Db;
   builds: SiteBuilds | undefined;

@@ -8,10 +8,10 @@
  * image decoded (finding 3 of the 2026-11-26 audit).
  */
 import type { Context } from 'hono';
-import type { Db } from '../../server/db.ts';
-import { CACHE_TAGS, type PurgeAfterWrite } from '../../server/edge-cache.ts';
-import { HttpError, parseOrThrow } from '../../server/http.ts';
-import { apiGroup, ok } from '../../server/operation.ts';
+import type { Db } from '../../platform/db.ts';
+import { CACHE_TAGS, type PurgeAfterWrite } from '../../platform/edge-cache.ts';
+import { HttpError, parseOrThrow } from '../../platform/http.ts';
+import { apiGroup, ok } from '../../platform/operation.ts';
 import {
   adminFirst,
   assertAdmin,

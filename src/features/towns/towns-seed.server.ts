@@ -1,4 +1,4 @@
-import type { Queryable } from '../../server/db.ts';
+import type { Queryable } from '../../platform/db.ts';
 import { allTowns, type Town } from './town-data.ts';
 
 /** One row of the `towns` table as jsonb_to_recordset reads it. */

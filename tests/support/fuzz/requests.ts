@@ -1,5 +1,5 @@
 /**
- * Fuzz requests for every operation of the OpenAPI document (src/server/openapi.server.ts): valid
+ * Fuzz requests for every operation of the OpenAPI document (src/app/openapi.server.ts): valid
  * ones from its schemas (path parameters naming real fixtures sometimes), and invalid ones (a body
  * with a field dropped, of a wrong type, too long or 1 MB, out of range, an unknown field; malformed
  * JSON, an empty body, a wrong Content-Type, bytes that are not UTF-8; bad path parameters and

@@ -7,8 +7,8 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { openApiDocument } from '../../../src/server/openapi.server.ts';
-import { apiOperations } from '../../../src/server/api-groups.server.ts';
+import { openApiDocument } from '../../../src/app/openapi.server.ts';
+import { apiOperations } from '../../../src/app/api-groups.server.ts';
 import { HUGE, invalidOf, leaks, validOf, type JsonSchema } from './schema-arbitrary.ts';
 
 const DOCUMENT = openApiDocument(await apiOperations());

@@ -5,9 +5,9 @@
  * without a restart: `settingsAwareProvider` is one EmailProvider that picks per send, reading the
  * settings at most once every few seconds.
  */
-import type { Queryable } from '../../../server/db.ts';
-import type { Env } from '../../../server/env.ts';
-import { secretFrom } from '../../../server/secrets.ts';
+import type { Queryable } from '../../../platform/db.ts';
+import type { Env } from '../../../platform/env.ts';
+import { secretFrom } from '../../../platform/secrets.ts';
 import {
   completeMailgunSettings,
   decryptMailgunSettings,
@@ -15,7 +15,7 @@ import {
   loadMailgunSettings,
   type CompleteMailgunSettings,
 } from '../email-settings.server.ts';
-import type { SecretSource } from '../../../server/encryption.ts';
+import type { SecretSource } from '../../../platform/encryption.ts';
 import { ProviderError, type EmailAddress, type EmailProvider } from '../email.server.ts';
 import { createMailgunProvider } from './mailgun.server.ts';
 import { createResendProvider } from './resend.server.ts';
