@@ -13,8 +13,9 @@ import * as z from 'zod/mini';
 import type { Context } from 'hono';
 import type { Db } from '../../platform/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../platform/edge-cache.ts';
-import { HttpError, parseOrThrow, readBody } from '../../platform/http.ts';
+import { HttpError, parseOrThrow } from '../../platform/http.ts';
 import { apiGroup, ok } from '../../platform/operation.ts';
+import { formFile, readProfileForm } from './profile-form.server.ts';
 import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
 import { confirmEmailChangeEmail, emailChangeNoticeEmail, emailChangeTakenEmail } from '../sign-in/auth-emails.ts';
 import {
@@ -45,7 +46,6 @@ import {
   PHOTO_SIZE,
   photoUploadSchema,
   profileAnswerSchema,
-  PROFILE_MESSAGES,
   profileSaveAnswerSchema,
   profileSchema,
   type Profile,
@@ -84,34 +84,6 @@ const PHOTO_RULES: ImageRules = { ...PHOTO_SIZE, accepts: ['jpeg', 'png', 'webp'
 const LOGO_RULES: ImageRules = { ...LOGO_SIZE, accepts: ['jpeg', 'png', 'webp', 'svg'], printSide: PRINT_SIDES.logo };
 
 const pleaseLogIn = () => new HttpError(401, PLEASE_LOG_IN);
-
-/**
- * A file field of the multipart form, if one was chosen (browsers send an empty part when none
- * was). Its size needs no check of its own: the whole body was within UPLOAD_BODY_LIMIT.
- */
-async function formFile(value: FormDataEntryValue | null): Promise<Buffer | undefined> {
-  if (value === null || value === '') return undefined;
-  if (typeof value === 'string') throw new HttpError(400, PROFILE_MESSAGES.notAnImage);
-  if (value.size === 0) return undefined;
-  return Buffer.from(await value.arrayBuffer());
-}
-
-/**
- * The multipart (or url-encoded) body of PUT /api/agents/profile, read within the one upload limit:
- * the text fields, the photo and the logo together (decision 0027).
- */
-async function readProfileForm(c: Context): Promise<FormData> {
-  const contentType = c.req.header('content-type') ?? '';
-  if (!/^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i.test(contentType)) {
-    throw new HttpError(415, 'Send the profile as multipart/form-data');
-  }
-  const body = await readBody(c, UPLOAD_BODY_LIMIT);
-  try {
-    return await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
-  } catch {
-    throw new HttpError(400, 'The request body is not a valid form');
-  }
-}
 
 interface SavedRow {
   signed_in: boolean;
