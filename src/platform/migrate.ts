@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import type { Db } from './db.ts';
 
-const migrationsDir = new URL('../server/migrations', import.meta.url);
+const migrationsDir = new URL('./migrations/', import.meta.url);
 
 export interface MigrationReport {
   applied: string[];

@@ -16,8 +16,8 @@ import { duplicateError, duplicateFromInsert } from '../sign-in/auth-answers.ser
 import { enforceRateLimits, LIMITS, rateCheck } from '../../platform/rate-limit.server.ts';
 import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
 import { issueTokenCtes, newToken } from '../auth/tokens.server.ts';
+import { newAgentCtes, newAgentParams } from '../sign-in/new-agent.server.ts';
 import type { MailContext } from '../email/email.server.ts';
-import { SYSTEM_DEFAULTS } from '../net-sheet/estimate.ts';
 import {
   ADMIN_AGENT_MESSAGES,
   addAgentSchema,
@@ -140,47 +140,13 @@ export const adminAgentsApi = apiGroup(
         try {
           [row] = await db.query<Row>(
             `WITH ${sessionAgentCte(1)},
-             taken AS (
-               SELECT coalesce(bool_or(lower(email) = $5), false) AS email_taken,
-                      coalesce(bool_or(slug = $7), false) AS slug_taken
-                 FROM agents WHERE lower(email) = $5 OR slug = $7
-             ),
-             agent AS (
-               INSERT INTO agents (first_name, last_name, email, phone, password_hash, slug, brokerage, status, is_admin)
-               SELECT $3, $4, $5, $6, NULL, $7, $8, 'pending', false FROM taken, me
-                WHERE me.is_admin AND NOT (taken.email_taken OR taken.slug_taken)
-               RETURNING *
-             ),
-             settings AS (
-               INSERT INTO agent_settings (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
-                                           transfer_tax_rate_per_1000, default_commission_percent)
-               SELECT id, $14, $15, $16, $17 FROM agent
-             )${issueTokenCtes('agent', '$9', "'invitation'", '$10')},
-             queued AS (
-               INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
-               SELECT 'invitation', $5, $3 || ' ' || $4, $11, $12, $13 FROM agent
-               RETURNING id
-             )
+             ${newAgentCtes(3, 'invitation', { cte: 'me', when: 'me.is_admin' })}
              SELECT (SELECT is_admin FROM me) AS me_admin, (SELECT id FROM queued) AS delivery_id,
                     taken.email_taken, taken.slug_taken, ${AGENT_COLUMNS}, 0 AS lead_count, 0 AS estimate_count
                FROM taken LEFT JOIN agent a ON true`,
             [
               ...sessionParams(sessionOf(c)),
-              body.first_name,
-              body.last_name,
-              body.email,
-              body.phone,
-              body.slug,
-              body.brokerage,
-              hash,
-              INVITATION_HOURS,
-              message.subject,
-              message.html,
-              message.text,
-              SYSTEM_DEFAULTS.attorneyFeeCents,
-              SYSTEM_DEFAULTS.recordingFeeCents,
-              SYSTEM_DEFAULTS.transferTaxRatePer1000,
-              SYSTEM_DEFAULTS.commissionPercent,
+              ...newAgentParams({ ...body, passwordHash: null }, { purpose: 'invitation', tokenHash: hash, message }),
             ],
           );
         } catch (error) {

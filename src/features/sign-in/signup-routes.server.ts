@@ -1,20 +1,13 @@
 /** Sign-up, e-mail verification and resending its link. */
-import { SYSTEM_DEFAULTS } from '../net-sheet/estimate.ts';
 import { verificationEmail } from './auth-emails.ts';
 import { emailOnlySchema, signupSchema, tokenSchema } from '../auth/auth-schemas.ts';
 import { hashPassword } from '../auth/passwords.server.ts';
 import { enforceRateLimits, LIMITS, rateCheck } from '../../platform/rate-limit.server.ts';
-import {
-  consumeTokenSql,
-  hashToken,
-  issueTokenCtes,
-  newToken,
-  TOKEN_HOURS,
-  tokenError,
-} from '../auth/tokens.server.ts';
+import { consumeTokenSql, hashToken, newToken, tokenError } from '../auth/tokens.server.ts';
 import { created, ok, type Declare } from '../../platform/operation.ts';
 import { queueTokenEmail, refuseWeakPassword, type AuthDeps } from './auth-setup.server.ts';
 import { duplicateError, duplicateFromInsert, MESSAGES } from './auth-answers.server.ts';
+import { newAgentCtes, newAgentParams } from './new-agent.server.ts';
 
 interface SignupRow {
   agent_id: number | null;
@@ -47,49 +40,11 @@ export const signupOperations = (op: Declare<AuthDeps>) => [
       let row: SignupRow | undefined;
       try {
         [row] = await db.query<SignupRow>(
-          `WITH taken AS (
-             SELECT coalesce(bool_or(lower(email) = $3), false) AS email_taken,
-                    coalesce(bool_or(slug = $6), false) AS slug_taken
-               FROM agents WHERE lower(email) = $3 OR slug = $6
-           ),
-           agent AS (
-             INSERT INTO agents (first_name, last_name, email, phone, password_hash, slug, brokerage, status, is_admin)
-             SELECT $1, $2, $3, $4, $5, $6, $7, 'pending', false FROM taken
-              WHERE NOT (taken.email_taken OR taken.slug_taken)
-             RETURNING id
-           ),
-           settings AS (
-             INSERT INTO agent_settings (agent_id, default_attorney_fee_cents, default_recording_fee_cents,
-                                         transfer_tax_rate_per_1000, default_commission_percent)
-             SELECT id, $14, $15, $16, $17 FROM agent
-           )${issueTokenCtes('agent', '$8', "'verify_email'", '$9')},
-           queued AS (
-             INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text)
-             SELECT 'verify_email', $3, $10, $11, $12, $13 FROM agent
-             RETURNING id
-           )
+          `WITH ${newAgentCtes(1, 'verify_email')}
            SELECT (SELECT id FROM agent) AS agent_id, (SELECT id FROM queued) AS delivery_id,
                   taken.email_taken, taken.slug_taken
              FROM taken`,
-          [
-            body.first_name,
-            body.last_name,
-            body.email,
-            body.phone,
-            passwordHash,
-            body.slug,
-            body.brokerage,
-            hash,
-            TOKEN_HOURS.verify_email,
-            `${body.first_name} ${body.last_name}`,
-            message.subject,
-            message.html,
-            message.text,
-            SYSTEM_DEFAULTS.attorneyFeeCents,
-            SYSTEM_DEFAULTS.recordingFeeCents,
-            SYSTEM_DEFAULTS.transferTaxRatePer1000,
-            SYSTEM_DEFAULTS.commissionPercent,
-          ],
+          newAgentParams({ ...body, passwordHash }, { purpose: 'verify_email', tokenHash: hash, message }),
         );
       } catch (error) {
         throw duplicateFromInsert(error);
