@@ -17,8 +17,8 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  // A check waits up to 10 s (Playwright's default is 5): under CI's full load, a card hydrated at idle
-  // priority and then fetching its data took longer than 5 s to show (admin-settings, stop 33's CI).
+  // A check waits up to 10 s (Playwright's default is 5): CI's machine runs two browsers beside the
+  // server, and a screen that fetches its data after hydrating may take more than 5 s there.
   expect: { timeout: 10_000 },
   workers: 2,
   reporter: [['list'], ['json', { outputFile: '.data/test-reports/e2e.json' }]],
