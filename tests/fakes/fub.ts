@@ -26,91 +26,40 @@
  *
  * A test can make the next N authenticated requests meet trouble (429, 5xx, a slow answer, a
  * dropped connection), or take the whole service down until further notice.
+ *
+ * This module is the server and the entry tests import; its parts are under fub/: the shapes and
+ * answers (model.ts), accounts and Basic auth (accounts.ts), the rate windows (rate-limits.ts),
+ * `POST /v1/events` (events.ts), the paged lists (collections.ts).
  */
-import { randomBytes } from 'node:crypto';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import * as z from 'zod';
+import { fubAccounts, AUTH_REQUIRED, basicKey } from './fub/accounts.ts';
+import { listEvents, searchPeople } from './fub/collections.ts';
+import { acceptEvent, parseJson } from './fub/events.ts';
+import {
+  errorMessage,
+  json,
+  troubleSchema,
+  type Answer,
+  type FubAccount,
+  type FubAccountInput,
+  type FubPerson,
+  type FubRateContext,
+  type FubRecordedEvent,
+  type FubTrouble,
+} from './fub/model.ts';
+import { fubRateLimits, WINDOW_SECONDS } from './fub/rate-limits.ts';
 import { header, readBody, startLoopbackServer, troubleQueue } from './loopback-server.ts';
 import type { RecordedRequest } from './resend.ts';
 
-export interface FubAccount {
-  apiKey: string;
-  /** `name: null`: identity leaves the name out, as FUB's documented example does. */
-  account: { id: number; domain: string; name: string | null; owner: { name: string; email: string } };
-  user: { id: number; name: string; email: string };
-}
-
-export interface FubAccountInput {
-  apiKey?: string;
-  account?: Partial<Omit<FubAccount['account'], 'owner'>> & { owner?: Partial<FubAccount['account']['owner']> };
-  user?: Partial<FubAccount['user']>;
-}
-
-export interface FubPerson {
-  id: number;
-  created: string;
-  updated: string;
-  createdVia: string;
-  lastActivity: string;
-  name: string;
-  firstName: string;
-  lastName: string;
-  stage: string;
-  stageId: number;
-  source: string | null;
-  sourceUrl: string | null;
-  contacted: boolean;
-  price: number;
-  assignedLenderId: number | null;
-  assignedLenderName: string | null;
-  assignedUserId: number;
-  assignedTo: string;
-  tags: string[];
-  emails: { value: string; type: string; isPrimary: boolean }[];
-  phones: { value: string; type: string; status: string; isPrimary: boolean }[];
-  addresses: { type: string; street: string; city: string; state: string; code: string; country: string }[];
-}
-
-export interface FubRecordedEvent {
-  /** The event's id, for an event FUB accepted (200 or 201). */
-  id: number | null;
-  /** The account the key belongs to. */
-  apiKey: string;
-  /** The status answered: 200, 201, 204 (archived source), 400 or 404. */
-  status: number;
-  /** The person created or matched; null for 204, 400 and 404. */
-  personId: number | null;
-  /** The event type as FUB keeps it (`Inquiry` becomes Property or General Inquiry). */
-  type: string | null;
-  /** The parsed JSON body, or the raw text when it was not JSON. */
-  body: unknown;
-  headers: { authorization: string | null; system: string | null; systemKey: string | null; userAgent: string | null };
-  receivedAt: Date;
-}
-
-/** FUB's rate-limit contexts (fact sheet §4). */
-export type FubRateContext = 'POST.events' | 'events' | 'global';
-
-/** Something to go wrong with the next requests that pass authentication. */
-export type FubTrouble =
-  /** 429 with X-RateLimit-Remaining: 0, and Retry-After when given (seconds or an HTTP date). */
-  | { kind: 'rate-limit'; retryAfter?: number | string }
-  /** 500 by default, or another 5xx, with an `errorMessage` body. */
-  | { kind: 'server-error'; status?: number }
-  /**
-   * Answers normally, after `ms`: the request is handled at once (an event is recorded), so a
-   * client that gave up before the answer cannot tell whether FUB took it.
-   */
-  | { kind: 'slow'; ms: number }
-  /** The connection is destroyed without an answer, and nothing is handled (no event recorded). */
-  | { kind: 'drop' };
-
-const troubleSchema: z.ZodType<FubTrouble> = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('rate-limit'), retryAfter: z.union([z.number(), z.string()]).optional() }),
-  z.object({ kind: z.literal('server-error'), status: z.number().int().optional() }),
-  z.object({ kind: z.literal('slow'), ms: z.number().min(0) }),
-  z.object({ kind: z.literal('drop') }),
-]);
+export type {
+  FubAccount,
+  FubAccountInput,
+  FubPerson,
+  FubRateContext,
+  FubRecordedEvent,
+  FubTrouble,
+} from './fub/model.ts';
 
 export interface FakeFub {
   /** Base URL to configure as FUB_API_URL. */
@@ -154,296 +103,24 @@ export interface FakeFubOptions {
   inspection?: boolean;
 }
 
-interface Answer {
-  status: number;
-  body: string;
-  headers?: Record<string, string>;
-  delayMs?: number;
-  drop?: boolean;
-}
-
-const WINDOW_SECONDS = 10;
-const JSON_TYPE = 'application/json; charset=UTF-8';
-const AUTH_REQUIRED =
-  'Authentication is required. Use Basic HTTP Authentication with API Key as username and blank password, or use Bearer token authentication. See https://docs.followupboss.com/reference/authentication';
-
-const DEFAULT_LIMITS: Record<FubRateContext, { registered: number | null; unregistered: number | null }> = {
-  'POST.events': { registered: null, unregistered: null },
-  events: { registered: 20, unregistered: 10 },
-  global: { registered: 250, unregistered: 125 },
-};
-
-const json = (status: number, body: unknown, headers?: Record<string, string>): Answer => ({
-  status,
-  body: JSON.stringify(body),
-  headers: { 'content-type': JSON_TYPE, ...headers },
-});
-const errorMessage = (status: number, text: string, headers?: Record<string, string>): Answer =>
-  json(status, { errorMessage: text }, headers);
-
-const contactSchema = z.looseObject({ value: z.string(), type: z.string().optional() });
-const addressSchema = z.looseObject({
-  type: z.string().optional(),
-  street: z.string().optional(),
-  city: z.string().optional(),
-  state: z.string().optional(),
-  code: z.string().optional(),
-  country: z.string().optional(),
-});
-// Every field is optional in FUB's docs; what is sent must have the documented type.
-const eventSchema = z.looseObject({
-  source: z.string().optional(),
-  system: z.string().optional(),
-  type: z.string().optional(),
-  message: z.string().optional(),
-  description: z.string().optional(),
-  occurredAt: z.iso.datetime({ offset: true }).optional(),
-  person: z
-    .looseObject({
-      id: z.number().int().optional(),
-      firstName: z.string().optional(),
-      lastName: z.string().optional(),
-      emails: z.array(contactSchema).optional(),
-      phones: z.array(contactSchema).optional(),
-      tags: z.array(z.string()).optional(),
-      source: z.string().optional(),
-      sourceUrl: z.string().optional(),
-      price: z.number().optional(),
-      addresses: z.array(addressSchema).optional(),
-    })
-    .optional(),
-  // The zip (`code`) must be a string; bedrooms and the like come as numbers or strings.
-  property: z.looseObject({ code: z.string().optional(), price: z.number().optional() }).optional(),
-  campaign: z.looseObject({ source: z.string() }).optional(),
-});
-type EventBody = z.infer<typeof eventSchema>;
-type EventPerson = NonNullable<EventBody['person']>;
-
-/** A phone's digits, a leading US country code aside, so "+1 (631) 555-0100" is "6315550100". */
-const phoneDigits = (value: string): string => {
-  const digits = value.replace(/\D/g, '');
-  return digits.length === 11 && digits.startsWith('1') ? digits.slice(1) : digits;
-};
-const sameText = (a: string | undefined, b: string): boolean =>
-  a !== undefined && a.trim().toLowerCase() === b.trim().toLowerCase();
-
-function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
-  try {
-    return { ok: true, value: JSON.parse(text) };
-  } catch {
-    return { ok: false };
-  }
-}
-
-/** The key of `Authorization: Basic base64(key:password)`, any password. */
-function basicKey(headers: IncomingHttpHeaders): string | null {
-  const basic = /^Basic\s+([A-Za-z0-9+/=]+)$/i.exec(header(headers, 'authorization') ?? '');
-  if (!basic) return null;
-  const decoded = Buffer.from(basic[1] ?? '', 'base64').toString('utf8');
-  const colon = decoded.indexOf(':');
-  return colon < 0 ? decoded : decoded.slice(0, colon);
-}
-
 export async function startFakeFub({ apiKey, port, inspection = false }: FakeFubOptions = {}): Promise<FakeFub> {
-  const accounts = new Map<string, FubAccount>();
-  const expired = new Set<string>();
-  const systems = new Set<string>();
   const archived = new Set<string>();
   const peopleByKey = new Map<string, FubPerson[]>();
+  const accounts = fubAccounts((account) => peopleByKey.set(account.apiKey, []));
+  const rates = fubRateLimits();
   const events: FubRecordedEvent[] = [];
   const requests: RecordedRequest[] = [];
   const troubles = troubleQueue<FubTrouble>();
-  /** `${apiKey} ${context}` → times (ms) of the requests counted in the window. */
-  const windows = new Map<string, number[]>();
-  let limits = structuredClone(DEFAULT_LIMITS);
   let downStatus: number | null = null;
-  let nextAccountId = 1_000_001;
   let nextPersonId = 1;
   let nextEventId = 1;
 
-  function addAccount(input: FubAccountInput = {}): FubAccount {
-    const id = input.account?.id ?? nextAccountId++;
-    const domain = input.account?.domain ?? `account${id}`;
-    const account: FubAccount = {
-      apiKey: input.apiKey ?? `fka_${randomBytes(16).toString('hex')}`,
-      account: {
-        id,
-        domain,
-        name: input.account?.name === undefined ? `Account ${id} Realty` : input.account.name,
-        owner: {
-          name: input.account?.owner?.name ?? 'Olivia Owner',
-          email: input.account?.owner?.email ?? `owner@${domain}.example.com`,
-        },
-      },
-      user: {
-        id: input.user?.id ?? 1,
-        name: input.user?.name ?? 'Alex Agent',
-        email: input.user?.email ?? `agent@${domain}.example.com`,
-      },
-    };
-    if (accounts.has(account.apiKey)) throw new Error('An account with this API key exists already');
-    accounts.set(account.apiKey, account);
-    peopleByKey.set(account.apiKey, []);
-    return account;
-  }
-
-  const first = addAccount({ apiKey });
-
-  const registered = (headers: IncomingHttpHeaders): boolean => {
-    const name = header(headers, 'x-system');
-    const key = header(headers, 'x-system-key');
-    return name !== undefined && key !== undefined && systems.has(`${name}\n${key}`);
-  };
-
-  /** Counts the request in its window; the headers to answer with, and whether it may proceed. */
-  function countRequest(
-    key: string,
-    context: FubRateContext,
-    isRegistered: boolean,
-  ): { allowed: boolean; headers: Record<string, string> } {
-    const headers: Record<string, string> = {
-      'x-ratelimit-window': String(WINDOW_SECONDS),
-      'x-ratelimit-context': context,
-    };
-    const limit = limits[context][isRegistered ? 'registered' : 'unregistered'];
-    if (limit === null) return { allowed: true, headers };
-    const now = Date.now();
-    const times = (windows.get(`${key} ${context}`) ?? []).filter((time) => time > now - WINDOW_SECONDS * 1000);
-    windows.set(`${key} ${context}`, times);
-    headers['x-ratelimit-limit'] = String(limit);
-    const oldest = times[0];
-    if (times.length >= limit && oldest !== undefined) {
-      const wait = Math.max(1, Math.ceil((oldest + WINDOW_SECONDS * 1000 - now) / 1000));
-      return { allowed: false, headers: { ...headers, 'x-ratelimit-remaining': '0', 'retry-after': String(wait) } };
-    }
-    times.push(now);
-    return { allowed: true, headers: { ...headers, 'x-ratelimit-remaining': String(limit - times.length) } };
-  }
-
-  function matchPerson(people: FubPerson[], person: EventPerson): FubPerson | undefined {
-    const emails = (person.emails ?? []).map((email) => email.value.trim().toLowerCase());
-    const phones = (person.phones ?? []).map((phone) => phoneDigits(phone.value)).filter(Boolean);
-    return people.find(
-      (known) =>
-        known.emails.some((email) => emails.includes(email.value.toLowerCase())) ||
-        (sameText(person.firstName, known.firstName) &&
-          sameText(person.lastName, known.lastName) &&
-          known.phones.some((phone) => phones.includes(phoneDigits(phone.value)))),
-    );
-  }
-
-  /** Adds the e-mails, phones, tags and addresses `person` brings that `known` lacks. */
-  function mergeInto(known: FubPerson, person: EventPerson, at: string): void {
-    for (const email of person.emails ?? []) {
-      if (known.emails.some((existing) => sameText(email.value, existing.value))) continue;
-      known.emails.push({
-        value: email.value.trim(),
-        type: email.type ?? 'other',
-        isPrimary: known.emails.length === 0,
-      });
-    }
-    for (const phone of person.phones ?? []) {
-      if (known.phones.some((existing) => phoneDigits(existing.value) === phoneDigits(phone.value))) continue;
-      known.phones.push({
-        value: phone.value.trim(),
-        type: phone.type ?? 'other',
-        status: 'Valid',
-        isPrimary: known.phones.length === 0,
-      });
-    }
-    for (const tag of person.tags ?? []) {
-      if (!known.tags.some((existing) => sameText(tag, existing))) known.tags.push(tag);
-    }
-    for (const address of person.addresses ?? []) {
-      const complete = {
-        type: address.type ?? 'home',
-        street: address.street ?? '',
-        city: address.city ?? '',
-        state: address.state ?? '',
-        code: address.code ?? '',
-        country: address.country ?? 'United States',
-      };
-      if (!known.addresses.some((existing) => JSON.stringify(existing) === JSON.stringify(complete))) {
-        known.addresses.push(complete);
-      }
-    }
-    known.updated = at;
-    known.lastActivity = at;
-  }
-
-  /** What FUB does with an event body: its answer, and the person and type it recorded. */
-  function acceptEvent(
-    account: FubAccount,
-    body: unknown,
-  ): { answer: Answer; personId: number | null; type: string | null } {
-    const parsed = eventSchema.safeParse(body);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      const where = issue && issue.path.length > 0 ? `Invalid value for '${issue.path.join('.')}'.` : null;
-      return {
-        answer: errorMessage(400, where ?? 'The request body must be a JSON object.'),
-        personId: null,
-        type: null,
-      };
-    }
-    const event = parsed.data;
-    const type =
-      event.type === 'Inquiry' ? (event.property ? 'Property Inquiry' : 'General Inquiry') : (event.type ?? null);
-    const person = event.person;
-    if (event.source !== undefined && archived.has(event.source)) {
-      return { answer: { status: 204, body: '' }, personId: null, type };
-    }
-    if (!person) {
-      // Not documented: FUB's examples always send a person, and an event needs someone to belong to.
-      return { answer: errorMessage(400, 'A person is required.'), personId: null, type };
-    }
-    const people = peopleByKey.get(account.apiKey) ?? [];
-    const at = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-    const known =
-      person.id === undefined ? matchPerson(people, person) : people.find((candidate) => candidate.id === person.id);
-    if (person.id !== undefined && !known) {
-      return { answer: errorMessage(404, `Person with id ${person.id} not found.`), personId: null, type };
-    }
-    if (known) {
-      mergeInto(known, person, at);
-      return { answer: json(200, known), personId: known.id, type };
-    }
-    const firstName = person.firstName ?? '';
-    const lastName = person.lastName ?? '';
-    const created: FubPerson = {
-      id: nextPersonId++,
-      created: at,
-      updated: at,
-      createdVia: 'API',
-      lastActivity: at,
-      name: `${firstName} ${lastName}`.trim(),
-      firstName,
-      lastName,
-      stage: 'Lead',
-      stageId: 2,
-      // Set once, at creation: later events and PUT cannot change them (fact sheet §2).
-      source: event.source ?? person.source ?? null,
-      sourceUrl: person.sourceUrl ?? null,
-      contacted: false,
-      price: person.price ?? event.property?.price ?? 0,
-      assignedLenderId: null,
-      assignedLenderName: null,
-      assignedUserId: account.user.id,
-      assignedTo: account.user.name,
-      tags: [],
-      emails: [],
-      phones: [],
-      addresses: [],
-    };
-    mergeInto(created, person, at);
-    people.push(created);
-    return { answer: json(201, created), personId: created.id, type };
-  }
+  const first = accounts.add({ apiKey });
 
   function postEvent(account: FubAccount, rawBody: string, headers: IncomingHttpHeaders): Answer {
     const body = parseJson(rawBody);
     const outcome = body.ok
-      ? acceptEvent(account, body.value)
+      ? acceptEvent(account, body.value, { peopleByKey, archived, newPersonId: () => nextPersonId++ })
       : { answer: errorMessage(400, 'Invalid JSON in request body.'), personId: null, type: null };
     const accepted = outcome.answer.status === 200 || outcome.answer.status === 201;
     events.push({
@@ -462,63 +139,6 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
       receivedAt: new Date(),
     });
     return outcome.answer;
-  }
-
-  /** One page of `items` (newest first already) as FUB pages a collection. */
-  function page(collection: string, items: unknown[], path: string, query: URLSearchParams): Answer {
-    const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 10) || 10));
-    const fromNext = Number(Buffer.from(query.get('next') ?? '', 'base64url').toString('utf8'));
-    const offset = query.get('next') ? fromNext || 0 : Math.max(0, Number(query.get('offset') ?? 0) || 0);
-    const more = offset + limit < items.length;
-    const next = more ? Buffer.from(String(offset + limit), 'utf8').toString('base64url') : null;
-    const nextQuery = new URLSearchParams(query);
-    nextQuery.delete('offset');
-    if (next) nextQuery.set('next', next);
-    return json(200, {
-      _metadata: {
-        collection,
-        offset,
-        limit,
-        total: items.length,
-        next,
-        nextLink: next ? `${server.origin}${path}?${nextQuery.toString()}` : null,
-      },
-      [collection]: items.slice(offset, offset + limit),
-    });
-  }
-
-  function listEvents(key: string, query: URLSearchParams): Answer {
-    const personId = query.get('personId');
-    const types = query.get('type')?.split(',');
-    const own = events
-      .filter((event) => event.apiKey === key && event.id !== null)
-      .filter((event) => personId === null || String(event.personId) === personId)
-      .filter((event) => !types || (event.type !== null && types.includes(event.type)))
-      .map((event) => {
-        const body = eventSchema.safeParse(event.body).data;
-        return {
-          id: event.id,
-          created: event.receivedAt.toISOString(),
-          updated: event.receivedAt.toISOString(),
-          personId: event.personId,
-          message: body?.message ?? null,
-          description: body?.description ?? null,
-          noteId: null,
-          source: body?.source ?? null,
-          type: event.type,
-          property: body?.property ?? null,
-        };
-      })
-      .reverse();
-    return page('events', own, '/v1/events', query);
-  }
-
-  function searchPeople(key: string, query: URLSearchParams): Answer {
-    const email = query.get('email');
-    const found = people(key)
-      .filter((person) => email === null || person.emails.some((known) => sameText(email, known.value)))
-      .toReversed();
-    return page('people', found, '/v1/people', query);
   }
 
   function answer(
@@ -547,7 +167,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     if (trouble?.kind === 'drop') return { status: 0, body: '', drop: true };
     const context: FubRateContext = path === '/v1/events' ? (method === 'POST' ? 'POST.events' : 'events') : 'global';
     if (trouble?.kind === 'rate-limit') {
-      const limit = limits[context][registered(headers) ? 'registered' : 'unregistered'];
+      const limit = rates.limitOf(context, accounts.registered(headers));
       return errorMessage(429, 'Too many requests. Please wait before retrying.', {
         'x-ratelimit-window': String(WINDOW_SECONDS),
         'x-ratelimit-context': context,
@@ -559,7 +179,7 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     if (trouble?.kind === 'server-error') {
       return errorMessage(trouble.status ?? 500, 'An unexpected error occurred. Please try again later.');
     }
-    const counted = countRequest(account.apiKey, context, registered(headers));
+    const counted = rates.count(account.apiKey, context, accounts.registered(headers));
     const result = counted.allowed
       ? routed(method, path, query, rawBody, headers, account)
       : errorMessage(429, 'Too many requests. Please wait before retrying.');
@@ -579,12 +199,12 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     account: FubAccount,
   ): Answer {
     const isEventPost = method === 'POST' && path === '/v1/events';
-    if (expired.has(account.apiKey) && !isEventPost) {
+    if (accounts.isExpired(account.apiKey) && !isEventPost) {
       return errorMessage(403, 'Your Follow Up Boss account has expired. Please contact support to reactivate it.');
     }
     if (isEventPost) return postEvent(account, rawBody, headers);
-    if (method === 'GET' && path === '/v1/events') return listEvents(account.apiKey, query);
-    if (method === 'GET' && path === '/v1/people') return searchPeople(account.apiKey, query);
+    if (method === 'GET' && path === '/v1/events') return listEvents(events, account.apiKey, query, server.origin);
+    if (method === 'GET' && path === '/v1/people') return searchPeople(people(account.apiKey), query, server.origin);
     if (method === 'GET' && path === '/v1/identity') {
       const { name, ...unnamed } = account.account;
       return json(200, { account: name === null ? unnamed : account.account, user: account.user });
@@ -620,10 +240,9 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     events.length = 0;
     requests.length = 0;
     troubles.clear();
-    windows.clear();
-    expired.clear();
+    rates.reset();
+    accounts.reset();
     archived.clear();
-    limits = structuredClone(DEFAULT_LIMITS);
     downStatus = null;
   }
 
@@ -659,20 +278,18 @@ export async function startFakeFub({ apiKey, port, inspection = false }: FakeFub
     apiKey: first.apiKey,
     events,
     requests,
-    addAccount,
+    addAccount: accounts.add,
     expireAccount(key) {
-      if (!accounts.has(key)) throw new Error('No account with this API key');
-      expired.add(key);
+      accounts.expire(key);
     },
     registerSystem(name, key) {
-      systems.add(`${name}\n${key}`);
+      accounts.registerSystem(name, key);
     },
     archiveSource(source) {
       archived.add(source);
     },
     setLimit(context, limit, who) {
-      if (who !== 'unregistered') limits[context].registered = limit;
-      if (who !== 'registered') limits[context].unregistered = limit;
+      rates.setLimit(context, limit, who);
     },
     trouble(trouble, times = 1) {
       troubles.plan(trouble, times);
