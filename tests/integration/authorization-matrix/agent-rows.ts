@@ -1,0 +1,67 @@
+/**
+ * The matrix's rows of the agent's dashboard: each caller's own overview, settings, profile, images,
+ * leads and Follow Up Boss connection; A's lead is A's alone.
+ */
+import { dataUrl, formOf, png } from '../../support/images.ts';
+import { email, everyone, ok, partyOf, secret, signedIn, type MatrixRow } from './cells.ts';
+
+export const AGENT_ROWS: Record<string, MatrixRow> = {
+  // The agent's dashboard: each caller's own.
+  'GET /api/agents/me/overview': { request: () => ({ path: '/api/agents/me/overview' }), expect: signedIn(200) },
+  'GET /api/agents/me/settings': { request: () => ({ path: '/api/agents/me/settings' }), expect: signedIn(200) },
+  'PATCH /api/agents/me/settings': {
+    request: (w, caller) => ({ path: '/api/agents/me/settings', json: partyOf(w, caller).settings }),
+    expect: signedIn(200),
+  },
+  'GET /api/agents/profile': { request: () => ({ path: '/api/agents/profile' }), expect: signedIn(200, email) },
+  'PUT /api/agents/profile': {
+    request: (w, caller) => ({
+      path: '/api/agents/profile',
+      form: formOf(partyOf(w, caller).profile),
+    }),
+    expect: signedIn(200, email),
+  },
+  'POST /api/upload/profile-photo': {
+    request: async () => ({ path: '/api/upload/profile-photo', json: { imageData: dataUrl(await png(80, 80)) } }),
+    expect: signedIn(200, email),
+  },
+  'DELETE /api/upload/profile-photo': {
+    request: () => ({ path: '/api/upload/profile-photo' }),
+    expect: signedIn(200, email),
+  },
+  'POST /api/upload/logo': {
+    request: async () => ({ path: '/api/upload/logo', json: { imageData: dataUrl(await png(240, 60)) } }),
+    expect: signedIn(200, email),
+  },
+  'DELETE /api/upload/logo': { request: () => ({ path: '/api/upload/logo' }), expect: signedIn(200, email) },
+  'GET /api/images/:file': {
+    request: (w) => ({ path: `/api/images/${w.imageFile}` }),
+    expect: everyone(200),
+  },
+
+  // The agent's leads: A's lead is A's alone (an admin reads it on the admin's screens).
+  'GET /api/leads': { request: () => ({ path: '/api/leads' }), expect: signedIn(200, secret) },
+  'DELETE /api/leads': { fresh: true, request: () => ({ path: '/api/leads' }), expect: signedIn(200) },
+  'GET /api/leads/export.csv': { request: () => ({ path: '/api/leads/export.csv' }), expect: signedIn(200, secret) },
+  'POST /api/leads/sync-fub': {
+    request: (w) => ({ path: '/api/leads/sync-fub', json: { lead_ids: [w.a.leadId] } }),
+    expect: { 'signed out': { status: 401 }, 'agent A': ok(200), 'agent B': { status: 404 }, admin: { status: 404 } },
+  },
+  'GET /api/leads/:id/crm': {
+    request: (w) => ({ path: `/api/leads/${w.a.leadId}/crm` }),
+    expect: { 'signed out': { status: 401 }, 'agent A': ok(200), 'agent B': { status: 404 }, admin: { status: 404 } },
+  },
+  'GET /api/agents/me/integrations/fub': {
+    request: () => ({ path: '/api/agents/me/integrations/fub' }),
+    expect: signedIn(200, secret),
+  },
+  'PATCH /api/agents/me/integrations/fub': {
+    request: () => ({ path: '/api/agents/me/integrations/fub', json: { active: true } }),
+    expect: signedIn(200, secret),
+  },
+  'DELETE /api/agents/me/integrations/fub': {
+    fresh: true,
+    request: () => ({ path: '/api/agents/me/integrations/fub' }),
+    expect: signedIn(200),
+  },
+};
