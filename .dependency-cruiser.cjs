@@ -85,6 +85,14 @@ module.exports = {
       from: { path: '^src/features/' },
       to: { path: [ENTRIES, ROOT.path] },
     },
+    {
+      name: 'feature-through-its-public-folder',
+      comment:
+        "A feature is used through its public folder (src/features/<name>/public/): the rest of it is its own. A folder, not a barrel: each module is still imported on its own, so an island, a function's bundle or a lazily loaded group carries only what it uses.",
+      severity: 'error',
+      from: { path: '^src/features/([^/]+)/' },
+      to: { path: '^src/features/', pathNot: ['^src/features/$1/', '^src/features/[^/]+/public/'] },
+    },
     ...featureRules,
   ],
   options: {

@@ -4,7 +4,7 @@
 // Unlike ADMIN_EMAILS at seed, it grants again an admin demoted before: it is an operator's act.
 import * as z from 'zod';
 import { grantAdmin } from '../src/features/auth/admin.server.ts';
-import { emailSchema } from '../src/features/auth/auth-schemas.ts';
+import { emailSchema } from '../src/features/auth/public/auth-schemas.ts';
 import { openDatabase } from '../src/platform/database.ts';
 import { parseEnv } from '../src/platform/env.ts';
 import { migrate } from '../src/platform/migrate.ts';

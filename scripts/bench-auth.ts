@@ -2,7 +2,7 @@
 // 50-150 ms on this machine), a login and GET /api/auth/me on the embedded database, and the
 // database round trips of each call.
 import { performance } from 'node:perf_hooks';
-import { CURRENT_PARAMS, hashPassword, verifyPassword } from '../src/features/auth/passwords.server.ts';
+import { CURRENT_PARAMS, hashPassword, verifyPassword } from '../src/features/auth/public/passwords.server.ts';
 import { createApi } from '../src/app/app.ts';
 import { appDepsFrom } from '../src/app/compose.ts';
 import { openPglite } from '../src/platform/pglite.ts';

@@ -4,8 +4,8 @@
 // due, and the run checks that leads stored = leads answered 201 and FUB accepted each lead exactly
 // once. A bare node:http server measured in the same run is the baseline.
 import autocannon from 'autocannon';
-import { syncDue } from '../src/features/crm/crm-sync.server.ts';
-import { FUB_API_KEY_CONTEXT } from '../src/features/crm/crm-sync.server.ts';
+import { syncDue } from '../src/features/crm/public/crm-sync.server.ts';
+import { FUB_API_KEY_CONTEXT } from '../src/features/crm/public/crm-sync.server.ts';
 import { fubClient } from '../src/features/crm/fub-client.server.ts';
 import { openNeon } from '../src/platform/db.ts';
 import { encrypt } from '../src/platform/encryption.ts';

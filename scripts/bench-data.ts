@@ -30,7 +30,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod';
 import { importZhvi } from '../src/features/market/zhvi.server.ts';
-import { allTowns } from '../src/features/towns/town-data.ts';
+import { allTowns } from '../src/features/towns/public/town-data.ts';
 import { openNeon, type Db } from '../src/platform/db.ts';
 import { openPglite } from '../src/platform/pglite.ts';
 import { parseEnv } from '../src/platform/env.ts';

@@ -1,7 +1,7 @@
 // npm run bench:net-sheet — the net sheet engine in-process (no server): the reverse solve and a
 // 41-point range per call, median and p99 in µs, with computeEstimate timed in the same run as the
 // baseline. Target: well under 1 ms per call.
-import { computeEstimate } from '../src/features/net-sheet/estimate.ts';
+import { computeEstimate } from '../src/features/net-sheet/public/estimate.ts';
 import { netSheetDetailsSchema } from '../src/features/net-sheet/details.ts';
 import { defaultFeeTable } from '../src/features/net-sheet/fee-table-schema.ts';
 import { netRange, rangePrices } from '../src/features/net-sheet/range.ts';

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import type * as z from 'zod';
 import { dataRunsResponseSchema } from '../src/features/market/data-admin.ts';
 import { uploadMarketFile } from '../src/features/market/upload-chunks.ts';
-import { allTowns } from '../src/features/towns/town-data.ts';
+import { allTowns } from '../src/features/towns/public/town-data.ts';
 import { appDepsFrom } from '../src/app/compose.ts';
 import { parseEnv } from '../src/platform/env.ts';
 import { featuredAgentFrom } from '../src/platform/featured-agent.ts';

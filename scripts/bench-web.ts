@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright';
 import * as z from 'zod';
-import { SESSION_COOKIE } from '../src/features/auth/sessions.server.ts';
+import { SESSION_COOKIE } from '../src/features/auth/public/sessions.server.ts';
 import { parseEnv } from '../src/platform/env.ts';
 import { createRouter, listFiles, signedInScreens, sitePages } from '../tests/support/site-pages.ts';
 import { CHROME_FLAGS, CHROMIUM, lighthouse, type LighthouseFigures } from './bench/web-lighthouse.ts';

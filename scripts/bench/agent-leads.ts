@@ -1,7 +1,7 @@
 // An agent with many leads for bench-api and bench-load, and a session cookie of theirs, so the signed-in
 // dashboard calls are measured on the data size they must stay fast at.
 import { randomBytes } from 'node:crypto';
-import { SESSION_COOKIE, signSession, type AuthConfig } from '../../src/features/auth/sessions.server.ts';
+import { SESSION_COOKIE, signSession, type AuthConfig } from '../../src/features/auth/public/sessions.server.ts';
 import type { Db } from '../../src/platform/db.ts';
 
 /** Leads whose last name is SEARCH_NAME: a search that matches a few of many. */

@@ -1,13 +1,13 @@
 // npm run bench:api -- --lead-towns: what the leads lists' Source-filter towns cost. Each page of
 // GET /api/leads and /api/admin/leads also answers the towns the scope's town-page leads came from
-// (`towns` of matchingCte in src/features/leads/lead-list.server.ts). Here the same one-statement
+// (`towns` of matchingCte in src/features/leads/public/lead-list.server.ts). Here the same one-statement
 // page is read with the towns found by a loose index scan (as the lists do), by a DISTINCT over
 // every town-page lead (as they did before, rebuilt here) and without them (readPage's `towns`
 // option), in turns, on the bench's 100,000 leads, a quarter of them from town pages.
-import { readPage, matchingCte } from '../../src/features/leads/lead-list.server.ts';
-import { adminLeadFilterSchema } from '../../src/features/leads/lead-list.ts';
-import { readSession, SESSION_COOKIE, type SessionClaims } from '../../src/features/auth/sessions.server.ts';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { readPage, matchingCte } from '../../src/features/leads/public/lead-list.server.ts';
+import { adminLeadFilterSchema } from '../../src/features/leads/public/lead-list.ts';
+import { readSession, SESSION_COOKIE, type SessionClaims } from '../../src/features/auth/public/sessions.server.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import type { PostgresBench } from './postgres-bench.ts';
 
 const CONCURRENCY = 10;

@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AuthConfig } from '../../src/features/auth/sessions.server.ts';
+import type { AuthConfig } from '../../src/features/auth/public/sessions.server.ts';
 import { openNeon, type Db } from '../../src/platform/db.ts';
 import { parseEnv } from '../../src/platform/env.ts';
 import { featuredAgentFrom, type FeaturedAgent } from '../../src/platform/featured-agent.ts';

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import * as z from 'zod';
-import { accessControl } from '../features/auth/access.server.ts';
+import { accessControl } from '../features/auth/public/access.server.ts';
 import { csrfProtection } from '../features/auth/csrf.server.ts';
-import type { CrmContext } from '../features/crm/crm-sync.server.ts';
+import type { CrmContext } from '../features/crm/public/crm-sync.server.ts';
 import { WorkersBusy } from '../platform/workers-busy.server.ts';
 import { TooManyAttempts } from '../platform/rate-limit.server.ts';
-import type { AuthConfig } from '../features/auth/sessions.server.ts';
-import type { EmailAddress, EmailProvider, MailContext } from '../features/email/email.server.ts';
+import type { AuthConfig } from '../features/auth/public/sessions.server.ts';
+import type { EmailAddress, EmailProvider, MailContext } from '../features/email/public/email.server.ts';
 import type { RefreshPlan } from '../features/market/feeds.server.ts';
 import type { SiteBuilds } from '../features/site-build/site-build.server.ts';
 import { API_GROUPS, type GroupDeps, type GroupName } from './api-groups.server.ts';
@@ -68,7 +68,7 @@ export interface AppDeps {
   clientIp?: (request: Request) => string | undefined;
   /**
    * New-lead notices one agent address receives an hour at most (LEAD_NOTICES_PER_HOUR); beyond it
-   * leads are saved unannounced. Default 20 (src/features/lead-origin/lead-limits.server.ts).
+   * leads are saved unannounced. Default 20 (src/features/lead-origin/public/lead-limits.server.ts).
    */
   leadNoticesPerHour?: number;
   /**

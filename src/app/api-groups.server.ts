@@ -11,9 +11,9 @@
  * src/app/api-routes.test.ts fails when that file is stale.
  */
 import { Hono, type Context } from 'hono';
-import type { AuthConfig } from '../features/auth/sessions.server.ts';
-import type { CrmContext } from '../features/crm/crm-sync.server.ts';
-import type { EmailAddress, EmailProvider, MailContext } from '../features/email/email.server.ts';
+import type { AuthConfig } from '../features/auth/public/sessions.server.ts';
+import type { CrmContext } from '../features/crm/public/crm-sync.server.ts';
+import type { EmailAddress, EmailProvider, MailContext } from '../features/email/public/email.server.ts';
 import type { UnsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import type { RefreshPlan } from '../features/market/feeds.server.ts';
 import type { SiteBuilds } from '../features/site-build/site-build.server.ts';
@@ -71,7 +71,7 @@ function declared<Input>(
 const siteUrlOf = (mail: MailContext) => (request: Request) => mail.siteUrl(request);
 
 async function exportLimitsOf(deps: GroupDeps) {
-  return (await import('../features/leads/lead-export.server.ts')).leadExportLimits(deps.leadExportPageRows);
+  return (await import('../features/leads/public/lead-export.server.ts')).leadExportLimits(deps.leadExportPageRows);
 }
 
 /** Every group, in the order the OpenAPI document lists their operations (precedence is comparePaths'). */
@@ -89,7 +89,7 @@ export const API_GROUPS = {
     ({ db }) => ({ db }),
   ),
   overview: declared(
-    async () => (await import('../features/dashboard/overview.server.ts')).overviewApi,
+    async () => (await import('../features/dashboard/public/overview.server.ts')).overviewApi,
     ({ db }) => ({ db }),
   ),
   adminOverview: declared(
@@ -109,7 +109,7 @@ export const API_GROUPS = {
     ({ db, purge }) => ({ db, purge }),
   ),
   images: declared(
-    async () => (await import('../features/images/images.server.ts')).imagesApi,
+    async () => (await import('../features/images/public/images.server.ts')).imagesApi,
     ({ db }) => ({ db }),
   ),
   netSheet: declared(
@@ -121,7 +121,7 @@ export const API_GROUPS = {
     ({ db, clientAddress }) => ({ db, clientIp: clientAddress }),
   ),
   estimatePdf: declared(
-    async () => (await import('../features/net-sheet/estimate-pdf.server.ts')).estimatePdfApi,
+    async () => (await import('../features/net-sheet/public/estimate-pdf.server.ts')).estimatePdfApi,
     ({ db, mail, clientAddress }) => ({ db, siteUrl: siteUrlOf(mail), clientIp: clientAddress }),
   ),
   offersPdf: declared(
@@ -147,7 +147,7 @@ export const API_GROUPS = {
     async ({ db, crm }) => ({ db, crm: await crm() }),
   ),
   leadExport: declared(
-    async () => (await import('../features/leads/lead-export.server.ts')).leadExportApi,
+    async () => (await import('../features/leads/public/lead-export.server.ts')).leadExportApi,
     async (deps) => ({ db: deps.db, limits: await exportLimitsOf(deps) }),
   ),
   adminLeads: declared(
@@ -187,7 +187,7 @@ export const API_GROUPS = {
     ({ db }) => ({ db }),
   ),
   siteImages: declared(
-    async () => (await import('../features/site-images/site-images.server.ts')).siteImagesApi,
+    async () => (await import('../features/site-images/public/site-images.server.ts')).siteImagesApi,
     ({ db, purge }) => ({ db, purge }),
   ),
   siteContent: declared(

@@ -1,9 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import * as z from 'zod';
 import { readSiteContent } from '../features/content/site-content.server.ts';
-import { logoHeight, logoSource } from '../features/site-images/logo.ts';
+import { logoHeight, logoSource } from '../features/site-images/public/logo.ts';
 import { SHOWCASE_FALLBACK, showcaseImages } from '../features/showcase/showcase.ts';
-import { zhviPointSchema, type RecentSale, type TownPageData } from '../features/towns/town-page.ts';
+import { zhviPointSchema, type RecentSale, type TownPageData } from '../features/towns/public/town-page.ts';
 import { openDatabase, sharedDatabase } from '../platform/database.ts';
 import type { Db } from '../platform/db.ts';
 import { parseEnv } from '../platform/env.ts';

@@ -6,7 +6,7 @@
  * the app registers.
  */
 import * as z from 'zod';
-import { SESSION_COOKIE } from '../features/auth/sessions.server.ts';
+import { SESSION_COOKIE } from '../features/auth/public/sessions.server.ts';
 import { describeStoredSize, MAX_UPLOAD_BODY_BYTES, type StoredSize } from '../ui/uploads.ts';
 import { groupDigits } from '../ui/money.ts';
 import type { Access, OperationDoc, RequestContent } from '../platform/operation.ts';

@@ -1,4 +1,4 @@
-import type { RouteAccess } from '../features/auth/access.server.ts';
+import type { RouteAccess } from '../features/auth/public/access.server.ts';
 import { API_ROUTES } from './api-routes.generated.ts';
 
 /** Who may call each API route, `METHOD /api/path`: the generated table's, for the access check and the matrix. */

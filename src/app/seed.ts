@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { grantAdmin, type GrantResult } from '../features/auth/admin.server.ts';
-import { hashPassword } from '../features/auth/passwords.server.ts';
-import { SYSTEM_DEFAULTS } from '../features/net-sheet/estimate.ts';
+import { hashPassword } from '../features/auth/public/passwords.server.ts';
+import { SYSTEM_DEFAULTS } from '../features/net-sheet/public/estimate.ts';
 import type { RunRecord } from '../features/market/data-runs.server.ts';
 import { csvFromFile, soldFromFile } from '../features/market/feeds.server.ts';
 import { refreshMarketData } from '../features/market/refresh.server.ts';

@@ -4,7 +4,7 @@
  * specs answer (one run of each status, the finished one naming 119 towns).
  */
 import type { Page } from '@playwright/test';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 
 export const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 

@@ -9,7 +9,7 @@ import { createWriteStream } from 'node:fs';
 import { stat, writeFile } from 'node:fs/promises';
 import { finished } from 'node:stream/promises';
 import * as z from 'zod';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
 import { fakeSeries, zhviCsv } from '../fakes/zillow.ts';
 import { buildCard, runsTable, WCAG } from './admin-data-screen.ts';

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import sharp from 'sharp';
-import { showcasePublicSchema } from '../../src/features/showcase/showcase-settings.ts';
+import { showcasePublicSchema } from '../../src/features/showcase/public/showcase-settings.ts';
 import {
   expect,
   expectNoAxeViolations,

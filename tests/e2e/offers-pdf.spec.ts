@@ -1,7 +1,7 @@
 // The offers comparison as a PDF (its Download PDF button), and the estimate page's range and offers
 // reached from the agent page's result (newcomer audit 2026-11-26, minor 22).
 import type { Page } from '@playwright/test';
-import { comparisonAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
+import { comparisonAnswerSchema } from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { readPdf } from '../support/pdf.ts';
 import {
   calculateOnAgentPage,

@@ -12,7 +12,7 @@ import {
   dataStartedSchema,
   uploadChunkAnswerSchema,
 } from '../../src/features/market/data-admin.ts';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { CHANGED_ZHVI, chunkPath, newAdmin, SAMPLE_ZHVI, useAdminDataSuite } from '../support/admin-data-suite.ts';

@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { mailgunViewSchema, testEmailAnswerSchema } from '../../src/features/email/email-settings.ts';
-import { createOutboxProvider } from '../../src/features/email/email.server.ts';
+import { createOutboxProvider } from '../../src/features/email/public/email.server.ts';
 import { settingsAwareProvider } from '../../src/features/email/providers/choose-provider.server.ts';
 import { seoAnswerSchema, seoSavedSchema } from '../../src/features/seo/seo-settings.ts';
 import { parseEnv } from '../../src/platform/env.ts';

@@ -15,7 +15,7 @@ import {
   SHOWCASE_DEFAULT_IMAGES,
   showcasePublicSchema,
   showcaseSavedSchema,
-} from '../../src/features/showcase/showcase-settings.ts';
+} from '../../src/features/showcase/public/showcase-settings.ts';
 import { expectError, expectFieldError, expectJson } from '../support/api-suite.ts';
 import { clientAs, IP_HEADER, SESSION_COOKIE, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

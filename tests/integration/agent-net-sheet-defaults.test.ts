@@ -9,7 +9,7 @@ import {
   agentSettingsResponseSchema,
   agentSettingsSavedSchema,
   type AgentDefaults,
-} from '../../src/features/net-sheet/agent-settings.ts';
+} from '../../src/features/net-sheet/public/agent-settings.ts';
 import { expectError, expectFieldError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -5,7 +5,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { calculatorSettingsSchema, settingsResponseSchema } from '../../src/features/net-sheet/agent-settings.ts';
+import {
+  calculatorSettingsSchema,
+  settingsResponseSchema,
+} from '../../src/features/net-sheet/public/agent-settings.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -54,7 +54,7 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
     });
 
     it('still signs in an account whose password was chosen under the old minimum of 6 (decision 0047)', async () => {
-      const { hashPassword } = await import('../../src/features/auth/passwords.server.ts');
+      const { hashPassword } = await import('../../src/features/auth/public/passwords.server.ts');
       const account = await createAccount(suite);
       await suite.db.query('UPDATE agents SET password_hash = $2 WHERE id = $1', [
         account.id,
@@ -68,7 +68,7 @@ describe.each(BACKENDS)('agent accounts on %s', (backend) => {
     });
 
     it('upgrades a hash made with weaker parameters at the next login', async () => {
-      const { hashPassword } = await import('../../src/features/auth/passwords.server.ts');
+      const { hashPassword } = await import('../../src/features/auth/public/passwords.server.ts');
       const account = await createAccount(suite);
       const weak = await hashPassword(account.password, { N: 1024, r: 8, p: 1 });
       await suite.db.query('UPDATE agents SET password_hash = $2 WHERE id = $1', [account.id, weak]);

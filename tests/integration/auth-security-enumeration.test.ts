@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { hashPassword } from '../../src/features/auth/passwords.server.ts';
+import { hashPassword } from '../../src/features/auth/public/passwords.server.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { createAccount, lastLinkToken, signupBody, TEST_SESSION_SECRET, useAuthSuite } from '../support/auth-suite.ts';
 

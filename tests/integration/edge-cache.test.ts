@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import { recordingPurger } from '../fakes/edge-purger.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
 import { matching } from '../support/api-suite.ts';

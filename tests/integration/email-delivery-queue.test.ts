@@ -11,7 +11,7 @@ import {
   queueEmail,
   queueEmails,
   type OutgoingEmail,
-} from '../../src/features/email/email.server.ts';
+} from '../../src/features/email/public/email.server.ts';
 import { deliverQueued } from '../../src/features/email/email-delivery.server.ts';
 import { BACKENDS } from '../support/backends.ts';
 import {

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { EncryptionError } from '../../src/platform/encryption.ts';
-import { createOutboxProvider, queueEmails } from '../../src/features/email/email.server.ts';
+import { createOutboxProvider, queueEmails } from '../../src/features/email/public/email.server.ts';
 import { chooseProvider, settingsAwareProvider } from '../../src/features/email/providers/choose-provider.server.ts';
 import { BACKENDS } from '../support/backends.ts';
 import {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
-import { parseRetryAfter } from '../../src/features/email/email.server.ts';
+import { parseRetryAfter } from '../../src/features/email/public/email.server.ts';
 import { anyString, matching } from '../support/api-suite.ts';
 import {
   fakes,

@@ -4,7 +4,7 @@
  * failed; complete Mailgun settings send the agent's notice through Mailgun.
  */
 import { describe, expect, it } from 'vitest';
-import { createOutboxProvider } from '../../src/features/email/email.server.ts';
+import { createOutboxProvider } from '../../src/features/email/public/email.server.ts';
 import { settingsAwareProvider } from '../../src/features/email/providers/choose-provider.server.ts';
 import { anyNumber, anyString, expectJson } from '../support/api-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -4,7 +4,7 @@
  * timeout retried under the same Idempotency-Key, unreachable).
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_AFTER_SECONDS } from '../../src/features/email/email.server.ts';
+import { MAX_RETRY_AFTER_SECONDS } from '../../src/features/email/public/email.server.ts';
 import { matching } from '../support/api-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import {

@@ -8,8 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { createEstimate } from '../support/estimates.ts';
-import { detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
-import { escapeHtml } from '../../src/features/email/html.ts';
+import { detailedEstimateAnswerSchema } from '../../src/features/net-sheet/public/sheet-answer.ts';
+import { escapeHtml } from '../../src/features/email/public/html.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { anyString, expectError, expectJson } from '../support/api-suite.ts';
 import {

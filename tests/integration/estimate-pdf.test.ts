@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
-import { processImage } from '../../src/features/images/images.server.ts';
+import { detailedEstimateAnswerSchema } from '../../src/features/net-sheet/public/sheet-answer.ts';
+import { processImage } from '../../src/features/images/public/images.server.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
 import { createAgent } from '../support/fixtures.ts';

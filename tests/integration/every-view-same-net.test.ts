@@ -10,17 +10,17 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as z from 'zod';
-import { estimateSchema } from '../../src/features/net-sheet/estimate-request.ts';
-import { escapeHtml } from '../../src/features/email/html.ts';
-import { estimateEmail } from '../../src/features/email/templates.ts';
-import { netSheetLines } from '../../src/features/net-sheet/net-sheet.ts';
+import { estimateSchema } from '../../src/features/net-sheet/public/estimate-request.ts';
+import { escapeHtml } from '../../src/features/email/public/html.ts';
+import { estimateEmail } from '../../src/features/email/public/templates.ts';
+import { netSheetLines } from '../../src/features/net-sheet/public/net-sheet.ts';
 import { detailsFrom, draftFrom } from '../../src/features/net-sheet/refine-form.ts';
 import {
   comparisonAnswerSchema,
   detailedEstimateAnswerSchema,
   rangeAnswerSchema,
   sheetAnswerSchema,
-} from '../../src/features/net-sheet/sheet-answer.ts';
+} from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { formatMoney } from '../../src/ui/money.ts';
 import { expectJson, useApiSuite } from '../support/api-suite.ts';
 import { createAgent } from '../support/fixtures.ts';

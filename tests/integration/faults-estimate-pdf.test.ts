@@ -5,12 +5,12 @@
  * Decision record: docs/decisions/0023-faults-lose-nothing-and-send-nothing-twice.md.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queueEmail } from '../../src/features/email/email.server.ts';
+import { queueEmail } from '../../src/features/email/public/email.server.ts';
 import { deliverQueued, type DeliverOptions } from '../../src/features/email/email-delivery.server.ts';
 import { resendIdempotencyKey } from '../../src/features/email/providers/resend.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
 import { estimateAttachments } from '../../src/features/email/estimate-attachments.server.ts';
-import { estimatePdfFilename, PDF_MESSAGES } from '../../src/features/net-sheet/estimate-pdf.server.ts';
+import { estimatePdfFilename, PDF_MESSAGES } from '../../src/features/net-sheet/public/estimate-pdf.server.ts';
 import { WorkersBusy } from '../../src/platform/workers-busy.server.ts';
 import { DatabaseUnavailable } from '../../src/platform/db.ts';
 import { deliverDueEmail } from '../../src/app/scheduled-jobs.ts';

@@ -5,9 +5,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { syncDue } from '../../src/features/crm/crm-sync.server.ts';
+import { syncDue } from '../../src/features/crm/public/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
-import { leadSyncAnswerSchema } from '../../src/features/crm/lead-sync.ts';
+import { leadSyncAnswerSchema } from '../../src/features/crm/public/lead-sync.ts';
 import { startFakeFub } from '../fakes/fub.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { type Client } from '../support/auth-suite.ts';

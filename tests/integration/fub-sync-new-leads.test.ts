@@ -5,9 +5,9 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { syncDue } from '../../src/features/crm/crm-sync.server.ts';
+import { syncDue } from '../../src/features/crm/public/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
-import { FUB_API_KEY_CONTEXT } from '../../src/features/crm/crm-sync.server.ts';
+import { FUB_API_KEY_CONTEXT } from '../../src/features/crm/public/crm-sync.server.ts';
 import { encrypt } from '../../src/platform/encryption.ts';
 import { startFakeFub } from '../fakes/fub.ts';
 import { expectJson } from '../support/api-suite.ts';

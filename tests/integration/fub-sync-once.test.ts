@@ -8,11 +8,11 @@
  */
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { leadAnswerSchema } from '../../src/features/leads/lead.ts';
-import { syncDue } from '../../src/features/crm/crm-sync.server.ts';
+import { leadAnswerSchema } from '../../src/features/leads/public/lead.ts';
+import { syncDue } from '../../src/features/crm/public/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
-import { fubIntegrationSchema } from '../../src/features/crm/fub-integration.ts';
-import { leadSyncSchema } from '../../src/features/crm/lead-sync.ts';
+import { fubIntegrationSchema } from '../../src/features/crm/public/fub-integration.ts';
+import { leadSyncSchema } from '../../src/features/crm/public/lead-sync.ts';
 import { startFakeFub } from '../fakes/fub.ts';
 import { expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';

@@ -9,8 +9,8 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { profileAnswerSchema } from '../../src/features/agents/profile.ts';
-import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/estimate-limits.server.ts';
-import { IMAGE_MESSAGES } from '../../src/features/images/images.server.ts';
+import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/public/estimate-limits.server.ts';
+import { IMAGE_MESSAGES } from '../../src/features/images/public/images.server.ts';
 import { estimateAttachments } from '../../src/features/email/estimate-attachments.server.ts';
 import { workerPoolStats } from '../../src/platform/worker-pool.server.ts';
 import { expectError, expectJson, expectTooMany } from '../support/api-suite.ts';

@@ -8,7 +8,7 @@ import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { profileAnswerSchema } from '../../src/features/agents/profile.ts';
-import { IMAGE_MESSAGES } from '../../src/features/images/images.server.ts';
+import { IMAGE_MESSAGES } from '../../src/features/images/public/images.server.ts';
 import { MAX_UPLOAD_BODY_BYTES, UPLOAD_TOO_LARGE } from '../../src/ui/uploads.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, IP_HEADER, SESSION_COOKIE, useAuthSuite, type Client } from '../support/auth-suite.ts';

@@ -5,7 +5,7 @@
  */
 import { randomInt } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/estimate-limits.server.ts';
+import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/public/estimate-limits.server.ts';
 import { expectJson, expectTooMany } from '../support/api-suite.ts';
 import { useAuthSuite } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

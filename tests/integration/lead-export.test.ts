@@ -9,10 +9,10 @@
 import { describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import type { Db } from '../../src/platform/db.ts';
-import { EXPORT_HEADERS, LEAD_EXPORT } from '../../src/features/leads/lead-export.ts';
-import { csvLine, LEAD_CSV_COLUMNS, leadCsvCells } from '../../src/features/leads/lead-list.ts';
-import { LEAD_ORIGINS } from '../../src/features/lead-origin/lead-origin.ts';
-import { leadSourceLabel } from '../../src/features/lead-origin/lead-page.ts';
+import { EXPORT_HEADERS, LEAD_EXPORT } from '../../src/features/leads/public/lead-export.ts';
+import { csvLine, LEAD_CSV_COLUMNS, leadCsvCells } from '../../src/features/leads/public/lead-list.ts';
+import { LEAD_ORIGINS } from '../../src/features/lead-origin/public/lead-origin.ts';
+import { leadSourceLabel } from '../../src/features/lead-origin/public/lead-page.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS, type Backend } from '../support/backends.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { expectFieldError } from '../support/api-suite.ts';
 import { useAuthSuite } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
-import { originOf, townSlugOf } from '../../src/features/lead-origin/lead-origin.ts';
+import { originOf, townSlugOf } from '../../src/features/lead-origin/public/lead-origin.ts';
 import { addLeads, type SeedLead } from '../support/lead-list-suite.ts';
 import { leadListRequests } from '../support/lead-list-requests.ts';
 

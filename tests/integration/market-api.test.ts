@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, useApiSuite } from '../support/api-suite.ts';
-import { nearestTowns, allTowns } from '../../src/features/towns/town-data.ts';
+import { nearestTowns, allTowns } from '../../src/features/towns/public/town-data.ts';
 
 describe.each(BACKENDS)('market API on %s', (backend) => {
   const suite = useApiSuite(backend, 'market');

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import refreshInBackground from '../../netlify/functions/refresh-market-data-background.mts';
 import startDailyRefresh from '../../netlify/functions/refresh-market-data.mts';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import { BACKGROUND_SECRET_HEADER, backgroundSecret } from '../../src/platform/background-work.ts';
 import { openDatabase } from '../../src/platform/database.ts';
 import { parseEnv } from '../../src/platform/env.ts';

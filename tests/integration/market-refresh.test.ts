@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createResoClient } from '../../src/features/market/reso-client.server.ts';
 import { csvFromUrl } from '../../src/features/market/feeds.server.ts';
 import { refreshMarketData } from '../../src/features/market/refresh.server.ts';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
 import { generateClosedSales, startFakeReso, type FakeReso } from '../fakes/reso.ts';
 import { startFakeZillow, zhviCsvText, ZHVI_PATH, type FakeZillow } from '../fakes/zillow.ts';

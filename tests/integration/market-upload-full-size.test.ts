@@ -14,7 +14,7 @@ import { finished } from 'node:stream/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dataRunsResponseSchema } from '../../src/features/market/data-admin.ts';
 import { uploadMarketFile } from '../../src/features/market/upload-chunks.ts';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import { generateClosedSales } from '../fakes/reso.ts';
 import { fakeSeries, zhviCsv } from '../fakes/zillow.ts';
 import { expectJson } from '../support/api-suite.ts';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { reverseAnswerSchema, type SheetAnswer } from '../../src/features/net-sheet/sheet-answer.ts';
+import { reverseAnswerSchema, type SheetAnswer } from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectJson, useApiSuite } from '../support/api-suite.ts';
 import { NASSAU, nassauNet, netSheetCalls } from '../support/net-sheet-api.ts';

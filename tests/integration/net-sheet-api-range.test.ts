@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { rangeAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
+import { rangeAnswerSchema } from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectFieldError, expectJson, useApiSuite } from '../support/api-suite.ts';
 import { NASSAU, nassauNet, netSheetCalls, quickNet } from '../support/net-sheet-api.ts';

@@ -6,7 +6,7 @@
  * not read back from the engine.
  */
 import { describe, expect, it } from 'vitest';
-import { reverseAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
+import { reverseAnswerSchema } from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectFieldError, expectJson, useApiSuite } from '../support/api-suite.ts';
 import { NASSAU, nassauNet, netSheetCalls, quickNet } from '../support/net-sheet-api.ts';

@@ -6,7 +6,10 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { comparisonAnswerSchema, detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
+import {
+  comparisonAnswerSchema,
+  detailedEstimateAnswerSchema,
+} from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { longIslandDate } from '../../src/features/net-sheet/stored-sheet.ts';
 import { addDays } from '../../src/features/net-sheet/detailed-sheet.ts';
 import { countRows, createAgent } from '../support/fixtures.ts';

@@ -4,7 +4,7 @@
  * side), an agent on the system default keeps no split, and the fee table starts with no corrections.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitCommission } from '../../src/features/net-sheet/agent-settings.ts';
+import { splitCommission } from '../../src/features/net-sheet/public/agent-settings.ts';
 import { migrate } from '../../src/platform/migrate.ts';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
 import { createAgent } from '../support/fixtures.ts';

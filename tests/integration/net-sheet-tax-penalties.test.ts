@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
+import { detailedEstimateAnswerSchema } from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { readPdf } from '../support/pdf.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { BACKENDS } from '../support/backends.ts';

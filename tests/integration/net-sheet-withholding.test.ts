@@ -12,7 +12,7 @@ import {
   reverseAnswerSchema,
   sheetAnswerSchema,
   type SheetAnswer,
-} from '../../src/features/net-sheet/sheet-answer.ts';
+} from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { countRows, createAgent } from '../support/fixtures.ts';
 import { expectFieldError, expectJson, useApiSuite } from '../support/api-suite.ts';

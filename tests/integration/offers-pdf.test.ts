@@ -5,8 +5,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/estimate-limits.server.ts';
-import { comparisonAnswerSchema, detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
+import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/public/estimate-limits.server.ts';
+import {
+  comparisonAnswerSchema,
+  detailedEstimateAnswerSchema,
+} from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { workerPoolStats } from '../../src/platform/worker-pool.server.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { expectError, expectJson, expectTooMany } from '../support/api-suite.ts';

@@ -6,13 +6,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { estimateSchema } from '../../src/features/net-sheet/estimate-request.ts';
+import { estimateSchema } from '../../src/features/net-sheet/public/estimate-request.ts';
 import {
   comparisonAnswerSchema,
   detailedEstimateAnswerSchema,
   rangeAnswerSchema,
   sheetAnswerSchema,
-} from '../../src/features/net-sheet/sheet-answer.ts';
+} from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { expectJson, useApiSuite } from '../support/api-suite.ts';
 import { estimateResponse } from '../support/schemas.ts';

@@ -4,7 +4,7 @@
  * are left out, the 12 weeks are zero-filled, and the whole answer costs one round trip.
  */
 import { describe, expect, it } from 'vitest';
-import { overviewResponseSchema, type Week } from '../../src/features/dashboard/overview.ts';
+import { overviewResponseSchema, type Week } from '../../src/features/dashboard/public/overview.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

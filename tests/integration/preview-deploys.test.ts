@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FubEvent } from '../../src/features/crm/fub-client.server.ts';
 import { PREVIEW_FUB_MESSAGE } from '../../src/features/crm/preview-fub-client.server.ts';
 import { saveMailgunSettings } from '../../src/features/email/email-settings.server.ts';
-import type { ProviderMessage } from '../../src/features/email/email.server.ts';
+import type { ProviderMessage } from '../../src/features/email/public/email.server.ts';
 import { appDepsFrom } from '../../src/app/compose.ts';
 import { parseEnv } from '../../src/platform/env.ts';
 import { startFakeFub, type FakeFub } from '../fakes/fub.ts';

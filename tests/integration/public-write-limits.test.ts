@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { LIMITS } from '../../src/platform/rate-limit.server.ts';
 import { unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
-import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/estimate-limits.server.ts';
-import { LEAD_LIMITS } from '../../src/features/lead-origin/lead-limits.server.ts';
+import { ESTIMATE_LIMITS } from '../../src/features/net-sheet/public/estimate-limits.server.ts';
+import { LEAD_LIMITS } from '../../src/features/lead-origin/public/lead-limits.server.ts';
 import { expectJson, expectTooMany } from '../support/api-suite.ts';
 import {
   createAccount,

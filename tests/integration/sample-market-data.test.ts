@@ -12,7 +12,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resoFileSource } from '../../src/features/market/reso-file-source.server.ts';
 import { refreshMarketData } from '../../src/features/market/refresh.server.ts';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import { readTowns } from '../../src/app/build-data.ts';
 import { openDatabase } from '../../src/platform/database.ts';
 import { parseEnv } from '../../src/platform/env.ts';

@@ -6,11 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { estimateSchema } from '../../src/features/net-sheet/estimate-request.ts';
-import { estimateEmail, newLeadEmail } from '../../src/features/email/templates.ts';
-import { escapeHtml } from '../../src/features/email/html.ts';
+import { estimateSchema } from '../../src/features/net-sheet/public/estimate-request.ts';
+import { estimateEmail, newLeadEmail } from '../../src/features/email/public/templates.ts';
+import { escapeHtml } from '../../src/features/email/public/html.ts';
 import { estimateAttachments } from '../../src/features/email/estimate-attachments.server.ts';
-import { comparisonAnswerSchema, detailedEstimateAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
+import {
+  comparisonAnswerSchema,
+  detailedEstimateAnswerSchema,
+} from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { longIslandDate } from '../../src/features/net-sheet/stored-sheet.ts';
 import { addDays } from '../../src/features/net-sheet/detailed-sheet.ts';
 import { expectJson, useApiSuite } from '../support/api-suite.ts';

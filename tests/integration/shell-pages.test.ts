@@ -14,7 +14,7 @@ import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backen
 import { createAgent } from '../support/fixtures.ts';
 import { ISLAND_END, islandDataId, LIGHT_ISLANDS, type LightIsland } from '../../src/ui/light-island.ts';
 import { startApi, type RunningApi } from '../support/http.ts';
-import { estimateSchema } from '../../src/features/net-sheet/estimate-request.ts';
+import { estimateSchema } from '../../src/features/net-sheet/public/estimate-request.ts';
 import { formatMoney } from '../../src/ui/money.ts';
 
 /** An island's container as the pages write it, with the loading state the build renders in it. */

@@ -23,7 +23,7 @@ import {
   siteBuilds,
   type SiteBuilds,
 } from '../../src/features/site-build/site-build.server.ts';
-import { siteBuildResponseSchema, siteBuildStartedSchema } from '../../src/features/site-build/site-build.ts';
+import { siteBuildResponseSchema, siteBuildStartedSchema } from '../../src/features/site-build/public/site-build.ts';
 import { SETTINGS_MESSAGES } from '../../src/features/settings/settings-messages.ts';
 import { siteFolder } from '../../src/app/site-server.ts';
 import { startFakeBuildHook, type FakeBuildHook } from '../fakes/build-hook.ts';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { siteLogosAnswerSchema } from '../../src/features/site-images/site-images.ts';
+import { siteLogosAnswerSchema } from '../../src/features/site-images/public/site-images.ts';
 import { readSiteChrome } from '../../src/app/build-data.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { BACKENDS } from '../support/backends.ts';

@@ -6,9 +6,9 @@
  */
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { IMAGE_MESSAGES } from '../../src/features/images/images.server.ts';
+import { IMAGE_MESSAGES } from '../../src/features/images/public/images.server.ts';
 import { ogImageAnswerSchema } from '../../src/features/seo/seo-settings.ts';
-import { siteLogosAnswerSchema } from '../../src/features/site-images/site-images.ts';
+import { siteLogosAnswerSchema } from '../../src/features/site-images/public/site-images.ts';
 import { expectError, expectJson } from '../support/api-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { dataUrl, png } from '../support/images.ts';

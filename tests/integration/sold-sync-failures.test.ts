@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ResoErrorKind } from '../../src/features/market/reso-error.server.ts';
 import { syncSoldHomes, type SoldTown } from '../../src/features/market/sold-sync.server.ts';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import {
   closedSale,
   generateClosedSales,

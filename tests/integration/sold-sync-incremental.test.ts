@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { syncSoldHomes } from '../../src/features/market/sold-sync.server.ts';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import { closedSale, generateClosedSales, startFakeReso, type FakeReso } from '../fakes/reso.ts';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';
 import { NOW, WINDOW_START, LATER, feedForAllTowns, slugOfKey, soldSyncHelpers } from '../support/sold-sync-suite.ts';

@@ -3,7 +3,7 @@
  * with the rest of the seed, every field as in the file, and seeding again changes nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allTowns, type Town } from '../../src/features/towns/town-data.ts';
+import { allTowns, type Town } from '../../src/features/towns/public/town-data.ts';
 import { seedTowns } from '../../src/features/towns/towns-seed.server.ts';
 import { seed } from '../../src/app/seed.ts';
 import { BACKENDS, openTestDatabase, type TestDatabase } from '../support/backends.ts';

@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import type { ProviderMessage } from '../../src/features/email/email.server.ts';
+import type { ProviderMessage } from '../../src/features/email/public/email.server.ts';
 import { INVALID_UNSUBSCRIBE_LINK } from '../../src/features/email/unsubscribe.ts';
 import { anyNumber, expectError, expectJson } from '../support/api-suite.ts';
 import { signupBody } from '../support/auth-suite.ts';

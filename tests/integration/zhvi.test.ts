@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { importZillowInventory } from '../../src/features/market/zillow-inventory.server.ts';
 import { importZhvi } from '../../src/features/market/zhvi.server.ts';
 import { ZillowFileError, type ZillowImportReport } from '../../src/features/market/zillow-scan.server.ts';
-import { allTowns } from '../../src/features/towns/town-data.ts';
+import { allTowns } from '../../src/features/towns/public/town-data.ts';
 import {
   fakeSeries,
   INVENTORY_PATH,

@@ -7,8 +7,8 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { expect } from 'vitest';
-import type { EmailProvider } from '../../src/features/email/email.server.ts';
-import type { AuthConfig } from '../../src/features/auth/sessions.server.ts';
+import type { EmailProvider } from '../../src/features/email/public/email.server.ts';
+import type { AuthConfig } from '../../src/features/auth/public/sessions.server.ts';
 import type { AppDeps } from '../../src/app/api-app.ts';
 import type { Db } from '../../src/platform/db.ts';
 import type { Backend, TestDatabase } from './backends.ts';

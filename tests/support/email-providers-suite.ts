@@ -14,7 +14,7 @@ import {
   type EmailProvider,
   type OutgoingEmail,
   type ProviderMessage,
-} from '../../src/features/email/email.server.ts';
+} from '../../src/features/email/public/email.server.ts';
 import { deliverQueued } from '../../src/features/email/email-delivery.server.ts';
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';

@@ -10,10 +10,10 @@ import {
   type EmailAddress,
   type EmailProvider,
   type ProviderMessage,
-} from '../../src/features/email/email.server.ts';
+} from '../../src/features/email/public/email.server.ts';
 import { type DeliverOptions } from '../../src/features/email/email-delivery.server.ts';
 import { unsubscribeLinks, unsubscribeSigner } from '../../src/features/email/unsubscribe.server.ts';
-import type { AuthConfig } from '../../src/features/auth/sessions.server.ts';
+import type { AuthConfig } from '../../src/features/auth/public/sessions.server.ts';
 import type { AppDeps } from '../../src/app/api-app.ts';
 import type { Db } from '../../src/platform/db.ts';
 import { openTestDatabase, type Backend, type TestDatabase } from './backends.ts';

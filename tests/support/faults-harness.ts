@@ -5,8 +5,8 @@
  * from distinct visitors.
  */
 import { afterAll } from 'vitest';
-import { leadAnswerSchema } from '../../src/features/leads/lead.ts';
-import { FUB_API_KEY_CONTEXT, FUB_SYSTEM_KEY_CONTEXT } from '../../src/features/crm/crm-sync.server.ts';
+import { leadAnswerSchema } from '../../src/features/leads/public/lead.ts';
+import { FUB_API_KEY_CONTEXT, FUB_SYSTEM_KEY_CONTEXT } from '../../src/features/crm/public/crm-sync.server.ts';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { createMailgunProvider } from '../../src/features/email/providers/mailgun.server.ts';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';

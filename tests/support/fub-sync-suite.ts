@@ -6,8 +6,8 @@
 import { afterEach } from 'vitest';
 import * as z from 'zod';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
-import { fubIntegrationSchema } from '../../src/features/crm/fub-integration.ts';
-import { leadSyncSchema } from '../../src/features/crm/lead-sync.ts';
+import { fubIntegrationSchema } from '../../src/features/crm/public/fub-integration.ts';
+import { leadSyncSchema } from '../../src/features/crm/public/lead-sync.ts';
 import { expectJson } from './api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from './auth-suite.ts';
 import { createEstimate } from './estimates.ts';

@@ -2,8 +2,8 @@
 import { expect } from 'vitest';
 import * as z from 'zod';
 import type { Db } from '../../src/platform/db.ts';
-import { EXPORT_HEADERS, fetchLeadExport } from '../../src/features/leads/lead-export.ts';
-import { LEAD_ORIGINS, UTM_KEYS } from '../../src/features/lead-origin/lead-origin.ts';
+import { EXPORT_HEADERS, fetchLeadExport } from '../../src/features/leads/public/lead-export.ts';
+import { LEAD_ORIGINS, UTM_KEYS } from '../../src/features/lead-origin/public/lead-origin.ts';
 
 /** A row of the leads list exactly as the API answers it (strict: no field more). */
 export const listedLead = z.strictObject({

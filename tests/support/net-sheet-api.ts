@@ -4,7 +4,7 @@
  * fees from li-fees.ts), the nets of it and of a quick estimate at any price, and the calls they
  * make against a suite's API.
  */
-import { detailedEstimateAnswerSchema, sheetAnswerSchema } from '../../src/features/net-sheet/sheet-answer.ts';
+import { detailedEstimateAnswerSchema, sheetAnswerSchema } from '../../src/features/net-sheet/public/sheet-answer.ts';
 import { expectJson, type ApiSuite } from './api-suite.ts';
 import { createAgent } from './fixtures.ts';
 

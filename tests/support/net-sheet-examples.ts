@@ -1,5 +1,5 @@
 /** The quick estimate, fee table and options the net sheet's unit tests compute their examples with. */
-import type { EstimateInputs } from '../../src/features/net-sheet/estimate.ts';
+import type { EstimateInputs } from '../../src/features/net-sheet/public/estimate.ts';
 import type { computeDetailedSheet } from '../../src/features/net-sheet/detailed-sheet.ts';
 import { defaultFeeTable } from '../../src/features/net-sheet/fee-table-schema.ts';
 import type { QuickWithoutPrice } from '../../src/features/net-sheet/reverse.ts';

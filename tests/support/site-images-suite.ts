@@ -10,7 +10,7 @@ import {
   siteImageAnswerSchema,
   siteImageDeletedSchema,
   siteLogosSavedSchema,
-} from '../../src/features/site-images/site-images.ts';
+} from '../../src/features/site-images/public/site-images.ts';
 import { expectError } from './api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from './auth-suite.ts';
 import type { Backend } from './backends.ts';

@@ -6,7 +6,7 @@
 import { createResoClient, type ResoClientConfig } from '../../src/features/market/reso-client.server.ts';
 import { ResoError, type ResoErrorKind } from '../../src/features/market/reso-error.server.ts';
 import { SOLD_SOURCE } from '../../src/features/market/sold-sync.server.ts';
-import { allTowns, townBySlug, type Town } from '../../src/features/towns/town-data.ts';
+import { allTowns, townBySlug, type Town } from '../../src/features/towns/public/town-data.ts';
 import { generateClosedSales, type FakeReso, type ResoRecord } from '../fakes/reso.ts';
 import { type TestDatabase } from './backends.ts';
 

@@ -1,4 +1,4 @@
-import { sessionKeyFrom, type AuthConfig } from '../../features/auth/sessions.server.ts';
+import { sessionKeyFrom, type AuthConfig } from '../../features/auth/public/sessions.server.ts';
 import { isProduction, type Env } from '../../platform/env.ts';
 import { secretFrom } from '../../platform/secrets.ts';
 

@@ -1,4 +1,4 @@
-import type { CrmContext } from '../../features/crm/crm-sync.server.ts';
+import type { CrmContext } from '../../features/crm/public/crm-sync.server.ts';
 import { fubClient } from '../../features/crm/fub-client.server.ts';
 import { previewFubClient } from '../../features/crm/preview-fub-client.server.ts';
 import { isPreview, type Env } from '../../platform/env.ts';

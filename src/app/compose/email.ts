@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { createOutboxProvider, unconfiguredProvider } from '../../features/email/email.server.ts';
+import { createOutboxProvider, unconfiguredProvider } from '../../features/email/public/email.server.ts';
 import { chooseProvider, settingsAwareProvider } from '../../features/email/providers/choose-provider.server.ts';
 import type { AppDeps } from '../api-app.ts';
 import type { Db, Queryable } from '../../platform/db.ts';

@@ -1,5 +1,5 @@
 /** The Follow Up Boss job (netlify/functions/sync-crm.mts every minute; `npm start` about once a minute). */
-import { syncDue, type SyncReport } from '../../features/crm/crm-sync.server.ts';
+import { syncDue, type SyncReport } from '../../features/crm/public/crm-sync.server.ts';
 import type { AppDeps } from '../api-app.ts';
 import type { Db } from '../../platform/db.ts';
 import { BATCH, TIME_BUDGET_MS } from './budget.ts';

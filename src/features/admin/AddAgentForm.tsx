@@ -3,8 +3,8 @@ import { useState, type SubmitEvent } from 'react';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
-import { ApiError, sendJson } from '../accounts/account-query.ts';
-import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
+import { ApiError, sendJson } from '../accounts/public/account-query.ts';
+import { CHECK_FIELDS, saveFailureMessage } from '../accounts/public/save-failure.ts';
 import { ADMIN_AGENT_MESSAGES, addAgentSchema, adminAgentAddedSchema } from './admin-agents.ts';
 import { AGENTS_KEY, type Outcome } from './agents-query.ts';
 

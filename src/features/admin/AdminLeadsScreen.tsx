@@ -1,9 +1,9 @@
 import { lazy, useState } from 'react';
 import { DialogOnDemand } from '../../ui/DialogOnDemand.tsx';
-import AccountFrame from '../accounts/AccountFrame.tsx';
-import type { AdminLeadRow } from '../leads/lead-list.ts';
-import type { LeadsSource } from '../leads/leads-source.ts';
-import { LeadsTable } from '../leads/LeadsTable.tsx';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
+import type { AdminLeadRow } from '../leads/public/lead-list.ts';
+import type { LeadsSource } from '../leads/public/leads-source.ts';
+import { LeadsTable } from '../leads/public/LeadsTable.tsx';
 
 // Loaded when a lead's Timeline is first opened: the first paint carries the table and its filters.
 const LeadTimelineDialog = lazy(() =>

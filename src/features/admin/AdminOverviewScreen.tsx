@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import AccountFrame from '../accounts/AccountFrame.tsx';
-import { getJson } from '../accounts/account-query.ts';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
+import { getJson } from '../accounts/public/account-query.ts';
 import {
   ActivitySection,
   formatConversion,
@@ -8,8 +8,8 @@ import {
   QuickActions,
   StatCards,
   WeeklySection,
-} from '../dashboard/OverviewParts.tsx';
-import { SiteBuildCard } from '../site-build/SiteBuildCard.tsx';
+} from '../dashboard/public/OverviewParts.tsx';
+import { SiteBuildCard } from '../site-build/public/SiteBuildCard.tsx';
 import { adminActivityResponseSchema, adminOverviewResponseSchema, type AdminOverview } from './admin-overview.ts';
 
 /** /admin: the whole site's figures, its recent activity and the way to the other admin screens. */

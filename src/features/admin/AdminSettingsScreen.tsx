@@ -1,12 +1,12 @@
 import { memo, Suspense } from 'react';
-import AccountFrame from '../accounts/AccountFrame.tsx';
-import { FubCard } from '../crm/FubCard.tsx';
-import { EmailSettingsCard } from '../email/EmailSettingsCard.tsx';
-import { FeeTableCard } from '../net-sheet/FeeTableCard.tsx';
-import { OgImageCard } from '../seo/OgImageCard.tsx';
-import { SeoSettingsCard } from '../seo/SeoSettingsCard.tsx';
-import { TownLogoCard } from '../site-images/TownLogoCard.tsx';
-import { WebsiteLogoCard } from '../site-images/WebsiteLogoCard.tsx';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
+import { FubCard } from '../crm/public/FubCard.tsx';
+import { EmailSettingsCard } from '../email/public/EmailSettingsCard.tsx';
+import { FeeTableCard } from '../net-sheet/public/FeeTableCard.tsx';
+import { OgImageCard } from '../seo/public/OgImageCard.tsx';
+import { SeoSettingsCard } from '../seo/public/SeoSettingsCard.tsx';
+import { TownLogoCard } from '../site-images/public/TownLogoCard.tsx';
+import { WebsiteLogoCard } from '../site-images/public/WebsiteLogoCard.tsx';
 
 /** Each card's heading (its id) and the words the section list uses for it, in the page's order. */
 const SECTIONS = [

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { sendJson } from '../accounts/account-query.ts';
-import { useLeadExport } from '../leads/use-lead-export.ts';
+import { sendJson } from '../accounts/public/account-query.ts';
+import { useLeadExport } from '../leads/public/use-lead-export.ts';
 import { ADMIN_AGENT_MESSAGES, adminAgentChangedSchema, agentLeadsCsv, type AdminAgent } from './admin-agents.ts';
 import { AGENTS_KEY, messageOf } from './agents-query.ts';
 

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { lazy, useId, useState } from 'react';
 import { DialogOnDemand } from '../../ui/DialogOnDemand.tsx';
-import { sendJson } from '../accounts/account-query.ts';
-import { LEAD_TIME_ZONE } from '../leads/lead-time-zone.ts';
+import { sendJson } from '../accounts/public/account-query.ts';
+import { LEAD_TIME_ZONE } from '../leads/public/lead-time-zone.ts';
 import { ADMIN_AGENT_MESSAGES, AGENT_STATUSES, adminAgentChangedSchema, type AdminAgent } from './admin-agents.ts';
 import { AGENTS_KEY, messageOf, nameOf, type Outcome, type StatusChange } from './agents-query.ts';
 

@@ -2,7 +2,7 @@ import { lazy, useDeferredValue, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { DialogOnDemand } from '../../ui/DialogOnDemand.tsx';
 import { Notice } from '../../ui/Notice.tsx';
-import AccountFrame from '../accounts/AccountFrame.tsx';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
 import { ADMIN_AGENT_MESSAGES, type AdminAgent } from './admin-agents.ts';
 import { AddAgentForm } from './AddAgentForm.tsx';
 import { AGENTS_KEY, fetchAgents, type Outcome } from './agents-query.ts';

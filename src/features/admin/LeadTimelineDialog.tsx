@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { Modal } from '../../ui/Modal.tsx';
-import { getJson } from '../accounts/account-query.ts';
-import type { AdminLeadRow } from '../leads/lead-list.ts';
-import { LEAD_TIME_ZONE } from '../leads/lead-time-zone.ts';
+import { getJson } from '../accounts/public/account-query.ts';
+import type { AdminLeadRow } from '../leads/public/lead-list.ts';
+import { LEAD_TIME_ZONE } from '../leads/public/lead-time-zone.ts';
 import { leadTimelineResponseSchema, type TimelineEvent } from './lead-timeline.ts';
 
 const eventTime = new Intl.DateTimeFormat('en-US', {

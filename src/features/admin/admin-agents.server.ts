@@ -9,15 +9,21 @@ import { CACHE_TAGS, type PurgeAfterWrite } from '../../platform/edge-cache.ts';
 import type { FeaturedAgent } from '../../platform/featured-agent.ts';
 import { HttpError } from '../../platform/http.ts';
 import { apiGroup, created, json, ok } from '../../platform/operation.ts';
-import { ADMINS_ONLY, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import { invitationEmail } from '../sign-in/auth-emails.ts';
-import { INVITATION_HOURS } from '../auth/token-hours.ts';
-import { duplicateError, duplicateFromInsert } from '../sign-in/auth-answers.server.ts';
+import {
+  ADMINS_ONLY,
+  readJsonAsAdmin,
+  sessionAgentCte,
+  sessionOf,
+  sessionParams,
+} from '../auth/public/access.server.ts';
+import { invitationEmail } from '../sign-in/public/auth-emails.ts';
+import { INVITATION_HOURS } from '../auth/public/token-hours.ts';
+import { duplicateError, duplicateFromInsert } from '../sign-in/public/auth-answers.server.ts';
 import { enforceRateLimits, LIMITS, rateCheck } from '../../platform/rate-limit.server.ts';
-import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { issueTokenCtes, newToken } from '../auth/tokens.server.ts';
-import { newAgentCtes, newAgentParams } from '../sign-in/new-agent.server.ts';
-import type { MailContext } from '../email/email.server.ts';
+import { PLEASE_LOG_IN } from '../auth/public/sessions.server.ts';
+import { issueTokenCtes, newToken } from '../auth/public/tokens.server.ts';
+import { newAgentCtes, newAgentParams } from '../sign-in/public/new-agent.server.ts';
+import type { MailContext } from '../email/public/email.server.ts';
 import {
   ADMIN_AGENT_MESSAGES,
   addAgentSchema,

@@ -4,8 +4,8 @@
  * change, and the list row, shared by the screen (which checks before sending) and the server.
  */
 import * as z from 'zod/mini';
-import { signupSchema } from '../auth/auth-schemas.ts';
-import { recordIdParam } from '../forms/record-id.ts';
+import { signupSchema } from '../auth/public/auth-schemas.ts';
+import { recordIdParam } from '../forms/public/record-id.ts';
 
 export const AGENT_STATUSES = ['active', 'inactive', 'pending'] as const;
 export type AgentStatus = (typeof AGENT_STATUSES)[number];

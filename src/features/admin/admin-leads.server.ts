@@ -7,13 +7,13 @@ import * as z from 'zod';
 import type { Db } from '../../platform/db.ts';
 import { HttpError } from '../../platform/http.ts';
 import { apiGroup, ok } from '../../platform/operation.ts';
-import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { recordIdParam } from '../forms/record-id.ts';
-import { adminLeadExportQuerySchema } from '../leads/lead-export.ts';
-import { leadCsvPage, leadCsvPageAnswer, type LeadExportLimits } from '../leads/lead-export.server.ts';
-import { adminLeadListQuerySchema, adminLeadListResponseSchema } from '../leads/lead-list.ts';
-import { listAllLeads } from '../leads/lead-list.server.ts';
+import { ADMINS_ONLY, sessionAgentCte, sessionOf, sessionParams } from '../auth/public/access.server.ts';
+import { PLEASE_LOG_IN } from '../auth/public/sessions.server.ts';
+import { recordIdParam } from '../forms/public/record-id.ts';
+import { adminLeadExportQuerySchema } from '../leads/public/lead-export.ts';
+import { leadCsvPage, leadCsvPageAnswer, type LeadExportLimits } from '../leads/public/lead-export.server.ts';
+import { adminLeadListQuerySchema, adminLeadListResponseSchema } from '../leads/public/lead-list.ts';
+import { listAllLeads } from '../leads/public/lead-list.server.ts';
 import { leadTimelineResponseSchema, timelineEventSchema } from './lead-timeline.ts';
 
 /** The lead of /api/admin/leads/{id}/timeline (also in the OpenAPI document). */

@@ -1,8 +1,14 @@
 import * as z from 'zod';
-import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
-import { ACTIVITY_KINDS, activityRowSchema, chartDays, toActivity, weeksFrom } from '../dashboard/overview.server.ts';
-import { ACTIVITY_LIMIT, conversionPercent } from '../dashboard/overview.ts';
+import { sessionAgentCte, sessionOf, sessionParams } from '../auth/public/access.server.ts';
+import { PLEASE_LOG_IN, type SessionClaims } from '../auth/public/sessions.server.ts';
+import {
+  ACTIVITY_KINDS,
+  activityRowSchema,
+  chartDays,
+  toActivity,
+  weeksFrom,
+} from '../dashboard/public/overview.server.ts';
+import { ACTIVITY_LIMIT, conversionPercent } from '../dashboard/public/overview.ts';
 import type { Db } from '../../platform/db.ts';
 import { HttpError } from '../../platform/http.ts';
 import { apiGroup, ok } from '../../platform/operation.ts';
@@ -12,7 +18,7 @@ import {
   ADMINS_ONLY,
   type AdminOverview,
 } from './admin-overview.ts';
-import type { Activity } from '../dashboard/overview.ts';
+import type { Activity } from '../dashboard/public/overview.ts';
 
 /**
  * ONE round trip: the session check (`me`, whose is_admin says 403) and the site's figures, read

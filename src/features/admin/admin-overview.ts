@@ -3,7 +3,7 @@
  * shared by the routes (which build the answers) and the admin overview screen (which parses them).
  */
 import * as z from 'zod/mini';
-import { activitySchema, weekSchema } from '../dashboard/overview.ts';
+import { activitySchema, weekSchema } from '../dashboard/public/overview.ts';
 
 /** The answer to a signed-in agent who is not an admin (403). */
 export const ADMINS_ONLY = 'Only admins can see the site’s figures';

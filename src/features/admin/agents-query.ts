@@ -1,4 +1,4 @@
-import { ApiError, getJson } from '../accounts/account-query.ts';
+import { ApiError, getJson } from '../accounts/public/account-query.ts';
 import { adminAgentListSchema, type AdminAgent, type AgentStatus } from './admin-agents.ts';
 
 /** The agents list's query, and what the screen's parts (table, dialogs, form) say with it. */

@@ -5,18 +5,23 @@ import { Field } from '../../ui/Field.tsx';
 import { priceInputProps } from '../../ui/price-input.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
-import type { PublicAgentResponse } from '../accounts/public-agent.ts';
-import { estimateRequestSchema, estimateSchema, UUID_PATTERN, type Estimate } from '../net-sheet/estimate-request.ts';
-import { NetSheet } from '../net-sheet/NetSheet.tsx';
-import { MORTGAGE_FIELD, mortgageMessage, SALE_PRICE_FIELD } from '../estimate/calculator-fields.ts';
-import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
-import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
-import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads/lead.ts';
-import { useLeadSubmission } from '../leads/use-lead-submission.ts';
+import type { PublicAgentResponse } from '../accounts/public/public-agent.ts';
+import {
+  estimateRequestSchema,
+  estimateSchema,
+  UUID_PATTERN,
+  type Estimate,
+} from '../net-sheet/public/estimate-request.ts';
+import { NetSheet } from '../net-sheet/public/NetSheet.tsx';
+import { MORTGAGE_FIELD, mortgageMessage, SALE_PRICE_FIELD } from '../estimate/public/calculator-fields.ts';
+import { DetailedSheet } from '../net-sheet/public/DetailedSheet.tsx';
+import { RefineFormOnDemand } from '../net-sheet/public/RefineFormOnDemand.tsx';
+import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads/public/lead.ts';
+import { useLeadSubmission } from '../leads/public/use-lead-submission.ts';
 import { forgetVisitor, rememberedVisitor, unlockLead, type RememberedVisitor } from './remembered-visitor.ts';
 import { unlockMessage } from './unlock-message.ts';
-import { sheetAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from '../net-sheet/sheet-answer.ts';
-import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/ReverseForm.tsx';
+import { sheetAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from '../net-sheet/public/sheet-answer.ts';
+import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/public/ReverseForm.tsx';
 import { copyLink } from '../../ui/clipboard.ts';
 import { AgentContact } from './AgentContact.tsx';
 import { AgentHeader } from './AgentHeader.tsx';

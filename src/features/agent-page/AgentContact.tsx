@@ -1,5 +1,5 @@
 import { formatPhone, telHref } from '../../ui/phone.ts';
-import type { PublicAgentResponse } from '../accounts/public-agent.ts';
+import type { PublicAgentResponse } from '../accounts/public/public-agent.ts';
 
 /** How to reach the agent, below the calculator. */
 export function AgentContact({ agent }: { agent: PublicAgentResponse['agent'] }) {

@@ -1,4 +1,4 @@
-import type { PublicAgentResponse } from '../accounts/public-agent.ts';
+import type { PublicAgentResponse } from '../accounts/public/public-agent.ts';
 
 /** The agent's photo, name, brokerage and logo above the calculator, with the page's Share button. */
 export function AgentHeader({ agent, onShare }: { agent: PublicAgentResponse['agent']; onShare: () => void }) {

@@ -1,4 +1,4 @@
-import type { PublicAgentResponse } from '../accounts/public-agent.ts';
+import type { PublicAgentResponse } from '../accounts/public/public-agent.ts';
 
 /** What the page says when there is no calculator to show, by why. */
 const NO_CALCULATOR = {

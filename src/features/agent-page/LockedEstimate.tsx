@@ -1,5 +1,5 @@
 import { formatMoney } from '../../ui/money.ts';
-import { commissionLabel } from '../net-sheet/estimate.ts';
+import { commissionLabel } from '../net-sheet/public/estimate.ts';
 
 const SAMPLE = { price: 450000, commissionPercent: 6, commission: 27000, tax: 1800, fees: 925, net: 220275 };
 

@@ -3,14 +3,14 @@ import * as z from 'zod';
 import { callApi } from '../../ui/api-client.ts';
 import { Field } from '../../ui/Field.tsx';
 import { HoneypotField } from '../../ui/HoneypotField.tsx';
-import { LEAD_FAILED, useLeadSubmission } from '../leads/use-lead-submission.ts';
+import { LEAD_FAILED, useLeadSubmission } from '../leads/public/use-lead-submission.ts';
 import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone } from '../../ui/phone.ts';
-import type { Estimate } from '../net-sheet/estimate-request.ts';
-import { ConsentField } from '../leads/ConsentField.tsx';
-import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads/lead.ts';
-import { phoneDigits } from '../leads/lead-summary.ts';
+import type { Estimate } from '../net-sheet/public/estimate-request.ts';
+import { ConsentField } from '../leads/public/ConsentField.tsx';
+import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads/public/lead.ts';
+import { phoneDigits } from '../leads/public/lead-summary.ts';
 import { rememberedVisitor, rememberVisitor, unlockLead } from './remembered-visitor.ts';
 
 interface UnlockModalProps {

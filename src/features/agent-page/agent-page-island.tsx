@@ -1,4 +1,4 @@
-import { publicAgentSchema } from '../accounts/public-agent.ts';
+import { publicAgentSchema } from '../accounts/public/public-agent.ts';
 import { hydrateIsland } from '../../ui/hydrate-island.tsx';
 import type { IslandModule } from '../../ui/light-island.ts';
 import AgentCalculatorPage from './AgentCalculatorPage.tsx';

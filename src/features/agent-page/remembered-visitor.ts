@@ -6,8 +6,8 @@
  * "Not you?" forgets them. Stored only in this browser; a browser that refuses storage asks each time.
  */
 import * as z from 'zod';
-import type { Estimate } from '../net-sheet/estimate-request.ts';
-import { estimateSummary } from '../leads/lead-summary.ts';
+import type { Estimate } from '../net-sheet/public/estimate-request.ts';
+import { estimateSummary } from '../leads/public/lead-summary.ts';
 
 const visitorSchema = z.object({
   first_name: z.string().min(1).max(50),

@@ -4,7 +4,7 @@
  * cap had stopped it).
  */
 import { waitText } from '../../ui/wait-text.ts';
-import type { LeadAnswer } from '../leads/lead.ts';
+import type { LeadAnswer } from '../leads/public/lead.ts';
 
 export function unlockMessage(email: string, emailed: LeadAnswer['estimate_email'], agentFirstName: string): string {
   const inTouch = `${agentFirstName} will be in touch.`;

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { callApi } from '../../ui/api-client.ts';
-import { publicAgentSchema, type PublicAgentResponse } from '../accounts/public-agent.ts';
+import { publicAgentSchema, type PublicAgentResponse } from '../accounts/public/public-agent.ts';
 import { setCanonicalToCurrentUrl } from '../../ui/canonical.ts';
 
 export type Loaded =

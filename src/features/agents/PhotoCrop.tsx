@@ -1,8 +1,8 @@
 import { useRef, useState } from 'react';
 import ReactCrop, { centerCrop, convertToPixelCrop, makeAspectCrop, type Crop } from 'react-image-crop';
 import 'react-image-crop/dist/ReactCrop.css';
-import { NOT_AN_IMAGE, unreadableImageMessage } from '../images/UploadField.tsx';
-import { dataUrlOf, encodeImage, ImageTooHeavy } from '../images/fit-image.ts';
+import { NOT_AN_IMAGE, unreadableImageMessage } from '../images/public/UploadField.tsx';
+import { dataUrlOf, encodeImage, ImageTooHeavy } from '../images/public/fit-image.ts';
 import { PHOTO_SIZE, PHOTO_TYPES } from './profile.ts';
 
 // The spec's keyboard nudging: arrow keys move the crop 1 px, with Shift 10, with Ctrl/Cmd 100.

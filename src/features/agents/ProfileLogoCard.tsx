@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { UploadField } from '../images/UploadField.tsx';
-import { sendJson } from '../accounts/account-query.ts';
+import { UploadField } from '../images/public/UploadField.tsx';
+import { sendJson } from '../accounts/public/account-query.ts';
 import { LOGO_SIZE, MAX_UPLOAD_BYTES, PROFILE_MESSAGES, profileAnswerSchema } from './profile.ts';
 import type { ProfileCardProps } from './ProfilePhotoCard.tsx';
 import { uploadFailure } from './upload-failure.ts';

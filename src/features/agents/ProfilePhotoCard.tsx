@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
-import { UploadField } from '../images/UploadField.tsx';
-import { sendJson } from '../accounts/account-query.ts';
+import { UploadField } from '../images/public/UploadField.tsx';
+import { sendJson } from '../accounts/public/account-query.ts';
 import { MAX_UPLOAD_BYTES, PROFILE_MESSAGES, profileAnswerSchema, PHOTO_TYPES, type Profile } from './profile.ts';
 import { uploadFailure } from './upload-failure.ts';
 

@@ -5,9 +5,9 @@ import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { formatPhone, formatPhoneAsTyped } from '../../ui/phone.ts';
-import AccountFrame, { type Area } from '../accounts/AccountFrame.tsx';
-import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
-import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
+import AccountFrame, { type Area } from '../accounts/public/AccountFrame.tsx';
+import { ApiError, getJson, sendJson } from '../accounts/public/account-query.ts';
+import { CHECK_FIELDS, saveFailureMessage } from '../accounts/public/save-failure.ts';
 import {
   emailChangeSentMessage,
   PROFESSIONAL_TITLES,
@@ -18,8 +18,8 @@ import {
   type Profile,
 } from './profile.ts';
 import './profile.css';
-import { missingProfileFields, type ProfileNeed } from '../accounts/public-agent.ts';
-import { ProfileBanner, profileFieldId } from './ProfileBanner.tsx';
+import { missingProfileFields, type ProfileNeed } from '../accounts/public/public-agent.ts';
+import { ProfileBanner, profileFieldId } from './public/ProfileBanner.tsx';
 import { ProfileLogoCard } from './ProfileLogoCard.tsx';
 import { ProfilePhotoCard } from './ProfilePhotoCard.tsx';
 

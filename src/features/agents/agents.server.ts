@@ -1,4 +1,4 @@
-import { SYSTEM_DEFAULTS } from '../net-sheet/estimate.ts';
+import { SYSTEM_DEFAULTS } from '../net-sheet/public/estimate.ts';
 import type { Db } from '../../platform/db.ts';
 import { CACHE_TAGS, cacheAtEdge, EDITED_TTL } from '../../platform/edge-cache.ts';
 import { HttpError } from '../../platform/http.ts';
@@ -10,7 +10,7 @@ import {
   isProfileComplete,
   publicAgentSchema,
   type PublicAgentResponse,
-} from '../accounts/public-agent.ts';
+} from '../accounts/public/public-agent.ts';
 
 type PublicAgentRow = PublicAgentResponse['agent'] & {
   default_attorney_fee_cents: number | null;

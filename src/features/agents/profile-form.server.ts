@@ -1,7 +1,7 @@
 /** Reading PUT /api/agents/profile's form: its text fields, photo and logo within the one upload limit. */
 import type { Context } from 'hono';
 import { HttpError, readBody } from '../../platform/http.ts';
-import { UPLOAD_BODY_LIMIT } from '../images/images.server.ts';
+import { UPLOAD_BODY_LIMIT } from '../images/public/images.server.ts';
 import { PROFILE_MESSAGES } from './profile.ts';
 
 /**

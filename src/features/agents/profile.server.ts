@@ -16,8 +16,12 @@ import { CACHE_TAGS, type PurgeAfterWrite } from '../../platform/edge-cache.ts';
 import { HttpError, parseOrThrow } from '../../platform/http.ts';
 import { apiGroup, ok } from '../../platform/operation.ts';
 import { formFile, readProfileForm } from './profile-form.server.ts';
-import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import { confirmEmailChangeEmail, emailChangeNoticeEmail, emailChangeTakenEmail } from '../sign-in/auth-emails.ts';
+import { sessionAgentCte, sessionOf, sessionParams } from '../auth/public/access.server.ts';
+import {
+  confirmEmailChangeEmail,
+  emailChangeNoticeEmail,
+  emailChangeTakenEmail,
+} from '../sign-in/public/auth-emails.ts';
 import {
   countHitsStatement,
   LIMITS,
@@ -25,10 +29,10 @@ import {
   secondsLeft,
   TooManyAttempts,
 } from '../../platform/rate-limit.server.ts';
-import { PRINT_SIDES } from '../net-sheet/print-sizes.ts';
-import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { issueTokenCtes, newToken, TOKEN_HOURS } from '../auth/tokens.server.ts';
-import type { MailContext } from '../email/email.server.ts';
+import { PRINT_SIDES } from '../net-sheet/public/print-sizes.ts';
+import { PLEASE_LOG_IN } from '../auth/public/sessions.server.ts';
+import { issueTokenCtes, newToken, TOKEN_HOURS } from '../auth/public/tokens.server.ts';
+import type { MailContext } from '../email/public/email.server.ts';
 import {
   base64ImageBytes,
   imageParams,
@@ -39,7 +43,7 @@ import {
   UPLOAD_BODY_LIMIT,
   type ImageRules,
   type ProcessedImage,
-} from '../images/images.server.ts';
+} from '../images/public/images.server.ts';
 import {
   LOGO_SIZE,
   logoUploadSchema,

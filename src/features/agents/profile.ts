@@ -5,10 +5,10 @@
  */
 import * as z from 'zod/mini';
 import type { StoredSize } from '../../ui/uploads.ts';
-import { optionalText, withoutLinks } from '../forms/text-fields.ts';
-import { personName } from '../forms/person-name.ts';
-import { emailSchema } from '../auth/auth-schemas.ts';
-import { publicAgentSchema } from '../accounts/public-agent.ts';
+import { optionalText, withoutLinks } from '../forms/public/text-fields.ts';
+import { personName } from '../forms/public/person-name.ts';
+import { emailSchema } from '../auth/public/auth-schemas.ts';
+import { publicAgentSchema } from '../accounts/public/public-agent.ts';
 
 /** The profile photo's picker types, as its messages name them: JPEG, PNG or WebP. */
 export const PHOTO_TYPES = 'image/jpeg,image/png,image/webp';

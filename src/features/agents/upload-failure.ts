@@ -1,4 +1,4 @@
-import { ApiError } from '../accounts/account-query.ts';
+import { ApiError } from '../accounts/public/account-query.ts';
 
 /** The message for a failed upload: the server's own for a refused file (the spec's words), else `fallback`. */
 export const uploadFailure = (error: Error, fallback: string): string =>

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { resetPasswordSchema, signupSchema } from './auth-schemas.ts';
+import { resetPasswordSchema, signupSchema } from './public/auth-schemas.ts';
 import {
   COMMON_PASSWORD_MESSAGE,
   PERSONAL_PASSWORD_MESSAGE,
   PREDICTABLE_PASSWORD_MESSAGE,
   weakPasswordProblem,
-} from './common-passwords.server.ts';
+} from './public/common-passwords.server.ts';
 
 const owner = { email: 'dana.smith@example.com', first_name: 'Dana', last_name: 'Smith', slug: 'danasmith' };
 

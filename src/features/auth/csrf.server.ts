@@ -16,7 +16,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { errorResponse, HttpError } from '../../platform/http.ts';
-import { SESSION_COOKIE } from './sessions.server.ts';
+import { SESSION_COOKIE } from './public/sessions.server.ts';
 
 const STATE_CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_PASSWORD_LENGTH } from './auth-schemas.ts';
-import { CURRENT_PARAMS, hashPassword, needsRehash, parseStoredHash, verifyPassword } from './passwords.server.ts';
+import { MAX_PASSWORD_LENGTH } from './public/auth-schemas.ts';
+import {
+  CURRENT_PARAMS,
+  hashPassword,
+  needsRehash,
+  parseStoredHash,
+  verifyPassword,
+} from './public/passwords.server.ts';
 
 const FORMAT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
 

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readSession, sessionKeyFrom, signSession, SESSION_TTL_SECONDS, type AuthConfig } from './sessions.server.ts';
+import {
+  readSession,
+  sessionKeyFrom,
+  signSession,
+  SESSION_TTL_SECONDS,
+  type AuthConfig,
+} from './public/sessions.server.ts';
 
 const config: AuthConfig = {
   sessionKey: sessionKeyFrom('unit-test-secret-0123456789abcdefghijkl'),

@@ -4,9 +4,9 @@ import * as z from 'zod/mini';
 import { Field } from '../../ui/Field.tsx';
 import { Modal } from '../../ui/Modal.tsx';
 import { Notice } from '../../ui/Notice.tsx';
-import AccountFrame from '../accounts/AccountFrame.tsx';
-import { getJson, sendJson } from '../accounts/account-query.ts';
-import { useSettingsForm } from '../accounts/use-settings-form.ts';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
+import { getJson, sendJson } from '../accounts/public/account-query.ts';
+import { useSettingsForm } from '../accounts/public/use-settings-form.ts';
 import {
   addItem,
   fromDraft,

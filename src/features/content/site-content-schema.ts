@@ -5,7 +5,7 @@
  * its messages. The defaults are the seed of migration 0018, not here.
  */
 import * as z from 'zod/mini';
-import { requiredText } from '../forms/text-fields.ts';
+import { requiredText } from '../forms/public/text-fields.ts';
 
 /** How long each text may be, and how many items each list holds. */
 export const CONTENT_LIMITS = {

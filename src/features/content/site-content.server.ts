@@ -2,7 +2,13 @@
  * GET and PUT /api/admin/site-content (admins only): the one row of site_content, which the build
  * reads into the home, county, town and about pages and every footer (readSiteContent).
  */
-import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import {
+  assertAdmin,
+  readJsonAsAdmin,
+  sessionAgentCte,
+  sessionOf,
+  sessionParams,
+} from '../auth/public/access.server.ts';
 import type { Db, Queryable } from '../../platform/db.ts';
 import { apiGroup, json, ok } from '../../platform/operation.ts';
 import {

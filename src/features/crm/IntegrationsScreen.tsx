@@ -1,5 +1,5 @@
-import AccountFrame from '../accounts/AccountFrame.tsx';
-import { FubCard } from './FubCard.tsx';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
+import { FubCard } from './public/FubCard.tsx';
 
 /** /dashboard/integrations: the CRM card (Follow Up Boss). */
 export default function IntegrationsScreen() {

@@ -10,8 +10,8 @@
  * The key never appears in a message.
  */
 import * as z from 'zod';
-import { parseRetryAfter } from '../email/email.server.ts';
-import { endpoint, isTimeout, jsonBody, safeDetail } from '../email/providers/provider-http.server.ts';
+import { parseRetryAfter } from '../email/public/email.server.ts';
+import { endpoint, isTimeout, jsonBody, safeDetail } from '../email/public/providers/provider-http.server.ts';
 
 export interface FubCredentials {
   apiKey: string;

@@ -4,13 +4,13 @@
  * key is not stored and the answer says why. Keys are encrypted at rest and never answered.
  */
 import * as z from 'zod';
-import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
+import { sessionAgentCte, sessionOf, sessionParams } from '../auth/public/access.server.ts';
+import { PLEASE_LOG_IN } from '../auth/public/sessions.server.ts';
 import type { Db } from '../../platform/db.ts';
 import { decrypt, encrypt, maskedKey, resolveSecret } from '../../platform/encryption.ts';
 import { HttpError } from '../../platform/http.ts';
 import { apiGroup, ok } from '../../platform/operation.ts';
-import { FUB_API_KEY_CONTEXT, FUB_SYSTEM_KEY_CONTEXT, type CrmContext } from './crm-sync.server.ts';
+import { FUB_API_KEY_CONTEXT, FUB_SYSTEM_KEY_CONTEXT, type CrmContext } from './public/crm-sync.server.ts';
 import type { FubIdentity } from './fub-client.server.ts';
 import {
   FUB_MESSAGES,
@@ -18,7 +18,7 @@ import {
   fubChangeSchema,
   fubSaveSchema,
   type FubIntegration,
-} from './fub-integration.ts';
+} from './public/fub-integration.ts';
 
 const integrationRowSchema = z.object({
   me_id: z.number(),

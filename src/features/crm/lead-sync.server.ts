@@ -5,16 +5,27 @@
  * - GET /api/leads/:id/crm: the lead's sync job and every attempt.
  */
 import * as z from 'zod';
-import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import { PLEASE_LOG_IN } from '../auth/sessions.server.ts';
-import { toEstimate } from '../net-sheet/estimate-row.server.ts';
-import { recordIdParam } from '../forms/record-id.ts';
+import { sessionAgentCte, sessionOf, sessionParams } from '../auth/public/access.server.ts';
+import { PLEASE_LOG_IN } from '../auth/public/sessions.server.ts';
+import { toEstimate } from '../net-sheet/public/estimate-row.server.ts';
+import { recordIdParam } from '../forms/public/record-id.ts';
 import type { Db } from '../../platform/db.ts';
 import { HttpError } from '../../platform/http.ts';
 import { apiGroup, ok } from '../../platform/operation.ts';
-import { CLAIM_SECONDS, claimedJobSchema, sendInTurn, unsureCallSql, type CrmContext } from './crm-sync.server.ts';
-import { fubEventFor } from './fub-event.ts';
-import { leadSyncAnswerSchema, leadSyncRequestSchema, leadSyncSchema, type LeadSyncResult } from './lead-sync.ts';
+import {
+  CLAIM_SECONDS,
+  claimedJobSchema,
+  sendInTurn,
+  unsureCallSql,
+  type CrmContext,
+} from './public/crm-sync.server.ts';
+import { fubEventFor } from './public/fub-event.ts';
+import {
+  leadSyncAnswerSchema,
+  leadSyncRequestSchema,
+  leadSyncSchema,
+  type LeadSyncResult,
+} from './public/lead-sync.ts';
 
 const leadRowSchema = z.object({
   me_id: z.number(),

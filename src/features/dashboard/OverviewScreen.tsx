@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import AccountFrame from '../accounts/AccountFrame.tsx';
-import { getJson } from '../accounts/account-query.ts';
-import type { SessionAgent } from '../auth/auth-schemas.ts';
-import { useFubIntegration } from '../crm/fub-query.ts';
-import { overviewResponseSchema, type Overview } from './overview.ts';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
+import { getJson } from '../accounts/public/account-query.ts';
+import type { SessionAgent } from '../auth/public/auth-schemas.ts';
+import { useFubIntegration } from '../crm/public/fub-query.ts';
+import { overviewResponseSchema, type Overview } from './public/overview.ts';
 import {
   ActivitySection,
   formatConversion,
@@ -11,8 +11,8 @@ import {
   QuickActions,
   StatCards,
   WeeklySection,
-} from './OverviewParts.tsx';
-import { ProfileBanner } from '../agents/ProfileBanner.tsx';
+} from './public/OverviewParts.tsx';
+import { ProfileBanner } from '../agents/public/ProfileBanner.tsx';
 
 /** /dashboard: the agent's overview. */
 export default function OverviewScreen() {

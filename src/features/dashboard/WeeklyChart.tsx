@@ -1,4 +1,4 @@
-import type { Week } from './overview.ts';
+import type { Week } from './public/overview.ts';
 
 /**
  * Horizontal positions are percentages of the chart's width and vertical ones pixels, so the bars

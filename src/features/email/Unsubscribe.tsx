@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { tokenFromUrl } from '../accounts/account-api.ts';
+import { tokenFromUrl } from '../accounts/public/account-api.ts';
 import { callApi } from '../../ui/api-client.ts';
 import {
   emailInToken,

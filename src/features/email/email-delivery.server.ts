@@ -17,7 +17,7 @@ import {
   NotSentYet,
   ProviderError,
   type UnsubscribeLinks,
-} from './email.server.ts';
+} from './public/email.server.ts';
 
 export interface DeliverOptions {
   /** The sender of every message. */

@@ -5,17 +5,21 @@ import { HttpError } from '../../platform/http.ts';
 import { accepted, apiGroup, ok } from '../../platform/operation.ts';
 import { perIpCheck } from '../../platform/per-ip.server.ts';
 import { enforceRateLimits, rateCheck } from '../../platform/rate-limit.server.ts';
-import { estimateEmailCheck, LEAD_LIMITS, SEND_ESTIMATE_LEAD_MINUTES } from '../lead-origin/lead-limits.server.ts';
-import { queueEmail, type MailContext } from './email.server.ts';
+import {
+  estimateEmailCheck,
+  LEAD_LIMITS,
+  SEND_ESTIMATE_LEAD_MINUTES,
+} from '../lead-origin/public/lead-limits.server.ts';
+import { queueEmail, type MailContext } from './public/email.server.ts';
 import { followUpTemplates, templatesRequestSchema } from './follow-up-templates.ts';
-import { findEstimateAndAgent } from './lookups.server.ts';
+import { findEstimateAndAgent } from './public/lookups.server.ts';
 import {
   SEND_ESTIMATE_NO_LEAD,
   SEND_ESTIMATE_SUCCESS,
   sendEstimateRequestSchema,
   sendEstimateResponseSchema,
 } from './send-estimate.ts';
-import { estimateEmail } from './templates.ts';
+import { estimateEmail } from './public/templates.ts';
 
 /** What the e-mail routes are built from (src/app/api-groups.server.ts). */
 export interface EmailRoutesDeps {

@@ -4,8 +4,8 @@
  * signed-in admin's own address through the provider the site would use now and answers which
  * one sent it, or the provider's error.
  */
-import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import type { SessionClaims } from '../auth/sessions.server.ts';
+import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/public/access.server.ts';
+import type { SessionClaims } from '../auth/public/sessions.server.ts';
 import type { Db } from '../../platform/db.ts';
 import type { SecretSource } from '../../platform/encryption.ts';
 import { HttpError } from '../../platform/http.ts';
@@ -17,7 +17,7 @@ import {
   type MailgunView,
 } from './email-settings.ts';
 import { mailgunSettingsView, readMailgunSettings, saveMailgunSettings } from './email-settings.server.ts';
-import { type EmailAddress, type EmailProvider, type UnsubscribeLinks } from './email.server.ts';
+import { type EmailAddress, type EmailProvider, type UnsubscribeLinks } from './public/email.server.ts';
 import { deliverQueued } from './email-delivery.server.ts';
 
 export interface EmailSettingsDeps {

@@ -1,6 +1,6 @@
 /** The e-mail worker's attachments: an estimate e-mail carries the estimate's net sheet as a PDF. */
 import type { Db } from '../../platform/db.ts';
-import { estimatePdf, estimatePdfFilename } from '../net-sheet/estimate-pdf.server.ts';
+import { estimatePdf, estimatePdfFilename } from '../net-sheet/public/estimate-pdf.server.ts';
 import type { DeliverOptions } from './email-delivery.server.ts';
 
 /**

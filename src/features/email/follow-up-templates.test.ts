@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Estimate } from '../net-sheet/estimate-request.ts';
+import type { Estimate } from '../net-sheet/public/estimate-request.ts';
 import { followUpTemplates, MAX_SMS_LENGTH, templatesRequestSchema } from './follow-up-templates.ts';
 import { WORKED_EXAMPLE } from '../net-sheet/worked-example.fixture.ts';
 

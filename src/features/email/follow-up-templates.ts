@@ -3,10 +3,10 @@
  * e-mail subject and body and a text message, built from the estimate's own figures.
  */
 import * as z from 'zod';
-import type { Estimate } from '../net-sheet/estimate-request.ts';
-import { MAX_NAME_LENGTH, UUID_PATTERN } from '../net-sheet/estimate-request.ts';
+import type { Estimate } from '../net-sheet/public/estimate-request.ts';
+import { MAX_NAME_LENGTH, UUID_PATTERN } from '../net-sheet/public/estimate-request.ts';
 import { formatMoney } from '../../ui/money.ts';
-import { estimateUrl, oneLine } from './templates.ts';
+import { estimateUrl, oneLine } from './public/templates.ts';
 
 /** Longest text message we write: two SMS segments. */
 export const MAX_SMS_LENGTH = 320;

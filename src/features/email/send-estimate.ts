@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { MAX_NAME_LENGTH, UUID_PATTERN } from '../net-sheet/estimate-request.ts';
-import { personName } from '../forms/person-name.ts';
+import { MAX_NAME_LENGTH, UUID_PATTERN } from '../net-sheet/public/estimate-request.ts';
+import { personName } from '../forms/public/person-name.ts';
 
 export const MAX_EMAIL_LENGTH = 254;
 

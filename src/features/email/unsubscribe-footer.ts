@@ -2,8 +2,8 @@
  * The unsubscribe line deliverQueued adds to every message as it sends: apart from the templates, so
  * that the deliverer loads no template (nor the town data they name pages with).
  */
-import type { EmailContent } from './templates.ts';
-import { escapeHtml, FONT, link } from './html.ts';
+import type { EmailContent } from './public/templates.ts';
+import { escapeHtml, FONT, link } from './public/html.ts';
 
 export const UNSUBSCRIBE_FOOTER = 'Don’t want these e-mails?';
 

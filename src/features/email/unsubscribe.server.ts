@@ -13,8 +13,8 @@ import { HttpError, MAX_JSON_BYTES, parseOrThrow, readJson } from '../../platfor
 import { apiGroup, ok } from '../../platform/operation.ts';
 import { perIpCheck } from '../../platform/per-ip.server.ts';
 import { enforceRateLimits } from '../../platform/rate-limit.server.ts';
-import { LEAD_LIMITS } from '../lead-origin/lead-limits.server.ts';
-import type { UnsubscribeLinks } from './email.server.ts';
+import { LEAD_LIMITS } from '../lead-origin/public/lead-limits.server.ts';
+import type { UnsubscribeLinks } from './public/email.server.ts';
 import {
   INVALID_UNSUBSCRIBE_LINK,
   UNSUBSCRIBE_API_PATH,

@@ -5,16 +5,16 @@ import { callApi } from '../../ui/api-client.ts';
 import { Notice } from '../../ui/Notice.tsx';
 import { copyLink } from '../../ui/clipboard.ts';
 import { formatPhone } from '../../ui/phone.ts';
-import { estimateSchema, UUID_PATTERN, type Estimate } from '../net-sheet/estimate-request.ts';
+import { estimateSchema, UUID_PATTERN, type Estimate } from '../net-sheet/public/estimate-request.ts';
 import { setCanonicalToCurrentUrl } from '../../ui/canonical.ts';
-import { publicAgentSchema, type PublicAgentResponse } from '../accounts/public-agent.ts';
-import { NetSheet } from '../net-sheet/NetSheet.tsx';
-import { OffersPanel } from '../net-sheet/OffersPanel.tsx';
-import { RangePanel } from '../net-sheet/RangePanel.tsx';
-import { SendEstimateModal } from '../leads/SendEstimateModal.tsx';
-import { DetailedSheet } from '../net-sheet/DetailedSheet.tsx';
-import { RefineFormOnDemand } from '../net-sheet/RefineFormOnDemand.tsx';
-import { rangeAnswerSchema, sheetAnswerSchema } from '../net-sheet/sheet-answer.ts';
+import { publicAgentSchema, type PublicAgentResponse } from '../accounts/public/public-agent.ts';
+import { NetSheet } from '../net-sheet/public/NetSheet.tsx';
+import { OffersPanel } from '../net-sheet/public/OffersPanel.tsx';
+import { RangePanel } from '../net-sheet/public/RangePanel.tsx';
+import { SendEstimateModal } from '../leads/public/SendEstimateModal.tsx';
+import { DetailedSheet } from '../net-sheet/public/DetailedSheet.tsx';
+import { RefineFormOnDemand } from '../net-sheet/public/RefineFormOnDemand.tsx';
+import { rangeAnswerSchema, sheetAnswerSchema } from '../net-sheet/public/sheet-answer.ts';
 
 const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 

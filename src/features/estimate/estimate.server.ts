@@ -7,19 +7,19 @@ import { HttpError, jsonObject, parseOrThrow, readJson } from '../../platform/ht
 import { apiGroup, created, json, ok } from '../../platform/operation.ts';
 import { perIpCheck } from '../../platform/per-ip.server.ts';
 import { countHitsStatement, secondsLeft, TooManyAttempts, type RateCheck } from '../../platform/rate-limit.server.ts';
-import { SYSTEM_DEFAULTS } from '../net-sheet/estimate.ts';
-import { ESTIMATE_LIMITS } from '../net-sheet/estimate-limits.server.ts';
-import { estimateRequestSchema } from '../net-sheet/estimate-request.ts';
-import { postDetailedEstimate } from '../net-sheet/sheet-estimates.server.ts';
-import { detailedEstimateRequestSchema } from '../net-sheet/requests.ts';
-import { detailedEstimateAnswerSchema } from '../net-sheet/sheet-answer.ts';
+import { SYSTEM_DEFAULTS } from '../net-sheet/public/estimate.ts';
+import { ESTIMATE_LIMITS } from '../net-sheet/public/estimate-limits.server.ts';
+import { estimateRequestSchema } from '../net-sheet/public/estimate-request.ts';
+import { postDetailedEstimate } from '../net-sheet/public/sheet-estimates.server.ts';
+import { detailedEstimateRequestSchema } from '../net-sheet/public/requests.ts';
+import { detailedEstimateAnswerSchema } from '../net-sheet/public/sheet-answer.ts';
 import {
   ESTIMATE_COLUMNS,
   estimateParams,
   findEstimate,
   toEstimate,
   type EstimateRow,
-} from '../net-sheet/estimate-row.server.ts';
+} from '../net-sheet/public/estimate-row.server.ts';
 
 type NewEstimate = z.output<typeof estimateRequestSchema>;
 

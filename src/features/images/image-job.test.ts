@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { HttpError } from '../../platform/http.ts';
 import { workerPoolStats } from '../../platform/worker-pool.server.ts';
 import { SVG_RENDER_MAX_SIDE } from './image-job.server.ts';
-import { IMAGE_MESSAGES, processImage, type ImageRules } from './images.server.ts';
+import { IMAGE_MESSAGES, processImage, type ImageRules } from './public/images.server.ts';
 import { svgLogoProblem } from './svg-logo.ts';
 
 const LOGO: ImageRules = { maxSide: 1200, output: 'png', accepts: ['jpeg', 'png', 'webp', 'svg'] };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { LOGO_SIZE, PHOTO_SIZE } from '../agents/profile.ts';
-import { SITE_IMAGE_SIZES } from '../site-images/site-images.ts';
+import { SITE_IMAGE_SIZES } from '../site-images/public/site-images.ts';
 import { fittedSize, MAX_UPLOAD_BODY_BYTES, UPLOAD_IMAGE_BYTES } from '../../ui/uploads.ts';
 
 describe('the one upload limit (decision 0027)', () => {

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
-import { getJson } from '../accounts/account-query.ts';
-import { leadListResponseSchema, leadQueryString } from './lead-list.ts';
-import type { LeadsSource } from './leads-source.ts';
+import { getJson } from '../accounts/public/account-query.ts';
+import { leadListResponseSchema, leadQueryString } from './public/lead-list.ts';
+import type { LeadsSource } from './public/leads-source.ts';
 import { isFiltered, NO_FILTERS, type SentFilters } from './use-lead-filters.ts';
 
 /**

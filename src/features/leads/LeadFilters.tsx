@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import { LEAD_ORIGINS, ORIGIN_LABELS } from '../lead-origin/lead-origin.ts';
-import { CRM_STATUS_FILTERS, LEAD_LIST } from './lead-list.ts';
+import { LEAD_ORIGINS, ORIGIN_LABELS } from '../lead-origin/public/lead-origin.ts';
+import { CRM_STATUS_FILTERS, LEAD_LIST } from './public/lead-list.ts';
 import { TOWN_OPTION, type Filters } from './use-lead-filters.ts';
 
 const CRM_STATUS_LABELS: Record<(typeof CRM_STATUS_FILTERS)[number], string> = {

@@ -1,8 +1,8 @@
 import { Fragment, useId } from 'react';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { SyncBadge } from './SyncBadge.tsx';
-import type { AdminLeadRow, LeadRow } from './lead-list.ts';
-import { LEAD_TIME_ZONE } from './lead-time-zone.ts';
+import type { AdminLeadRow, LeadRow } from './public/lead-list.ts';
+import { LEAD_TIME_ZONE } from './public/lead-time-zone.ts';
 import { canSend, type LeadSyncControls } from './use-lead-sync.ts';
 
 /** The admin's row of a lead (with its agent), or null on the agent's own list. */

@@ -2,10 +2,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import * as z from 'zod/mini';
 import { Modal } from '../../ui/Modal.tsx';
-import { getJson } from '../accounts/account-query.ts';
-import type { LeadRow } from './lead-list.ts';
-import { LEAD_TIME_ZONE } from './lead-time-zone.ts';
-import { leadSyncSchema, type LeadSync } from '../crm/lead-sync.ts';
+import { getJson } from '../accounts/public/account-query.ts';
+import type { LeadRow } from './public/lead-list.ts';
+import { LEAD_TIME_ZONE } from './public/lead-time-zone.ts';
+import { leadSyncSchema, type LeadSync } from '../crm/public/lead-sync.ts';
 
 const attemptTime = new Intl.DateTimeFormat('en-US', {
   timeZone: LEAD_TIME_ZONE,

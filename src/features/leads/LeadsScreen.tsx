@@ -1,7 +1,7 @@
-import AccountFrame from '../accounts/AccountFrame.tsx';
-import type { SessionAgent } from '../auth/auth-schemas.ts';
-import type { LeadsSource } from './leads-source.ts';
-import { LeadsTable } from './LeadsTable.tsx';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
+import type { SessionAgent } from '../auth/public/auth-schemas.ts';
+import type { LeadsSource } from './public/leads-source.ts';
+import { LeadsTable } from './public/LeadsTable.tsx';
 
 /** The agent's own leads, as the shared leads table reads and shows them. */
 const ownLeads = (agent: SessionAgent): LeadsSource => ({

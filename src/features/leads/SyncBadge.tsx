@@ -1,4 +1,4 @@
-import type { LeadRow } from './lead-list.ts';
+import type { LeadRow } from './public/lead-list.ts';
 
 /** A lead's sync in the list's words, and the badge's tone. */
 export function syncStateOf(lead: Pick<LeadRow, 'synced_to_fub' | 'crm_status'>): {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { newLeadEmail } from '../email/templates.ts';
-import { contactLeadSchema } from './lead.ts';
+import { newLeadEmail } from '../email/public/templates.ts';
+import { contactLeadSchema } from './public/lead.ts';
 
 const form = {
   agent_slug: 'alexmorgan',

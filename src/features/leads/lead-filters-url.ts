@@ -4,7 +4,7 @@
  * the address bar reads like the request the table sends.
  */
 import * as z from 'zod/mini';
-import { LEAD_LIST } from './lead-list.ts';
+import { LEAD_LIST } from './public/lead-list.ts';
 
 /** The filters the table sends, in the order they are written to the URL. */
 export const URL_FILTERS = ['search', 'source', 'town', 'from', 'to', 'agent', 'crm_status'] as const;

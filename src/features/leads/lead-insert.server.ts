@@ -1,14 +1,14 @@
 /** A lead written: its agent found, its e-mails made, and the one statement that stores it with what it causes. */
 import { type Db } from '../../platform/db.ts';
 import { countHitsStatement, type RateCheck } from '../../platform/rate-limit.server.ts';
-import type { Estimate } from '../net-sheet/estimate-request.ts';
-import { queueEmailsStatement, type OutgoingEmail } from '../email/email.server.ts';
-import { findActiveAgent, findEstimateAndAgent, type AgentContact } from '../email/lookups.server.ts';
-import { estimateEmail, newLeadEmail } from '../email/templates.ts';
-import { type EstimateEmailStatus } from './lead.ts';
-import { DUPLICATE_LEAD_MINUTES, estimateEmailCheck, noticeCheck } from '../lead-origin/lead-limits.server.ts';
-import { CLAIM_SECONDS } from '../crm/crm-sync.server.ts';
-import { type FubEvent } from '../crm/fub-event.ts';
+import type { Estimate } from '../net-sheet/public/estimate-request.ts';
+import { queueEmailsStatement, type OutgoingEmail } from '../email/public/email.server.ts';
+import { findActiveAgent, findEstimateAndAgent, type AgentContact } from '../email/public/lookups.server.ts';
+import { estimateEmail, newLeadEmail } from '../email/public/templates.ts';
+import { type EstimateEmailStatus } from './public/lead.ts';
+import { DUPLICATE_LEAD_MINUTES, estimateEmailCheck, noticeCheck } from '../lead-origin/public/lead-limits.server.ts';
+import { CLAIM_SECONDS } from '../crm/public/crm-sync.server.ts';
+import { type FubEvent } from '../crm/public/fub-event.ts';
 import type { LeadShape, NewLead } from './lead-intake.server.ts';
 
 /** Who the lead's messages are about: its agent and, when the lead names one, the estimate. */

@@ -1,6 +1,12 @@
 /** A lead request read: which form sent it, and its body checked against that form's schema, reduced to one row. */
 import { parseOrThrow } from '../../platform/http.ts';
-import { agentPageLeadSchema, contactLeadSchema, estimatePageLeadSchema, HONEYPOT_FIELD, type Utm } from './lead.ts';
+import {
+  agentPageLeadSchema,
+  contactLeadSchema,
+  estimatePageLeadSchema,
+  HONEYPOT_FIELD,
+  type Utm,
+} from './public/lead.ts';
 
 /** Every lead shape reduced to one row, with the reference that names its agent. */
 export interface NewLead {

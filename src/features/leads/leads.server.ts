@@ -6,24 +6,24 @@ import { HttpError, readJson } from '../../platform/http.ts';
 import { apiGroup, created, json, ok } from '../../platform/operation.ts';
 import { perIpCheck } from '../../platform/per-ip.server.ts';
 import { enforceRateLimits } from '../../platform/rate-limit.server.ts';
-import { type MailContext } from '../email/email.server.ts';
+import { type MailContext } from '../email/public/email.server.ts';
 import {
   agentPageLeadSchema,
   contactLeadSchema,
   estimatePageLeadSchema,
   leadAnswerSchema,
   type LeadAnswer,
-} from './lead.ts';
-import { LEAD_LIMITS } from '../lead-origin/lead-limits.server.ts';
-import { clearOwnLeads, listOwnLeads } from './lead-list.server.ts';
+} from './public/lead.ts';
+import { LEAD_LIMITS } from '../lead-origin/public/lead-limits.server.ts';
+import { clearOwnLeads, listOwnLeads } from './public/lead-list.server.ts';
 import {
   clearLeadsResponseSchema,
   leadFilterSchema,
   leadListQuerySchema,
   leadListResponseSchema,
-} from './lead-list.ts';
-import { claimedJobSchema, sendJob, type CrmContext } from '../crm/crm-sync.server.ts';
-import { fubEventFor } from '../crm/fub-event.ts';
+} from './public/lead-list.ts';
+import { claimedJobSchema, sendJob, type CrmContext } from '../crm/public/crm-sync.server.ts';
+import { fubEventFor } from '../crm/public/fub-event.ts';
 import { parseLead, shapeOf, type NewLead } from './lead-intake.server.ts';
 import { findTarget, insertLead, leadEmails, type LeadOutcome } from './lead-insert.server.ts';
 

@@ -1,11 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { ApiError, sendJson } from '../accounts/account-query.ts';
-import { canSync } from '../crm/fub-integration.ts';
-import { FUB_QUERY_KEY, useFubIntegration } from '../crm/fub-query.ts';
-import { leadSyncAnswerSchema, syncMessage, type LeadSyncResult } from '../crm/lead-sync.ts';
-import type { LeadRow } from './lead-list.ts';
-import type { LeadsSource } from './leads-source.ts';
+import { ApiError, sendJson } from '../accounts/public/account-query.ts';
+import { canSync } from '../crm/public/fub-integration.ts';
+import { FUB_QUERY_KEY, useFubIntegration } from '../crm/public/fub-query.ts';
+import { leadSyncAnswerSchema, syncMessage, type LeadSyncResult } from '../crm/public/lead-sync.ts';
+import type { LeadRow } from './public/lead-list.ts';
+import type { LeadsSource } from './public/leads-source.ts';
 
 export type Outcome = { tone: 'success' | 'error'; message: string } | null;
 

@@ -2,11 +2,11 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { FilePicker } from '../../ui/FilePicker.tsx';
 import { Notice } from '../../ui/Notice.tsx';
-import AccountFrame from '../accounts/AccountFrame.tsx';
-import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
-import { LEAD_TIME_ZONE } from '../leads/lead-time-zone.ts';
-import { SiteBuildCard } from '../site-build/SiteBuildCard.tsx';
-import { SITE_BUILD_QUERY_KEY } from '../site-build/site-build.ts';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
+import { ApiError, getJson, sendJson } from '../accounts/public/account-query.ts';
+import { LEAD_TIME_ZONE } from '../leads/public/lead-time-zone.ts';
+import { SiteBuildCard } from '../site-build/public/SiteBuildCard.tsx';
+import { SITE_BUILD_QUERY_KEY } from '../site-build/public/site-build.ts';
 import {
   DATA_MESSAGES,
   DATA_RUNS_SHOWN,

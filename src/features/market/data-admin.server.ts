@@ -7,7 +7,7 @@
  */
 import type { Context } from 'hono';
 import * as z from 'zod';
-import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { adminFirst, assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/public/access.server.ts';
 import type { Db } from '../../platform/db.ts';
 import { HttpError, readBody, readJson } from '../../platform/http.ts';
 import { accepted, apiGroup, json, ok } from '../../platform/operation.ts';

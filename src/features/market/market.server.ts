@@ -4,8 +4,8 @@ import type { Db } from '../../platform/db.ts';
 import { CACHE_TAGS, cacheAtEdge, MARKET_TTL } from '../../platform/edge-cache.ts';
 import { HttpError } from '../../platform/http.ts';
 import { apiGroup, ok } from '../../platform/operation.ts';
-import { nearestTowns, townSlug } from '../towns/town-data.ts';
-import { zhviPointSchema } from '../towns/town-page.ts';
+import { nearestTowns, townSlug } from '../towns/public/town-data.ts';
+import { zhviPointSchema } from '../towns/public/town-page.ts';
 
 const NEARBY_COUNT = 6;
 /** Sold homes the API lists at most (the pages show the first 3). */

@@ -13,9 +13,9 @@
  * corrected records). Later runs ask only for records with `ModificationTimestamp gt` the position.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { placeKey } from '../towns/place-key.ts';
+import { placeKey } from '../towns/public/place-key.ts';
 import type { Db, Queryable } from '../../platform/db.ts';
-import { allTowns, type Town } from '../towns/town-data.ts';
+import { allTowns, type Town } from '../towns/public/town-data.ts';
 import type { ClosedSalesSource, ResoProperty } from './reso-records.server.ts';
 
 /** The key of the feed's row in `data_sync_state` (and its `source` in `data_runs`). */

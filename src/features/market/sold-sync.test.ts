@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { allTowns } from '../towns/town-data.ts';
+import { allTowns } from '../towns/public/town-data.ts';
 import { parseResoRecord } from './reso-records.server.ts';
-import { placeKey } from '../towns/place-key.ts';
+import { placeKey } from '../towns/public/place-key.ts';
 import { createTownMatcher, saleAddress, soldHomeRow, soldWindowStart } from './sold-sync.server.ts';
 
 describe('placeKey', () => {

@@ -14,8 +14,8 @@
  * inventory file, which has the same layout (zillow-scan.server.ts, zillow-inventory.server.ts).
  */
 import type { Db } from '../../platform/db.ts';
-import { townSlug, type Town } from '../towns/town-data.ts';
-import type { ZhviPoint } from '../towns/town-page.ts';
+import { townSlug, type Town } from '../towns/public/town-data.ts';
+import type { ZhviPoint } from '../towns/public/town-page.ts';
 import type { CsvReaderOptions } from './csv.ts';
 import {
   importReport,

@@ -1,7 +1,7 @@
-import { placeKey } from '../towns/place-key.ts';
+import { placeKey } from '../towns/public/place-key.ts';
 import { describe, expect, it } from 'vitest';
 import { fakeSeries, monthEnds, zhviCsv, zhviCsvText } from '../../../tests/fakes/zillow.ts';
-import { allTowns, townBySlug, type Town } from '../towns/town-data.ts';
+import { allTowns, townBySlug, type Town } from '../towns/public/town-data.ts';
 import { DEFAULT_ZILLOW_SEARCH_URL_TEMPLATE, yearOverYearText, zhviMarketRow, zillowSearchUrl } from './zhvi.server.ts';
 import { scanZillowCsv, ZillowFileError } from './zillow-scan.server.ts';
 

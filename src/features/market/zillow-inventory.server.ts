@@ -9,7 +9,7 @@
  * (empty until a file covers them), and the page says the figure is unavailable.
  */
 import type { Db } from '../../platform/db.ts';
-import type { Town } from '../towns/town-data.ts';
+import type { Town } from '../towns/public/town-data.ts';
 import type { CsvReaderOptions } from './csv.ts';
 import { importReport, scanZillowCsv, type ZillowImportReport } from './zillow-scan.server.ts';
 

@@ -5,8 +5,8 @@
  * NY, its CountyName is Nassau or Suffolk County and its RegionName is one of our towns (other rows
  * are dropped after their first nine fields are read), and the report of what an import did.
  */
-import { placeKey } from '../towns/place-key.ts';
-import { allTowns, type County, type Town } from '../towns/town-data.ts';
+import { placeKey } from '../towns/public/place-key.ts';
+import { allTowns, type County, type Town } from '../towns/public/town-data.ts';
 import { CsvError, CsvRecordReader, parseCsvFields, type CsvReaderOptions } from './csv.ts';
 
 /** The columns before the dates, in Zillow's order. */

@@ -3,12 +3,12 @@ import { useEffect, useState } from 'react';
 import { callApi } from '../../ui/api-client.ts';
 import { formatMoney } from '../../ui/money.ts';
 import { Notice } from '../../ui/Notice.tsx';
-import { UUID_PATTERN } from './estimate-request.ts';
-import { formatPercent } from './estimate.ts';
+import { UUID_PATTERN } from './public/estimate-request.ts';
+import { formatPercent } from './public/estimate.ts';
 import { copyLink } from '../../ui/clipboard.ts';
 import { financingLabel } from './financing.ts';
-import { DetailedSheet, longDate, SheetWarnings } from './DetailedSheet.tsx';
-import { comparisonAnswerSchema, type ComparisonAnswer } from './sheet-answer.ts';
+import { DetailedSheet, longDate, SheetWarnings } from './public/DetailedSheet.tsx';
+import { comparisonAnswerSchema, type ComparisonAnswer } from './public/sheet-answer.ts';
 import './detailed-sheet.css';
 import './offers.css';
 

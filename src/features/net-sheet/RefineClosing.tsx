@@ -2,11 +2,11 @@ import { useId } from 'react';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { SelectField } from '../../ui/SelectField.tsx';
-import { longDate } from './DetailedSheet.tsx';
+import { longDate } from './public/DetailedSheet.tsx';
 import { placeFor, townNames } from './county.ts';
 import { peconicTownOf } from './peconic-tax.ts';
 import type { RefinePartProps } from './RefineSection.tsx';
-import type { SheetDefaultsAnswer } from './sheet-answer.ts';
+import type { SheetDefaultsAnswer } from './public/sheet-answer.ts';
 
 /** The closing date, the town and county, the property's lots and type (a co-op's flip tax). */
 export function ClosingFields({

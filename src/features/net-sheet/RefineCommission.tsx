@@ -1,8 +1,8 @@
 import { Field } from '../../ui/Field.tsx';
-import type { Estimate } from './estimate-request.ts';
-import { formatPercent } from './estimate.ts';
+import type { Estimate } from './public/estimate-request.ts';
+import { formatPercent } from './public/estimate.ts';
 import { MoneyField, type RefinePartProps } from './RefineSection.tsx';
-import type { SheetDefaultsAnswer } from './sheet-answer.ts';
+import type { SheetDefaultsAnswer } from './public/sheet-answer.ts';
 
 /** Each side's commission, or the estimate's one figure, and the seller's concessions. */
 export function CommissionFields({

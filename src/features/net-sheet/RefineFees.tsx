@@ -1,8 +1,8 @@
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
-import type { Estimate } from './estimate-request.ts';
+import type { Estimate } from './public/estimate-request.ts';
 import { dollarsText, type Switch } from './refine-form.ts';
 import { MoneyField, type RefinePartProps } from './RefineSection.tsx';
-import type { SheetDefaultsAnswer } from './sheet-answer.ts';
+import type { SheetDefaultsAnswer } from './public/sheet-answer.ts';
 
 interface FeesProps extends RefinePartProps {
   /** The estimate's details as stored (null for a quick estimate). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { estimateRequestSchema } from './estimate-request.ts';
+import { estimateRequestSchema } from './public/estimate-request.ts';
 
 const parse = (body: Record<string, unknown>) => estimateRequestSchema.safeParse({ agent_slug: 'a', ...body });
 const message = (body: Record<string, unknown>) => {

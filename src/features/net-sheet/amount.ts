@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { groupDigits } from '../../ui/money.ts';
-import { MAX_AMOUNT_CENTS } from './estimate.ts';
+import { MAX_AMOUNT_CENTS } from './public/estimate.ts';
 
 const DOLLARS = /^\d+(\.\d{1,2})?$/;
 

@@ -3,7 +3,7 @@
  * only validate details (offers, reverse) do not carry the town list (about 160 KB).
  */
 import { onFirstUse } from '../../ui/on-first-use.ts';
-import { allTowns, type County } from '../towns/town-data.ts';
+import { allTowns, type County } from '../towns/public/town-data.ts';
 
 /** The town names the refine form offers, sorted. */
 export const townNames = onFirstUse(() => [...new Set(allTowns().map((town) => town.name))].sort());

@@ -12,7 +12,7 @@ import {
   listingCommissionLabel,
   transferTaxRateText,
   type EstimateInputs,
-} from './estimate.ts';
+} from './public/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
 import { satisfactionRecordingBasis, type FeeTable } from './fee-table-schema.ts';
 import { LI_FEE_DEFAULTS, type FeeKey } from './li-fees.ts';
@@ -23,7 +23,7 @@ import { dayNumber, prorations } from './proration.ts';
 import type { SheetLine } from './sheet-line.ts';
 import { notesFor, type SheetNote } from './sheet-notes.ts';
 import { taxPenalties } from './tax-penalties.ts';
-import { NET_SHEET_DEFAULTS } from './agent-settings.ts';
+import { NET_SHEET_DEFAULTS } from './public/agent-settings.ts';
 import { mansionTaxLine, sellingExpensesCents, withholdingLines, withholdingNotes } from './withholding.ts';
 
 export interface DetailedSheet {

@@ -5,7 +5,7 @@
  */
 import * as z from 'zod/mini';
 import { dollarAmount } from './amount.ts';
-import { withoutLinks } from '../forms/text-fields.ts';
+import { withoutLinks } from '../forms/public/text-fields.ts';
 
 const hasAtMostTwoDecimals = (value: number) => Math.abs(value * 100 - Math.round(value * 100)) < 1e-6;
 

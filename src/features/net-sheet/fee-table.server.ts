@@ -2,7 +2,13 @@
  * GET and PUT /api/admin/net-sheet-fees (admins only) and readFeeTable for the estimates: the Long
  * Island closing fees and rates in force (the researched defaults with the admin's corrections).
  */
-import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import {
+  assertAdmin,
+  readJsonAsAdmin,
+  sessionAgentCte,
+  sessionOf,
+  sessionParams,
+} from '../auth/public/access.server.ts';
 import type { Db, Queryable } from '../../platform/db.ts';
 import { HttpError } from '../../platform/http.ts';
 import { apiGroup, json, ok } from '../../platform/operation.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { transferTaxRateText } from './estimate.ts';
+import { transferTaxRateText } from './public/estimate.ts';
 import { computeDetailedSheet } from './detailed-sheet.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { closingDateProblem, detailsProblems, sheetWarnings } from './guard-rails.ts';

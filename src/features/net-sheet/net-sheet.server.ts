@@ -14,15 +14,15 @@ import { centsToDollars } from '../../ui/money.ts';
 import { perIpCheck } from '../../platform/per-ip.server.ts';
 import { enforceRateLimits } from '../../platform/rate-limit.server.ts';
 import { MIN_SALE_PRICE_DOLLARS } from './amount.ts';
-import { ESTIMATE_LIMITS } from './estimate-limits.server.ts';
-import type { Estimate } from './estimate-request.ts';
-import { ESTIMATE_COLUMNS, estimateParams, toEstimate, type EstimateRow } from './estimate-row.server.ts';
-import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from './agent-settings-row.server.ts';
-import type { AgentSettings } from './agent-settings.ts';
+import { ESTIMATE_LIMITS } from './public/estimate-limits.server.ts';
+import type { Estimate } from './public/estimate-request.ts';
+import { ESTIMATE_COLUMNS, estimateParams, toEstimate, type EstimateRow } from './public/estimate-row.server.ts';
+import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from './public/agent-settings-row.server.ts';
+import type { AgentSettings } from './public/agent-settings.ts';
 import { addDays, commissionSplit } from './detailed-sheet.ts';
 import { compareOffers } from './offers.ts';
 import { netRange, rangePrices } from './range.ts';
-import { offersRequestSchema, rangeQuerySchema, reverseRequestSchema } from './requests.ts';
+import { offersRequestSchema, rangeQuerySchema, reverseRequestSchema } from './public/requests.ts';
 import { solveReverse, UnreachableTargetError } from './reverse.ts';
 import {
   comparisonAnswerSchema,
@@ -30,7 +30,7 @@ import {
   reverseAnswerSchema,
   sheetAnswerSchema,
   toSheetAnswer,
-} from './sheet-answer.ts';
+} from './public/sheet-answer.ts';
 import { FIRST_RANGE_PERCENT } from './range-view.ts';
 import { closingDateProblem } from './guard-rails.ts';
 import { longIslandDate, sheetTermsOf, type StoredOffer } from './stored-sheet.ts';
@@ -42,7 +42,7 @@ import {
   refuseUnusable,
   refuseUnusableDetails,
   estimateTerms,
-} from './sheet-estimates.server.ts';
+} from './public/sheet-estimates.server.ts';
 import {
   comparisonParams,
   findComparison,

@@ -2,8 +2,8 @@
 import * as z from 'zod';
 import type { Db } from '../../platform/db.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import { estimateParams } from './estimate-row.server.ts';
-import { toSheetAnswer } from './sheet-answer.ts';
+import { estimateParams } from './public/estimate-row.server.ts';
+import { toSheetAnswer } from './public/sheet-answer.ts';
 import { storedOfferSchema, type StoredOffer } from './stored-sheet.ts';
 
 export const toOfferAnswer = ({ sheet, ...offer }: StoredOffer) => ({

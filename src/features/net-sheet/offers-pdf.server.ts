@@ -12,9 +12,9 @@ import { apiGroup } from '../../platform/operation.ts';
 import { formatMoney, centsToDollars } from '../../ui/money.ts';
 import { perIpCheck } from '../../platform/per-ip.server.ts';
 import { enforceRateLimits } from '../../platform/rate-limit.server.ts';
-import { ESTIMATE_LIMITS } from './estimate-limits.server.ts';
-import { formatPercent } from './estimate.ts';
-import { productLabel } from './net-sheet.ts';
+import { ESTIMATE_LIMITS } from './public/estimate-limits.server.ts';
+import { formatPercent } from './public/estimate.ts';
+import { productLabel } from './public/net-sheet.ts';
 import {
   AGENT_CARD_COLUMNS,
   AGENT_CARD_JOINS,
@@ -26,7 +26,7 @@ import {
   renderInWorker,
   UNCOPIED_IMAGE_MAX_BYTES,
   type SheetAgentRow,
-} from './estimate-pdf.server.ts';
+} from './public/estimate-pdf.server.ts';
 import { financingLabel } from './financing.ts';
 import { comparisonParams } from './offer-comparisons.server.ts';
 import { longDate } from './long-date.ts';

@@ -5,7 +5,7 @@ import { feeTableOf } from './fee-table.ts';
 import { defaultFeeTable, rateEntrySchema } from './fee-table-schema.ts';
 import { LI_RATE_DEFAULTS } from './li-rates.ts';
 import { peconicTax, peconicTownOf, placeKey } from './peconic-tax.ts';
-import { allTowns } from '../towns/town-data.ts';
+import { allTowns } from '../towns/public/town-data.ts';
 
 const fees = defaultFeeTable();
 

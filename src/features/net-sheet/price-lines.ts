@@ -3,7 +3,7 @@
  * the seller's percent lines and a co-op's flip tax (shared by the sheet, the reverse solve and the
  * range). Integer cents, rounded half-up once each.
  */
-import { computeEstimate, divideRoundHalfUp, hundredths, type EstimateInputs } from './estimate.ts';
+import { computeEstimate, divideRoundHalfUp, hundredths, type EstimateInputs } from './public/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
 
 /** The lines of a sale price that move with the price (shared with the reverse solve and the range). */

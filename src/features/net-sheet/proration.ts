@@ -12,7 +12,7 @@
  * rounded once, half-up on the magnitude.
  */
 import { money } from './sheet-money.ts';
-import { divideRoundHalfUp } from './estimate.ts';
+import { divideRoundHalfUp } from './public/estimate.ts';
 
 const DAY_MS = 86_400_000;
 

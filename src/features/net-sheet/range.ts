@@ -1,5 +1,5 @@
 /** The net over a range of prices in one call (one sheet's constants, then only the price lines). */
-import { MAX_AMOUNT_CENTS } from './estimate.ts';
+import { MAX_AMOUNT_CENTS } from './public/estimate.ts';
 import type { SheetOptions } from './detailed-sheet.ts';
 import type { NetSheetDetails } from './details.ts';
 import type { FeeTable } from './fee-table-schema.ts';

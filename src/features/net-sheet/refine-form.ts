@@ -4,9 +4,9 @@
  * the inputs. netSheetDetailsSchema (details.ts) stays the one judge of the values: this module only
  * leaves out what the seller left empty, so an empty field means the agent's default.
  */
-import type { Estimate } from './estimate-request.ts';
+import type { Estimate } from './public/estimate-request.ts';
 import { storedDetailsSchema, type NetSheetDetails } from './details.ts';
-import type { SheetDefaultsAnswer } from './sheet-answer.ts';
+import type { SheetDefaultsAnswer } from './public/sheet-answer.ts';
 import { peconicTownOf } from './peconic-tax.ts';
 
 export const MAX_LIENS = 4;

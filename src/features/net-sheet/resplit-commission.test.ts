@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { resplitCommission } from './agent-settings.ts';
+import { resplitCommission } from './public/agent-settings.ts';
 
 describe('a new total commission keeps the split in proportion (audit minor 11)', () => {
   it('keeps a 3 / 2 split as 60 / 40', () => {

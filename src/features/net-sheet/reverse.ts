@@ -3,7 +3,7 @@
  * only the commissions, the transfer tax, the seller's percent lines, a flip tax and the lines of
  * withholding.ts move with the price; every other line is a constant.
  */
-import { MAX_AMOUNT_CENTS, type EstimateInputs } from './estimate.ts';
+import { MAX_AMOUNT_CENTS, type EstimateInputs } from './public/estimate.ts';
 import { commissionSplit, computeDetailedSheet, type DetailedSheet, type SheetOptions } from './detailed-sheet.ts';
 import { flipTaxCents, otherPercentCents, priceLines } from './price-lines.ts';
 import type { NetSheetDetails } from './details.ts';

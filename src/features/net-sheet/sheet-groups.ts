@@ -2,7 +2,7 @@
  * The groups of a net sheet in the order a closing statement reads, each under its heading (the sale
  * price needs none): the web sheet and the PDF print the same headings.
  */
-import type { SheetLineAnswer } from './sheet-answer.ts';
+import type { SheetLineAnswer } from './public/sheet-answer.ts';
 
 export const SHEET_GROUPS: readonly { group: SheetLineAnswer['group']; heading: string | null }[] = [
   { group: 'sale', heading: null },

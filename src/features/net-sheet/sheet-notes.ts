@@ -2,7 +2,7 @@
  * The sheet's general notes: the buyer's mansion tax and its cliff, the East End's Peconic Bay tax,
  * what may be withheld, and the disclaimer. Said beside the lines, never charged to the seller.
  */
-import { divideRoundHalfUp } from './estimate.ts';
+import { divideRoundHalfUp } from './public/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
 import type { FeeTable } from './fee-table-schema.ts';
 import { peconicTax } from './peconic-tax.ts';

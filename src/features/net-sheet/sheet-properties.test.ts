@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fees, options, quick, withoutPrice } from '../../../tests/support/net-sheet-examples.ts';
-import { computeEstimate } from './estimate.ts';
+import { computeEstimate } from './public/estimate.ts';
 import { computeDetailedSheet } from './detailed-sheet.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { netRange, rangePrices } from './range.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitCommission } from './agent-settings.ts';
+import { splitCommission } from './public/agent-settings.ts';
 
 describe('splitCommission', () => {
   it.each([

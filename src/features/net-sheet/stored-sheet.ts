@@ -3,7 +3,7 @@
  * jsonb column is whatever was written, so nothing is trusted by a cast.
  */
 import * as z from 'zod';
-import { storedEstimateInputs, type StoredEstimate } from './estimate.ts';
+import { storedEstimateInputs, type StoredEstimate } from './public/estimate.ts';
 import { computeDetailedSheet, type DetailedSheet, type SheetDefaults, type SheetOptions } from './detailed-sheet.ts';
 import { storedDetailsSchema, type NetSheetDetails } from './details.ts';
 import { defaultFeeTable, feeTableSchema, type FeeTable } from './fee-table-schema.ts';

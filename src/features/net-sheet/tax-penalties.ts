@@ -18,7 +18,7 @@
  * Each amount is a percent of the half as printed, rounded once to the cent, half-up (no Receiver
  * publishes its rounding); the Suffolk Comptroller's penalty and interest are each rounded so.
  */
-import { divideRoundHalfUp } from './estimate.ts';
+import { divideRoundHalfUp } from './public/estimate.ts';
 import type { FeeTable } from './fee-table-schema.ts';
 import { longDate } from './long-date.ts';
 import { dayNumber, fiscalYear, money, printedHalves, type Halves, type PropertyTaxes } from './proration.ts';

@@ -5,12 +5,12 @@
 import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { callApi } from '../../ui/api-client.ts';
 import { fieldErrorsOf, type FieldErrors } from '../../ui/field-errors.ts';
-import type { Estimate } from './estimate-request.ts';
-import { hasOnlyNameCharacters } from '../forms/person-name.ts';
+import type { Estimate } from './public/estimate-request.ts';
+import { hasOnlyNameCharacters } from '../forms/public/person-name.ts';
 import { placeFromLink } from './county.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { detailsFrom, draftFrom, formFieldKey, type RefineDraft } from './refine-form.ts';
-import { detailedEstimateAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from './sheet-answer.ts';
+import { detailedEstimateAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from './public/sheet-answer.ts';
 
 export interface RefineFormProps {
   estimate: Estimate;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { EstimateInputs } from './estimate.ts';
+import type { EstimateInputs } from './public/estimate.ts';
 import { computeDetailedSheet } from './detailed-sheet.ts';
 import { netSheetDetailsSchema } from './details.ts';
 import { defaultFeeTable } from './fee-table-schema.ts';

@@ -9,7 +9,7 @@
  */
 import { dollarsText } from './sheet-money.ts';
 import type { FeeTable } from './fee-table-schema.ts';
-import { divideRoundHalfUp } from './estimate.ts';
+import { divideRoundHalfUp } from './public/estimate.ts';
 import type { NetSheetDetails } from './details.ts';
 import type { SheetLine } from './sheet-line.ts';
 

@@ -1,4 +1,4 @@
-import type { Estimate } from './estimate-request.ts';
+import type { Estimate } from './public/estimate-request.ts';
 
 /** The worked example as the API answers it (sale 780,200, payoff 450,000), for tests. */
 export const WORKED_EXAMPLE: Estimate = {

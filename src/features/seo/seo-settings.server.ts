@@ -1,10 +1,16 @@
 /**
  * GET and PUT /api/seo/settings (admins only): the one row of seo_settings, which the build reads
  * into every page's head (src/app/build-data.ts). GET also answers the OG image, which is
- * uploaded apart (src/features/site-images/site-images.server.ts); PUT leaves it alone.
+ * uploaded apart (src/features/site-images/public/site-images.server.ts); PUT leaves it alone.
  */
 import * as z from 'zod';
-import { assertAdmin, readJsonAsAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import {
+  assertAdmin,
+  readJsonAsAdmin,
+  sessionAgentCte,
+  sessionOf,
+  sessionParams,
+} from '../auth/public/access.server.ts';
 import type { Db } from '../../platform/db.ts';
 import { apiGroup, json, ok } from '../../platform/operation.ts';
 import {

@@ -3,7 +3,7 @@
  * admin's SEO form share these limits, schemas and messages. (The OG image is uploaded apart.)
  */
 import * as z from 'zod/mini';
-import { optionalText, requiredText } from '../forms/text-fields.ts';
+import { optionalText, requiredText } from '../forms/public/text-fields.ts';
 
 /** The spec's limits, each shown with a live counter on the form. */
 export const SEO_LIMITS = {

@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type SubmitEvent } from 'react';
-import AccountFrame from '../accounts/AccountFrame.tsx';
-import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
-import { CHECK_FIELDS, saveFailureMessage } from '../accounts/save-failure.ts';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
+import { ApiError, getJson, sendJson } from '../accounts/public/account-query.ts';
+import { CHECK_FIELDS, saveFailureMessage } from '../accounts/public/save-failure.ts';
 import { Field } from '../../ui/Field.tsx';
 import { fieldErrorsOf } from '../../ui/field-errors.ts';
 import { Notice } from '../../ui/Notice.tsx';
@@ -14,7 +14,7 @@ import {
   resplitCommission,
   type AgentDefaults,
   type AgentSettings,
-} from '../net-sheet/agent-settings.ts';
+} from '../net-sheet/public/agent-settings.ts';
 import { SETTINGS_MESSAGES } from './settings-messages.ts';
 import './settings.css';
 

@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import { sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
-import { PLEASE_LOG_IN, type SessionClaims } from '../auth/sessions.server.ts';
+import { sessionAgentCte, sessionOf, sessionParams } from '../auth/public/access.server.ts';
+import { PLEASE_LOG_IN, type SessionClaims } from '../auth/public/sessions.server.ts';
 import type { Db } from '../../platform/db.ts';
 import { CACHE_TAGS, type PurgeAfterWrite } from '../../platform/edge-cache.ts';
-import { saveSiteLogoSettings } from '../site-images/site-images.server.ts';
-import { siteLogosSavedSchema, siteLogoSettingsSchema } from '../site-images/site-images.ts';
+import { saveSiteLogoSettings } from '../site-images/public/site-images.server.ts';
+import { siteLogosSavedSchema, siteLogoSettingsSchema } from '../site-images/public/site-images.ts';
 import { HttpError, jsonObject, parseOrThrow, readJson } from '../../platform/http.ts';
 import { apiGroup, json, ok } from '../../platform/operation.ts';
 import {
@@ -15,9 +15,9 @@ import {
   SITE_WIDE_KEYS,
   type AgentDefaults,
   type CalculatorSettings,
-} from '../net-sheet/agent-settings.ts';
+} from '../net-sheet/public/agent-settings.ts';
 import { SETTINGS_MESSAGES } from './settings-messages.ts';
-import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from '../net-sheet/agent-settings-row.server.ts';
+import { SETTINGS_COLUMNS, toSettings, type SettingsRow } from '../net-sheet/public/agent-settings-row.server.ts';
 
 /** Whole cents from dollars and hundredths from percents (the schemas allow no finer values). */
 const cents = (dollars: number) => Math.round(dollars * 100);

@@ -1,4 +1,4 @@
-import { SITE_WIDE_ONLY } from '../auth/access-messages.ts';
+import { SITE_WIDE_ONLY } from '../auth/public/access-messages.ts';
 
 /** What the calculator settings screen and its API say. */
 export const SETTINGS_MESSAGES = {

@@ -2,9 +2,9 @@ import type { Db } from '../../platform/db.ts';
 import { CACHE_TAGS, cacheAtEdge, EDITED_TTL } from '../../platform/edge-cache.ts';
 import { HttpError } from '../../platform/http.ts';
 import { apiGroup, ok } from '../../platform/operation.ts';
-import { showcasePublicSchema } from '../showcase/showcase-settings.ts';
+import { showcasePublicSchema } from '../showcase/public/showcase-settings.ts';
 import { centsToDollars } from '../../ui/money.ts';
-import { siteLogosAnswerSchema, type SiteLogos } from '../site-images/site-images.ts';
+import { siteLogosAnswerSchema, type SiteLogos } from '../site-images/public/site-images.ts';
 
 interface SiteSettingsRow {
   website_logo: string | null;

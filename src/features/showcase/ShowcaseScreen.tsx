@@ -3,10 +3,10 @@ import { useEffect, useRef, useState } from 'react';
 import { Field } from '../../ui/Field.tsx';
 import { ConfirmDialog } from '../../ui/ConfirmDialog.tsx';
 import { Notice } from '../../ui/Notice.tsx';
-import { UploadField } from '../images/UploadField.tsx';
-import AccountFrame from '../accounts/AccountFrame.tsx';
-import { ApiError, getJson, sendJson } from '../accounts/account-query.ts';
-import { useSettingsForm, type Outcome } from '../accounts/use-settings-form.ts';
+import { UploadField } from '../images/public/UploadField.tsx';
+import AccountFrame from '../accounts/public/AccountFrame.tsx';
+import { ApiError, getJson, sendJson } from '../accounts/public/account-query.ts';
+import { useSettingsForm, type Outcome } from '../accounts/public/use-settings-form.ts';
 import {
   imageListSchema,
   imagesChangedSchema,
@@ -17,7 +17,7 @@ import {
   showcaseFieldsAnswerSchema,
   showcaseSavedSchema,
   type ShowcaseFields,
-} from './showcase-settings.ts';
+} from './public/showcase-settings.ts';
 import { uploadShowcaseImage } from './upload-image.ts';
 import './showcase-admin.css';
 

@@ -18,7 +18,7 @@ import {
   sessionAgentCte,
   sessionOf,
   sessionParams,
-} from '../auth/access.server.ts';
+} from '../auth/public/access.server.ts';
 import {
   IMAGE_MESSAGES,
   imageParams,
@@ -27,7 +27,7 @@ import {
   UPLOAD_BODY_LIMIT,
   type ImageRules,
   type ProcessedImage,
-} from '../images/images.server.ts';
+} from '../images/public/images.server.ts';
 import { showcaseImages } from './showcase.ts';
 import {
   deleteImageSchema,
@@ -41,7 +41,7 @@ import {
   SHOWCASE_MESSAGES,
   showcaseFieldsSchema,
   type ShowcaseFields,
-} from './showcase-settings.ts';
+} from './public/showcase-settings.ts';
 
 const SHOWCASE_RULES: ImageRules = {
   ...SHOWCASE_IMAGE_SIZE,

@@ -4,8 +4,8 @@
  * answer, an ApiError for an error answer, a rejection when the request did not get through.
  */
 import * as z from 'zod/mini';
-import { ApiError } from '../accounts/account-query.ts';
-import { imageUploadedSchema } from './showcase-settings.ts';
+import { ApiError } from '../accounts/public/account-query.ts';
+import { imageUploadedSchema } from './public/showcase-settings.ts';
 
 const errorSchema = z.object({ error: z.string(), fields: z._default(z.record(z.string(), z.string()), {}) });
 

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { postAccount, tokenFromUrl } from '../accounts/account-api.ts';
+import { postAccount, tokenFromUrl } from '../accounts/public/account-api.ts';
 import { LinkOutcome } from './LinkOutcome.tsx';
 
 type State =

@@ -1,7 +1,7 @@
 import { useState, type SubmitEvent } from 'react';
 import { Field } from '../../ui/Field.tsx';
-import { emailOnlySchema } from '../auth/auth-schemas.ts';
-import { NETWORK_ERROR, postAccount } from '../accounts/account-api.ts';
+import { emailOnlySchema } from '../auth/public/auth-schemas.ts';
+import { NETWORK_ERROR, postAccount } from '../accounts/public/account-api.ts';
 
 type State =
   { kind: 'form' } | { kind: 'loading' } | { kind: 'success'; message: string } | { kind: 'error'; message: string };

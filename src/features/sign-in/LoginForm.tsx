@@ -1,8 +1,8 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import * as z from 'zod';
 import { Field } from '../../ui/Field.tsx';
-import { loginSchema, sessionAgentSchema } from '../auth/auth-schemas.ts';
-import { currentAgent, destinationAfterLogin, NETWORK_ERROR, postAccount } from '../accounts/account-api.ts';
+import { loginSchema, sessionAgentSchema } from '../auth/public/auth-schemas.ts';
+import { currentAgent, destinationAfterLogin, NETWORK_ERROR, postAccount } from '../accounts/public/account-api.ts';
 
 const loggedInSchema = z.object({ success: z.literal(true), agent: sessionAgentSchema });
 const verificationNeededSchema = z.object({ requires_verification: z.literal(true), email: z.string() });

@@ -1,4 +1,4 @@
-import { MIN_NEW_PASSWORD_LENGTH, passwordLength } from '../auth/auth-schemas.ts';
+import { MIN_NEW_PASSWORD_LENGTH, passwordLength } from '../auth/public/auth-schemas.ts';
 
 /**
  * What makes a good new password, under its field: length only (no composition rules, decision

@@ -1,7 +1,7 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { Field } from '../../ui/Field.tsx';
-import { resetPasswordSchema } from '../auth/auth-schemas.ts';
-import { NETWORK_ERROR, postAccount, REDIRECT_DELAY_MS, tokenFromUrl } from '../accounts/account-api.ts';
+import { resetPasswordSchema } from '../auth/public/auth-schemas.ts';
+import { NETWORK_ERROR, postAccount, REDIRECT_DELAY_MS, tokenFromUrl } from '../accounts/public/account-api.ts';
 import { PasswordHint } from './PasswordHint.tsx';
 
 type State =

@@ -1,8 +1,8 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { CheckboxField } from '../../ui/CheckboxField.tsx';
 import { Field } from '../../ui/Field.tsx';
-import { signupSchema, suggestSlug } from '../auth/auth-schemas.ts';
-import { postAccount, REDIRECT_DELAY_MS } from '../accounts/account-api.ts';
+import { signupSchema, suggestSlug } from '../auth/public/auth-schemas.ts';
+import { postAccount, REDIRECT_DELAY_MS } from '../accounts/public/account-api.ts';
 import { PasswordHint } from './PasswordHint.tsx';
 
 const ERROR_KEYS = ['first_name', 'last_name', 'email', 'password', 'confirm', 'slug', 'terms', 'phone'] as const;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { postAccount, REDIRECT_DELAY_MS, tokenFromUrl } from '../accounts/account-api.ts';
+import { postAccount, REDIRECT_DELAY_MS, tokenFromUrl } from '../accounts/public/account-api.ts';
 import { LinkOutcome } from './LinkOutcome.tsx';
 
 type State = { kind: 'verifying' } | { kind: 'success' } | { kind: 'expired' } | { kind: 'error'; message: string };

@@ -5,12 +5,12 @@
 import type { Context } from 'hono';
 import type { Db } from '../../platform/db.ts';
 import { HttpError } from '../../platform/http.ts';
-import type { MailContext } from '../email/email.server.ts';
-import { type SessionAgent } from '../auth/auth-schemas.ts';
-import { weakPasswordProblem, type PasswordOwner } from '../auth/common-passwords.server.ts';
+import type { MailContext } from '../email/public/email.server.ts';
+import { type SessionAgent } from '../auth/public/auth-schemas.ts';
+import { weakPasswordProblem, type PasswordOwner } from '../auth/public/common-passwords.server.ts';
 import { type RateCheck, type RateLimit } from '../../platform/rate-limit.server.ts';
-import { type AuthConfig } from '../auth/sessions.server.ts';
-import { issueTokenCtes, TOKEN_HOURS, type TokenPurpose } from '../auth/tokens.server.ts';
+import { type AuthConfig } from '../auth/public/sessions.server.ts';
+import { issueTokenCtes, TOKEN_HOURS, type TokenPurpose } from '../auth/public/tokens.server.ts';
 import { perIpCheck } from '../../platform/per-ip.server.ts';
 
 export interface AuthRoutesDeps {

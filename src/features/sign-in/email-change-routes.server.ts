@@ -1,13 +1,13 @@
 /** Confirming or undoing a profile e-mail change by its e-mailed link (issue 21, finding 1). */
 import type { Db } from '../../platform/db.ts';
 import { HttpError } from '../../platform/http.ts';
-import { tokenSchema } from '../auth/auth-schemas.ts';
+import { tokenSchema } from '../auth/public/auth-schemas.ts';
 import { enforceRateLimits, LIMITS } from '../../platform/rate-limit.server.ts';
-import { clearSessionCookie } from '../auth/sessions.server.ts';
-import { consumeTokenSql, hashToken, tokenError } from '../auth/tokens.server.ts';
+import { clearSessionCookie } from '../auth/public/sessions.server.ts';
+import { consumeTokenSql, hashToken, tokenError } from '../auth/public/tokens.server.ts';
 import { ok, type Declare } from '../../platform/operation.ts';
 import { type AuthDeps } from './auth-setup.server.ts';
-import { MESSAGES, violatedConstraint } from './auth-answers.server.ts';
+import { MESSAGES, violatedConstraint } from './public/auth-answers.server.ts';
 
 export const emailChangeOperations = (op: Declare<AuthDeps>) => [
   /**

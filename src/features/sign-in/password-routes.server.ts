@@ -1,13 +1,20 @@
 /** Forgot-password (a reset link) and reset-password. */
-import { passwordResetEmail } from './auth-emails.ts';
-import { emailOnlySchema, resetPasswordSchema } from '../auth/auth-schemas.ts';
-import { hashPassword } from '../auth/passwords.server.ts';
+import { passwordResetEmail } from './public/auth-emails.ts';
+import { emailOnlySchema, resetPasswordSchema } from '../auth/public/auth-schemas.ts';
+import { hashPassword } from '../auth/public/passwords.server.ts';
 import { enforceRateLimits, LIMITS, rateCheck } from '../../platform/rate-limit.server.ts';
-import { clearSessionCookie } from '../auth/sessions.server.ts';
-import { checkToken, consumeTokenSql, hashToken, newToken, purposeIn, tokenError } from '../auth/tokens.server.ts';
+import { clearSessionCookie } from '../auth/public/sessions.server.ts';
+import {
+  checkToken,
+  consumeTokenSql,
+  hashToken,
+  newToken,
+  purposeIn,
+  tokenError,
+} from '../auth/public/tokens.server.ts';
 import { ok, type Declare } from '../../platform/operation.ts';
 import { queueTokenEmail, refuseWeakPassword, type AuthDeps } from './auth-setup.server.ts';
-import { MESSAGES } from './auth-answers.server.ts';
+import { MESSAGES } from './public/auth-answers.server.ts';
 
 export const passwordOperations = (op: Declare<AuthDeps>) => [
   /** As resend-verification, for a reset link to an active or pending agent. */

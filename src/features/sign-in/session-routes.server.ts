@@ -1,8 +1,8 @@
 /** Login, the current agent, logout and logout-everywhere. */
 import { getCookie } from 'hono/cookie';
 import { HttpError } from '../../platform/http.ts';
-import { loginSchema, type SessionAgent } from '../auth/auth-schemas.ts';
-import { hashPassword, needsRehash, verifyPassword } from '../auth/passwords.server.ts';
+import { loginSchema, type SessionAgent } from '../auth/public/auth-schemas.ts';
+import { hashPassword, needsRehash, verifyPassword } from '../auth/public/passwords.server.ts';
 import { enforceRateLimits, LIMITS } from '../../platform/rate-limit.server.ts';
 import {
   clearSessionCookie,
@@ -16,10 +16,10 @@ import {
   sessionParams,
   setSessionCookie,
   signSession,
-} from '../auth/sessions.server.ts';
+} from '../auth/public/sessions.server.ts';
 import { ok, type Declare } from '../../platform/operation.ts';
 import { type AuthDeps } from './auth-setup.server.ts';
-import { inactiveMessage, MESSAGES } from './auth-answers.server.ts';
+import { inactiveMessage, MESSAGES } from './public/auth-answers.server.ts';
 import { loginAccountClientCheck } from '../../platform/per-ip.server.ts';
 
 interface LoginRow extends SessionAgent {

@@ -1,13 +1,13 @@
 /** Sign-up, e-mail verification and resending its link. */
-import { verificationEmail } from './auth-emails.ts';
-import { emailOnlySchema, signupSchema, tokenSchema } from '../auth/auth-schemas.ts';
-import { hashPassword } from '../auth/passwords.server.ts';
+import { verificationEmail } from './public/auth-emails.ts';
+import { emailOnlySchema, signupSchema, tokenSchema } from '../auth/public/auth-schemas.ts';
+import { hashPassword } from '../auth/public/passwords.server.ts';
 import { enforceRateLimits, LIMITS, rateCheck } from '../../platform/rate-limit.server.ts';
-import { consumeTokenSql, hashToken, newToken, tokenError } from '../auth/tokens.server.ts';
+import { consumeTokenSql, hashToken, newToken, tokenError } from '../auth/public/tokens.server.ts';
 import { created, ok, type Declare } from '../../platform/operation.ts';
 import { queueTokenEmail, refuseWeakPassword, type AuthDeps } from './auth-setup.server.ts';
-import { duplicateError, duplicateFromInsert, MESSAGES } from './auth-answers.server.ts';
-import { newAgentCtes, newAgentParams } from './new-agent.server.ts';
+import { duplicateError, duplicateFromInsert, MESSAGES } from './public/auth-answers.server.ts';
+import { newAgentCtes, newAgentParams } from './public/new-agent.server.ts';
 
 interface SignupRow {
   agent_id: number | null;

@@ -5,7 +5,7 @@
  * a build into a new folder swapped in (local-build.server.ts).
  */
 import * as z from 'zod/mini';
-import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/access.server.ts';
+import { assertAdmin, sessionAgentCte, sessionOf, sessionParams } from '../auth/public/access.server.ts';
 import type { Db, Queryable } from '../../platform/db.ts';
 import { HttpError } from '../../platform/http.ts';
 import { accepted, apiGroup, ok } from '../../platform/operation.ts';
@@ -15,7 +15,7 @@ import {
   type SiteBuildState,
   siteBuildResponseSchema,
   siteBuildStartedSchema,
-} from './site-build.ts';
+} from './public/site-build.ts';
 
 export type BuildTrigger = 'button' | 'auto';
 

@@ -4,11 +4,11 @@
  * /api/agents/me/settings. Open public pages in this browser are told to show a change at once.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { getJson, sendJson } from '../accounts/account-query.ts';
-import type { Outcome } from '../accounts/use-settings-form.ts';
-import { LOGO_UPDATED_KEY } from './logo.ts';
-import { siteLogosAnswerSchema, siteLogosSavedSchema, type SiteLogoSettingsInput } from './site-images.ts';
-import { failureOf } from './SiteImageUpload.tsx';
+import { getJson, sendJson } from '../accounts/public/account-query.ts';
+import type { Outcome } from '../accounts/public/use-settings-form.ts';
+import { LOGO_UPDATED_KEY } from './public/logo.ts';
+import { siteLogosAnswerSchema, siteLogosSavedSchema, type SiteLogoSettingsInput } from './public/site-images.ts';
+import { failureOf } from './public/SiteImageUpload.tsx';
 
 const QUERY_KEY = ['site-logos'];
 

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import CalculatorModal from '../estimate/CalculatorModal.tsx';
-import ContactModal from '../leads/ContactModal.tsx';
-import { LEAD_SOURCES } from '../leads/lead.ts';
+import CalculatorModal from '../estimate/public/CalculatorModal.tsx';
+import ContactModal from '../leads/public/ContactModal.tsx';
+import { LEAD_SOURCES } from '../leads/public/lead.ts';
 
 /** What the page tells the modals, from data attributes on #page-modals (see SiteLayout). */
 export const modalHostPropsSchema = z.object({

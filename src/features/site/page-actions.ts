@@ -3,10 +3,10 @@
  * calculator or contact modal (React and the modals load on the first such click), the mobile
  * menu, and the logo refresh. Kept free of React so pages stay light until a visitor acts.
  */
-import { LOGO_UPDATED_KEY, logoHeight, logoSource } from '../site-images/logo.ts';
-import { openModal, type PageModal } from '../leads/page-modals.ts';
+import { LOGO_UPDATED_KEY, logoHeight, logoSource } from '../site-images/public/logo.ts';
+import { openModal, type PageModal } from '../leads/public/page-modals.ts';
 import { sourcePage, track } from '../../ui/analytics.ts';
-import { rememberArrival } from '../lead-origin/arrival.ts';
+import { rememberArrival } from '../lead-origin/public/arrival.ts';
 
 type Location = 'header_nav' | 'mobile_nav' | 'footer_section' | 'hero';
 

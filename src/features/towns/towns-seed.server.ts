@@ -1,5 +1,5 @@
 import type { Queryable } from '../../platform/db.ts';
-import { allTowns, type Town } from './town-data.ts';
+import { allTowns, type Town } from './public/town-data.ts';
 
 /** One row of the `towns` table as jsonb_to_recordset reads it. */
 function townRow(town: Town) {

@@ -3,7 +3,7 @@
  * logging out, the same for everyone signed in or not, and the signed-in caller's own account.
  */
 import { randomBytes } from 'node:crypto';
-import { hashToken } from '../../../src/features/auth/tokens.server.ts';
+import { hashToken } from '../../../src/features/auth/public/tokens.server.ts';
 import { signupBody, type AuthSuite } from '../../support/auth-suite.ts';
 import { createAgent } from '../../support/fixtures.ts';
 import { email, everyone, signedIn, type MatrixRow } from './cells.ts';

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, expect } from 'vitest';
 import * as z from 'zod';
-import { hashPassword } from '../../../src/features/auth/passwords.server.ts';
+import { hashPassword } from '../../../src/features/auth/public/passwords.server.ts';
 import { fubClient } from '../../../src/features/crm/fub-client.server.ts';
 import { hookBuilder, siteBuilds, type SiteBuilds } from '../../../src/features/site-build/site-build.server.ts';
 import { startFakeBuildHook, type FakeBuildHook } from '../../fakes/build-hook.ts';

@@ -16,7 +16,7 @@ import {
   type CompleteMailgunSettings,
 } from '../email-settings.server.ts';
 import type { SecretSource } from '../../../platform/encryption.ts';
-import { ProviderError, type EmailAddress, type EmailProvider } from '../email.server.ts';
+import { ProviderError, type EmailAddress, type EmailProvider } from '../public/email.server.ts';
 import { createMailgunProvider } from './mailgun.server.ts';
 import { createResendProvider } from './resend.server.ts';
 

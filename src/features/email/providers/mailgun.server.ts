@@ -10,7 +10,7 @@
  * `v:delivery_id`, so it shows in Mailgun's logs and webhooks.
  */
 import * as z from 'zod';
-import { formatAddress, ProviderError, parseRetryAfter, type EmailProvider } from '../email.server.ts';
+import { formatAddress, ProviderError, parseRetryAfter, type EmailProvider } from '../public/email.server.ts';
 import {
   endpoint,
   isRetryableStatus,
@@ -18,7 +18,7 @@ import {
   postToProvider,
   safeDetail,
   type HttpClientOptions,
-} from './provider-http.server.ts';
+} from '../public/providers/provider-http.server.ts';
 
 export interface MailgunOptions extends HttpClientOptions {
   apiKey: string;

@@ -15,7 +15,7 @@
  * and needs only a base URL to run against tests/fakes/resend.ts.
  */
 import * as z from 'zod';
-import { formatAddress, ProviderError, parseRetryAfter, type EmailProvider } from '../email.server.ts';
+import { formatAddress, ProviderError, parseRetryAfter, type EmailProvider } from '../public/email.server.ts';
 import {
   endpoint,
   isRetryableStatus,
@@ -23,7 +23,7 @@ import {
   postToProvider,
   safeDetail,
   type HttpClientOptions,
-} from './provider-http.server.ts';
+} from '../public/providers/provider-http.server.ts';
 
 export interface ResendOptions extends HttpClientOptions {
   apiKey: string;
