@@ -27,6 +27,7 @@ const FEATURES = [
   'email',
   'sign-in',
   'crm',
+  'seller-updates',
   'leads',
   'site-build',
   'agents',
