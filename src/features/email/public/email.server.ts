@@ -9,14 +9,22 @@ import { join } from 'node:path';
 import { DatabaseUnavailable, type Queryable } from '../../../platform/db.ts';
 import { WorkersBusy } from '../../../platform/workers-busy.server.ts';
 
-export type EmailKind = 'estimate' | 'new_lead' | 'verify_email' | 'reset_password';
+export type EmailKind =
+  | 'estimate'
+  | 'new_lead'
+  | 'verify_email'
+  | 'reset_password'
+  /** Seller updates (issue 25): the double opt-in's confirmation, the monthly update, the agent's alert. */
+  | 'update_confirm'
+  | 'seller_update'
+  | 'seller_active';
 
 /**
  * Kinds not sent to an address that unsubscribed: notices and anything else the recipient did not
  * just ask for. The rest (an estimate the visitor requested, verification and reset links) is
  * what the person asked for a moment ago, so it is still sent.
  */
-export const NOTICE_KINDS: readonly EmailKind[] = ['new_lead'];
+export const NOTICE_KINDS: readonly EmailKind[] = ['new_lead', 'update_confirm', 'seller_update', 'seller_active'];
 
 export interface EmailAddress {
   email: string;
