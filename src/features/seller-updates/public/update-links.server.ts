@@ -12,8 +12,12 @@ export type UpdateLinkKind = (typeof UPDATE_LINK_KINDS)[number];
 
 export interface UpdateLink {
   subscriptionId: number;
-  /** The seller_update_sends row the link is in; 0 for the confirmation e-mail. */
-  sendId: number;
+  /**
+   * The update the link is in: its period (seller_update_sends.period, the n-th update), known before
+   * the update is written, so the e-mail can be rendered before the statement that stores it; 0 for
+   * the confirmation e-mail.
+   */
+  period: number;
   link: UpdateLinkKind;
 }
 
@@ -34,8 +38,8 @@ export function updateLinkSigner(sessionKey: Uint8Array): UpdateLinkSigner {
   const key = createHmac('sha256', sessionKey).update('seller-update-link/v1').digest();
   const mac = (payload: string): Buffer => createHmac('sha256', key).update(payload).digest();
   return {
-    token({ subscriptionId, sendId, link }) {
-      const payload = Buffer.from(`${subscriptionId}.${sendId}.${link}`, 'utf8').toString('base64url');
+    token({ subscriptionId, period, link }) {
+      const payload = Buffer.from(`${subscriptionId}.${period}.${link}`, 'utf8').toString('base64url');
       return `${payload}.${mac(payload).toString('base64url')}`;
     },
     read(token) {
@@ -48,7 +52,7 @@ export function updateLinkSigner(sessionKey: Uint8Array): UpdateLinkSigner {
       if (!match) return null;
       const link = UPDATE_LINK_KINDS.find((kind) => kind === match[3]);
       if (!link) return null;
-      return { subscriptionId: Number(match[1]), sendId: Number(match[2]), link };
+      return { subscriptionId: Number(match[1]), period: Number(match[2]), link };
     },
   };
 }
@@ -58,8 +62,8 @@ export function updateUrls(siteUrl: string, signer: UpdateLinkSigner) {
   const origin = siteUrl.replace(/\/+$/, '');
   return {
     confirm: (subscriptionId: number) =>
-      `${origin}${CONFIRM_PAGE_PATH}?token=${encodeURIComponent(signer.token({ subscriptionId, sendId: 0, link: 'confirm' }))}`,
-    go: (subscriptionId: number, sendId: number, link: Exclude<UpdateLinkKind, 'confirm'>) =>
-      `${origin}${UPDATE_LINK_API_PATH}/${encodeURIComponent(signer.token({ subscriptionId, sendId, link }))}`,
+      `${origin}${CONFIRM_PAGE_PATH}?token=${encodeURIComponent(signer.token({ subscriptionId, period: 0, link: 'confirm' }))}`,
+    go: (subscriptionId: number, period: number, link: Exclude<UpdateLinkKind, 'confirm'>) =>
+      `${origin}${UPDATE_LINK_API_PATH}/${encodeURIComponent(signer.token({ subscriptionId, period, link }))}`,
   };
 }
