@@ -4,11 +4,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { unsubscribeSigner } from '../../../src/features/email/unsubscribe.server.ts';
+import { updateLinkSigner } from '../../../src/features/seller-updates/public/update-links.server.ts';
 import { TEST_AUTH } from '../../support/auth-suite.ts';
 import { everyone, type MatrixRow } from './cells.ts';
 import { twoOffers } from './party.ts';
 
 const unsubscribeToken = (email: string) => unsubscribeSigner(TEST_AUTH.sessionKey).token(email);
+/** A genuine confirmation token of a subscription nobody has: every caller is told it no longer exists. */
+const confirmToken = () =>
+  updateLinkSigner(TEST_AUTH.sessionKey).token({ subscriptionId: 2_000_000_000, period: 0, link: 'confirm' });
 
 export const PUBLIC_SITE_ROWS: Record<string, MatrixRow> = {
   // The public site: A's page, A's estimate and its sheets, A's offers, and forms that go to A.
@@ -121,6 +125,10 @@ export const PUBLIC_SITE_ROWS: Record<string, MatrixRow> = {
   'DELETE /api/email/unsubscribe': {
     request: () => ({ path: '/api/email/unsubscribe', json: { token: unsubscribeToken('robin@example.com') } }),
     expect: everyone(200),
+  },
+  'POST /api/updates/confirm': {
+    request: () => ({ path: '/api/updates/confirm', json: { token: confirmToken() } }),
+    expect: everyone(404),
   },
   'GET /api/towns/:slug': { request: () => ({ path: '/api/towns/bay-shore' }), expect: everyone(200) },
   'GET /api/towns/:slug/sold': { request: () => ({ path: '/api/towns/montauk/sold' }), expect: everyone(200) },
