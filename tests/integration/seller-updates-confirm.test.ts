@@ -57,7 +57,9 @@ describe.each(BACKENDS)('confirming seller updates on %s', (backend) => {
       status: 'already_confirmed',
     });
     // The same row (next_due_at, confirmed_at and all); only the seconds until it is due went by.
-    expect(await subscriptionsOf(suite.db, email)).toEqual([{ ...first, due_in_days: expect.any(Number) }]);
+    const [again, ...more] = await subscriptionsOf(suite.db, email);
+    expect(more).toEqual([]);
+    expect({ ...again, due_in_days: 0 }).toEqual({ ...first, due_in_days: 0 });
     expect(await signalsOf(suite.db, id)).toEqual(['confirm']);
   });
 
