@@ -78,6 +78,13 @@ export function button(href: string, label: string, secondary = false): string {
   );
 }
 
+/** The top line of a seller's message: who it is from (the agent's brand), over a rule. */
+export const headerRow = (text: string): string =>
+  row(
+    `<p style="margin:0;padding:0 0 12px;border-bottom:1px solid #d5dde5;font-size:14px;line-height:20px;color:${MUTED}">` +
+      `${escapeHtml(text)}</p>`,
+  );
+
 /** A small grey paragraph: why the message came, the disclaimer. */
 export const smallPrint = (text: string): string =>
   `<p style="margin:0;font-size:12px;line-height:18px;color:${MUTED}">${escapeHtml(text)}</p>`;

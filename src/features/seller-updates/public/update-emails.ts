@@ -19,6 +19,7 @@ import {
   formatDay,
   frame,
   fullName,
+  headerRow,
   MUTED,
   origin,
   row,
@@ -78,6 +79,7 @@ export function updateConfirmEmail(input: {
   const unasked = 'Nothing more is sent until you confirm. If you did not ask for this, ignore this e-mail.';
   const action = 'Yes, send me monthly updates';
   const html = frame(subject, [
+    headerRow(`From ${agentName}`),
     row(`<h1 style="margin:0;font-size:24px;line-height:30px">Confirm your monthly update</h1>`),
     row(`<p style="margin:0">${escapeHtml(intro)}</p>`),
     row(`<p style="margin:0;font-size:18px;line-height:26px"><strong>${escapeHtml(today)}</strong></p>`),
@@ -87,6 +89,8 @@ export function updateConfirmEmail(input: {
     DISCLAIMER_ROW,
   ]);
   const text = [
+    `From ${agentName}`,
+    '',
     intro,
     '',
     today,
@@ -166,7 +170,7 @@ export function sellerUpdateEmail(input: {
         : `Your estimated net this month: ${money(netCents)}`),
   );
   const label = netCents < 0 ? `Your estimate on ${day}` : `Your estimated net on ${day}`;
-  const basis = `At a sale price of ${price(priceCents)}: the price of your estimate, moved with home values in ${placeName}.`;
+  const basis = `At a sale price of ${price(priceCents)}: your estimate’s price, updated for the change in home values in ${placeName}.`;
   const change = netChangeSentence(netCents, previousNetCents);
   const sheetAction = 'See my updated sheet';
   const agentAction = `Talk to ${agent.first_name}`.trim();
@@ -182,6 +186,7 @@ export function sellerUpdateEmail(input: {
     : [];
   const html = frame(subject, [
     ...sampleRow,
+    headerRow(`Your monthly update from ${fullName(agent)}`),
     row(`<p style="margin:0;font-size:14px;line-height:20px;color:${MUTED}">${escapeHtml(label)}</p>`, '0 0 4px'),
     row(
       `<h1 style="margin:0;font-size:${netCents < 0 ? '26px;line-height:32px' : '36px;line-height:42px'}">` +
@@ -200,6 +205,8 @@ export function sellerUpdateEmail(input: {
   ]);
   const text = [
     ...(sample ? [SAMPLE_NOTE, ''] : []),
+    `Your monthly update from ${fullName(agent)}`,
+    '',
     `${label}: ${netCents < 0 ? `you would bring ${money(netCents)} to closing` : money(netCents)}`,
     basis,
     ...(change ? [change] : []),
@@ -279,7 +286,7 @@ export function sellerActiveEmail(input: {
     ),
     row(button(leadUrl, action), '8px 0 16px'),
     row(smallPrint(why)),
-    row(`<p style="margin:0;font-size:12px;line-height:18px">${link(manage, 'Manage seller updates')}</p>`, '0'),
+    row(`<p style="margin:0;font-size:14px;line-height:20px">${link(manage, 'Manage seller updates')}</p>`, '0'),
   ]);
   const text = [
     hello,
