@@ -11,7 +11,6 @@ import { ESTIMATE_DISCLAIMER, oneLine } from '../../email/public/templates.ts';
 import { escapeHtml, link } from '../../email/public/html.ts';
 import { formatMoney, formatPrice } from '../../../ui/money.ts';
 import { formatPhone, telHref } from '../../../ui/phone.ts';
-import { homeFactsLine } from '../../../ui/home-facts.ts';
 import {
   agentCardHtml,
   agentCardText,
@@ -23,19 +22,16 @@ import {
   MUTED,
   origin,
   row,
+  salesHtml,
+  salesText,
   smallPrint,
+  type RecentSaleLine,
 } from '../update-email-parts.ts';
 
 export type UpdateAgent = EmailAgent & { slug: string };
 
-export interface RecentSaleLine {
-  address: string;
-  priceCents: number | null;
-  soldDate: string /* YYYY-MM-DD */;
-  beds: number | null;
-  baths: number | null;
-  sqft: number | null;
-}
+/** A recent sale in the seller's town, as the update lists it (newest first, up to three). */
+export type { RecentSaleLine } from '../update-email-parts.ts';
 
 const money = (cents: number): string => formatMoney(Math.abs(cents) / 100);
 const price = (cents: number): string => formatPrice(cents / 100);
@@ -107,42 +103,6 @@ export function updateConfirmEmail(input: {
   return { subject, html, text };
 }
 
-/** A recent sale's facts after its address: price (or that it was not disclosed), day, size. */
-function saleFacts(sale: RecentSaleLine): { price: string; sold: string; size: string } {
-  return {
-    price: sale.priceCents === null ? 'Price not disclosed' : price(sale.priceCents),
-    sold: `Sold ${formatDay(sale.soldDate)}`,
-    size: homeFactsLine(sale),
-  };
-}
-
-function salesHtml(sales: readonly RecentSaleLine[]): string {
-  const items = sales.map((sale) => {
-    const facts = saleFacts(sale);
-    return (
-      `<tr><td style="padding:10px 0;border-top:1px solid #d5dde5;font-size:15px;line-height:22px">` +
-      `<strong>${escapeHtml(sale.address)}</strong><br>` +
-      `${escapeHtml(facts.price)} · ${escapeHtml(facts.sold)}` +
-      (facts.size ? `<br><span style="color:${MUTED}">${escapeHtml(facts.size)}</span>` : '') +
-      '</td></tr>'
-    );
-  });
-  return (
-    '<h2 style="margin:0 0 4px;font-size:18px;line-height:24px">Recent sales nearby</h2>' +
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%">${items.join('')}</table>`
-  );
-}
-
-function salesText(sales: readonly RecentSaleLine[]): string[] {
-  return [
-    'Recent sales nearby:',
-    ...sales.map((sale) => {
-      const facts = saleFacts(sale);
-      return `- ${sale.address}: ${facts.price}, ${facts.sold}${facts.size ? `; ${facts.size}` : ''}`;
-    }),
-  ];
-}
-
 const SAMPLE_NOTE = 'SAMPLE: this is the update your sellers get, about a sample seller. It was sent to you only.';
 
 /** The monthly update. */
@@ -198,7 +158,7 @@ export function sellerUpdateEmail(input: {
     ...(direction ? [row(`<p style="margin:0">${escapeHtml(direction)}</p>`, '0 0 12px')] : []),
     row(button(links.sheet, sheetAction), '8px 0 12px'),
     row(button(links.agent, agentAction, true), '0 0 24px'),
-    ...(sales.length > 0 ? [row(salesHtml(sales), '0 0 24px')] : []),
+    ...(sales.length > 0 ? [row(salesHtml(sales.slice(0, 3)), '0 0 24px')] : []),
     row(agentCardHtml(agent, siteUrl, 'Your agent')),
     row(smallPrint(why), '8px 0 0'),
     DISCLAIMER_ROW,
@@ -215,7 +175,7 @@ export function sellerUpdateEmail(input: {
     `${sheetAction}: ${links.sheet}`,
     `${agentAction}: ${links.agent}`,
     '',
-    ...(sales.length > 0 ? [...salesText(sales), ''] : []),
+    ...(sales.length > 0 ? [...salesText(sales.slice(0, 3)), ''] : []),
     ...agentCardText(agent, siteUrl, 'Your agent'),
     '',
     why,
