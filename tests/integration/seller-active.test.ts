@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import { fubClient } from '../../src/features/crm/fub-client.server.ts';
 import { syncDue } from '../../src/features/crm/public/crm-sync.server.ts';
-import { markActiveSince } from '../../src/features/seller-updates/active.server.ts';
+import { markActiveSince } from '../../src/features/seller-updates/public/active.server.ts';
 import { updateLinkSigner } from '../../src/features/seller-updates/public/update-links.server.ts';
 import { startFakeFub } from '../fakes/fub.ts';
 import { expectJson } from '../support/api-suite.ts';

@@ -3,7 +3,7 @@
  * (public/update-links.server.ts) and names the subscription, the update (its period) and the link.
  * In one transaction: the click is recorded as a signal on the update's send, the cadence starts
  * again (updates_since_click 0, last_click_at now; a seller gone cold is due again, monthly from
- * their last update), and the rule of active sellers is evaluated (active.server.ts), queuing the
+ * their last update), and the rule of active sellers is evaluated (public/active.server.ts), queuing the
  * agent's alert. Then the seller is sent on: "See my updated sheet" to the update's estimate page
  * (that visit is the click: the page itself tracks nothing), "Talk to {agent}" to the agent's page.
  *
@@ -21,7 +21,7 @@ import { sendInTurn, type CrmContext } from '../crm/public/crm-sync.server.ts';
 import { escapeHtml } from '../email/public/html.ts';
 import type { MailContext } from '../email/public/email.server.ts';
 import { BRAND_NAME } from '../../ui/brand.ts';
-import { markActive } from './active.server.ts';
+import { markActive } from './public/active.server.ts';
 import { MONTHLY_DAYS } from './public/cadence.ts';
 import { type UpdateLinkSigner } from './public/update-links.server.ts';
 

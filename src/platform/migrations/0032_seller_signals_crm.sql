@@ -1,6 +1,6 @@
 -- Issue 25: besides a lead's own sync job, Follow Up Boss jobs that carry an event about a lead:
 -- 'seller_active', when a seller who receives updates becomes active (src/features/seller-updates/
--- active.server.ts). They go through the same sender, retries and settlement as the lead's job.
+-- public/active.server.ts). They go through the same sender, retries and settlement as the lead's job.
 --
 -- lead_id stays the lead's own sync job, unique: every reader that asks for "the lead's sync"
 -- (the lead list, the dashboard, the lead statement) keeps finding exactly one row. An event job

@@ -17,10 +17,10 @@
  * NULL or over ALERT_EVERY_DAYS old, sets alerted_at and queues the e-mail and the CRM job.
  */
 import * as z from 'zod';
-import type { Queryable } from '../../platform/db.ts';
-import { CLAIM_SECONDS, claimedJobSchema, type ClaimedJob } from '../crm/public/crm-sync.server.ts';
-import { activeSellerEvent } from './active-event.ts';
-import { sellerActiveEmail, type ActiveReason } from './public/update-emails.ts';
+import type { Queryable } from '../../../platform/db.ts';
+import { CLAIM_SECONDS, claimedJobSchema, type ClaimedJob } from '../../crm/public/crm-sync.server.ts';
+import { activeSellerEvent } from '../active-event.ts';
+import { sellerActiveEmail, type ActiveReason } from './update-emails.ts';
 
 /** Two followed links within this many days make a seller active. */
 export const CLICK_WINDOW_DAYS = 14;
