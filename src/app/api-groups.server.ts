@@ -166,6 +166,18 @@ export const API_GROUPS = {
       clientIp: clientAddress,
     }),
   ),
+  sellerUpdateLinks: declared(
+    async () => (await import('../features/seller-updates/link-routes.server.ts')).updateLinkApi,
+    async ({ db, mail, auth, crm, runAfterResponse }) => ({
+      db,
+      mail,
+      crm: await crm(),
+      runAfterResponse,
+      signer: (await import('../features/seller-updates/public/update-links.server.ts')).updateLinkSigner(
+        auth.sessionKey,
+      ),
+    }),
+  ),
   // The Mailgun key is encrypted with ENCRYPTION_KEY, the secret the CRM keys use too.
   emailSettings: declared(
     async () => (await import('../features/email/email-settings-routes.server.ts')).emailSettingsApi,

@@ -74,6 +74,7 @@ export const API_ROUTES: readonly GroupRoute[] = [
   { path: '/api/templates', group: 'email', methods: { POST: 'public' } },
   { path: '/api/towns/:slug', group: 'market', methods: { GET: 'public' } },
   { path: '/api/towns/:slug/sold', group: 'market', methods: { GET: 'public' } },
+  { path: '/api/updates/go/:token', group: 'sellerUpdateLinks', methods: { GET: 'public' } },
   { path: '/api/upload/logo', group: 'profile', methods: { POST: 'agent', DELETE: 'agent' } },
   { path: '/api/upload/og-image', group: 'siteImages', methods: { POST: 'admin', DELETE: 'admin' } },
   { path: '/api/upload/profile-photo', group: 'profile', methods: { POST: 'agent', DELETE: 'agent' } },

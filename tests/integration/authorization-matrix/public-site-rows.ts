@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { unsubscribeSigner } from '../../../src/features/email/unsubscribe.server.ts';
+import { updateLinkSigner } from '../../../src/features/seller-updates/public/update-links.server.ts';
 import { TEST_AUTH } from '../../support/auth-suite.ts';
 import { everyone, type MatrixRow } from './cells.ts';
 import { twoOffers } from './party.ts';
@@ -121,6 +122,14 @@ export const PUBLIC_SITE_ROWS: Record<string, MatrixRow> = {
   'DELETE /api/email/unsubscribe': {
     request: () => ({ path: '/api/email/unsubscribe', json: { token: unsubscribeToken('robin@example.com') } }),
     expect: everyone(200),
+  },
+  // A signed link of an update: the same for every caller (a seller follows it signed out); the
+  // subscription named does not exist here, so it is refused alike (the route's own tests follow real ones).
+  'GET /api/updates/go/:token': {
+    request: () => ({
+      path: `/api/updates/go/${updateLinkSigner(TEST_AUTH.sessionKey).token({ subscriptionId: 2_000_000_000, period: 1, link: 'agent' })}`,
+    }),
+    expect: everyone(404),
   },
   'GET /api/towns/:slug': { request: () => ({ path: '/api/towns/bay-shore' }), expect: everyone(200) },
   'GET /api/towns/:slug/sold': { request: () => ({ path: '/api/towns/montauk/sold' }), expect: everyone(200) },
