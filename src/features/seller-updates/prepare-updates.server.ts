@@ -5,7 +5,7 @@
  */
 import type { OutgoingEmail } from '../email/public/email.server.ts';
 import { repricedEstimate } from '../net-sheet/public/repriced-estimate.server.ts';
-import { agentTermsOf, type SheetEstimateRow } from '../net-sheet/public/sheet-estimates.server.ts';
+import { agentTermsOf, type AgentTerms, type SheetEstimateRow } from '../net-sheet/public/sheet-estimates.server.ts';
 import type { ZhviPoint } from '../towns/public/town-page.ts';
 import type { DueRow, Market, TownMarket } from './due-updates.server.ts';
 import { updateUrls, type UpdateLinkSigner } from './public/update-links.server.ts';
@@ -121,6 +121,16 @@ export function prepareBatch(rows: readonly DueRow[], market: Market, asOf: Date
   const asOfDay = longIslandDay(asOf);
   const urls = updateUrls(deps.siteUrl, deps.signer);
   const batch: PreparedBatch = { sends: [], skips: [] };
+  // One agent's terms for all their sellers of the batch: reading the fee table is most of the cost.
+  const termsByAgent = new Map<number, AgentTerms>();
+  const termsOf = (row: DueRow): AgentTerms => {
+    let terms = termsByAgent.get(row.agent_id);
+    if (!terms) {
+      terms = agentTermsOf(row.agent_id, row, market.feeOverrides, asOf);
+      termsByAgent.set(row.agent_id, terms);
+    }
+    return terms;
+  };
   for (const row of rows) {
     const skip = (reason: SkipReason) =>
       batch.skips.push({ subscriptionId: row.id, expectedSent: row.updates_sent, reason });
@@ -145,7 +155,7 @@ export function prepareBatch(rows: readonly DueRow[], market: Market, asOf: Date
       skip('not_moved');
       continue;
     }
-    const terms = agentTermsOf(row.agent_id, row, market.feeOverrides, asOf);
+    const terms = termsOf(row);
     const repriced = repricedEstimate(
       { mortgage_payoff_cents: row.mortgage_payoff_cents ?? 0, details: row.details },
       terms,
