@@ -34,7 +34,9 @@ async function runWith(db: Db, agentId: number, size: number, tag: string): Prom
     tag,
     townSlug: town?.slug ?? null,
     estimateAt: onLongIsland('2026-10-01', 10),
-    firstDue: onLongIsland(RUN_DAY, 8),
+    // Due over the 30 days before the run, as confirmations spread them.
+    firstDue: onLongIsland('2026-11-15', 8),
+    spreadDays: 30,
   });
   const trips = db.roundTrips;
   const started = performance.now();

@@ -82,7 +82,8 @@ SELECT u.id, u.lead_id, u.email, u.estimate_uuid, u.town_slug, u.county, t.count
   LEFT JOIN estimates e ON e.uuid = u.estimate_uuid
   LEFT JOIN towns t ON t.slug = u.town_slug
  WHERE ss.id = 1 AND ss.seller_updates_enabled AND coalesce(s.seller_updates_enabled, true)
-   AND ($2::timestamptz IS NULL OR (u.next_due_at, u.id) > ($2::timestamptz, $3::integer))
+   -- The first condition lets the due index (next_due_at) start at the cursor; the second is the keyset.
+   AND ($2::timestamptz IS NULL OR (u.next_due_at >= $2::timestamptz AND (u.next_due_at, u.id) > ($2::timestamptz, $3::integer)))
  ORDER BY u.next_due_at, u.id
  LIMIT $4`;
 

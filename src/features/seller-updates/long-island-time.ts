@@ -24,3 +24,13 @@ export const insideWindow = (at: Date, start: number, end: number): boolean => {
   const hour = longIslandHour(at);
   return hour >= start && hour < end;
 };
+
+/** The instant `day` (YYYY-MM-DD) shows `hour`:`minute` on Long Island (EST or EDT, whichever is in force). */
+export function longIslandInstant(day: string, hour: number, minute = 0): Date {
+  const midnightUtc = Date.parse(`${day}T00:00:00Z`);
+  for (const utcOffset of [4, 5]) {
+    const at = new Date(midnightUtc + ((hour + utcOffset) * 60 + minute) * 60_000);
+    if (longIslandHour(at) === hour && longIslandDay(at) === day) return at;
+  }
+  return new Date(midnightUtc + ((hour + 5) * 60 + minute) * 60_000);
+}

@@ -100,7 +100,9 @@ export function priceOf(
   };
 }
 
-export const updateAgentOf = (row: DueRow): UpdateAgent => ({
+export const updateAgentOf = (
+  row: Pick<DueRow, 'agent_first_name' | 'agent_last_name' | 'agent_email' | 'agent_phone' | 'agent_slug'>,
+): UpdateAgent => ({
   first_name: row.agent_first_name,
   last_name: row.agent_last_name,
   email: row.agent_email,
