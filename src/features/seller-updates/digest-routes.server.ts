@@ -37,7 +37,13 @@ export const runAnswerSchema = z.object({
 });
 
 export const sampleRequestSchema = z.strictObject({
-  lead_id: z.number({ error: 'lead_id must be a number' }).int('lead_id must be a whole number').positive().optional(),
+  lead_id: z
+    .number({ error: 'lead_id must be a number' })
+    .int('lead_id must be a whole number')
+    .positive('lead_id must be positive')
+    // A lead id is an integer column: anything larger names no lead.
+    .max(2_147_483_647, 'lead_id is not a lead')
+    .optional(),
 });
 
 export const sampleAnswerSchema = z.object({ success: z.literal(true), message: z.string() });
