@@ -47,6 +47,8 @@ export interface GroupDeps {
   marketFeeds: () => Promise<() => RefreshPlan>;
   startImports: () => Promise<void>;
   logError: (error: unknown, request: Request) => void;
+  /** Production (APP_ENV): some admin tools (the digest run's `as_of`) are refused there. */
+  production: boolean;
 }
 
 type GroupLoader = (deps: GroupDeps) => Promise<Hono>;
@@ -225,6 +227,17 @@ export const API_GROUPS = {
   dataAdmin: declared(
     async () => (await import('../features/market/data-admin.server.ts')).dataAdminApi,
     async ({ db, marketFeeds, startImports }) => ({ db, feeds: await marketFeeds(), startImports }),
+  ),
+  digests: declared(
+    async () => (await import('../features/seller-updates/digest-routes.server.ts')).digestApi,
+    async ({ db, mail, auth, production }) => ({
+      db,
+      mail,
+      production,
+      signer: (await import('../features/seller-updates/public/update-links.server.ts')).updateLinkSigner(
+        auth.sessionKey,
+      ),
+    }),
   ),
   // The document of every group's operations, this one's included.
   openApi: declared(

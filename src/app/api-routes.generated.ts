@@ -12,6 +12,7 @@ export const API_ROUTES: readonly GroupRoute[] = [
   { path: '/api/admin/data/runs', group: 'dataAdmin', methods: { GET: 'admin' } },
   { path: '/api/admin/data/uploads/:upload/chunks/:index', group: 'dataAdmin', methods: { PUT: 'admin' } },
   { path: '/api/admin/data/uploads/:upload/complete', group: 'dataAdmin', methods: { POST: 'admin' } },
+  { path: '/api/admin/digests/run', group: 'digests', methods: { POST: 'admin' } },
   { path: '/api/admin/email/test', group: 'emailSettings', methods: { POST: 'admin' } },
   { path: '/api/admin/leads', group: 'adminLeads', methods: { GET: 'admin' } },
   { path: '/api/admin/leads/export.csv', group: 'adminLeads', methods: { GET: 'admin' } },
@@ -42,6 +43,7 @@ export const API_ROUTES: readonly GroupRoute[] = [
   { path: '/api/auth/signup', group: 'auth', methods: { POST: 'public' } },
   { path: '/api/auth/undo-email-change', group: 'auth', methods: { POST: 'public' } },
   { path: '/api/auth/verify-email', group: 'auth', methods: { POST: 'public' } },
+  { path: '/api/dashboard/updates/sample', group: 'digests', methods: { POST: 'agent' } },
   { path: '/api/email/send-estimate', group: 'email', methods: { POST: 'public' } },
   {
     path: '/api/email/unsubscribe',
