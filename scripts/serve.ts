@@ -15,7 +15,7 @@ import { emailProviderProblem } from '../src/app/compose/email.ts';
 import { openDatabase } from '../src/platform/database.ts';
 import { parseEnv } from '../src/platform/env.ts';
 import { listen } from '../src/app/local-server.ts';
-import { deliverDueEmail, rebuildSiteWhenDue, syncDueLeads } from '../src/app/scheduled-jobs.ts';
+import { deliverDueEmail, rebuildSiteWhenDue, sendSellerUpdates, syncDueLeads } from '../src/app/scheduled-jobs.ts';
 import { createSiteServer, siteFolder } from '../src/app/site-server.ts';
 
 const env = parseEnv();
@@ -55,6 +55,7 @@ const jobs = setInterval(() => {
     deliverDueEmail(db, deps),
     syncDueLeads(db, deps),
     rebuildSiteWhenDue(db, deps, env.REBUILD_DEBOUNCE_MS),
+    sendSellerUpdates(db, deps),
   ])
     .catch((error: unknown) => console.error('[jobs] a scheduled run failed:', error))
     .finally(() => {

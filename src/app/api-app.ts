@@ -108,6 +108,8 @@ export interface AppDeps {
    * Default: Netlify's purgeCache when running on Netlify, else nothing.
    */
   purgeCache?: EdgePurger;
+  /** Production (APP_ENV=production): refuses the admin's `as_of` of the digest run. Default false. */
+  production?: boolean;
 }
 
 /** What the route groups are built from: `deps` with every default filled in. */
@@ -128,6 +130,7 @@ export function groupDepsFor({
   marketFeeds,
   purgeCache = defaultEdgePurger(),
   startBackgroundWork,
+  production = false,
 }: AppDeps): GroupDeps {
   const purge = purgeAfterWrite(purgeCache, logError);
   // The default reads the environment's feeds, from a module loaded only by the routes that need it.
@@ -205,6 +208,7 @@ export function groupDepsFor({
     marketFeeds: feeds,
     startImports: () => startBackground('imports'),
     logError,
+    production,
   };
 }
 

@@ -50,6 +50,8 @@ export interface GroupDeps {
   marketFeeds: () => Promise<() => RefreshPlan>;
   startImports: () => Promise<void>;
   logError: (error: unknown, request: Request) => void;
+  /** Production (APP_ENV): some admin tools (the digest run's `as_of`) are refused there. */
+  production: boolean;
 }
 
 type GroupLoader = (deps: GroupDeps) => Promise<Hono>;
@@ -183,6 +185,18 @@ export const API_GROUPS = {
       clientIp: clientAddress,
     }),
   ),
+  sellerUpdateLinks: declared(
+    async () => (await import('../features/seller-updates/link-routes.server.ts')).updateLinkApi,
+    async ({ db, mail, auth, crm, runAfterResponse }) => ({
+      db,
+      mail,
+      crm: await crm(),
+      runAfterResponse,
+      signer: (await import('../features/seller-updates/public/update-links.server.ts')).updateLinkSigner(
+        auth.sessionKey,
+      ),
+    }),
+  ),
   // The Mailgun key is encrypted with ENCRYPTION_KEY, the secret the CRM keys use too.
   emailSettings: declared(
     async () => (await import('../features/email/email-settings-routes.server.ts')).emailSettingsApi,
@@ -230,6 +244,17 @@ export const API_GROUPS = {
   dataAdmin: declared(
     async () => (await import('../features/market/data-admin.server.ts')).dataAdminApi,
     async ({ db, marketFeeds, startImports }) => ({ db, feeds: await marketFeeds(), startImports }),
+  ),
+  digests: declared(
+    async () => (await import('../features/seller-updates/digest-routes.server.ts')).digestApi,
+    async ({ db, mail, auth, production }) => ({
+      db,
+      mail,
+      production,
+      signer: (await import('../features/seller-updates/public/update-links.server.ts')).updateLinkSigner(
+        auth.sessionKey,
+      ),
+    }),
   ),
   // The document of every group's operations, this one's included.
   openApi: declared(

@@ -12,6 +12,7 @@ export const API_ROUTES: readonly GroupRoute[] = [
   { path: '/api/admin/data/runs', group: 'dataAdmin', methods: { GET: 'admin' } },
   { path: '/api/admin/data/uploads/:upload/chunks/:index', group: 'dataAdmin', methods: { PUT: 'admin' } },
   { path: '/api/admin/data/uploads/:upload/complete', group: 'dataAdmin', methods: { POST: 'admin' } },
+  { path: '/api/admin/digests/run', group: 'digests', methods: { POST: 'admin' } },
   { path: '/api/admin/email/test', group: 'emailSettings', methods: { POST: 'admin' } },
   { path: '/api/admin/leads', group: 'adminLeads', methods: { GET: 'admin' } },
   { path: '/api/admin/leads/export.csv', group: 'adminLeads', methods: { GET: 'admin' } },
@@ -42,6 +43,7 @@ export const API_ROUTES: readonly GroupRoute[] = [
   { path: '/api/auth/signup', group: 'auth', methods: { POST: 'public' } },
   { path: '/api/auth/undo-email-change', group: 'auth', methods: { POST: 'public' } },
   { path: '/api/auth/verify-email', group: 'auth', methods: { POST: 'public' } },
+  { path: '/api/dashboard/updates/sample', group: 'digests', methods: { POST: 'agent' } },
   { path: '/api/email/send-estimate', group: 'email', methods: { POST: 'public' } },
   {
     path: '/api/email/unsubscribe',
@@ -75,6 +77,7 @@ export const API_ROUTES: readonly GroupRoute[] = [
   { path: '/api/towns/:slug', group: 'market', methods: { GET: 'public' } },
   { path: '/api/towns/:slug/sold', group: 'market', methods: { GET: 'public' } },
   { path: '/api/updates/confirm', group: 'updateConfirm', methods: { POST: 'public' } },
+  { path: '/api/updates/go/:token', group: 'sellerUpdateLinks', methods: { GET: 'public' } },
   { path: '/api/upload/logo', group: 'profile', methods: { POST: 'agent', DELETE: 'agent' } },
   { path: '/api/upload/og-image', group: 'siteImages', methods: { POST: 'admin', DELETE: 'admin' } },
   { path: '/api/upload/profile-photo', group: 'profile', methods: { POST: 'agent', DELETE: 'agent' } },

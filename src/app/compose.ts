@@ -40,5 +40,6 @@ export function appDepsFrom(env: Env, db: Db): AppDeps & Required<Pick<AppDeps, 
     purgeCache: edgePurgerFor(env),
     // This environment's feeds, not a second reading of process.env (which knows no deploy context).
     marketFeeds: () => planFromEnv(env),
+    production: env.APP_ENV === 'production',
   };
 }

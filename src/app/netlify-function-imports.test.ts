@@ -59,7 +59,9 @@ const LOADED_ON_USE = ['@electric-sql/pglite', 'sharp', 'pdf-lib', 'jose'];
 
 describe('what the Netlify functions load', () => {
   it('finds every function', () => {
-    expect(FUNCTIONS).toEqual(expect.arrayContaining(['api-images', 'deliver-email', 'sync-crm']));
+    expect(FUNCTIONS).toEqual(
+      expect.arrayContaining(['api-images', 'deliver-email', 'sync-crm', 'send-seller-updates']),
+    );
   });
 
   it.each(FUNCTIONS)('%s bundles, and loads PGlite, sharp, pdf-lib and jose only when it uses them', async (name) => {

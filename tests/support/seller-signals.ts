@@ -55,6 +55,7 @@ export async function subscribe(
     nextDueInDays = 20,
     confirmedDaysAgo = 40,
     lastSentDaysAgo = 10,
+    lead,
   }: {
     email?: string;
     state?: 'pending' | 'subscribed' | 'paused' | 'unsubscribed';
@@ -64,10 +65,13 @@ export async function subscribe(
     nextDueInDays?: number | null;
     confirmedDaysAgo?: number;
     lastSentDaysAgo?: number;
+    /** An existing lead to subscribe (its e-mail and estimate), instead of a new one. */
+    lead?: { id: number; email: string; estimateUuid: string };
   } = {},
 ): Promise<Subscription> {
-  const estimateUuid = await insertEstimate(db, agentId);
-  const leadId = await insertLead(db, agentId, email, estimateUuid);
+  if (lead) email = lead.email;
+  const estimateUuid = lead?.estimateUuid ?? (await insertEstimate(db, agentId));
+  const leadId = lead?.id ?? (await insertLead(db, agentId, email, estimateUuid));
   const [row] = await db.query<{ id: number }>(
     `INSERT INTO seller_updates (lead_id, agent_id, email, estimate_uuid, state, confirmed_at, next_due_at,
                                  updates_sent, updates_since_click, last_sent_at, last_price_cents, last_net_cents)

@@ -56,6 +56,7 @@ const JOBS_CTE = `jobs AS (
          count(*) FILTER (WHERE s.status = 'ignored')::int AS ignored,
          count(*) FILTER (WHERE s.status = 'rejected')::int AS rejected
     FROM crm_syncs s JOIN me ON s.agent_id = me.id
+   WHERE s.kind = 'lead'
 )`;
 const JOB_COLUMNS = 'jobs.synced, jobs.waiting, jobs.stopped, jobs.ignored, jobs.rejected';
 

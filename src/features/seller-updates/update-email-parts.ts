@@ -7,6 +7,8 @@
 import type { EmailAgent } from '../email/public/templates.ts';
 import { escapeHtml, FONT, link } from '../email/public/html.ts';
 import { formatPhone, telHref } from '../../ui/phone.ts';
+import { formatPrice } from '../../ui/money.ts';
+import { homeFactsLine } from '../../ui/home-facts.ts';
 
 export const TEXT_COLOR = '#1a2733';
 export const MUTED = '#5a6b7b';
@@ -78,6 +80,13 @@ export function button(href: string, label: string, secondary = false): string {
   );
 }
 
+/** The top line of a seller's message: who it is from (the agent's brand), over a rule. */
+export const headerRow = (text: string): string =>
+  row(
+    `<p style="margin:0;padding:0 0 12px;border-bottom:1px solid #d5dde5;font-size:14px;line-height:20px;color:${MUTED}">` +
+      `${escapeHtml(text)}</p>`,
+  );
+
 /** A small grey paragraph: why the message came, the disclaimer. */
 export const smallPrint = (text: string): string =>
   `<p style="margin:0;font-size:12px;line-height:18px;color:${MUTED}">${escapeHtml(text)}</p>`;
@@ -101,5 +110,51 @@ export function agentCardText(agent: EmailAgent & { slug: string }, siteUrl: str
     ...(agent.phone ? [`Phone: ${formatPhone(agent.phone)}`] : []),
     `Email: ${agent.email}`,
     `About ${agent.first_name}: ${agentPageUrl(siteUrl, agent.slug)}`.trim(),
+  ];
+}
+
+/** A recent sale in the seller's town: its address comes from the sales data, never from a visitor. */
+export interface RecentSaleLine {
+  address: string;
+  priceCents: number | null;
+  soldDate: string /* YYYY-MM-DD */;
+  beds: number | null;
+  baths: number | null;
+  sqft: number | null;
+}
+
+/** A recent sale's facts after its address: price (or that it was not disclosed), day, size. */
+function saleFacts(sale: RecentSaleLine): { price: string; sold: string; size: string } {
+  return {
+    price: sale.priceCents === null ? 'Price not disclosed' : formatPrice(sale.priceCents / 100),
+    sold: `Sold ${formatDay(sale.soldDate)}`,
+    size: homeFactsLine(sale),
+  };
+}
+
+export function salesHtml(sales: readonly RecentSaleLine[]): string {
+  const items = sales.map((sale) => {
+    const facts = saleFacts(sale);
+    return (
+      `<tr><td style="padding:10px 0;border-top:1px solid #d5dde5;font-size:15px;line-height:22px">` +
+      `<strong>${escapeHtml(sale.address)}</strong><br>` +
+      `${escapeHtml(facts.price)} · ${escapeHtml(facts.sold)}` +
+      (facts.size ? `<br><span style="color:${MUTED}">${escapeHtml(facts.size)}</span>` : '') +
+      '</td></tr>'
+    );
+  });
+  return (
+    '<h2 style="margin:0 0 4px;font-size:18px;line-height:24px">Recent sales nearby</h2>' +
+    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%">${items.join('')}</table>`
+  );
+}
+
+export function salesText(sales: readonly RecentSaleLine[]): string[] {
+  return [
+    'Recent sales nearby:',
+    ...sales.map((sale) => {
+      const facts = saleFacts(sale);
+      return `- ${sale.address}: ${facts.price}, ${facts.sold}${facts.size ? `; ${facts.size}` : ''}`;
+    }),
   ];
 }

@@ -39,6 +39,8 @@ export const ADMIN_ROWS: Record<string, MatrixRow> = {
   'DELETE /api/upload/town-logo': { request: () => ({ path: '/api/upload/town-logo' }), expect: adminOnly() },
   'GET /api/admin/overview': { request: () => ({ path: '/api/admin/overview' }), expect: adminOnly() },
   'GET /api/admin/activity': { request: () => ({ path: '/api/admin/activity' }), expect: adminOnly() },
+  // Sends what is due: nothing in the matrix's world is subscribed, so it sends nothing.
+  'POST /api/admin/digests/run': { request: () => ({ path: '/api/admin/digests/run', json: {} }), expect: adminOnly() },
 
   // Every agent's leads and accounts: the admin acts on A's.
   'GET /api/admin/leads': {

@@ -130,6 +130,14 @@ export const PUBLIC_SITE_ROWS: Record<string, MatrixRow> = {
     request: () => ({ path: '/api/updates/confirm', json: { token: confirmToken() } }),
     expect: everyone(404),
   },
+  // A signed link of an update: the same for every caller (a seller follows it signed out); the
+  // subscription named does not exist here, so it is refused alike (the route's own tests follow real ones).
+  'GET /api/updates/go/:token': {
+    request: () => ({
+      path: `/api/updates/go/${updateLinkSigner(TEST_AUTH.sessionKey).token({ subscriptionId: 2_000_000_000, period: 1, link: 'agent' })}`,
+    }),
+    expect: everyone(404),
+  },
   'GET /api/towns/:slug': { request: () => ({ path: '/api/towns/bay-shore' }), expect: everyone(200) },
   'GET /api/towns/:slug/sold': { request: () => ({ path: '/api/towns/montauk/sold' }), expect: everyone(200) },
   'GET /api/zillow/market': { request: () => ({ path: '/api/zillow/market?town=montauk' }), expect: everyone(200) },

@@ -1,6 +1,7 @@
 /**
  * Lead sync to Follow Up Boss: one job per lead (crm_syncs, migration 0012), sent, recorded and
- * retried until FUB takes it.
+ * retried until FUB takes it. Event jobs about a lead (kind 'seller_active', migration 0032: a
+ * seller who receives updates became active) are claimed, sent and settled the same way.
  *
  * - A job is written in the statement that writes its lead (leads.server.ts, `crmJobCte`), already
  *   claimed (`sending`), and the request sends it at once; the scheduled run (`syncDue`) sends what
@@ -233,8 +234,8 @@ async function call(crm: CrmContext, job: ClaimedJob, timeoutMs: number): Promis
   return crm.client.sendEvent(credentials, event.data, { timeoutMs });
 }
 
-/** Columns a claim answers: the job and its agent's credentials. */
-const CLAIMED_COLUMNS = `s.id::int AS id, s.lead_id, s.agent_id, s.attempts, s.payload,
+/** Columns a claim answers: the job (an event job answers the lead it is about) and its agent's credentials. */
+const CLAIMED_COLUMNS = `s.id::int AS id, coalesce(s.lead_id, s.about_lead_id) AS lead_id, s.agent_id, s.attempts, s.payload,
        i.api_key_encrypted, i.system, i.system_key_encrypted`;
 
 /**

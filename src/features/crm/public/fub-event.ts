@@ -30,6 +30,8 @@ export const fubEventSchema = z.object({
   description: z.string().optional(),
   occurredAt: z.string(),
   person: z.object({
+    // FUB's person id, when a sync kept it: matches the person directly (an event about a known lead).
+    id: z.number().int().positive().optional(),
     firstName: z.string(),
     lastName: z.string(),
     emails: z.array(valueSchema),

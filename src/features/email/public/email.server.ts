@@ -204,11 +204,13 @@ export const unconfiguredProvider = (): EmailProvider => ({
  * An `INSERT INTO email_deliveries … RETURNING id` of `messages`, with its parameters numbered from
  * `$firstParam`, to run alone or as a CTE of a larger statement. With `leadIdFrom` (the name of a
  * CTE with an `id` column, such as the lead just inserted) each row takes its lead_id from there,
- * and no row is written when that CTE is empty.
+ * and no row is written when that CTE is empty. With `keep` (an SQL condition on `m`, the message,
+ * e.g. on an earlier CTE) only the messages it holds for are queued. Answers each row's id and
+ * estimate_uuid, by which a larger statement can tell its rows apart.
  */
 export function queueEmailsStatement(
   messages: readonly OutgoingEmail[],
-  { firstParam = 1, leadIdFrom }: { firstParam?: number; leadIdFrom?: string } = {},
+  { firstParam = 1, leadIdFrom, keep }: { firstParam?: number; leadIdFrom?: string; keep?: string } = {},
 ): { sql: string; params: unknown[] } {
   const p = (offset: number) => `$${firstParam + offset}`;
   const source = `unnest(${p(0)}::text[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::text[],
@@ -218,7 +220,8 @@ export function queueEmailsStatement(
      SELECT m.kind, m.to_email, m.to_name, m.subject, m.html, m.text,
             ${leadIdFrom ? `coalesce(m.lead_id, ${leadIdFrom}.id)` : 'm.lead_id'}, m.estimate_uuid
        FROM ${leadIdFrom ? `${leadIdFrom} CROSS JOIN ` : ''}${source}
-     RETURNING id`;
+      ${keep ? `WHERE ${keep}` : ''}
+     RETURNING id, estimate_uuid`;
   return {
     sql,
     params: [

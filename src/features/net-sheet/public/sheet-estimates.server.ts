@@ -51,16 +51,21 @@ export async function agentTermsFor(db: Db, slug: string, now: Date): Promise<Ag
     [slug],
   );
   if (!row) throw agentNotFound();
+  return agentTermsOf(row.id, row, row.overrides, now);
+}
+
+/** An agent's terms from their settings row and the fee table's overrides as read (no query). */
+export function agentTermsOf(agentId: number, row: SettingsRow, overrides: unknown, now: Date): AgentTerms {
   const settings = toSettings(row);
   return {
-    agentId: row.id,
+    agentId,
     rates: {
       commissionPercent: settings.default_commission_percent,
       transferTaxRatePer1000: settings.transfer_tax_rate_per_1000,
       attorneyFeeCents: cents(settings.default_attorney_fee),
       recordingFeeCents: cents(settings.default_recording_fee),
     },
-    basis: { today: longIslandDate(now), defaults: sheetDefaultsOf(settings), fees: feeTableOf(row.overrides) },
+    basis: { today: longIslandDate(now), defaults: sheetDefaultsOf(settings), fees: feeTableOf(overrides) },
   };
 }
 
@@ -84,28 +89,32 @@ export interface SheetEstimateRow {
 }
 
 /**
- * One INSERT for any number of estimates with their sheets (as the quick ones are, decision 0005):
- * concurrent requests share a statement, a commit and the agent's daily-count rows. The agent is
- * checked again in the statement: one deactivated since the read gets no estimate (null).
+ * The INSERT of `insertSheetEstimates` with its parameters numbered from `$firstParam`, to run alone or
+ * as a CTE of a larger statement; with `keep` (an SQL condition on `r`, the row to insert, e.g. on an
+ * earlier CTE) only the rows it holds for are written.
  */
-export async function insertSheetEstimates(
-  db: Db,
-  rows: SheetEstimateRow[],
-): Promise<(Omit<EstimateRow, 'agent_slug'> | null)[]> {
+export function insertSheetEstimatesStatement(
+  rows: readonly SheetEstimateRow[],
+  { firstParam = 1, keep }: { firstParam?: number; keep?: string } = {},
+): { sql: string; params: unknown[] } {
   const column = <T>(pick: (row: SheetEstimateRow) => T) => rows.map(pick);
-  const inserted = await db.query<Omit<EstimateRow, 'agent_slug'>>(
-    `INSERT INTO estimates (uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
+  const p = (offset: number) => `$${firstParam + offset}`;
+  const sql = `INSERT INTO estimates (uuid, agent_id, sale_price_cents, mortgage_payoff_cents, commission_percent,
                             transfer_tax_rate_per_1000, attorney_fee_cents, recording_fee_cents, recipient_name,
                             details, sheet, sheet_basis)
      SELECT r.uuid, a.id, r.sale, r.payoff, r.commission, r.tax_rate, r.attorney, r.recording, r.recipient,
             r.details, r.sheet, r.basis
-       FROM unnest($1::uuid[], $2::int[], $3::bigint[], $4::bigint[], $5::numeric[], $6::numeric[], $7::bigint[],
-                   $8::bigint[], $9::text[], $10::jsonb[], $11::jsonb[], $12::jsonb[])
+       FROM unnest(${p(0)}::uuid[], ${p(1)}::int[], ${p(2)}::bigint[], ${p(3)}::bigint[], ${p(4)}::numeric[],
+                   ${p(5)}::numeric[], ${p(6)}::bigint[], ${p(7)}::bigint[], ${p(8)}::text[], ${p(9)}::jsonb[],
+                   ${p(10)}::jsonb[], ${p(11)}::jsonb[])
               AS r (uuid, agent_id, sale, payoff, commission, tax_rate, attorney, recording, recipient, details,
                     sheet, basis)
        JOIN agents a ON a.id = r.agent_id AND a.status = 'active'
-     RETURNING ${ESTIMATE_COLUMNS}`,
-    [
+      ${keep ? `WHERE ${keep}` : ''}
+     RETURNING ${ESTIMATE_COLUMNS}`;
+  return {
+    sql,
+    params: [
       column((row) => row.uuid),
       column((row) => row.agentId),
       column((row) => row.quick.salePriceCents),
@@ -119,7 +128,20 @@ export async function insertSheetEstimates(
       column((row) => row.stored[1]),
       column((row) => row.stored[2]),
     ],
-  );
+  };
+}
+
+/**
+ * One INSERT for any number of estimates with their sheets (as the quick ones are, decision 0005):
+ * concurrent requests share a statement, a commit and the agent's daily-count rows. The agent is
+ * checked again in the statement: one deactivated since the read gets no estimate (null).
+ */
+export async function insertSheetEstimates(
+  db: Db,
+  rows: SheetEstimateRow[],
+): Promise<(Omit<EstimateRow, 'agent_slug'> | null)[]> {
+  const { sql, params } = insertSheetEstimatesStatement(rows);
+  const inserted = await db.query<Omit<EstimateRow, 'agent_slug'>>(sql, params);
   const byUuid = new Map(inserted.map((row) => [row.uuid, row]));
   return rows.map((row) => byUuid.get(row.uuid) ?? null);
 }

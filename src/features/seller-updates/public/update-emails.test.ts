@@ -166,6 +166,16 @@ describe('sellerUpdateEmail', () => {
     expect(email.text).toContain('- 40 Main Road: $999,000, Sold September 30, 2026\n');
   });
 
+  it('lists three sales at most', () => {
+    const four = update({
+      sales: [
+        ...sales,
+        { address: '99 Fourth Lane', priceCents: 1, soldDate: '2026-09-01', beds: null, baths: null, sqft: null },
+      ],
+    });
+    for (const part of [four.html, four.text]) expect(part).not.toContain('99 Fourth Lane');
+  });
+
   it('words the change down, none and first', () => {
     expectInBoth(update({ previousNetCents: 28_754_134 }), ['Down $4,200 since your last update.']);
     expectInBoth(update({ previousNetCents: 28_334_134 }), ['No change since your last update.']);

@@ -11,7 +11,6 @@ import { ESTIMATE_DISCLAIMER, oneLine } from '../../email/public/templates.ts';
 import { escapeHtml, link } from '../../email/public/html.ts';
 import { formatMoney, formatPrice } from '../../../ui/money.ts';
 import { formatPhone, telHref } from '../../../ui/phone.ts';
-import { homeFactsLine } from '../../../ui/home-facts.ts';
 import {
   agentCardHtml,
   agentCardText,
@@ -19,22 +18,20 @@ import {
   formatDay,
   frame,
   fullName,
+  headerRow,
   MUTED,
   origin,
   row,
+  salesHtml,
+  salesText,
   smallPrint,
+  type RecentSaleLine,
 } from '../update-email-parts.ts';
 
 export type UpdateAgent = EmailAgent & { slug: string };
 
-export interface RecentSaleLine {
-  address: string;
-  priceCents: number | null;
-  soldDate: string /* YYYY-MM-DD */;
-  beds: number | null;
-  baths: number | null;
-  sqft: number | null;
-}
+/** A recent sale in the seller's town, as the update lists it (newest first, up to three). */
+export type { RecentSaleLine } from '../update-email-parts.ts';
 
 const money = (cents: number): string => formatMoney(Math.abs(cents) / 100);
 const price = (cents: number): string => formatPrice(cents / 100);
@@ -78,6 +75,7 @@ export function updateConfirmEmail(input: {
   const unasked = 'Nothing more is sent until you confirm. If you did not ask for this, ignore this e-mail.';
   const action = 'Yes, send me monthly updates';
   const html = frame(subject, [
+    headerRow(`From ${agentName}`),
     row(`<h1 style="margin:0;font-size:24px;line-height:30px">Confirm your monthly update</h1>`),
     row(`<p style="margin:0">${escapeHtml(intro)}</p>`),
     row(`<p style="margin:0;font-size:18px;line-height:26px"><strong>${escapeHtml(today)}</strong></p>`),
@@ -87,6 +85,8 @@ export function updateConfirmEmail(input: {
     DISCLAIMER_ROW,
   ]);
   const text = [
+    `From ${agentName}`,
+    '',
     intro,
     '',
     today,
@@ -101,42 +101,6 @@ export function updateConfirmEmail(input: {
     '',
   ].join('\n');
   return { subject, html, text };
-}
-
-/** A recent sale's facts after its address: price (or that it was not disclosed), day, size. */
-function saleFacts(sale: RecentSaleLine): { price: string; sold: string; size: string } {
-  return {
-    price: sale.priceCents === null ? 'Price not disclosed' : price(sale.priceCents),
-    sold: `Sold ${formatDay(sale.soldDate)}`,
-    size: homeFactsLine(sale),
-  };
-}
-
-function salesHtml(sales: readonly RecentSaleLine[]): string {
-  const items = sales.map((sale) => {
-    const facts = saleFacts(sale);
-    return (
-      `<tr><td style="padding:10px 0;border-top:1px solid #d5dde5;font-size:15px;line-height:22px">` +
-      `<strong>${escapeHtml(sale.address)}</strong><br>` +
-      `${escapeHtml(facts.price)} · ${escapeHtml(facts.sold)}` +
-      (facts.size ? `<br><span style="color:${MUTED}">${escapeHtml(facts.size)}</span>` : '') +
-      '</td></tr>'
-    );
-  });
-  return (
-    '<h2 style="margin:0 0 4px;font-size:18px;line-height:24px">Recent sales nearby</h2>' +
-    `<table role="presentation" width="100%" cellpadding="0" cellspacing="0" border="0" style="width:100%">${items.join('')}</table>`
-  );
-}
-
-function salesText(sales: readonly RecentSaleLine[]): string[] {
-  return [
-    'Recent sales nearby:',
-    ...sales.map((sale) => {
-      const facts = saleFacts(sale);
-      return `- ${sale.address}: ${facts.price}, ${facts.sold}${facts.size ? `; ${facts.size}` : ''}`;
-    }),
-  ];
 }
 
 const SAMPLE_NOTE = 'SAMPLE: this is the update your sellers get, about a sample seller. It was sent to you only.';
@@ -166,7 +130,7 @@ export function sellerUpdateEmail(input: {
         : `Your estimated net this month: ${money(netCents)}`),
   );
   const label = netCents < 0 ? `Your estimate on ${day}` : `Your estimated net on ${day}`;
-  const basis = `At a sale price of ${price(priceCents)}: the price of your estimate, moved with home values in ${placeName}.`;
+  const basis = `At a sale price of ${price(priceCents)}: your estimate’s price, updated for the change in home values in ${placeName}.`;
   const change = netChangeSentence(netCents, previousNetCents);
   const sheetAction = 'See my updated sheet';
   const agentAction = `Talk to ${agent.first_name}`.trim();
@@ -182,6 +146,7 @@ export function sellerUpdateEmail(input: {
     : [];
   const html = frame(subject, [
     ...sampleRow,
+    headerRow(`Your monthly update from ${fullName(agent)}`),
     row(`<p style="margin:0;font-size:14px;line-height:20px;color:${MUTED}">${escapeHtml(label)}</p>`, '0 0 4px'),
     row(
       `<h1 style="margin:0;font-size:${netCents < 0 ? '26px;line-height:32px' : '36px;line-height:42px'}">` +
@@ -193,13 +158,15 @@ export function sellerUpdateEmail(input: {
     ...(direction ? [row(`<p style="margin:0">${escapeHtml(direction)}</p>`, '0 0 12px')] : []),
     row(button(links.sheet, sheetAction), '8px 0 12px'),
     row(button(links.agent, agentAction, true), '0 0 24px'),
-    ...(sales.length > 0 ? [row(salesHtml(sales), '0 0 24px')] : []),
+    ...(sales.length > 0 ? [row(salesHtml(sales.slice(0, 3)), '0 0 24px')] : []),
     row(agentCardHtml(agent, siteUrl, 'Your agent')),
     row(smallPrint(why), '8px 0 0'),
     DISCLAIMER_ROW,
   ]);
   const text = [
     ...(sample ? [SAMPLE_NOTE, ''] : []),
+    `Your monthly update from ${fullName(agent)}`,
+    '',
     `${label}: ${netCents < 0 ? `you would bring ${money(netCents)} to closing` : money(netCents)}`,
     basis,
     ...(change ? [change] : []),
@@ -208,7 +175,7 @@ export function sellerUpdateEmail(input: {
     `${sheetAction}: ${links.sheet}`,
     `${agentAction}: ${links.agent}`,
     '',
-    ...(sales.length > 0 ? [...salesText(sales), ''] : []),
+    ...(sales.length > 0 ? [...salesText(sales.slice(0, 3)), ''] : []),
     ...agentCardText(agent, siteUrl, 'Your agent'),
     '',
     why,
@@ -279,7 +246,7 @@ export function sellerActiveEmail(input: {
     ),
     row(button(leadUrl, action), '8px 0 16px'),
     row(smallPrint(why)),
-    row(`<p style="margin:0;font-size:12px;line-height:18px">${link(manage, 'Manage seller updates')}</p>`, '0'),
+    row(`<p style="margin:0;font-size:14px;line-height:20px">${link(manage, 'Manage seller updates')}</p>`, '0'),
   ]);
   const text = [
     hello,
