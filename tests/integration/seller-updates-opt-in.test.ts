@@ -149,6 +149,15 @@ describe.each(BACKENDS)('opting in to seller updates on %s', (backend) => {
     expect(await confirmationsTo(suite.db, email)).toHaveLength(2);
     // That new estimate from a subscribed seller is a re-run (the signals piece in the lead statement).
     expect(await signalsOf(suite.db, subscription.id)).toEqual(['confirm', 'rerun']);
+    // A re-run makes the seller active: the agent is alerted once the answer is out.
+    await suite.settle();
+    const [active] = await suite.db.query<{ active: boolean; alerts: number }>(
+      `SELECT s.active_at IS NOT NULL AS active,
+              (SELECT count(*)::int FROM email_deliveries d WHERE d.kind = 'seller_active' AND d.lead_id = s.lead_id) AS alerts
+         FROM seller_updates s WHERE s.id = $1`,
+      [subscription.id],
+    );
+    expect(active).toEqual({ active: true, alerts: 1 });
   });
 
   it('queues no confirmation to an address on the suppression list, and does not say one was sent', async () => {

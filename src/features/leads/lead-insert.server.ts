@@ -80,6 +80,8 @@ export interface LeadOutcome {
   estimate_email_retry_after: number | null;
   /** What became of the monthly updates' confirmation e-mail (issue 25). */
   updates: OptInStatus;
+  /** Subscriptions this lead signalled (a re-run, a higher net), for the active rule (markActive). */
+  signalled: number[];
 }
 
 /**
@@ -244,7 +246,8 @@ export async function insertLead(
                FROM crm_job j CROSS JOIN crm) AS crm_job,
             (SELECT s.status FROM crm_syncs s WHERE s.lead_id = outcome.id) AS crm_status,
             ${estimateEmail},
-            ${updates}
+            ${updates},
+            ARRAY(SELECT DISTINCT subscription_id FROM seller_signals_made) AS signalled
        FROM outcome`,
     params,
   );

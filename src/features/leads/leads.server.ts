@@ -27,6 +27,7 @@ import { fubEventFor } from '../crm/public/fub-event.ts';
 import { parseLead, shapeOf, type NewLead } from './lead-intake.server.ts';
 import { findTarget, insertLead, leadEmails, type LeadOutcome } from './lead-insert.server.ts';
 import { prepareOptIn } from '../seller-updates/public/opt-in.server.ts';
+import { markActive } from '../seller-updates/public/active.server.ts';
 import type { UpdateLinkSigner } from '../seller-updates/public/update-links.server.ts';
 
 const notFound = (lead: NewLead) =>
@@ -211,6 +212,16 @@ export const leadsApi = apiGroup(
         // or CRM job), so the visitor is thanked for a lead that is stored rather than refused.
         const row = await whenConnectionDrops(store);
         mail.deliverSoon(row.delivery_ids, c.req.raw);
+        // A subscribed seller's re-run or higher net may make them active: the agent's alert is
+        // evaluated after the answer (the scheduled sweep, markActiveSince, catches one lost here).
+        if (row.signalled.length > 0) {
+          const siteUrl = mail.siteUrl(c.req.raw);
+          options.runAfterResponse(
+            markActive(db, row.signalled, { siteUrl })
+              .then((active) => mail.deliverSoon(active.deliveryIds, c.req.raw))
+              .catch((error: unknown) => logError(error, c.req.raw)),
+          );
+        }
         const status = await syncNow(db, options, row, (error) => logError(error, c.req.raw));
         return leadAnswer(
           c,
