@@ -214,6 +214,14 @@ export const API_GROUPS = {
     async () => (await import('../features/market/data-admin.server.ts')).dataAdminApi,
     async ({ db, marketFeeds, startImports }) => ({ db, feeds: await marketFeeds(), startImports }),
   ),
+  sellerUpdatesScreen: declared(
+    async () => (await import('../features/seller-updates/updates-screen-routes.server.ts')).updatesScreenApi,
+    ({ db }) => ({ db }),
+  ),
+  sellerUpdatesAdmin: declared(
+    async () => (await import('../features/seller-updates/digests-screen-routes.server.ts')).digestsScreenApi,
+    ({ db }) => ({ db }),
+  ),
   // The document of every group's operations, this one's included.
   openApi: declared(
     async () => (await import('./openapi-route.server.ts')).openApiApi,

@@ -86,7 +86,7 @@ test.describe('the leads screen', () => {
     const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe(
-      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign"',
+      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign","Updates"',
     );
     expect(lines).toHaveLength(29);
     expect(lines[1]).toMatch(

@@ -1,6 +1,7 @@
 import { Fragment, useId } from 'react';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { SyncBadge } from './SyncBadge.tsx';
+import { UpdatesBadge } from '../seller-updates/public/UpdatesBadge.tsx';
 import type { AdminLeadRow, LeadRow } from './public/lead-list.ts';
 import { LEAD_TIME_ZONE } from './public/lead-time-zone.ts';
 import { canSend, type LeadSyncControls } from './use-lead-sync.ts';
@@ -45,6 +46,7 @@ export function LeadRows(props: {
             <th scope="col">Message</th>
             <th scope="col">Date</th>
             <th scope="col">Estimate</th>
+            <th scope="col">Active</th>
             {crm ? <th scope="col">FUB Synced</th> : null}
             {admin ? <th scope="col">CRM</th> : null}
           </tr>
@@ -104,6 +106,9 @@ export function LeadRows(props: {
                   ) : (
                     '—'
                   )}
+                </td>
+                <td data-label="Active" className="nowrap">
+                  <UpdatesBadge updates={lead.updates} />
                 </td>
                 {crm ? (
                   <td data-label="FUB Synced" className="leads-sync">
