@@ -39,6 +39,7 @@ test.describe('the dashboard screens', () => {
     await expect(page.getByRole('link', { name: 'View Calculator' })).toHaveAttribute('href', `/r/${agent.slug}`);
     for (const [label, path] of [
       ['Leads', '/dashboard/leads'],
+      ['Updates', '/dashboard/updates'],
       ['Profile', '/dashboard/profile'],
       ['Settings', '/dashboard/settings'],
       ['Integrations', '/dashboard/integrations'],

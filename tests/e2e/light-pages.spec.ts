@@ -143,6 +143,7 @@ const SIGNED_IN_BUDGET_KB: Record<string, number> = {
   '/dashboard/leads': 117,
   '/dashboard/profile': 113,
   '/dashboard/settings': 107,
+  '/dashboard/updates': 110,
   '/admin': 106,
   '/admin/agents': 110,
   '/admin/content': 108,
