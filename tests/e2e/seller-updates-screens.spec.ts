@@ -30,7 +30,7 @@ test.describe('/dashboard/updates', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Seller updates' })).toBeVisible();
     await expect(nav.getByRole('link', { name: 'Updates' })).toHaveAttribute('aria-current', 'page');
     await expect(page.getByText('No seller has asked for updates yet.')).toBeVisible();
-    await expect(page.getByText(/Send me a monthly update of my estimated net/)).toBeVisible();
+    await expect(page.getByText(/Your calculator page, your contact form and each estimate page/)).toBeVisible();
     await expect(page.getByRole('button', { name: 'Send me a sample' })).toBeEnabled();
     const toggle = page.getByRole('switch', { name: 'Send monthly updates to my sellers' });
     await expect(toggle).toBeChecked();
@@ -98,7 +98,7 @@ test.describe('the admin’s seller updates card', () => {
     await signInAsAdmin(page);
     await page.goto('/admin/settings');
     await waitForIslands(page);
-    const card = page.getByRole('region', { name: 'Seller updates' });
+    const card = page.getByRole('region', { name: 'Seller updates', exact: true });
     await page
       .getByRole('navigation', { name: 'Settings sections' })
       .getByRole('link', { name: 'Seller updates' })
