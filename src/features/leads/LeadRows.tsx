@@ -37,6 +37,8 @@ export function LeadRows(props: {
               </th>
             ) : null}
             <th scope="col">Name</th>
+            {/* Beside the name: the seller getting ready to sell is what the agent looks for first. */}
+            <th scope="col">Active</th>
             {admin ? <th scope="col">Agent</th> : null}
             <th scope="col">Email</th>
             <th scope="col">Phone</th>
@@ -46,7 +48,6 @@ export function LeadRows(props: {
             <th scope="col">Message</th>
             <th scope="col">Date</th>
             <th scope="col">Estimate</th>
-            <th scope="col">Active</th>
             {crm ? <th scope="col">FUB Synced</th> : null}
             {admin ? <th scope="col">CRM</th> : null}
           </tr>
@@ -70,6 +71,9 @@ export function LeadRows(props: {
                   </td>
                 ) : null}
                 <th scope="row">{name}</th>
+                <td data-label="Active" className="nowrap">
+                  <UpdatesBadge updates={lead.updates} />
+                </td>
                 {admin && ofAgent ? (
                   <td data-label="Agent">
                     <button type="button" className="link-button" onClick={() => admin.onAgent(ofAgent)}>
@@ -106,9 +110,6 @@ export function LeadRows(props: {
                   ) : (
                     '—'
                   )}
-                </td>
-                <td data-label="Active" className="nowrap">
-                  <UpdatesBadge updates={lead.updates} />
                 </td>
                 {crm ? (
                   <td data-label="FUB Synced" className="leads-sync">

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Notice } from '../../ui/Notice.tsx';
-import { formatMoney, centsToDollars } from '../../ui/money.ts';
+import { centsToDollars, formatPrice } from '../../ui/money.ts';
 import { ApiError, sendJson } from '../accounts/public/account-query.ts';
 import { ActiveBadge } from './public/UpdatesBadge.tsx';
 import { SUBSCRIBER_STATE_LABELS } from './public/subscriber-state.ts';
@@ -154,9 +154,9 @@ function SubscriberRow(props: {
       <td data-label="Last update" className="nowrap">
         {sent ? (
           <>
-            {sent}
+            {sent}{' '}
             {subscriber.last_net_cents === null ? null : (
-              <span className="leads-time">net {formatMoney(centsToDollars(subscriber.last_net_cents))}</span>
+              <span className="leads-time">net {formatPrice(centsToDollars(subscriber.last_net_cents))}</span>
             )}
           </>
         ) : (

@@ -160,7 +160,7 @@ function Volumes({ months }: { months: DigestsResponse['months'] }) {
       <h3>The last 12 months</h3>
       {nothing ? <p>No update has been sent yet.</p> : <VolumesChart months={months} />}
       <div className="table-scroll" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
-        <table className="leads-table volumes-table">
+        <table className="volumes-table">
           <caption id={`${id}-caption`}>Seller updates by month, Long Island time</caption>
           <thead>
             <tr>
