@@ -23,7 +23,11 @@ export function SubscribersCard() {
   const change = useMutation({
     mutationFn: ({ leadId, kind }: Change) =>
       sendJson('POST', `${UPDATES_PATH}/${leadId}/${kind}`, subscriberChangeSchema),
-    onSuccess: (answer) => setOutcome({ tone: 'success', message: `${answer.message} (${answer.subscriber.name})` }),
+    onSuccess: (answer, { kind }) =>
+      setOutcome({
+        tone: 'success',
+        message: `Updates ${kind === 'pause' ? 'paused' : 'resumed'} for ${answer.subscriber.name}.`,
+      }),
     onError: (error) =>
       setOutcome({
         tone: 'error',

@@ -167,7 +167,8 @@ function Volumes({ months }: { months: DigestsResponse['months'] }) {
               <th scope="col">Month</th>
               <th scope="col">Sent</th>
               <th scope="col">Clicked</th>
-              <th scope="col">Unsubscribed</th>
+              {/* A soft hyphen: on a phone the word may break to fit the five columns. */}
+              <th scope="col">{'Unsub\u00ADscribed'}</th>
               <th scope="col">Bounced</th>
             </tr>
           </thead>
