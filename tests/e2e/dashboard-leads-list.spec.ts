@@ -91,7 +91,7 @@ test.describe('the leads screen', () => {
     expect(lines).toHaveLength(29);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","Home page","${today}T\\d{2}:\\d{2}:\\d{2}-0[45]:00","No","${uuid}","650000.00","200000.00","${net.toFixed(2)}","",""$`,
+        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","Home page","${today}T\\d{2}:\\d{2}:\\d{2}-0[45]:00","No","${uuid}","650000.00","200000.00","${net.toFixed(2)}","","",""$`,
       ),
     );
     expect(lines[27]).toMatch(
