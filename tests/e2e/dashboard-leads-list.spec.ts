@@ -61,11 +61,11 @@ test.describe('the leads screen', () => {
     await expect(names(page)).toHaveText(['Dana Lopez']);
     await page.getByLabel('Source').selectOption({ label: 'All sources' });
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
-    await page.getByLabel('From').fill(today);
-    await page.getByLabel('To').fill(today);
+    await page.getByLabel('From', { exact: true }).fill(today);
+    await page.getByLabel('To', { exact: true }).fill(today);
     await expect(page.getByText('Showing 1–25 of 27')).toBeVisible();
-    await page.getByLabel('From').fill('2020-01-01');
-    await page.getByLabel('To').fill('2020-01-31');
+    await page.getByLabel('From', { exact: true }).fill('2020-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2020-01-31');
     await expect(page.getByText('No leads match these filters.')).toBeVisible();
     await page.getByRole('button', { name: 'Show all leads' }).click();
     await expect(names(page)).toHaveCount(25);
