@@ -256,6 +256,14 @@ export const API_GROUPS = {
       ),
     }),
   ),
+  sellerUpdatesScreen: declared(
+    async () => (await import('../features/seller-updates/updates-screen-routes.server.ts')).updatesScreenApi,
+    ({ db }) => ({ db }),
+  ),
+  sellerUpdatesAdmin: declared(
+    async () => (await import('../features/seller-updates/digests-screen-routes.server.ts')).digestsScreenApi,
+    ({ db }) => ({ db }),
+  ),
   // The document of every group's operations, this one's included.
   openApi: declared(
     async () => (await import('./openapi-route.server.ts')).openApiApi,
