@@ -194,6 +194,10 @@ export function groupDepsFor({
     crm: crmOf,
     crmSecret,
     unsubscribeSigner: signer,
+    // Seller updates' links are signed with a key of their own derived from the session key too.
+    updateLinkSigner: onFirstCall(async () =>
+      (await import('../features/seller-updates/public/update-links.server.ts')).updateLinkSigner(auth.sessionKey),
+    ),
     email,
     leadNoticesPerHour,
     leadExportPageRows,

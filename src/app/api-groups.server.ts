@@ -15,6 +15,7 @@ import type { AuthConfig } from '../features/auth/public/sessions.server.ts';
 import type { CrmContext } from '../features/crm/public/crm-sync.server.ts';
 import type { EmailAddress, EmailProvider, MailContext } from '../features/email/public/email.server.ts';
 import type { UnsubscribeSigner } from '../features/email/unsubscribe.server.ts';
+import type { UpdateLinkSigner } from '../features/seller-updates/public/update-links.server.ts';
 import type { RefreshPlan } from '../features/market/feeds.server.ts';
 import type { SiteBuilds } from '../features/site-build/site-build.server.ts';
 import type { Db } from '../platform/db.ts';
@@ -36,6 +37,8 @@ export interface GroupDeps {
   crmSecret: SecretSource;
   /** Signs unsubscribe links, made at its first use. */
   unsubscribeSigner: () => Promise<UnsubscribeSigner>;
+  /** Signs seller updates' links (confirmation, sheet, agent), made at its first use. */
+  updateLinkSigner: () => Promise<UpdateLinkSigner>;
   email?: { provider: EmailProvider & { refresh?(): void }; from: EmailAddress };
   leadNoticesPerHour?: number;
   leadExportPageRows?: number;
@@ -136,12 +139,18 @@ export const API_GROUPS = {
   ),
   leads: declared(
     async () => (await import('../features/leads/leads.server.ts')).leadsApi,
-    async ({ db, mail, clientAddress, leadNoticesPerHour, crm, runAfterResponse, crmWaitMs, logError }) => ({
-      db,
-      mail,
-      clientIp: clientAddress,
-      options: { noticesPerHour: leadNoticesPerHour, crm: await crm(), runAfterResponse, crmWaitMs },
-      logError,
+    async (deps) => ({
+      db: deps.db,
+      mail: deps.mail,
+      clientIp: deps.clientAddress,
+      options: {
+        noticesPerHour: deps.leadNoticesPerHour,
+        crm: await deps.crm(),
+        runAfterResponse: deps.runAfterResponse,
+        crmWaitMs: deps.crmWaitMs,
+      },
+      logError: deps.logError,
+      updateSigner: await deps.updateLinkSigner(),
     }),
   ),
   fubIntegration: declared(
@@ -165,6 +174,14 @@ export const API_GROUPS = {
     async ({ db, unsubscribeSigner, clientAddress }) => ({
       db,
       signer: await unsubscribeSigner(),
+      clientIp: clientAddress,
+    }),
+  ),
+  updateConfirm: declared(
+    async () => (await import('../features/seller-updates/confirm-routes.server.ts')).confirmApi,
+    async ({ db, updateLinkSigner, clientAddress }) => ({
+      db,
+      signer: await updateLinkSigner(),
       clientIp: clientAddress,
     }),
   ),
@@ -238,6 +255,14 @@ export const API_GROUPS = {
         auth.sessionKey,
       ),
     }),
+  ),
+  sellerUpdatesScreen: declared(
+    async () => (await import('../features/seller-updates/updates-screen-routes.server.ts')).updatesScreenApi,
+    ({ db }) => ({ db }),
+  ),
+  sellerUpdatesAdmin: declared(
+    async () => (await import('../features/seller-updates/digests-screen-routes.server.ts')).digestsScreenApi,
+    ({ db }) => ({ db }),
   ),
   // The document of every group's operations, this one's included.
   openApi: declared(

@@ -101,7 +101,7 @@ test.describe('the admin’s leads', () => {
     await page.getByRole('button', { name: 'Export CSV' }).click();
     const lines = (await readFile(await (await downloading).path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines[0]).toBe(
-      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign","Agent"',
+      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign","Updates","Agent"',
     );
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(

@@ -34,7 +34,7 @@ test.describe('an agent calculator page', () => {
     await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
     await expect(unlock.getByText('First name is required')).toBeVisible();
     await expect(unlock.getByText('Please agree to be contacted about your home sale')).toBeVisible();
-    await expect(unlock.getByRole('checkbox')).toHaveAccessibleName(
+    await expect(unlock.getByRole('checkbox', { name: /^I agree/ })).toHaveAccessibleName(
       'I agree that Alex Morgan may contact me by phone, text or e-mail about selling my home.',
     );
     expect(leads).toEqual([]);
@@ -44,7 +44,7 @@ test.describe('an agent calculator page', () => {
     await unlock.getByRole('textbox', { name: 'Phone' }).pressSequentially('6315550199');
     await expect(unlock.getByRole('textbox', { name: 'Phone' })).toHaveValue('(631) 555-0199');
     await unlock.getByRole('textbox', { name: 'Email' }).fill('robin@example.com');
-    await unlock.getByRole('checkbox').check();
+    await unlock.getByRole('checkbox', { name: /^I agree/ }).check();
     await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
 
     await expect(page.getByTestId('net-proceeds')).toHaveText('Your Net Proceeds$279,341.00');

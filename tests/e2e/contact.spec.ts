@@ -13,10 +13,12 @@ test.describe('a seller asking the featured agent to call', () => {
   test('leaves contact details and sees the thank-you in the page, not in a browser dialog', async ({ page }) => {
     const calls = recordApiCalls(page, '/api/leads');
     const contact = await openHomeModal(page, 'Contact');
-    await expect(contact.getByRole('checkbox')).toHaveAccessibleName(
+    await expect(contact.getByRole('checkbox', { name: /^I agree/ })).toHaveAccessibleName(
       'I agree that Alex Morgan may contact me by phone, text or e-mail about selling my home.',
     );
-    await expect(contact.getByRole('checkbox')).toHaveAccessibleDescription(/Required to send your request\./);
+    await expect(contact.getByRole('checkbox', { name: /^I agree/ })).toHaveAccessibleDescription(
+      /Required to send your request\./,
+    );
     await submitContact(page, {
       firstName: 'Jordan',
       lastName: "Lee-O'Neil",
@@ -64,7 +66,7 @@ test.describe('a seller asking the featured agent to call', () => {
     await contact.getByLabel('Last name').fill('Lee');
     await contact.getByRole('textbox', { name: 'Phone' }).fill('555');
     await contact.getByRole('textbox', { name: 'Email' }).fill('not-an-email');
-    await contact.getByRole('checkbox').check();
+    await contact.getByRole('checkbox', { name: /^I agree/ }).check();
     await contact.getByRole('button', { name: 'Submit' }).click();
     await expect(contact.getByText('Please enter a valid phone number')).toBeVisible();
     await expect(contact.getByText('Please enter a valid email address')).toBeVisible();
@@ -88,7 +90,7 @@ test.describe('a seller asking the featured agent to call', () => {
     await expect(firstName).not.toHaveAttribute('aria-invalid');
     // The fields not yet fixed keep their errors.
     await expect(contact.getByText('Last name is required')).toBeVisible();
-    await contact.getByRole('checkbox').check();
+    await contact.getByRole('checkbox', { name: /^I agree/ }).check();
     await expect(contact.getByText('Please agree to be contacted about your home sale')).toBeHidden();
 
     await firstName.fill('');
@@ -108,7 +110,7 @@ test.describe('a seller asking the featured agent to call', () => {
     // Tab from the message (the last field) skips the trap and reaches the consent checkbox.
     await contact.getByLabel('Message (optional)').focus();
     await page.keyboard.press('Tab');
-    await expect(contact.getByRole('checkbox')).toBeFocused();
+    await expect(contact.getByRole('checkbox', { name: /^I agree/ })).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(contact.getByRole('button', { name: 'Submit' })).toBeFocused();
   });

@@ -32,6 +32,8 @@ test.describe('the signed-in frame', () => {
 
 test.describe('the dashboard screens', () => {
   test('each screen has its own URL in the navigation, an unknown path shows the overview', async ({ page }) => {
+    // Six screens, each with an axe check: more than the default 30 s on a busy machine.
+    test.setTimeout(60_000);
     const agent = await signInAsNewAgent(page);
     await page.goto('/dashboard');
     const nav = page.getByRole('navigation', { name: 'Dashboard' });
@@ -39,6 +41,7 @@ test.describe('the dashboard screens', () => {
     await expect(page.getByRole('link', { name: 'View Calculator' })).toHaveAttribute('href', `/r/${agent.slug}`);
     for (const [label, path] of [
       ['Leads', '/dashboard/leads'],
+      ['Updates', '/dashboard/updates'],
       ['Profile', '/dashboard/profile'],
       ['Settings', '/dashboard/settings'],
       ['Integrations', '/dashboard/integrations'],

@@ -49,7 +49,7 @@ test.describe('the leads screen', () => {
       const download = await downloading;
       const lines = (await readFile(await download.path(), 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
       expect(lines[0]).toBe(
-        '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign"',
+        '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign","Updates"',
       );
       expect(lines.slice(1, -1).map((line) => line.split(',')[0])).toEqual(
         Array.from({ length: 12 }, (_, index) => `"Morgan Visitor${letters(11 - index)}"`),

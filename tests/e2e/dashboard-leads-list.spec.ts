@@ -61,11 +61,11 @@ test.describe('the leads screen', () => {
     await expect(names(page)).toHaveText(['Dana Lopez']);
     await page.getByLabel('Source').selectOption({ label: 'All sources' });
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }).format(new Date());
-    await page.getByLabel('From').fill(today);
-    await page.getByLabel('To').fill(today);
+    await page.getByLabel('From', { exact: true }).fill(today);
+    await page.getByLabel('To', { exact: true }).fill(today);
     await expect(page.getByText('Showing 1–25 of 27')).toBeVisible();
-    await page.getByLabel('From').fill('2020-01-01');
-    await page.getByLabel('To').fill('2020-01-31');
+    await page.getByLabel('From', { exact: true }).fill('2020-01-01');
+    await page.getByLabel('To', { exact: true }).fill('2020-01-31');
     await expect(page.getByText('No leads match these filters.')).toBeVisible();
     await page.getByRole('button', { name: 'Show all leads' }).click();
     await expect(names(page)).toHaveCount(25);
@@ -86,12 +86,12 @@ test.describe('the leads screen', () => {
     const lines = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '').split('\r\n');
     expect(lines.at(-1)).toBe('');
     expect(lines[0]).toBe(
-      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign"',
+      '"Name","Email","Phone","Address","Source","Date","FUB Synced","Estimate UUID","Sale price","Mortgage payoff","Estimated net","Page","Campaign","Updates"',
     );
     expect(lines).toHaveLength(29);
     expect(lines[1]).toMatch(
       new RegExp(
-        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","Home page","${today}T\\d{2}:\\d{2}:\\d{2}-0[45]:00","No","${uuid}","650000.00","200000.00","${net.toFixed(2)}","",""$`,
+        `^"Dana Lopez","dana\\.${agent.slug}@example\\.com","\\(516\\) 555-0123","12 Elm Street, Garden City","Home page","${today}T\\d{2}:\\d{2}:\\d{2}-0[45]:00","No","${uuid}","650000.00","200000.00","${net.toFixed(2)}","","",""$`,
       ),
     );
     expect(lines[27]).toMatch(

@@ -139,7 +139,7 @@ test.describe('a seller on the home page', () => {
     await contact.getByLabel('Last name').fill('Quinn');
     await contact.getByRole('textbox', { name: 'Phone' }).fill('6315550123');
     await contact.getByRole('textbox', { name: 'Email' }).fill('pat.quinn@example.com');
-    await contact.getByRole('checkbox').check();
+    await contact.getByRole('checkbox', { name: /^I agree/ }).check();
     await contact.getByRole('button', { name: 'Submit' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Thank you! We will be in touch soon.' })).toBeVisible();
 
@@ -265,8 +265,8 @@ test.describe('sending a shared estimate by e-mail', () => {
 
     await modal.getByLabel('Full name').fill('Casey Morgan-Lee');
     await modal.getByRole('textbox', { name: 'Email', exact: true }).fill('casey@example.com');
-    await modal.getByRole('checkbox').check();
-    await expect(modal.getByRole('checkbox')).toHaveAccessibleName(
+    await modal.getByRole('checkbox', { name: /^I agree/ }).check();
+    await expect(modal.getByRole('checkbox', { name: /^I agree/ })).toHaveAccessibleName(
       'I agree that Alex Morgan may contact me by phone, text or e-mail about selling my home.',
     );
     await modal.getByRole('button', { name: 'Send My Estimate' }).click();
@@ -299,7 +299,7 @@ test.describe('sending a shared estimate by e-mail', () => {
       const modal = page.getByRole('dialog', { name: 'Send this to my email' });
       await modal.getByLabel('Full name').fill('Casey Lee');
       await modal.getByRole('textbox', { name: 'Email', exact: true }).fill('casey.fail@example.com');
-      await modal.getByRole('checkbox').check();
+      await modal.getByRole('checkbox', { name: /^I agree/ }).check();
       await modal.getByRole('button', { name: 'Send My Estimate' }).click();
       await expect(
         modal.getByRole('alert').filter({ hasText: 'There was an error sending your estimate. Please try again.' }),

@@ -175,7 +175,7 @@ export async function unlockEstimate(
   await unlock.getByLabel('Last name').fill(seller.lastName);
   await unlock.getByRole('textbox', { name: 'Phone' }).pressSequentially(seller.phone);
   await unlock.getByRole('textbox', { name: 'Email' }).fill(seller.email);
-  await unlock.getByRole('checkbox').check();
+  await unlock.getByRole('checkbox', { name: /^I agree/ }).check();
   await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
 }
 
@@ -190,7 +190,7 @@ export async function submitContact(
   await contact.getByRole('textbox', { name: 'Phone' }).fill(person.phone);
   await contact.getByRole('textbox', { name: 'Email' }).fill(person.email);
   if (person.address) await contact.getByLabel('Property address (optional)').fill(person.address);
-  await contact.getByRole('checkbox').check();
+  await contact.getByRole('checkbox', { name: /^I agree/ }).check();
   // "Submit" on the home page, "Get Started" on the county pages.
   await contact.locator('button[type="submit"]').click();
 }

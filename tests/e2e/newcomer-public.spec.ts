@@ -85,7 +85,7 @@ test.describe('the contact form (minors 19, 20, 28)', () => {
     const message = contact.getByLabel('Message (optional)');
     await expect(message).toHaveAttribute('maxlength', '1000');
     await message.fill('Please call after 5pm.\n<b>Not</b> on Sundays.');
-    await contact.getByRole('checkbox').check();
+    await contact.getByRole('checkbox', { name: /^I agree/ }).check();
     await page.screenshot({ path: shot('contact-message') });
     await contact.locator('button[type="submit"]').click();
     await expect(contact).toBeHidden();

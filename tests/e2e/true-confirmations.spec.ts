@@ -56,7 +56,7 @@ test.describe('only true confirmations about e-mail', () => {
     const modal = page.getByRole('dialog', { name: 'Send this to my email' });
     await modal.getByLabel('Full name').fill('Dana Capped');
     await modal.getByRole('textbox', { name: 'Email', exact: true }).fill(email);
-    await modal.getByRole('checkbox').check();
+    await modal.getByRole('checkbox', { name: /^I agree/ }).check();
     await modal.getByRole('button', { name: 'Send My Estimate' }).click();
     await expect(
       modal.getByText(

@@ -77,7 +77,8 @@ test.describe('a forged token', () => {
 
 for (const [path, date, datetime] of [
   // Both rewritten to say what the product does (newcomer audit minors 18 and 19).
-  ['/privacy', 'November 26, 2026', '2026-11-26'],
+  // The privacy policy again on 2026-11-27: unsubscribing ends the monthly net updates (issue 25).
+  ['/privacy', 'November 27, 2026', '2026-11-27'],
   ['/terms', 'November 26, 2026', '2026-11-26'],
 ] as const) {
   test(`${path} says when its text last changed, not when the site was built`, async ({ page }) => {
@@ -94,6 +95,7 @@ test('the privacy policy says what unsubscribing stops and what still comes', as
   await expect(section).toContainText('Every e-mail we send ends with an Unsubscribe link');
   await expect(section).toContainText('one-click Unsubscribe button');
   await expect(section).toContainText('E-mail you ask for still comes');
+  await expect(section).toContainText('monthly updates of your estimated net (your subscription to them ends at once)');
 });
 
 test('the unsubscribe page is left out of the sitemap', async ({ request }) => {

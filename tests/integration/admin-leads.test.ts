@@ -40,6 +40,7 @@ const HEADER = [
   'Estimated net',
   'Page',
   'Campaign',
+  'Updates',
   'Agent',
 ];
 
@@ -220,7 +221,7 @@ describe.each(BACKENDS)('the admin’s leads on %s', (backend) => {
       ]);
       const rows = await csv(admin.client, `from=${y}-01-01&to=${y}-12-31`);
       expect(rows[0]).toEqual(HEADER);
-      expect(rows.slice(1).map((row) => [row[0], row[3], row[4], row[5], row[13]])).toEqual([
+      expect(rows.slice(1).map((row) => [row[0], row[3], row[4], row[5], row[14]])).toEqual([
         ["'@Sam Lee", '', 'Home page', `${y}-04-04T11:00:00-04:00`, "'=Eli Brook"],
         ['Kim Ng', "'=1+2", 'Calculator', `${y}-04-03T11:00:00-04:00`, 'Dana Lopez'],
       ]);

@@ -64,6 +64,8 @@ async function plainCsv(db: Db, agentId: number): Promise<string> {
           created_at: lead.created_at.toISOString(),
           synced_to_fub: lead.synced_to_fub ? 1 : 0,
           source_label: leadSourceLabel(lead.source, lead.page_path),
+          // These leads' sellers never asked for updates: the Updates cell is blank.
+          updates: null,
         },
         null,
       ),

@@ -24,6 +24,7 @@ const HEADER = [
   'Estimated net',
   'Page',
   'Campaign',
+  'Updates',
 ];
 
 describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
@@ -65,6 +66,7 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         'Nassau County page',
         '2026-06-30T23:05:00-04:00',
         'Yes',
+        '',
         '',
         '',
         '',

@@ -111,6 +111,7 @@ describe('page security headers (public/_headers)', () => {
     ['/auth/'],
     ['/dashboard/'],
     ['/dashboard/integrations/'],
+    ['/dashboard/updates/'],
     ['/admin/'],
     ['/admin/settings/'],
     ['/r/alexmorgan'],

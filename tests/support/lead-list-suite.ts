@@ -24,6 +24,12 @@ export const listedLead = z.strictObject({
   utm: z.partialRecord(z.enum(UTM_KEYS), z.string()).nullable(),
   crm_status: z.enum(['queued', 'sending', 'synced', 'ignored', 'stopped', 'rejected']).nullable(),
   crm_error: z.string().nullable(),
+  updates: z
+    .strictObject({
+      state: z.enum(['pending', 'monthly', 'quarterly', 'stopped', 'paused', 'unsubscribed']),
+      active_at: z.string().nullable(),
+    })
+    .nullable(),
 });
 
 /** A page of the list with `row`s, as the API answers it. */

@@ -89,4 +89,5 @@ export const leadResponse = z.strictObject({
     status: z.enum(['queued', 'already_sent', 'limited', 'none']),
     retry_after_seconds: z.number().int().nullable(),
   }),
+  updates: z.enum(['confirmation_sent', 'limited', 'none']),
 });

@@ -4,6 +4,7 @@ import { FubCard } from '../crm/public/FubCard.tsx';
 import { EmailSettingsCard } from '../email/public/EmailSettingsCard.tsx';
 import { FeeTableCard } from '../net-sheet/public/FeeTableCard.tsx';
 import { OgImageCard } from '../seo/public/OgImageCard.tsx';
+import { SellerUpdatesAdminCard } from '../seller-updates/public/SellerUpdatesAdminCard.tsx';
 import { SeoSettingsCard } from '../seo/public/SeoSettingsCard.tsx';
 import { TownLogoCard } from '../site-images/public/TownLogoCard.tsx';
 import { WebsiteLogoCard } from '../site-images/public/WebsiteLogoCard.tsx';
@@ -17,6 +18,7 @@ const SECTIONS = [
   { id: 'town-logo-title', label: 'Town page logo' },
   { id: 'fee-table-title', label: 'Closing fees' },
   { id: 'fub-title', label: 'Follow Up Boss' },
+  { id: 'seller-updates-title', label: 'Seller updates' },
 ] as const;
 
 /**
@@ -75,6 +77,9 @@ const SettingsCards = memo(function SettingsCards() {
         </Suspense>
         <Suspense>
           <FubCard />
+        </Suspense>
+        <Suspense>
+          <SellerUpdatesAdminCard />
         </Suspense>
       </div>
     </div>

@@ -20,6 +20,7 @@ import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads
 import { useLeadSubmission } from '../leads/public/use-lead-submission.ts';
 import { forgetVisitor, rememberedVisitor, unlockLead, type RememberedVisitor } from './remembered-visitor.ts';
 import { unlockMessage } from './unlock-message.ts';
+import { optInMessage } from '../seller-updates/public/opt-in.ts';
 import { sheetAnswerSchema, type SheetAnswer, type SheetDefaultsAnswer } from '../net-sheet/public/sheet-answer.ts';
 import { CALCULATOR_TABS, ReverseForm, SalePriceAnswer, type CalculatorTab } from '../net-sheet/public/ReverseForm.tsx';
 import { copyLink } from '../../ui/clipboard.ts';
@@ -52,7 +53,11 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
   /** Set when the estimate answers "what must I sell for?": the price it found. */
   const [answeredPrice, setAnsweredPrice] = useState<number | null>(null);
   const [unlocking, setUnlocking] = useState(false);
-  const [unlockedFor, setUnlockedFor] = useState<{ email: string; emailed: LeadAnswer['estimate_email'] } | null>(null);
+  const [unlockedFor, setUnlockedFor] = useState<{
+    email: string;
+    emailed: LeadAnswer['estimate_email'];
+    updates?: LeadAnswer['updates'];
+  } | null>(null);
   const [copyMessage, setCopyMessage] = useState<string | null>(null);
   const [refine, setRefine] = useState<Refine>({ kind: 'closed' });
   const [refineError, setRefineError] = useState<string | null>(null);
@@ -228,6 +233,9 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
               <NetSheet estimate={estimate} />
               <p className="note" role="status">
                 {unlockMessage(unlockedFor.email, unlockedFor.emailed, agent.first_name)}
+                {unlockedFor.updates && optInMessage(unlockedFor.updates)
+                  ? ` ${optInMessage(unlockedFor.updates)}`
+                  : null}
               </p>
             </>
           )}
@@ -342,11 +350,11 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
           senderName={fullName}
           estimate={estimate}
           onClose={() => setUnlocking(false)}
-          onUnlocked={(email, emailed) => {
+          onUnlocked={(email, emailed, updates) => {
             setUnlocking(false);
             // The unlock form has just remembered them in this browser.
             setRemembered(rememberedVisitor(agent.id));
-            setUnlockedFor({ email, emailed });
+            setUnlockedFor({ email, emailed, updates });
           }}
         />
       ) : null}

@@ -12,6 +12,7 @@ import { ConsentField } from '../leads/public/ConsentField.tsx';
 import { agentPageLeadSchema, leadAnswerSchema, type LeadAnswer } from '../leads/public/lead.ts';
 import { phoneDigits } from '../leads/public/lead-summary.ts';
 import { rememberedVisitor, rememberVisitor, unlockLead } from './remembered-visitor.ts';
+import { UpdatesOptInField } from '../seller-updates/public/UpdatesOptInField.tsx';
 
 interface UnlockModalProps {
   open: boolean;
@@ -20,12 +21,14 @@ interface UnlockModalProps {
   senderName: string;
   estimate: Estimate;
   onClose: () => void;
-  /** Called with the visitor's e-mail once the lead is stored. */
-  /** The address, and what became of its estimate e-mail (the server's word, issue 23 M3). */
-  onUnlocked: (email: string, emailed: LeadAnswer['estimate_email']) => void;
+  /**
+   * Called once the lead is stored: the address, what became of its estimate e-mail (the server's
+   * word, issue 23 M3) and of the monthly updates' confirmation (issue 25).
+   */
+  onUnlocked: (email: string, emailed: LeadAnswer['estimate_email'], updates: LeadAnswer['updates']) => void;
 }
 
-const emptyForm = { firstName: '', lastName: '', phone: '', email: '', consent: false };
+const emptyForm = { firstName: '', lastName: '', phone: '', email: '', consent: false, updates: false };
 const templatesSchema = z.object({ success: z.literal(true), templates: z.record(z.string(), z.string()) });
 
 /** The lead form that unlocks the agent page's estimate. */
@@ -56,7 +59,11 @@ export function UnlockModal({
       phone: phoneDigits(form.phone),
     };
     // The consent is the visitor's tick, checked by the form's schema like every field.
-    const lead = { ...unlockLead(agentId, estimate, visitor), consent_marketing: form.consent };
+    const lead = {
+      ...unlockLead(agentId, estimate, visitor),
+      consent_marketing: form.consent,
+      updates_opt_in: form.updates,
+    };
     try {
       const outcome = await submitLead(agentPageLeadSchema, lead);
       if (outcome.kind !== 'accepted') return;
@@ -71,7 +78,7 @@ export function UnlockModal({
         email: form.email.trim(),
         phone: phoneDigits(form.phone),
       });
-      onUnlocked(form.email.trim(), outcome.answer.estimate_email);
+      onUnlocked(form.email.trim(), outcome.answer.estimate_email, outcome.answer.updates);
       setForm(emptyForm);
     } catch {
       setFailure(LEAD_FAILED);
@@ -111,6 +118,7 @@ export function UnlockModal({
           error={errors.consent_marketing}
           onChange={(consent) => setForm({ ...form, consent })}
         />
+        <UpdatesOptInField checked={form.updates} onChange={(updates) => setForm({ ...form, updates })} />
         <HoneypotField {...honeypot} />
         <Notice tone="error" message={failure} />
         <button type="submit" className="button button-primary button-block" disabled={sending}>

@@ -6,6 +6,7 @@ import {
   INVALID_UNSUBSCRIBE_LINK,
   UNSUBSCRIBE_API_PATH,
   unsubscribeResultSchema,
+  UPDATES_STAY_ENDED,
   WHAT_STILL_COMES,
   WHAT_STOPS,
 } from './unsubscribe.ts';
@@ -116,6 +117,7 @@ export default function Unsubscribe() {
           <p role="status">
             <strong>You’re subscribed again.</strong> E-mail to {state.email} starts again with the next message.
           </p>
+          <p className="field-hint">{UPDATES_STAY_ENDED}</p>
           {home}
         </div>
       ) : null}

@@ -129,7 +129,8 @@ export const unsubscribeApi = apiGroup(unsubscribeSetup, (op) => [
     method: 'POST',
     path: '/api/email/unsubscribe',
     access: 'public',
-    summary: "Unsubscribes the token's address from lead notices (RFC 8058 one-click, or the page's JSON)",
+    summary:
+      "Unsubscribes the token's address from lead notices and ends its seller updates (RFC 8058 one-click, or the page's JSON)",
     tag: 'E-mail',
     body: {
       'application/json': { schemas: [unsubscribeRequestSchema] },
@@ -144,10 +145,16 @@ export const unsubscribeApi = apiGroup(unsubscribeSetup, (op) => [
       const { token, method } = await readUnsubscribe(c);
       const email = emailOrThrow(token);
       await perIp(c);
-      await db.query(`INSERT INTO email_suppressions (email, method) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING`, [
-        email,
-        method,
-      ]);
+      // One statement: the address is suppressed and its seller updates (issue 25) end with it.
+      await db.query(
+        `WITH suppressed AS (
+           INSERT INTO email_suppressions (email, method) VALUES ($1, $2) ON CONFLICT (email) DO NOTHING RETURNING email
+         )
+         UPDATE seller_updates
+            SET state = 'unsubscribed', ended_reason = 'link', ended_at = now(), next_due_at = NULL
+          WHERE email = lower($1) AND state <> 'unsubscribed'`,
+        [email, method],
+      );
       return c.json({ success: true, email, subscribed: false });
     },
   }),

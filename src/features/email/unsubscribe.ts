@@ -45,6 +45,10 @@ export function emailInToken(token: string): string | null {
 }
 
 /** What stops and what still comes, in the words of the page and the privacy policy. */
-export const WHAT_STOPS = 'We will no longer e-mail you lead notices or any other message you did not ask for.';
+export const WHAT_STOPS =
+  'We will no longer e-mail you lead notices, monthly updates of your estimated net, or any other message you did not ask for.';
+/** Unsubscribing ends the address's monthly updates for good (issue 25): an Undo does not restart them. */
+export const UPDATES_STAY_ENDED =
+  'Monthly updates of your estimated net stay ended: to get them again, tick the box for them on your agent’s page.';
 export const WHAT_STILL_COMES =
   'E-mail you ask for still comes: an estimate you request, and account e-mails such as a verification or password-reset link.';

@@ -15,6 +15,7 @@ import { SendEstimateModal } from '../leads/public/SendEstimateModal.tsx';
 import { DetailedSheet } from '../net-sheet/public/DetailedSheet.tsx';
 import { RefineFormOnDemand } from '../net-sheet/public/RefineFormOnDemand.tsx';
 import { rangeAnswerSchema, sheetAnswerSchema } from '../net-sheet/public/sheet-answer.ts';
+import { optInMessage } from '../seller-updates/public/opt-in.ts';
 
 const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 
@@ -72,6 +73,8 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
   );
   const [sending, setSending] = useState(false);
   const [sent, setSent] = useState(false);
+  /** After a send: the monthly updates' confirmation, said only when it was queued (issue 25). */
+  const [updatesNote, setUpdatesNote] = useState<string | null>(null);
   // "Link copied", or the link to copy by hand where the clipboard is refused (audit M2).
   const [copied, setCopied] = useState<string | null>(null);
   const [refining, setRefining] = useState(false);
@@ -142,7 +145,7 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
         <NetSheet estimate={estimate} />
       )}
       {/* Above the buttons: where the visitor's eyes are when the modal closes and focus returns. */}
-      <Notice tone="success" message={sent ? SENT : copied} />
+      <Notice tone="success" message={sent ? [SENT, updatesNote].filter(Boolean).join(' ') : copied} />
       <div className="modal-actions estimate-actions">
         <button
           type="button"
@@ -194,9 +197,10 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
         agentName={agent.name}
         open={sending}
         onClose={() => setSending(false)}
-        onSent={() => {
+        onSent={(updates) => {
           setSending(false);
           setSent(true);
+          setUpdatesNote(optInMessage(updates));
         }}
       />
     </section>

@@ -13,7 +13,10 @@ const CRM_STATUS_LABELS: Record<(typeof CRM_STATUS_FILTERS)[number], string> = {
   rejected: 'Rejected',
 };
 
-/** The leads table's filters: search, source (a kind of page or one town's), the days and, for the admin, CRM status. */
+/**
+ * The leads table's filters: search, source (a kind of page or one town's), the days, the sellers
+ * ready to sell (active in their monthly updates) and, for the admin, CRM status.
+ */
 export function LeadFilters({
   filters,
   onChange,
@@ -83,6 +86,16 @@ export function LeadFilters({
           min={filters.from || undefined}
           onChange={(event) => onChange('to')(event.target.value)}
         />
+      </div>
+      <div className="field leads-active">
+        <label className="checkbox">
+          <input
+            type="checkbox"
+            checked={filters.updates === 'active'}
+            onChange={(event) => onChange('updates')(event.target.checked ? 'active' : '')}
+          />
+          <span>Ready to sell (active)</span>
+        </label>
       </div>
       {admin ? (
         <div className="field leads-source">

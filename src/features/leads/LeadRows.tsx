@@ -1,6 +1,7 @@
 import { Fragment, useId } from 'react';
 import { formatPhone, telHref } from '../../ui/phone.ts';
 import { SyncBadge } from './SyncBadge.tsx';
+import { UpdatesBadge } from '../seller-updates/public/UpdatesBadge.tsx';
 import type { AdminLeadRow, LeadRow } from './public/lead-list.ts';
 import { LEAD_TIME_ZONE } from './public/lead-time-zone.ts';
 import { canSend, type LeadSyncControls } from './use-lead-sync.ts';
@@ -36,6 +37,8 @@ export function LeadRows(props: {
               </th>
             ) : null}
             <th scope="col">Name</th>
+            {/* Beside the name: the seller getting ready to sell is what the agent looks for first. */}
+            <th scope="col">Active</th>
             {admin ? <th scope="col">Agent</th> : null}
             <th scope="col">Email</th>
             <th scope="col">Phone</th>
@@ -68,6 +71,9 @@ export function LeadRows(props: {
                   </td>
                 ) : null}
                 <th scope="row">{name}</th>
+                <td data-label="Active" className="nowrap">
+                  <UpdatesBadge updates={lead.updates} />
+                </td>
                 {admin && ofAgent ? (
                   <td data-label="Agent">
                     <button type="button" className="link-button" onClick={() => admin.onAgent(ofAgent)}>

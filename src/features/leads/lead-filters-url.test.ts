@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { filtersFromUrl, urlOfFilters } from './lead-filters-url.ts';
 
-const NONE = { search: '', source: '', town: '', from: '', to: '', agent: '', crm_status: '' };
+const NONE = { search: '', source: '', town: '', from: '', to: '', updates: '', agent: '', crm_status: '' };
 
 describe('the leads filters in the URL', () => {
   it('writes only the filters given, and the page after the first', () => {
@@ -12,7 +12,15 @@ describe('the leads filters in the URL', () => {
   });
 
   it('reads back what it wrote', () => {
-    const filters = { ...NONE, search: 'a&b=c', from: '2026-01-01', to: '2026-01-31', agent: '7', crm_status: 'none' };
+    const filters = {
+      ...NONE,
+      search: 'a&b=c',
+      from: '2026-01-01',
+      to: '2026-01-31',
+      updates: 'active',
+      agent: '7',
+      crm_status: 'none',
+    };
     expect(filtersFromUrl(urlOfFilters(filters, 3))).toEqual({ filters, page: 3 });
   });
 

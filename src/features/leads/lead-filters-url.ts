@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { LEAD_LIST } from './public/lead-list.ts';
 
 /** The filters the table sends, in the order they are written to the URL. */
-export const URL_FILTERS = ['search', 'source', 'town', 'from', 'to', 'agent', 'crm_status'] as const;
+export const URL_FILTERS = ['search', 'source', 'town', 'from', 'to', 'updates', 'agent', 'crm_status'] as const;
 
 export type UrlFilter = (typeof URL_FILTERS)[number];
 export type UrlFilters = Record<UrlFilter, string>;
@@ -34,6 +34,7 @@ export function filtersFromUrl(search: string): { filters: UrlFilters; page: num
       town: read('town'),
       from: read('from'),
       to: read('to'),
+      updates: read('updates'),
       agent: read('agent'),
       crm_status: read('crm_status'),
     },

@@ -10,6 +10,9 @@ import { DUPLICATE_LEAD_MINUTES, estimateEmailCheck, noticeCheck } from '../lead
 import { CLAIM_SECONDS } from '../crm/public/crm-sync.server.ts';
 import { type FubEvent } from '../crm/public/fub-event.ts';
 import type { LeadShape, NewLead } from './lead-intake.server.ts';
+import { optInStatement, type OptInPlan } from '../seller-updates/public/opt-in.server.ts';
+import type { OptInStatus } from '../seller-updates/public/opt-in.ts';
+import { leadSignalsStatement } from '../seller-updates/public/lead-signals.server.ts';
 
 /** Who the lead's messages are about: its agent and, when the lead names one, the estimate. */
 export interface LeadTarget {
@@ -75,6 +78,10 @@ export interface LeadOutcome {
   /** What became of the visitor's estimate e-mail (issue 23, M3), and when the cap lets it go again. */
   estimate_email: EstimateEmailStatus;
   estimate_email_retry_after: number | null;
+  /** What became of the monthly updates' confirmation e-mail (issue 25). */
+  updates: OptInStatus;
+  /** Subscriptions this lead signalled (a re-run, a higher net), for the active rule (markActive). */
+  signalled: number[];
 }
 
 /**
@@ -104,6 +111,10 @@ export async function insertLead(
   { notice, visitor }: LeadEmails,
   noticesPerHour: number,
   crmEvent: FubEvent,
+  /** The ticked box's subscription and confirmation (prepareOptIn), or null. */
+  optIn: OptInPlan | null = null,
+  /** The net of the lead's estimate in cents (for a subscribed seller's 'higher_net' signal), or null. */
+  estimateNetCents: number | null = null,
 ): Promise<LeadOutcome | undefined> {
   const params: unknown[] = [
     agentId,
@@ -153,9 +164,21 @@ export async function insertLead(
     );
     ctes.push(queue('visitor', visitor));
   }
-  const queuedIds = visitor
-    ? 'SELECT id FROM notice_queued UNION ALL SELECT id FROM visitor_queued'
-    : 'SELECT id FROM notice_queued';
+  const queued = ['SELECT id FROM notice_queued', ...(visitor ? ['SELECT id FROM visitor_queued'] : [])];
+  // A subscribed seller's new estimate is a re-run, and maybe a higher net asked for (issue 25).
+  const signals = leadSignalsStatement(estimateNetCents, { firstParam: params.length + 1 });
+  params.push(...signals.params);
+  ctes.push(`seller_signals_made AS (${signals.sql})`);
+  // The seller's monthly updates (issue 25): the subscription and its confirmation, with the lead.
+  let updates = "'none' AS updates";
+  if (optIn) {
+    const opted = optInStatement(optIn, { firstParam: params.length + 1, outcome: 'outcome', agentId: '$1::integer' });
+    params.push(...opted.params);
+    ctes.push(...opted.ctes);
+    queued.push(opted.queuedIds);
+    updates = `${opted.status} AS updates`;
+  }
+  const queuedIds = queued.join(' UNION ALL ');
   // Only a success the statement made is said (issue 23, M3): queued when this statement queued it;
   // counted but over the cap, limited (with the seconds until its window ends); not counted, it was
   // sent to this lead before.
@@ -222,7 +245,9 @@ export async function insertLead(
                                       'system', crm.system, 'system_key_encrypted', crm.system_key_encrypted)
                FROM crm_job j CROSS JOIN crm) AS crm_job,
             (SELECT s.status FROM crm_syncs s WHERE s.lead_id = outcome.id) AS crm_status,
-            ${estimateEmail}
+            ${estimateEmail},
+            ${updates},
+            ARRAY(SELECT DISTINCT subscription_id FROM seller_signals_made) AS signalled
        FROM outcome`,
     params,
   );

@@ -25,6 +25,8 @@ export interface NewLead {
   page_path: string | null;
   /** The campaign the visitor arrived from (utm_* parameters), or null. */
   utm: Utm | null;
+  /** The box "Send me a monthly update of my estimated net" was ticked (issue 25). */
+  updates_opt_in: boolean;
 }
 
 export type LeadShape = 'contact' | 'agent' | 'estimate';
@@ -50,6 +52,7 @@ export const contactDetails = (lead: {
   consent_marketing: boolean;
   page: string | null;
   utm: Utm | null;
+  updates_opt_in: boolean;
 }) => ({
   email: lead.email,
   phone: lead.phone,
@@ -57,6 +60,7 @@ export const contactDetails = (lead: {
   consent_marketing: lead.consent_marketing,
   page_path: lead.page,
   utm: lead.utm,
+  updates_opt_in: lead.updates_opt_in,
 });
 
 /** The lead, and whether its honeypot field was filled in (a bot). */

@@ -26,6 +26,9 @@ import { claimedJobSchema, sendJob, type CrmContext } from '../crm/public/crm-sy
 import { fubEventFor } from '../crm/public/fub-event.ts';
 import { parseLead, shapeOf, type NewLead } from './lead-intake.server.ts';
 import { findTarget, insertLead, leadEmails, type LeadOutcome } from './lead-insert.server.ts';
+import { prepareOptIn } from '../seller-updates/public/opt-in.server.ts';
+import { markActive } from '../seller-updates/public/active.server.ts';
+import type { UpdateLinkSigner } from '../seller-updates/public/update-links.server.ts';
 
 const notFound = (lead: NewLead) =>
   'estimateUuid' in lead.agent
@@ -42,6 +45,7 @@ const leadAnswer = (
   createdAt: Date,
   fubSyncStatus: FubSyncStatus,
   estimateEmail: LeadAnswer['estimate_email'],
+  updates: LeadAnswer['updates'],
 ) =>
   c.json(
     {
@@ -49,6 +53,7 @@ const leadAnswer = (
       lead: { id, created_at: createdAt.toISOString() },
       fub_sync_status: fubSyncStatus,
       estimate_email: estimateEmail,
+      updates,
     } satisfies LeadAnswer,
     201,
   );
@@ -109,6 +114,8 @@ export const leadsApi = apiGroup(
     clientIp: (c: Context) => string;
     options: LeadRoutesOptions;
     logError: (error: unknown, request: Request) => void;
+    /** Signs the monthly updates' confirmation links (a key derived from the session key). */
+    updateSigner: UpdateLinkSigner;
   }) => ({ ...deps, noticesPerHour: deps.options.noticesPerHour ?? LEAD_LIMITS.noticesPerAgentAddress.limit }),
   // GET and DELETE first: a 405 here names them in that order (Allow: GET, DELETE, POST, HEAD).
   (op) => [
@@ -146,22 +153,26 @@ export const leadsApi = apiGroup(
       ),
       errors: [404, 429],
       /**
-       * Round trips: the per-IP limits (none for a local client), the agent (and estimate), then the
-       * lead with its counters, queued e-mails and CRM sync job, then (with an integration) the sync's
-       * record. The e-mails are delivered after the response; a failing provider or CRM never loses
+       * Round trips: the per-IP limits (none for a local client), the agent (and estimate), with the
+       * box ticked the opt-in's reservation (prepareOptIn), then the lead with its counters, queued
+       * e-mails, subscription and CRM sync job, then (with an integration) the sync's record. The e-mails are delivered after the response; a failing provider or CRM never loses
        * the lead or fails the request.
        */
-      handler: async (c, { db, mail, clientIp, options, logError, noticesPerHour }) => {
+      handler: async (c, { db, mail, clientIp, options, logError, noticesPerHour, updateSigner }) => {
         const body = await readJson(c, z.record(z.string(), z.unknown()));
         const shape = shapeOf(body);
         const { lead, bot } = parseLead(shape, body);
         // A filled-in honeypot is a bot: it is told what a person is told, and nothing is written
         // (not even a rate-limit counter) or sent. The id is made up, as no lead exists.
         if (bot)
-          return leadAnswer(c, randomInt(1, 2 ** 31 - 1), new Date(), 'no_integration', {
-            status: shape === 'agent' && lead.estimate_uuid ? 'queued' : 'none',
-            retry_after_seconds: null,
-          });
+          return leadAnswer(
+            c,
+            randomInt(1, 2 ** 31 - 1),
+            new Date(),
+            'no_integration',
+            { status: shape === 'agent' && lead.estimate_uuid ? 'queued' : 'none', retry_after_seconds: null },
+            lead.updates_opt_in && lead.estimate_uuid ? 'confirmation_sent' : 'none',
+          );
         const ip = clientIp(c);
         await enforceRateLimits(db, [
           ...perIpCheck(ip, LEAD_LIMITS.leadsPerIpShort, 'lead-10min'),
@@ -179,7 +190,19 @@ export const leadsApi = apiGroup(
             agentSlug: target.agent.slug,
             siteUrl,
           });
-          const row = await insertLead(db, lead, target.agent.id, emails, noticesPerHour, event);
+          // The ticked box: a subscription to the estimate's updates (none without an estimate to update).
+          const optIn =
+            lead.updates_opt_in && target.estimate
+              ? await prepareOptIn(db, {
+                  agent: target.agent,
+                  lead,
+                  estimate: target.estimate,
+                  siteUrl,
+                  signer: updateSigner,
+                })
+              : null;
+          const netCents = target.estimate ? Math.round(target.estimate.net_to_seller * 100) : null;
+          const row = await insertLead(db, lead, target.agent.id, emails, noticesPerHour, event, optIn, netCents);
           if (!row) throw notFound(lead);
           return row;
         };
@@ -189,11 +212,25 @@ export const leadsApi = apiGroup(
         // or CRM job), so the visitor is thanked for a lead that is stored rather than refused.
         const row = await whenConnectionDrops(store);
         mail.deliverSoon(row.delivery_ids, c.req.raw);
+        // A subscribed seller's re-run or higher net may make them active: the agent's alert is
+        // evaluated after the answer (the scheduled sweep, markActiveSince, catches one lost here).
+        if (row.signalled.length > 0) {
+          const siteUrl = mail.siteUrl(c.req.raw);
+          options.runAfterResponse(
+            markActive(db, row.signalled, { siteUrl })
+              .then((active) => mail.deliverSoon(active.deliveryIds, c.req.raw))
+              .catch((error: unknown) => logError(error, c.req.raw)),
+          );
+        }
         const status = await syncNow(db, options, row, (error) => logError(error, c.req.raw));
-        return leadAnswer(c, row.id, row.created_at, status, {
-          status: row.estimate_email,
-          retry_after_seconds: row.estimate_email_retry_after,
-        });
+        return leadAnswer(
+          c,
+          row.id,
+          row.created_at,
+          status,
+          { status: row.estimate_email, retry_after_seconds: row.estimate_email_retry_after },
+          row.updates,
+        );
       },
     }),
   ],

@@ -21,6 +21,7 @@ export const NO_FILTERS: Filters = {
   town: '',
   from: '',
   to: '',
+  updates: '',
   agent: '',
   agentName: '',
   crm_status: '',

@@ -102,7 +102,7 @@ export const digestApi = apiGroup(
       tag: 'Seller updates',
       json: sampleRequestSchema,
       success: ok('Queued', sampleAnswerSchema),
-      errors: [404, 409, 429],
+      errors: [404, 429],
       handler: async (c, { db, mail }) => {
         const body = await readJson(c, sampleRequestSchema);
         const { to, deliveryIds } = await queueSample(db, {
@@ -112,7 +112,8 @@ export const digestApi = apiGroup(
           now: new Date(),
         });
         mail.deliverSoon(deliveryIds, c.req.raw);
-        return c.json({ success: true, message: `Sample sent to ${to}` });
+        // Queued, not yet sent: the answer says so (the e-mail job sends it within a minute).
+        return c.json({ success: true, message: `Sample queued for ${to}: it arrives within a few minutes` });
       },
     }),
   ],

@@ -3,7 +3,7 @@
  * seller (a $650,000 sale with a $300,000 payoff) in the town of the agent's latest lead (or the lead
  * they name, which must be theirs), else a town with market data; sent ONLY to the agent's own
  * address, marked SAMPLE, its links straight to a real estimate (written with it) and to the agent's
- * page, untracked. Round trips: the rate limit, the agent and town, the market, one statement for
+ * page, untracked. Without market data it still goes, at the sample's price. Round trips: the rate limit, the agent and town, the market, one statement for
  * the estimate and its e-mail.
  */
 import * as z from 'zod';
@@ -26,7 +26,8 @@ export const SAMPLE_PAYOFF_CENTS = 300_000_00;
 /** Samples one agent may ask for in an hour: each is an e-mail to their own inbox. */
 export const SAMPLES_PER_HOUR = { limit: 5, windowSeconds: 60 * 60 };
 export const LEAD_NOT_FOUND = 'Lead not found';
-export const NO_MARKET_DATA = 'No town has market data yet: a sample needs a town whose values are known';
+/** The place a sample names when no town has market data yet (a new site): the figures still show. */
+const NO_MARKET_PLACE = 'Long Island';
 
 const agentRowSchema = dueRowSchema
   .pick({
@@ -83,33 +84,38 @@ export async function queueSample(
   if (!found) throw new HttpError(401, 'Please log in');
   const agent = agentRowSchema.parse(found);
   if (!agent.lead_found) throw new HttpError(404, LEAD_NOT_FOUND, { lead_id: LEAD_NOT_FOUND });
-  if (agent.town_slug === null) throw new HttpError(409, NO_MARKET_DATA);
-  const market = await readMarket(db, { towns: [agent.town_slug], counties: ['Nassau', 'Suffolk'] });
-  const town = market.towns.get(agent.town_slug);
+  const market = await readMarket(db, {
+    towns: agent.town_slug === null ? [] : [agent.town_slug],
+    counties: ['Nassau', 'Suffolk'],
+  });
+  const town = agent.town_slug === null ? undefined : market.towns.get(agent.town_slug);
   const today = longIslandDay(now);
   const monthAgo = longIslandDay(new Date(now.getTime() - MONTH_MS));
   // The sample's "last update" a month ago: its price then, by the same index moved back.
   const place = { townSlug: agent.town_slug, county: town?.county ?? null };
-  const now_ = priceOf(market, place, SAMPLE_PRICE_CENTS, today, today);
+  const current = priceOf(market, place, SAMPLE_PRICE_CENTS, today, today);
   const then = priceOf(market, place, SAMPLE_PRICE_CENTS, today, monthAgo);
-  if (!now_.ok) throw new HttpError(409, NO_MARKET_DATA);
+  // Without market data (a site before its first import) the sample still shows the agent the
+  // message: the price as it is, no direction, no sales and no change, as a seller's first would.
+  const shown = current.ok ? current : { placeName: NO_MARKET_PLACE, direction: null, sales: [] };
   const terms = agentTermsOf(agent.agent_id, agent, market.feeOverrides, now);
   const sample = repricedEstimate(
     { mortgage_payoff_cents: SAMPLE_PAYOFF_CENTS, details: null },
     terms,
     SAMPLE_PRICE_CENTS,
   );
-  const previous = then.ok
-    ? repricedEstimate({ mortgage_payoff_cents: SAMPLE_PAYOFF_CENTS, details: null }, terms, then.priceCents).netCents
-    : null;
+  const previous =
+    current.ok && then.ok
+      ? repricedEstimate({ mortgage_payoff_cents: SAMPLE_PAYOFF_CENTS, details: null }, terms, then.priceCents).netCents
+      : null;
   const content = sellerUpdateEmail({
     agent: updateAgentOf(agent),
-    placeName: now_.placeName,
+    placeName: shown.placeName,
     priceCents: SAMPLE_PRICE_CENTS,
     netCents: sample.netCents,
     previousNetCents: previous,
-    direction: now_.direction,
-    sales: now_.sales,
+    direction: shown.direction,
+    sales: shown.sales,
     // Straight to the pages: a sample's clicks are the agent's, not a seller's signal.
     links: { sheet: estimateUrl(siteUrl, sample.row.uuid), agent: agentPageUrl(siteUrl, agent.agent_slug) },
     asOf: today,

@@ -37,6 +37,11 @@ export const ADMIN_ROWS: Record<string, MatrixRow> = {
     expect: adminOnly(),
   },
   'DELETE /api/upload/town-logo': { request: () => ({ path: '/api/upload/town-logo' }), expect: adminOnly() },
+  'GET /api/admin/digests': { request: () => ({ path: '/api/admin/digests' }), expect: adminOnly() },
+  'PUT /api/admin/digests/settings': {
+    request: () => ({ path: '/api/admin/digests/settings', json: { enabled: true, window_start: 9, window_end: 18 } }),
+    expect: adminOnly(),
+  },
   'GET /api/admin/overview': { request: () => ({ path: '/api/admin/overview' }), expect: adminOnly() },
   'GET /api/admin/activity': { request: () => ({ path: '/api/admin/activity' }), expect: adminOnly() },
   // Sends what is due: nothing in the matrix's world is subscribed, so it sends nothing.

@@ -5,6 +5,14 @@
 import { dataUrl, formOf, png } from '../../support/images.ts';
 import { email, everyone, ok, partyOf, secret, signedIn, type MatrixRow } from './cells.ts';
 
+/** A's seller: A may change them; B and the admin are told it is no seller of theirs. */
+const ownSeller: MatrixRow['expect'] = {
+  'signed out': { status: 401 },
+  'agent A': ok(200),
+  'agent B': { status: 404 },
+  admin: { status: 404 },
+};
+
 export const AGENT_ROWS: Record<string, MatrixRow> = {
   // The agent's dashboard: each caller's own.
   'GET /api/agents/me/overview': { request: () => ({ path: '/api/agents/me/overview' }), expect: signedIn(200) },
@@ -65,9 +73,34 @@ export const AGENT_ROWS: Record<string, MatrixRow> = {
     expect: signedIn(200),
   },
   // A sample update about A's lead's town, to the caller's own address; another's lead is unknown to
-  // them. The matrix's world has no market data, so A passes the checks and is told 409 (no town's values).
+  // them. The matrix's world has no market data: the sample still goes, at the sample's own price.
   'POST /api/dashboard/updates/sample': {
     request: (w) => ({ path: '/api/dashboard/updates/sample', json: { lead_id: w.a.leadId } }),
-    expect: { 'signed out': { status: 401 }, 'agent A': ok(409), 'agent B': { status: 404 }, admin: { status: 404 } },
+    expect: { 'signed out': { status: 401 }, 'agent A': ok(200), 'agent B': { status: 404 }, admin: { status: 404 } },
+  },
+  // Seller updates (/dashboard/updates): each caller's own sellers; A's seller is made pausable (or
+  // resumable) first, and is nobody else's to change (404).
+  'GET /api/dashboard/updates': { request: () => ({ path: '/api/dashboard/updates' }), expect: signedIn(200, secret) },
+  'PUT /api/dashboard/updates/settings': {
+    request: () => ({ path: '/api/dashboard/updates/settings', json: { enabled: true } }),
+    expect: signedIn(200),
+  },
+  'POST /api/dashboard/updates/:id/pause': {
+    request: async (w, _caller, suite) => {
+      await suite.db.query(`UPDATE seller_updates SET state = 'subscribed', confirmed_at = now() WHERE lead_id = $1`, [
+        w.a.leadId,
+      ]);
+      return { path: `/api/dashboard/updates/${w.a.leadId}/pause` };
+    },
+    expect: ownSeller,
+  },
+  'POST /api/dashboard/updates/:id/resume': {
+    request: async (w, _caller, suite) => {
+      await suite.db.query(`UPDATE seller_updates SET state = 'paused', confirmed_at = now() WHERE lead_id = $1`, [
+        w.a.leadId,
+      ]);
+      return { path: `/api/dashboard/updates/${w.a.leadId}/resume` };
+    },
+    expect: ownSeller,
   },
 };

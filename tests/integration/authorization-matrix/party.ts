@@ -65,6 +65,11 @@ export async function makeParty(
      VALUES ($1, 'Lead', $2, $2 || '@example.com', '6315550177', 'calculator', true, $3::uuid) RETURNING id`,
     [agent.id, secret, estimate.uuid],
   );
+  // The seller asked for updates (not confirmed yet): /dashboard/updates lists them, by their e-mail.
+  await suite.db.query(
+    `INSERT INTO seller_updates (lead_id, agent_id, email) SELECT id, agent_id, email FROM leads WHERE id = $1`,
+    [lead?.id ?? 0],
+  );
   const self = await client(agent.id);
   await connect(self);
   await suite.db.query(`UPDATE fub_integrations SET account_name = $2 WHERE agent_id = $1`, [agent.id, secret]);

@@ -10,6 +10,9 @@ import { everyone, type MatrixRow } from './cells.ts';
 import { twoOffers } from './party.ts';
 
 const unsubscribeToken = (email: string) => unsubscribeSigner(TEST_AUTH.sessionKey).token(email);
+/** A genuine confirmation token of a subscription nobody has: every caller is told it no longer exists. */
+const confirmToken = () =>
+  updateLinkSigner(TEST_AUTH.sessionKey).token({ subscriptionId: 2_000_000_000, period: 0, link: 'confirm' });
 
 export const PUBLIC_SITE_ROWS: Record<string, MatrixRow> = {
   // The public site: A's page, A's estimate and its sheets, A's offers, and forms that go to A.
@@ -122,6 +125,10 @@ export const PUBLIC_SITE_ROWS: Record<string, MatrixRow> = {
   'DELETE /api/email/unsubscribe': {
     request: () => ({ path: '/api/email/unsubscribe', json: { token: unsubscribeToken('robin@example.com') } }),
     expect: everyone(200),
+  },
+  'POST /api/updates/confirm': {
+    request: () => ({ path: '/api/updates/confirm', json: { token: confirmToken() } }),
+    expect: everyone(404),
   },
   // A signed link of an update: the same for every caller (a seller follows it signed out); the
   // subscription named does not exist here, so it is refused alike (the route's own tests follow real ones).

@@ -11,6 +11,7 @@ export const SCREENS = {
   dashboard: [
     { path: '/dashboard', label: 'Overview' },
     { path: '/dashboard/leads', label: 'Leads' },
+    { path: '/dashboard/updates', label: 'Updates' },
     { path: '/dashboard/profile', label: 'Profile' },
     { path: '/dashboard/settings', label: 'Settings' },
     { path: '/dashboard/integrations', label: 'Integrations' },

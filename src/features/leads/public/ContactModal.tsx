@@ -12,6 +12,8 @@ import { sourcePage, track } from '../../../ui/analytics.ts';
 import { $contactContext, $openModal, closeModal, type ContactContext } from './page-modals.ts';
 import { ConsentField } from './ConsentField.tsx';
 import { contactLeadSchema, LEAD_SOURCES, LIMITS } from './lead.ts';
+import { UpdatesOptInField } from '../../seller-updates/public/UpdatesOptInField.tsx';
+import { OPT_IN_STATUSES, optInMessage } from '../../seller-updates/public/opt-in.ts';
 
 interface ContactModalProps {
   agentSlug: string;
@@ -20,8 +22,17 @@ interface ContactModalProps {
   submitLabel: string;
 }
 
-const emptyForm = { firstName: '', lastName: '', phone: '', email: '', address: '', message: '', consent: false };
-const acceptedSchema = z.object({ success: z.literal(true) });
+const emptyForm = {
+  firstName: '',
+  lastName: '',
+  phone: '',
+  email: '',
+  address: '',
+  message: '',
+  consent: false,
+  updates: false,
+};
+const acceptedSchema = z.object({ success: z.literal(true), updates: z.enum(OPT_IN_STATUSES) });
 
 const LEAD_THANKS = 'Thank you! We will be in touch soon.';
 
@@ -36,7 +47,8 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
   const open = useStore($openModal) === 'contact';
   const context = useStore($contactContext);
   const [form, setForm] = useState(emptyForm);
-  const [thanked, setThanked] = useState(false);
+  /** The thanks shown after a lead, with what became of the monthly updates' confirmation; null before one. */
+  const [thanked, setThanked] = useState<string | null>(null);
   const { errors, setErrors, failure, setFailure, sending, submitLead, honeypot } = useLeadSubmission(acceptedSchema);
 
   // Coming from an estimate, the seller has already told us their first name.
@@ -50,7 +62,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
   if (open !== wasOpen) {
     setWasOpen(open);
     if (open) {
-      setThanked(false);
+      setThanked(null);
       setFailure(null);
     }
   }
@@ -74,6 +86,8 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
       source,
       consent_marketing: form.consent,
       estimate_uuid: context?.estimate.uuid,
+      // Only a form about an estimate offers the box: there is a net to update.
+      updates_opt_in: context ? form.updates : false,
     };
     try {
       const outcome = await submitLead(contactLeadSchema, lead);
@@ -82,7 +96,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
       setForm(emptyForm);
       $contactContext.set(null);
       closeModal();
-      setThanked(true);
+      setThanked([LEAD_THANKS, optInMessage(outcome.answer.updates)].filter(Boolean).join(' '));
     } catch {
       setFailure(LEAD_FAILED);
     }
@@ -126,6 +140,9 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
             error={errors.consent_marketing}
             onChange={(consent) => setForm({ ...form, consent })}
           />
+          {context ? (
+            <UpdatesOptInField checked={form.updates} onChange={(updates) => setForm({ ...form, updates })} />
+          ) : null}
           <HoneypotField {...honeypot} />
           <Notice tone="error" message={failure} />
           <div className="modal-actions">
@@ -138,7 +155,7 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
           </div>
         </form>
       </Modal>
-      <Notice tone="success" message={thanked ? LEAD_THANKS : null} onDismiss={() => setThanked(false)} />
+      <Notice tone="success" message={thanked} onDismiss={() => setThanked(null)} />
     </>
   );
 }

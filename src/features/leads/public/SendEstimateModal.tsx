@@ -11,16 +11,20 @@ import { estimateSummary } from './lead-summary.ts';
 import { ConsentField } from './ConsentField.tsx';
 import { estimatePageLeadSchema } from './lead.ts';
 import type { Estimate } from '../../net-sheet/public/estimate-request.ts';
+import { UpdatesOptInField } from '../../seller-updates/public/UpdatesOptInField.tsx';
+import { OPT_IN_STATUSES, type OptInStatus } from '../../seller-updates/public/opt-in.ts';
 
 // The lead's answer also says how the agent's CRM sync went: the agent's business, not the visitor's.
 const successSchema = z.object({ success: z.literal(true) });
+/** The lead's answer: what became of the monthly updates' confirmation, for the page to say truthfully. */
+const leadAcceptedSchema = z.object({ success: z.literal(true), updates: z.enum(OPT_IN_STATUSES) });
 
 const SEND_FAILED = 'There was an error sending your estimate. Please try again.';
 /** A cap stopped the e-mail (per estimate, per address or per connection, an hour each): when to try again. */
 const sendLimited = (retryAfterSeconds: number | null) =>
   `We could not e-mail your estimate: it has been e-mailed as many times as we allow in an hour. Please try again ${waitText(retryAfterSeconds)}.`;
 
-const emptyForm = { name: '', email: '', phone: '', consent: false };
+const emptyForm = { name: '', email: '', phone: '', consent: false, updates: false };
 
 /**
  * "Send this to my email" on the shared estimate page: a lead for the estimate's agent, then the
@@ -38,12 +42,13 @@ export function SendEstimateModal({
   agentName: string | null;
   open: boolean;
   onClose: () => void;
-  onSent: () => void;
+  /** With what became of the monthly updates' confirmation (issue 25). */
+  onSent: (updates: OptInStatus) => void;
 }) {
   const [form, setForm] = useState(emptyForm);
   /** Why nothing was sent, in the server's terms where it said (a cap and its wait: issue 23, M3). */
   const [failed, setFailed] = useState<string | null>(null);
-  const { errors, sending, setSending, submitLead, honeypot } = useLeadSubmission(successSchema);
+  const { errors, sending, setSending, submitLead, honeypot } = useLeadSubmission(leadAcceptedSchema);
 
   const close = () => {
     setFailed(null);
@@ -61,6 +66,7 @@ export function SendEstimateModal({
       source: 'calculator' as const,
       consent_marketing: form.consent,
       estimate_uuid: estimate.uuid,
+      updates_opt_in: form.updates,
       email_body: estimateSummary(estimate),
     };
     try {
@@ -77,7 +83,7 @@ export function SendEstimateModal({
         return;
       }
       setForm(emptyForm);
-      onSent();
+      onSent(accepted.answer.updates);
     } catch {
       setFailed(SEND_FAILED);
     } finally {
@@ -104,6 +110,7 @@ export function SendEstimateModal({
           error={errors.consent_marketing}
           onChange={(consent) => setForm({ ...form, consent })}
         />
+        <UpdatesOptInField checked={form.updates} onChange={(updates) => setForm({ ...form, updates })} />
         <HoneypotField {...honeypot} />
         <Notice tone="error" message={failed} />
         <button type="submit" className="button button-primary button-block" disabled={sending}>

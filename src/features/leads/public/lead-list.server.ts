@@ -26,6 +26,12 @@ import {
 } from './lead-list.ts';
 import type { ExportCursor } from './lead-export.ts';
 import type { StoredEstimate } from '../../net-sheet/public/estimate.ts';
+import {
+  activeRecentlySql,
+  isStoredState,
+  recentActiveSql,
+  subscriberState,
+} from '../../seller-updates/public/subscriber-state.ts';
 
 type AdminLeadListQuery = z.output<typeof adminLeadListQuerySchema>;
 
@@ -35,12 +41,25 @@ const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.ph
 /** A lead of the CSV: the list row without its sync job. */
 type CsvLead = Omit<LeadRow, 'crm_status' | 'crm_error'>;
 
-interface DbLead extends Omit<CsvLead, 'created_at' | 'synced_to_fub' | 'source_label' | 'origin' | 'utm'> {
+interface DbLead extends Omit<CsvLead, 'created_at' | 'synced_to_fub' | 'source_label' | 'origin' | 'utm' | 'updates'> {
   created_at: Date;
   synced_to_fub: number;
   origin: string;
   utm: unknown;
+  /** The lead's seller_updates row (readPage's LEFT JOIN; absent or null without one). */
+  updates_state?: string | null;
+  updates_since_click?: number | null;
+  updates_active_at?: Date | null;
 }
+
+/** A lead's seller updates, from readPage's columns (null: the seller never asked). */
+const updatesOf = (lead: DbLead): CsvLead['updates'] =>
+  isStoredState(lead.updates_state)
+    ? {
+        state: subscriberState(lead.updates_state, lead.updates_since_click ?? 0),
+        active_at: lead.updates_active_at ? lead.updates_active_at.toISOString() : null,
+      }
+    : null;
 
 /** A stored utm document read back through its schema: one written by hand that does not fit is left out. */
 const storedUtm = (utm: unknown): CsvLead['utm'] => {
@@ -84,6 +103,7 @@ export const toCsvLead = (lead: DbLead): CsvLead => ({
   origin: LEAD_ORIGINS.find((origin) => origin === lead.origin) ?? 'other',
   source_label: leadSourceLabel(lead.source, lead.page_path),
   utm: storedUtm(lead.utm),
+  updates: updatesOf(lead),
 });
 
 const toRow = (lead: DbListedLead): LeadRow => ({
@@ -188,6 +208,10 @@ export function matchingCte(
       `EXISTS (SELECT 1 FROM crm_syncs s WHERE s.lead_id = l.id AND s.status = ${param(filters.crm_status)})`,
     );
   }
+  // The sellers ready to sell: a probe of seller_updates' unique lead_id per lead.
+  if (filters.updates === 'active') {
+    conditions.push(`EXISTS (SELECT 1 FROM seller_updates su WHERE su.lead_id = l.id AND ${activeRecentlySql('su')})`);
+  }
   if (filters.from) {
     const from = param(filters.from);
     conditions.push(`l.created_at >= (${from}::date::timestamp AT TIME ZONE ${inNewYork()})`);
@@ -199,7 +223,7 @@ export function matchingCte(
     dayBounds.push(`day <= ${to}::date`);
   }
   if (after) conditions.push(`(l.created_at, l.id) < (${param(after.at)}::timestamptz, ${param(after.id)}::int)`);
-  const searched = filters.search || origin || (scope === 'all' && filters.crm_status);
+  const searched = filters.search || origin || filters.updates || (scope === 'all' && filters.crm_status);
   const sql = `${sessionAgentCte(first)},
     matching AS ${filters.search ? 'MATERIALIZED' : 'NOT MATERIALIZED'} (
       SELECT ${LEAD_COLUMNS} FROM leads l
@@ -262,6 +286,7 @@ export async function readPage(
                     ${page.towns ? matching.towns : "'{}'::text[]"} AS towns) head
        LEFT JOIN LATERAL (
          SELECT m.*, s.status AS crm_status, s.last_error AS crm_error,
+                su.state AS updates_state, su.updates_since_click, ${recentActiveSql('su.active_at')} AS updates_active_at,
                 a.first_name || ' ' || a.last_name AS agent_name,
                 to_char(m.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_at
                 ${page.estimates ? `, ${ESTIMATE_OF_LEAD}` : ''}
@@ -269,6 +294,7 @@ export async function readPage(
              SELECT * FROM matching ORDER BY created_at DESC, id DESC LIMIT (SELECT $${limit}::int) OFFSET (SELECT $${limit + 1}::int)
            ) m
            LEFT JOIN crm_syncs s ON s.lead_id = m.id
+           LEFT JOIN seller_updates su ON su.lead_id = m.id
            JOIN agents a ON a.id = m.agent_id
            ${page.estimates ? 'LEFT JOIN estimates e ON e.uuid = m.estimate_uuid' : ''}
        ) page ON true

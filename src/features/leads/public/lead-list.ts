@@ -10,6 +10,7 @@ import { LEAD_ORIGINS, type LeadOrigin } from '../../lead-origin/public/lead-ori
 import { leadSyncSchema } from '../../crm/public/lead-sync.ts';
 import { onFirstUse } from '../../../ui/on-first-use.ts';
 import { LEAD_TIME_ZONE } from './lead-time-zone.ts';
+import { leadUpdatesSchema, SUBSCRIBER_STATE_LABELS } from '../../seller-updates/public/subscriber-state.ts';
 
 export { LEAD_TIME_ZONE };
 
@@ -96,6 +97,11 @@ export const leadFilterFields = {
   ),
   from: day('From date'),
   to: day('To date'),
+  /** `active`: only the leads whose seller became active (seller updates) within the last 30 days. */
+  updates: z.pipe(
+    z.transform(blankToUndefined),
+    z.optional(z.literal('active', { error: 'Updates must be "active" (the sellers ready to sell)' })),
+  ),
 };
 
 /** From after To matches nothing: almost surely a slip, so it is said rather than answered empty. */
@@ -195,6 +201,8 @@ export const leadRowSchema = z.object({
    */
   crm_status: z._default(z.nullable(leadSyncSchema.shape.status), null),
   crm_error: z._default(z.nullable(z.string()), null),
+  /** The seller's monthly updates (their state, and when they became active, if lately); null: never asked. */
+  updates: z._default(z.nullable(leadUpdatesSchema), null),
 });
 
 export type LeadRow = z.output<typeof leadRowSchema>;
@@ -242,6 +250,7 @@ export const LEAD_CSV_COLUMNS = [
   'Estimated net',
   'Page',
   'Campaign',
+  'Updates',
 ] as const;
 
 /** A lead's estimate in the CSV: its price, payoff and the net it showed the seller, in cents. */
@@ -332,7 +341,16 @@ export const leadCsvCells = (
     : ['', '', '']),
   lead.page_path ?? '',
   utmText(lead.utm),
+  updatesText(lead.updates),
 ];
+
+/** A lead's seller updates in the CSV: "Active since 2026-11-20", the state ("Monthly"), or blank. */
+export const updatesText = (updates: LeadRow['updates']): string =>
+  updates === null
+    ? ''
+    : updates.active_at
+      ? `Active since ${newYorkDay(new Date(updates.active_at))}`
+      : SUBSCRIBER_STATE_LABELS[updates.state];
 
 /** The utm_* parameters as one readable cell: "source=facebook; campaign=spring-sale". */
 export const utmText = (utm: LeadRow['utm']): string =>

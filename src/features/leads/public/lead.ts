@@ -4,6 +4,7 @@ import { NAME_PART_MAX, personName } from '../../forms/public/person-name.ts';
 import { UUID_PATTERN } from '../../net-sheet/public/estimate-request.ts';
 import { recordId } from '../../forms/public/record-id.ts';
 import { UTM_KEYS, UTM_MAX_LENGTH } from '../../lead-origin/public/lead-origin.ts';
+import { OPT_IN_STATUSES } from '../../seller-updates/public/opt-in.ts';
 
 export { UTM_KEYS };
 
@@ -93,6 +94,8 @@ const estimateUuid = z
   .string({ error: 'Estimate id is required' })
   .check(z.regex(UUID_PATTERN, 'Estimate id is not valid'));
 const agentId = recordId('Agent id');
+/** The unticked-by-default box "Send me a monthly update of my estimated net" (issue 25); never assumed. */
+const updatesOptIn = z._default(z.boolean({ error: 'updates_opt_in must be true or false' }), false);
 
 /** Home and county pages' contact forms. */
 export const contactLeadSchema = z.object({
@@ -108,6 +111,7 @@ export const contactLeadSchema = z.object({
   consent_marketing: consent,
   /** The estimate the visitor just made ("Talk to {agent}" after an estimate); it must be the agent's. */
   estimate_uuid: z.nullish(estimateUuid),
+  updates_opt_in: updatesOptIn,
   page,
   utm: utmSchema,
   [HONEYPOT_FIELD]: honeypot,
@@ -124,6 +128,7 @@ export const agentPageLeadSchema = z.object({
   source: source('calculator'),
   consent_marketing: consent,
   estimate_uuid: z.nullish(estimateUuid),
+  updates_opt_in: updatesOptIn,
   email_body: optionalText('Email body', LIMITS.emailBody),
   page,
   utm: utmSchema,
@@ -140,6 +145,7 @@ export const estimatePageLeadSchema = z.object({
   source: source('calculator'),
   consent_marketing: consent,
   estimate_uuid: estimateUuid,
+  updates_opt_in: updatesOptIn,
   email_body: optionalText('Email body', LIMITS.emailBody),
   page,
   utm: utmSchema,
@@ -166,5 +172,7 @@ export const leadAnswerSchema = z.object({
     /** For `limited`: seconds until the address's hourly cap lets another estimate go. */
     retry_after_seconds: z.nullable(z.number().check(z.int(), z.nonnegative())),
   }),
+  /** The monthly updates' confirmation e-mail: a form says "check your inbox" only for confirmation_sent. */
+  updates: z.enum(OPT_IN_STATUSES),
 });
 export type LeadAnswer = z.output<typeof leadAnswerSchema>;

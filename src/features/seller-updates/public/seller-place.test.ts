@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { Town } from '../../towns/public/town-data.ts';
+import { sellerPlace, type SellerPlaceInput } from './seller-place.ts';
+
+const town = (slug: string, name: string, county: Town['county'], zipCodes: string[]): Town => ({
+  slug,
+  name,
+  county,
+  region: null,
+  zipCodes,
+  zipSource: 'usps-city',
+  latitude: 40.7,
+  longitude: -73.4,
+  population: null,
+  geonamesId: 1,
+  metaTitle: name,
+  metaDescription: name,
+  h1Title: name,
+  description: name,
+  uniqueFacts: [],
+  landmarks: [],
+  medianHomePriceCents: null,
+  featuredImage: null,
+});
+
+const TOWNS = [
+  town('massapequa', 'Massapequa', 'Nassau', ['11758']),
+  town('bay-shore', 'Bay Shore', 'Suffolk', ['11706']),
+  town('oceanside-n', 'Oceanside', 'Nassau', ['11572']),
+  town('oceanside-s', 'Oceanside', 'Suffolk', ['11999']),
+];
+const none: SellerPlaceInput = { detailsTown: null, detailsCounty: null, pageTown: null, address: null };
+const place = (input: Partial<SellerPlaceInput>) => sellerPlace({ ...none, ...input }, TOWNS);
+
+describe('sellerPlace', () => {
+  it("takes the estimate's town first, by name (any case) or ZIP code", () => {
+    expect(place({ detailsTown: ' bay shore ', pageTown: 'massapequa' })).toEqual({
+      townSlug: 'bay-shore',
+      county: 'Suffolk',
+      from: 'details_town',
+    });
+    expect(place({ detailsTown: '11758' })).toMatchObject({ townSlug: 'massapequa', from: 'details_town' });
+  });
+
+  it("prefers the town of the estimate's county when two share a name", () => {
+    expect(place({ detailsTown: 'Oceanside', detailsCounty: 'Suffolk' })).toMatchObject({ townSlug: 'oceanside-s' });
+    expect(place({ detailsTown: 'Oceanside', detailsCounty: 'Nassau' })).toMatchObject({ townSlug: 'oceanside-n' });
+  });
+
+  it('falls back to the town page the lead came from when the typed town is unknown', () => {
+    expect(place({ detailsTown: 'Atlantis', pageTown: 'massapequa', address: '1 Main St 11706' })).toEqual({
+      townSlug: 'massapequa',
+      county: 'Nassau',
+      from: 'page_town',
+    });
+  });
+
+  it("then to a town's ZIP code in the address: the last one that is a town's, ZIP+4 too", () => {
+    expect(place({ address: '11706 Ocean Ave, Massapequa, NY 11758-1234' })).toMatchObject({
+      townSlug: 'massapequa',
+      from: 'address_zip',
+    });
+    expect(place({ address: '11706 Ocean Ave, Nowhere NY 12345' })).toMatchObject({ townSlug: 'bay-shore' });
+    expect(place({ address: '117060 Long Number Rd' })).toMatchObject({ from: 'none' });
+  });
+
+  it("then to the details' county alone, or a county page's", () => {
+    expect(place({ detailsTown: 'Atlantis', detailsCounty: 'Suffolk', address: 'no zip' })).toEqual({
+      townSlug: null,
+      county: 'Suffolk',
+      from: 'county',
+    });
+    expect(place({ pageTown: 'nassau-county' })).toEqual({ townSlug: null, county: 'Nassau', from: 'county' });
+  });
+
+  it('else nothing (the run skips the seller: no market data)', () => {
+    expect(place({ detailsTown: 'Atlantis', detailsCounty: 'Kings', pageTown: 'unknown-town' })).toEqual({
+      townSlug: null,
+      county: null,
+      from: 'none',
+    });
+  });
+
+  it('reads the real town list by default', () => {
+    expect(sellerPlace({ ...none, detailsTown: 'Montauk' })).toEqual({
+      townSlug: 'montauk',
+      county: 'Suffolk',
+      from: 'details_town',
+    });
+  });
+});

@@ -1,0 +1,163 @@
+import type { Locator, Page } from '@playwright/test';
+import * as z from 'zod';
+import {
+  calculate,
+  calculateOnAgentPage,
+  emailsTo,
+  expect,
+  expectNoAxeViolations,
+  openHomeModal,
+  test,
+  waitForIslands,
+} from './fixtures.ts';
+
+const BOX = 'Send me a monthly update of my estimated net';
+const WIDTHS = [390, 1280] as const;
+
+/** The path and query of the confirmation link in an e-mail (the e2e server's site URL may name another host). */
+function confirmLinkIn(text: string): string {
+  const link = /(https?:\/\/\S+\/updates\/confirm\?token=[A-Za-z0-9_.%-]+)/.exec(text)?.[1];
+  if (!link) throw new Error(`no confirmation link in:\n${text}`);
+  const url = new URL(link);
+  return `${url.pathname}${url.search}`;
+}
+
+/** The box in a form: present, unticked, named by its label, and reachable by keyboard. */
+async function expectUntickedBox(form: Locator): Promise<Locator> {
+  const box = form.getByRole('checkbox', { name: BOX });
+  await expect(box).toBeVisible();
+  await expect(box).not.toBeChecked();
+  await expect(box).toHaveAccessibleDescription(/We e-mail you a link to confirm first/);
+  return box;
+}
+
+/** Screenshots of `target` at both widths, under the test's output folder. */
+async function screenshots(page: Page, name: string, open: () => Promise<Locator>): Promise<void> {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    const target = await open();
+    await target.screenshot({ path: test.info().outputPath(`${name}-${width}.png`) });
+  }
+}
+
+test('on /r/{slug} a seller ticks the box, confirms from the e-mail with the button, and is told so', async ({
+  page,
+}, testInfo) => {
+  const address = `opt.in.${testInfo.project.name}@example.com`;
+  await calculateOnAgentPage(page);
+  await page.getByRole('button', { name: 'Unlock Your Estimate' }).click();
+  const unlock = page.getByRole('dialog', { name: 'Unlock Your Estimate' });
+  await unlock.getByLabel('First name').fill('Jamie');
+  await unlock.getByLabel('Last name').fill('Rivera');
+  await unlock.getByRole('textbox', { name: 'Phone' }).pressSequentially('6315550142');
+  await unlock.getByRole('textbox', { name: 'Email' }).fill(address);
+  await unlock.getByRole('checkbox', { name: /^I agree/ }).check();
+  const box = await expectUntickedBox(unlock);
+  // Keyboard: Space ticks the focused box.
+  await box.focus();
+  await page.keyboard.press('Space');
+  await expect(box).toBeChecked();
+  await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
+  await expect(
+    page.getByRole('status').filter({ hasText: 'Check your inbox to confirm your monthly updates.' }),
+  ).toBeVisible();
+
+  const [message] = await emailsTo(address, 1, (sent) => sent.text.includes('/updates/confirm?token='));
+  if (!message) throw new Error(`no confirmation to ${address}`);
+  expect(message.to.name ?? null).toBeNull();
+  const link = confirmLinkIn(message.text);
+
+  // Opening the link changes nothing: the button does.
+  await page.goto(link);
+  const card = page.getByRole('region', { name: 'Monthly updates' });
+  const yes = card.getByRole('button', { name: 'Yes, send me monthly updates' });
+  await expect(yes).toBeVisible();
+  await expectNoAxeViolations(page);
+  await yes.click();
+  await expect(card.getByRole('status')).toContainText('You’re confirmed.');
+  await expectNoAxeViolations(page);
+  await screenshots(page, `confirm-done-${testInfo.project.name}`, () => Promise.resolve(page.locator('body')));
+
+  // The same link again: already confirmed, said only after the API said so.
+  await page.goto(link);
+  await card.getByRole('button', { name: 'Yes, send me monthly updates' }).click();
+  await expect(card.getByRole('status')).toContainText('Already confirmed.');
+  await screenshots(page, `confirm-already-${testInfo.project.name}`, () => Promise.resolve(page.locator('body')));
+});
+
+// The refused confirmations below answer 400: the browser logs each as an error.
+const REFUSED_IN_CONSOLE = [/status of 400 \(Bad Request\)/];
+
+test('the box is unticked by default on the contact form (about an estimate) and the estimate page', async ({
+  page,
+  request,
+}) => {
+  await openHomeModal(page, 'Get Estimate');
+  await calculate(page, { firstName: 'Pat', price: '780200', mortgage: '450000' });
+  await page.getByRole('dialog', { name: 'Your Estimate' }).getByRole('button', { name: 'Talk to Alex' }).click();
+  await expectUntickedBox(page.getByRole('dialog', { name: 'Work with Alex Morgan' }));
+
+  const created = await request.post('/api/estimates', {
+    data: { agent_slug: 'alexmorgan', sale_price: 780200, mortgage_payoff: 450000 },
+  });
+  const uuid = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await created.json()).estimate.uuid;
+  await page.goto(`/estimate/${uuid}`);
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Send this to my email' }).click();
+  await expectUntickedBox(page.getByRole('dialog', { name: 'Send this to my email' }));
+});
+
+test.describe('refused confirmation links', () => {
+  test.use({ consoleErrorsAllowed: REFUSED_IN_CONSOLE });
+
+  test('a confirmation link that is not valid says so, and offers no button', async ({ page }) => {
+    await page.goto('/updates/confirm?token=not-a-token');
+    const card = page.getByRole('region', { name: 'Monthly updates' });
+    await expect(card.getByRole('alert')).toContainText('This confirmation link is not valid.');
+    await expect(card.getByRole('button')).toHaveCount(0);
+    // A well-formed token the server did not sign: refused by the API, in its words.
+    await page.goto(`/updates/confirm?token=MS4wLmNvbmZpcm0.${'A'.repeat(43)}`);
+    await card.getByRole('button', { name: 'Yes, send me monthly updates' }).click();
+    await expect(card.getByRole('alert')).toContainText('This confirmation link is not valid.');
+  });
+
+  test('screenshots: the box on the three forms and the confirmation page, at 390 and 1280 px', async ({
+    page,
+    request,
+  }, testInfo) => {
+    test.skip(testInfo.project.name !== 'desktop', 'one set of screenshots, both widths, is enough');
+    await screenshots(page, 'unlock-form', async () => {
+      await calculateOnAgentPage(page);
+      await page.getByRole('button', { name: 'Unlock Your Estimate' }).click();
+      return page.getByRole('dialog', { name: 'Unlock Your Estimate' });
+    });
+    await screenshots(page, 'contact-form', async () => {
+      await openHomeModal(page, 'Get Estimate');
+      await calculate(page, { firstName: 'Pat', price: '780200', mortgage: '450000' });
+      await page.getByRole('dialog', { name: 'Your Estimate' }).getByRole('button', { name: 'Talk to Alex' }).click();
+      return page.getByRole('dialog', { name: 'Work with Alex Morgan' });
+    });
+    const created = await request.post('/api/estimates', {
+      data: { agent_slug: 'alexmorgan', sale_price: 780200, mortgage_payoff: 450000 },
+    });
+    const uuid = z.object({ estimate: z.object({ uuid: z.string() }) }).parse(await created.json()).estimate.uuid;
+    await screenshots(page, 'estimate-form', async () => {
+      await page.goto(`/estimate/${uuid}`);
+      await waitForIslands(page);
+      await page.getByRole('button', { name: 'Send this to my email' }).click();
+      return page.getByRole('dialog', { name: 'Send this to my email' });
+    });
+    const forged = `/updates/confirm?token=MS4wLmNvbmZpcm0.${'A'.repeat(43)}`;
+    await screenshots(page, 'confirm-ready', async () => {
+      await page.goto(forged);
+      await expect(page.getByRole('button', { name: 'Yes, send me monthly updates' })).toBeVisible();
+      return page.locator('body');
+    });
+    await screenshots(page, 'confirm-refused', async () => {
+      await page.goto(forged);
+      await page.getByRole('button', { name: 'Yes, send me monthly updates' }).click();
+      await expect(page.getByRole('alert')).toBeVisible();
+      return page.locator('body');
+    });
+  });
+});
