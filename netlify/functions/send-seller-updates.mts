@@ -15,11 +15,14 @@ const jobOf = perInstance(async (env) => ({
 /**
  * Every 15 minutes: writes the seller updates due now (inside the site's sending window, Long Island
  * hours) and queues their e-mails for deliver-email. Never the same update twice, even when two runs overlap.
+ * Also sweeps the active rule over the last two hours' signals (the job's own comment says why).
  */
 export default async (_request: Request, context: Context): Promise<Response> => {
   const { db, deps } = await jobOf(context);
-  const { due, sent, skipped, idle } = await sendSellerUpdates(db, deps);
-  console.info(`[send-seller-updates] due ${due}, sent ${sent}, skipped ${skipped}${idle ? ` (${idle})` : ''}`);
+  const { due, sent, skipped, idle, activated } = await sendSellerUpdates(db, deps);
+  console.info(
+    `[send-seller-updates] due ${due}, sent ${sent}, skipped ${skipped}${idle ? ` (${idle})` : ''}, active ${activated}`,
+  );
   return new Response(null, { status: 204 });
 };
 

@@ -25,13 +25,22 @@ describe.each(BACKENDS)('the lead statement signals on %s', (backend) => {
                             consent_marketing, estimate_uuid)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id
        ),
-       signals AS (${piece.sql})
-       SELECT lead.id, ARRAY(SELECT kind FROM signals ORDER BY kind) AS signals FROM lead`,
+       ${piece.ctes.join(',\n')}
+       SELECT lead.id, ARRAY(SELECT kind FROM seller_signals_made ORDER BY kind) AS signals FROM lead`,
       [agentId, 'Dana', 'Lopez', email, null, null, null, 'calculator', true, estimateUuid, ...piece.params],
     );
     if (!row) throw new Error('no lead');
     return row.signals;
   };
+
+  /** What the subscription points at and was last told. */
+  const pointed = async (id: number) =>
+    (
+      await test.db.query<{ estimate_uuid: string; last_price_cents: string; last_net_cents: string | null }>(
+        `SELECT estimate_uuid::text, last_price_cents::text, last_net_cents::text FROM seller_updates WHERE id = $1`,
+        [id],
+      )
+    )[0];
 
   it('records a re-run for a new estimate, and a higher net only above the net last told', async () => {
     const agent = await createAgent(test.db);
@@ -39,14 +48,46 @@ describe.each(BACKENDS)('the lead statement signals on %s', (backend) => {
     const upper = sub.email.toUpperCase();
 
     expect(await lead(agent.id, upper, await insertEstimate(test.db, agent.id), 290_000_00)).toEqual(['rerun']);
-    expect(await lead(agent.id, upper, await insertEstimate(test.db, agent.id), 300_000_00)).toEqual(['rerun']);
-    expect(await lead(agent.id, sub.email, await insertEstimate(test.db, agent.id), 300_000_01)).toEqual([
+    // Re-pointed: the net last told is now this estimate's.
+    expect(await lead(agent.id, upper, await insertEstimate(test.db, agent.id), 290_000_00)).toEqual(['rerun']);
+    expect(await lead(agent.id, sub.email, await insertEstimate(test.db, agent.id), 290_000_01)).toEqual([
       'higher_net',
       'rerun',
     ]);
     const kinds = (await signalsOf(test.db, sub.id)).map((signal) => signal.kind);
     expect(kinds.sort()).toEqual(['higher_net', 'rerun', 'rerun', 'rerun']);
     expect((await signalsOf(test.db, sub.id)).every((signal) => signal.send_id === null)).toBe(true);
+  });
+
+  it('re-points the subscription at the re-run estimate and its figures, comparing with the net told before', async () => {
+    const agent = await createAgent(test.db);
+    const sub = await subscribe(test.db, agent.id, { lastNetCents: 300_000_00 });
+    const rerun = await insertEstimate(test.db, agent.id, 812_500_00);
+    // Above the old net by a cent: were the comparison to read the re-pointed net (the same), no higher net.
+    expect(await lead(agent.id, sub.email, rerun, 300_000_01)).toEqual(['higher_net', 'rerun']);
+    expect(await pointed(sub.id)).toEqual({
+      estimate_uuid: rerun,
+      last_price_cents: '81250000',
+      last_net_cents: '30000001',
+    });
+    // Not a re-run (the estimate it now points at): nothing moves.
+    expect(await lead(agent.id, sub.email, rerun, 999_999_00)).toEqual([]);
+    expect((await pointed(sub.id))?.last_net_cents).toBe('30000001');
+  });
+
+  it('re-points nothing for a lead that signals nothing', async () => {
+    const agent = await createAgent(test.db);
+    const sub = await subscribe(test.db, agent.id, { lastNetCents: 300_000_00 });
+    const before = await pointed(sub.id);
+    const other = await createAgent(test.db);
+    expect(await lead(other.id, sub.email, await insertEstimate(test.db, other.id), 999_999_00)).toEqual([]);
+    expect(await lead(agent.id, sub.email, await sendEstimate(test.db, sub.id, 1), 999_999_00)).toEqual([]);
+    expect(await lead(agent.id, sub.email, null, null)).toEqual([]);
+    expect(await pointed(sub.id)).toEqual(before);
+    const paused = await subscribe(test.db, agent.id, { state: 'paused', lastNetCents: 300_000_00 });
+    const pausedBefore = await pointed(paused.id);
+    expect(await lead(agent.id, paused.email, await insertEstimate(test.db, agent.id), 999_999_00)).toEqual([]);
+    expect(await pointed(paused.id)).toEqual(pausedBefore);
   });
 
   it('records nothing when the estimate is not new, or there is none', async () => {
@@ -86,8 +127,15 @@ describe.each(BACKENDS)('the lead statement signals on %s', (backend) => {
   it('takes other parameter numbers when called alone', async () => {
     const agent = await createAgent(test.db);
     const sub = await subscribe(test.db, agent.id, { lastNetCents: 100_00 });
-    const piece = leadSignalsStatement(200_00, { firstParam: 4, agentId: '$1', email: '$2', estimateUuid: '$3' });
-    const rows = await test.db.query<{ subscription_id: number; kind: string }>(piece.sql, [
+    const piece = leadSignalsStatement(200_00, {
+      firstParam: 4,
+      name: 'made',
+      agentId: '$1',
+      email: '$2',
+      estimateUuid: '$3',
+    });
+    const sql = `WITH ${piece.ctes.join(', ')} SELECT subscription_id, kind FROM made`;
+    const rows = await test.db.query<{ subscription_id: number; kind: string }>(sql, [
       agent.id,
       sub.email,
       await insertEstimate(test.db, agent.id),

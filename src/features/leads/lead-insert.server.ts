@@ -168,7 +168,7 @@ export async function insertLead(
   // A subscribed seller's new estimate is a re-run, and maybe a higher net asked for (issue 25).
   const signals = leadSignalsStatement(estimateNetCents, { firstParam: params.length + 1 });
   params.push(...signals.params);
-  ctes.push(`seller_signals_made AS (${signals.sql})`);
+  ctes.push(...signals.ctes);
   // The seller's monthly updates (issue 25): the subscription and its confirmation, with the lead.
   let updates = "'none' AS updates";
   if (optIn) {

@@ -21,11 +21,18 @@ export const AS_OF_FORMAT = 'as_of must be an ISO date (2026-12-01) or date-time
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
+const realDay = (day: string): boolean => {
+  const at = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(at) && new Date(at).toISOString().slice(0, 10) === day;
+};
+
 export const runRequestSchema = z.strictObject({
   as_of: z
     .string({ error: AS_OF_FORMAT })
     .refine((value) => DATE_ONLY.test(value) || z.iso.datetime({ offset: true }).safeParse(value).success, AS_OF_FORMAT)
     .refine((value) => !Number.isNaN(Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value)), AS_OF_FORMAT)
+    // A day the calendar has: Date.parse rolls 2027-02-30 over to March 2 rather than refusing it.
+    .refine((value) => realDay(value.slice(0, 10)), AS_OF_FORMAT)
     .optional(),
 });
 
@@ -57,9 +64,9 @@ export interface DigestRoutesDeps {
   production: boolean;
 }
 
-/** A date is its whole Long Island day: what is due by its end. */
+/** A date is its whole Long Island day: what is due by its end (23:59:59.999 there). */
 const asOfInstant = (value: string): Date =>
-  DATE_ONLY.test(value) ? longIslandInstant(value, 23, 59) : new Date(value);
+  DATE_ONLY.test(value) ? new Date(longIslandInstant(value, 23, 59).getTime() + 59_999) : new Date(value);
 
 export const digestApi = apiGroup(
   (deps: DigestRoutesDeps) => deps,

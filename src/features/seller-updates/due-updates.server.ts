@@ -64,8 +64,26 @@ export interface DueCursor {
  * Due: subscribed, next_due_at reached; the site's switch on, the agent active with their switch on
  * (a switched-off agent's sellers stay due, untouched, until it is on again). `s` is agent_settings
  * (SETTINGS_COLUMNS names it so); the subscription is `u`.
+ *
+ * The batch is picked first (`due`): the due index (next_due_at, id), migration 0034, read from the
+ * cursor in order, with the agent's and the site's switches, up to `limit` rows. Only then are its
+ * lead, estimate and town looked up by key. Joined in one query, the planner hashed the whole
+ * estimates and leads tables for each batch (they grow with every update sent), so a run's cost grew
+ * with the tables rather than with its batches.
  */
 const DUE_SQL = `
+WITH due AS MATERIALIZED (
+  SELECT u.id, u.lead_id, u.email, u.estimate_uuid, u.town_slug, u.county, u.next_due_at, u.updates_sent,
+         u.updates_since_click, u.last_price_cents, u.last_net_cents, u.agent_id
+    FROM seller_updates u
+   WHERE u.state = 'subscribed' AND u.next_due_at <= $1
+     AND ($2::timestamptz IS NULL OR (u.next_due_at, u.id) > ($2::timestamptz, $3::integer))
+     AND EXISTS (SELECT 1 FROM site_settings ss WHERE ss.id = 1 AND ss.seller_updates_enabled)
+     AND EXISTS (SELECT 1 FROM agents a LEFT JOIN agent_settings s ON s.agent_id = a.id
+                  WHERE a.id = u.agent_id AND a.status = 'active' AND coalesce(s.seller_updates_enabled, true))
+   ORDER BY u.next_due_at, u.id
+   LIMIT $4
+)
 SELECT u.id, u.lead_id, u.email, u.estimate_uuid, u.town_slug, u.county, t.county AS town_county, u.next_due_at,
        u.updates_sent, u.updates_since_click, u.last_price_cents, u.last_net_cents,
        l.id IS NOT NULL AS lead_found,
@@ -74,18 +92,13 @@ SELECT u.id, u.lead_id, u.email, u.estimate_uuid, u.town_slug, u.county, t.count
        e.created_at AS estimate_created_at, e.details,
        a.id AS agent_id, a.first_name AS agent_first_name, a.last_name AS agent_last_name, a.email AS agent_email,
        a.phone AS agent_phone, a.slug AS agent_slug, ${SETTINGS_COLUMNS}
-  FROM site_settings ss
-  JOIN seller_updates u ON u.state = 'subscribed' AND u.next_due_at <= $1
-  JOIN agents a ON a.id = u.agent_id AND a.status = 'active'
+  FROM due u
+  JOIN agents a ON a.id = u.agent_id
   LEFT JOIN agent_settings s ON s.agent_id = a.id
   LEFT JOIN leads l ON l.id = u.lead_id
   LEFT JOIN estimates e ON e.uuid = u.estimate_uuid
   LEFT JOIN towns t ON t.slug = u.town_slug
- WHERE ss.id = 1 AND ss.seller_updates_enabled AND coalesce(s.seller_updates_enabled, true)
-   -- The first condition lets the due index (next_due_at) start at the cursor; the second is the keyset.
-   AND ($2::timestamptz IS NULL OR (u.next_due_at >= $2::timestamptz AND (u.next_due_at, u.id) > ($2::timestamptz, $3::integer)))
- ORDER BY u.next_due_at, u.id
- LIMIT $4`;
+ ORDER BY u.next_due_at, u.id`;
 
 /** One round trip: up to `limit` due subscriptions after `cursor`, oldest first. */
 export async function readDueBatch(
