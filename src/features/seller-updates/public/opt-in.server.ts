@@ -82,6 +82,7 @@ export async function prepareOptIn(
     priceCents,
     netCents,
     place: sellerPlace({
+      typedPlace: null,
       detailsTown: row.details_town,
       detailsCounty: row.details_county,
       pageTown: townSlugOf(lead.page_path),
