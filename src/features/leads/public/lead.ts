@@ -4,7 +4,7 @@ import { NAME_PART_MAX, personName } from '../../forms/public/person-name.ts';
 import { UUID_PATTERN } from '../../net-sheet/public/estimate-request.ts';
 import { recordId } from '../../forms/public/record-id.ts';
 import { UTM_KEYS, UTM_MAX_LENGTH } from '../../lead-origin/public/lead-origin.ts';
-import { OPT_IN_STATUSES } from '../../seller-updates/public/opt-in.ts';
+import { OPT_IN_STATUSES, PLACE_MAX } from '../../seller-updates/public/opt-in.ts';
 
 export { UTM_KEYS };
 
@@ -24,7 +24,7 @@ export const LIMITS = {
   emailBody: 5000,
   utm: UTM_MAX_LENGTH,
   /** The town or ZIP code typed under the updates box (issue 25). */
-  updatesPlace: 100,
+  updatesPlace: PLACE_MAX,
 } as const;
 
 /** The hidden field a person never fills in (the forms hide it); a bot that fills it is dropped. */
