@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { CheckboxField } from '../../../ui/CheckboxField.tsx';
 import { Field } from '../../../ui/Field.tsx';
 import { OPT_IN_LABEL, PLACE_HINT, PLACE_LABEL, PLACE_MAX } from './opt-in.ts';
@@ -28,6 +29,11 @@ export function UpdatesOptInField({
   placeError?: string | undefined;
   onPlaceChange: (place: string) => void;
 }) {
+  const revealed = useRef<HTMLDivElement>(null);
+  // On a phone the input may appear below the modal's fold: brought into view, focus left on the box.
+  useEffect(() => {
+    if (checked) revealed.current?.scrollIntoView({ block: 'nearest' });
+  }, [checked]);
   return (
     <>
       <CheckboxField
@@ -40,19 +46,21 @@ export function UpdatesOptInField({
         {OPT_IN_LABEL}
       </CheckboxField>
       {checked ? (
-        <Field
-          label={PLACE_LABEL}
-          name="updates_place"
-          // A town's name, not a postal code alone: "postal-code" would offer only ZIP codes.
-          autoComplete="address-level2"
-          inputMode="text"
-          spellCheck={false}
-          maxLength={PLACE_MAX}
-          value={place}
-          error={placeError}
-          hint={PLACE_HINT}
-          onChange={(event) => onPlaceChange(event.target.value)}
-        />
+        <div ref={revealed}>
+          <Field
+            label={PLACE_LABEL}
+            name="updates_place"
+            // A town's name, not a postal code alone: "postal-code" would offer only ZIP codes.
+            autoComplete="address-level2"
+            inputMode="text"
+            spellCheck={false}
+            maxLength={PLACE_MAX}
+            value={place}
+            error={placeError}
+            hint={PLACE_HINT}
+            onChange={(event) => onPlaceChange(event.target.value)}
+          />
+        </div>
       ) : null}
     </>
   );
