@@ -28,7 +28,7 @@ interface UnlockModalProps {
   onUnlocked: (email: string, emailed: LeadAnswer['estimate_email'], updates: LeadAnswer['updates']) => void;
 }
 
-const emptyForm = { firstName: '', lastName: '', phone: '', email: '', consent: false, updates: false };
+const emptyForm = { firstName: '', lastName: '', phone: '', email: '', consent: false, updates: false, place: '' };
 const templatesSchema = z.object({ success: z.literal(true), templates: z.record(z.string(), z.string()) });
 
 /** The lead form that unlocks the agent page's estimate. */
@@ -63,6 +63,8 @@ export function UnlockModal({
       ...unlockLead(agentId, estimate, visitor),
       consent_marketing: form.consent,
       updates_opt_in: form.updates,
+      // The quick calculator tells no town: the seller says where the home is (read only with the box).
+      updates_place: form.updates ? form.place : null,
     };
     try {
       const outcome = await submitLead(agentPageLeadSchema, lead);
@@ -118,7 +120,13 @@ export function UnlockModal({
           error={errors.consent_marketing}
           onChange={(consent) => setForm({ ...form, consent })}
         />
-        <UpdatesOptInField checked={form.updates} onChange={(updates) => setForm({ ...form, updates })} />
+        <UpdatesOptInField
+          checked={form.updates}
+          onChange={(updates) => setForm({ ...form, updates })}
+          place={form.place}
+          placeError={errors.updates_place}
+          onPlaceChange={(place) => setForm({ ...form, place })}
+        />
         <HoneypotField {...honeypot} />
         <Notice tone="error" message={failure} />
         <button type="submit" className="button button-primary button-block" disabled={sending}>

@@ -195,6 +195,7 @@ export default function EstimatePage({ data }: { data?: EstimatePageData | undef
       <SendEstimateModal
         estimate={estimate}
         agentName={agent.name}
+        homeTown={typeof sheet?.details?.town === 'string' ? sheet.details.town : null}
         open={sending}
         onClose={() => setSending(false)}
         onSent={(updates) => {

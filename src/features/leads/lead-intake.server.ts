@@ -1,5 +1,6 @@
 /** A lead request read: which form sent it, and its body checked against that form's schema, reduced to one row. */
-import { parseOrThrow } from '../../platform/http.ts';
+import { HttpError, parseOrThrow } from '../../platform/http.ts';
+import { namesTown, PLACE_UNKNOWN } from '../seller-updates/public/seller-place.ts';
 import {
   agentPageLeadSchema,
   contactLeadSchema,
@@ -27,6 +28,8 @@ export interface NewLead {
   utm: Utm | null;
   /** The box "Send me a monthly update of my estimated net" was ticked (issue 25). */
   updates_opt_in: boolean;
+  /** The home's town or ZIP code typed under the ticked box; null when not typed or the box is not ticked. */
+  updates_place: string | null;
 }
 
 export type LeadShape = 'contact' | 'agent' | 'estimate';
@@ -53,6 +56,7 @@ export const contactDetails = (lead: {
   page: string | null;
   utm: Utm | null;
   updates_opt_in: boolean;
+  updates_place: string | null;
 }) => ({
   email: lead.email,
   phone: lead.phone,
@@ -61,10 +65,29 @@ export const contactDetails = (lead: {
   page_path: lead.page,
   utm: lead.utm,
   updates_opt_in: lead.updates_opt_in,
+  // Without the box the place is not asked for: ignored, whatever it says.
+  updates_place: lead.updates_opt_in ? lead.updates_place : null,
 });
+
+/**
+ * A typed place that names no town of Long Island is refused on its field before anything is
+ * read or written: the visitor fixes it and sends the form again (nothing is lost). Whether a place
+ * is told at all when none was typed is the opt-in's to say (prepareOptIn reads the estimate).
+ */
+function checkPlace(lead: NewLead): NewLead {
+  if (lead.updates_place !== null && !namesTown(lead.updates_place)) {
+    throw new HttpError(400, PLACE_UNKNOWN, { updates_place: PLACE_UNKNOWN });
+  }
+  return lead;
+}
 
 /** The lead, and whether its honeypot field was filled in (a bot). */
 export function parseLead(shape: LeadShape, body: Record<string, unknown>): { lead: NewLead; bot: boolean } {
+  const { lead, bot } = parseShape(shape, body);
+  return { lead: checkPlace(lead), bot };
+}
+
+function parseShape(shape: LeadShape, body: Record<string, unknown>): { lead: NewLead; bot: boolean } {
   switch (shape) {
     case 'agent': {
       const lead = parseOrThrow(agentPageLeadSchema, body);

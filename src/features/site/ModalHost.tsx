@@ -11,6 +11,8 @@ export const modalHostPropsSchema = z.object({
   mortgageRequired: z.enum(['true', 'false']).transform((value) => value === 'true'),
   leadSource: z.enum(LEAD_SOURCES),
   contactSubmitLabel: z.string(),
+  /** A town page's town: the contact form's updates place starts with it. */
+  homeTown: z.string().optional(),
 });
 
 export type ModalHostProps = z.output<typeof modalHostPropsSchema>;
@@ -29,6 +31,7 @@ export default function ModalHost(props: ModalHostProps) {
         agentFullName={props.agentFullName}
         source={props.leadSource}
         submitLabel={props.contactSubmitLabel}
+        homeTown={props.homeTown}
       />
     </>
   );

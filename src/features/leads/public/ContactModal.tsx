@@ -20,6 +20,8 @@ interface ContactModalProps {
   agentFullName: string;
   source: (typeof LEAD_SOURCES)[number];
   submitLabel: string;
+  /** The town of the town page the form is on, if any: the updates' place starts with it. */
+  homeTown?: string | undefined;
 }
 
 const emptyForm = {
@@ -31,6 +33,7 @@ const emptyForm = {
   message: '',
   consent: false,
   updates: false,
+  place: '',
 };
 const acceptedSchema = z.object({ success: z.literal(true), updates: z.enum(OPT_IN_STATUSES) });
 
@@ -43,10 +46,11 @@ function attachedLine({ estimate }: ContactContext): string {
     : `Your estimate of ${formatMoney(net)} net will be attached.`;
 }
 
-export default function ContactModal({ agentSlug, agentFullName, source, submitLabel }: ContactModalProps) {
+export default function ContactModal({ agentSlug, agentFullName, source, submitLabel, homeTown }: ContactModalProps) {
   const open = useStore($openModal) === 'contact';
   const context = useStore($contactContext);
-  const [form, setForm] = useState(emptyForm);
+  const startForm = { ...emptyForm, place: homeTown ?? '' };
+  const [form, setForm] = useState(startForm);
   /** The thanks shown after a lead, with what became of the monthly updates' confirmation; null before one. */
   const [thanked, setThanked] = useState<string | null>(null);
   const { errors, setErrors, failure, setFailure, sending, submitLead, honeypot } = useLeadSubmission(acceptedSchema);
@@ -88,12 +92,13 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
       estimate_uuid: context?.estimate.uuid,
       // Only a form about an estimate offers the box: there is a net to update.
       updates_opt_in: context ? form.updates : false,
+      updates_place: context && form.updates ? form.place : null,
     };
     try {
       const outcome = await submitLead(contactLeadSchema, lead);
       if (outcome.kind !== 'accepted') return;
       track({ event: 'lead_submitted', source_page: sourcePage(), source });
-      setForm(emptyForm);
+      setForm(startForm);
       $contactContext.set(null);
       closeModal();
       setThanked([LEAD_THANKS, optInMessage(outcome.answer.updates)].filter(Boolean).join(' '));
@@ -141,7 +146,13 @@ export default function ContactModal({ agentSlug, agentFullName, source, submitL
             onChange={(consent) => setForm({ ...form, consent })}
           />
           {context ? (
-            <UpdatesOptInField checked={form.updates} onChange={(updates) => setForm({ ...form, updates })} />
+            <UpdatesOptInField
+              checked={form.updates}
+              onChange={(updates) => setForm({ ...form, updates })}
+              place={form.place}
+              placeError={errors.updates_place}
+              onPlaceChange={(place) => setForm({ ...form, place })}
+            />
           ) : null}
           <HoneypotField {...honeypot} />
           <Notice tone="error" message={failure} />

@@ -24,7 +24,7 @@ const SEND_FAILED = 'There was an error sending your estimate. Please try again.
 const sendLimited = (retryAfterSeconds: number | null) =>
   `We could not e-mail your estimate: it has been e-mailed as many times as we allow in an hour. Please try again ${waitText(retryAfterSeconds)}.`;
 
-const emptyForm = { name: '', email: '', phone: '', consent: false, updates: false };
+const emptyForm = { name: '', email: '', phone: '', consent: false, updates: false, place: '' };
 
 /**
  * "Send this to my email" on the shared estimate page: a lead for the estimate's agent, then the
@@ -33,6 +33,7 @@ const emptyForm = { name: '', email: '', phone: '', consent: false, updates: fal
 export function SendEstimateModal({
   estimate,
   agentName,
+  homeTown,
   open,
   onClose,
   onSent,
@@ -40,12 +41,21 @@ export function SendEstimateModal({
   estimate: Estimate;
   /** The estimate's agent, named in the consent as the other forms name theirs; null until known. */
   agentName: string | null;
+  /** The town the seller gave with the estimate's details, if any: the updates' place starts with it. */
+  homeTown: string | null;
   open: boolean;
   onClose: () => void;
   /** With what became of the monthly updates' confirmation (issue 25). */
   onSent: (updates: OptInStatus) => void;
 }) {
-  const [form, setForm] = useState(emptyForm);
+  const startForm = { ...emptyForm, place: homeTown ?? '' };
+  const [form, setForm] = useState(startForm);
+  // The estimate's sheet (and its town) may arrive after the modal: the place then starts with it.
+  const [prefilledFrom, setPrefilledFrom] = useState(homeTown);
+  if (homeTown !== prefilledFrom) {
+    setPrefilledFrom(homeTown);
+    if (homeTown && !form.place) setForm({ ...form, place: homeTown });
+  }
   /** Why nothing was sent, in the server's terms where it said (a cap and its wait: issue 23, M3). */
   const [failed, setFailed] = useState<string | null>(null);
   const { errors, sending, setSending, submitLead, honeypot } = useLeadSubmission(leadAcceptedSchema);
@@ -67,6 +77,7 @@ export function SendEstimateModal({
       consent_marketing: form.consent,
       estimate_uuid: estimate.uuid,
       updates_opt_in: form.updates,
+      updates_place: form.updates ? form.place : null,
       email_body: estimateSummary(estimate),
     };
     try {
@@ -82,7 +93,7 @@ export function SendEstimateModal({
         setFailed(sent.status === 429 ? sendLimited(sent.retryAfterSeconds) : SEND_FAILED);
         return;
       }
-      setForm(emptyForm);
+      setForm(startForm);
       onSent(accepted.answer.updates);
     } catch {
       setFailed(SEND_FAILED);
@@ -110,7 +121,13 @@ export function SendEstimateModal({
           error={errors.consent_marketing}
           onChange={(consent) => setForm({ ...form, consent })}
         />
-        <UpdatesOptInField checked={form.updates} onChange={(updates) => setForm({ ...form, updates })} />
+        <UpdatesOptInField
+          checked={form.updates}
+          onChange={(updates) => setForm({ ...form, updates })}
+          place={form.place}
+          placeError={errors.updates_place}
+          onPlaceChange={(place) => setForm({ ...form, place })}
+        />
         <HoneypotField {...honeypot} />
         <Notice tone="error" message={failed} />
         <button type="submit" className="button button-primary button-block" disabled={sending}>

@@ -4,7 +4,7 @@ import { NAME_PART_MAX, personName } from '../../forms/public/person-name.ts';
 import { UUID_PATTERN } from '../../net-sheet/public/estimate-request.ts';
 import { recordId } from '../../forms/public/record-id.ts';
 import { UTM_KEYS, UTM_MAX_LENGTH } from '../../lead-origin/public/lead-origin.ts';
-import { OPT_IN_STATUSES } from '../../seller-updates/public/opt-in.ts';
+import { OPT_IN_STATUSES, PLACE_MAX } from '../../seller-updates/public/opt-in.ts';
 
 export { UTM_KEYS };
 
@@ -23,6 +23,8 @@ export const LIMITS = {
   contactMessage: 1000,
   emailBody: 5000,
   utm: UTM_MAX_LENGTH,
+  /** The town or ZIP code typed under the updates box (issue 25). */
+  updatesPlace: PLACE_MAX,
 } as const;
 
 /** The hidden field a person never fills in (the forms hide it); a bot that fills it is dropped. */
@@ -96,6 +98,11 @@ const estimateUuid = z
 const agentId = recordId('Agent id');
 /** The unticked-by-default box "Send me a monthly update of my estimated net" (issue 25); never assumed. */
 const updatesOptIn = z._default(z.boolean({ error: 'updates_opt_in must be true or false' }), false);
+/**
+ * The home's town or ZIP code, typed under the ticked box: where the updates' market is (issue 25).
+ * Read only with the box ticked; the server matches it to a town and keeps only that town.
+ */
+const updatesPlace = optionalText('Town or ZIP code', LIMITS.updatesPlace);
 
 /** Home and county pages' contact forms. */
 export const contactLeadSchema = z.object({
@@ -112,6 +119,7 @@ export const contactLeadSchema = z.object({
   /** The estimate the visitor just made ("Talk to {agent}" after an estimate); it must be the agent's. */
   estimate_uuid: z.nullish(estimateUuid),
   updates_opt_in: updatesOptIn,
+  updates_place: updatesPlace,
   page,
   utm: utmSchema,
   [HONEYPOT_FIELD]: honeypot,
@@ -129,6 +137,7 @@ export const agentPageLeadSchema = z.object({
   consent_marketing: consent,
   estimate_uuid: z.nullish(estimateUuid),
   updates_opt_in: updatesOptIn,
+  updates_place: updatesPlace,
   email_body: optionalText('Email body', LIMITS.emailBody),
   page,
   utm: utmSchema,
@@ -146,6 +155,7 @@ export const estimatePageLeadSchema = z.object({
   consent_marketing: consent,
   estimate_uuid: estimateUuid,
   updates_opt_in: updatesOptIn,
+  updates_place: updatesPlace,
   email_body: optionalText('Email body', LIMITS.emailBody),
   page,
   utm: utmSchema,

@@ -9,10 +9,11 @@
  * the e-mail rendered for the subscription it ended with, so it stays ONE statement.
  */
 import type { Queryable } from '../../../platform/db.ts';
+import { HttpError } from '../../../platform/http.ts';
 import { countHitsStatement, rateCheck, type RateCheck } from '../../../platform/rate-limit.server.ts';
 import type { Estimate } from '../../net-sheet/public/estimate-request.ts';
 import { townSlugOf } from '../../lead-origin/public/lead-origin.ts';
-import { sellerPlace, type SellerPlace } from './seller-place.ts';
+import { PLACE_MISSING, PLACE_UNKNOWN, sellerPlace, type SellerPlace } from './seller-place.ts';
 import { updateConfirmEmail, type UpdateAgent } from './update-emails.ts';
 import { updateUrls, type UpdateLinkSigner } from './update-links.server.ts';
 
@@ -44,12 +45,16 @@ const cents = (dollars: number): number => Math.round(dollars * 100);
 /**
  * One round trip: a subscription id reserved, the address's open subscription with this agent (the
  * one a new opt-in reuses), and the estimate's town and county; then the confirmation e-mails rendered.
+ *
+ * Refused (400 on `updates_place`, before the lead is written) when the place typed under the box
+ * names no town, or when none was typed and nothing else tells a town or county: such a seller would
+ * be skipped as having no market data at every run, and never know.
  */
 export async function prepareOptIn(
   db: Queryable,
   input: {
     agent: UpdateAgent & { id: number };
-    lead: { email: string; address: string | null; page_path: string | null };
+    lead: { email: string; address: string | null; page_path: string | null; updates_place: string | null };
     estimate: Estimate;
     siteUrl: string;
     signer: UpdateLinkSigner;
@@ -75,18 +80,22 @@ export async function prepareOptIn(
   const netCents = cents(estimate.net_to_seller);
   const urls = updateUrls(siteUrl, signer);
   const ids = row.open_id === null ? [row.reserved] : [row.reserved, row.open_id];
+  const place = sellerPlace({
+    typedPlace: lead.updates_place,
+    detailsTown: row.details_town,
+    detailsCounty: row.details_county,
+    pageTown: townSlugOf(lead.page_path),
+    address: lead.address,
+  });
+  if (place.from === 'unknown_place') throw new HttpError(400, PLACE_UNKNOWN, { updates_place: PLACE_UNKNOWN });
+  if (place.from === 'none') throw new HttpError(400, PLACE_MISSING, { updates_place: PLACE_MISSING });
   return {
     reservedId: row.reserved,
     email,
     estimateUuid: estimate.uuid,
     priceCents,
     netCents,
-    place: sellerPlace({
-      detailsTown: row.details_town,
-      detailsCounty: row.details_county,
-      pageTown: townSlugOf(lead.page_path),
-      address: lead.address,
-    }),
+    place,
     confirmations: ids.map((subscriptionId) => ({
       subscriptionId,
       ...updateConfirmEmail({ agent, priceCents, netCents, confirmUrl: urls.confirm(subscriptionId), siteUrl }),

@@ -5,6 +5,11 @@
 
 /** The box's words, the same on every lead form. */
 export const OPT_IN_LABEL = 'Send me a monthly update of my estimated net';
+/** The input the ticked box reveals (updates_place): where the home is, for its market. */
+export const PLACE_LABEL = "Your home's town or ZIP code";
+/** The most characters of updates_place (a town's name is far shorter). */
+export const PLACE_MAX = 100;
+export const PLACE_HINT = 'On Long Island, e.g. Massapequa or 11758';
 
 /**
  * POST /api/leads's `updates`: the confirmation e-mail was queued by this request; a per-address
