@@ -54,6 +54,19 @@ const pathOf = (href: string | null): string => {
 
 const runAnswer = z.object({ success: z.literal(true), due: z.number(), sent: z.number(), skipped: z.number() });
 
+/** A new agent's page says "being set up" until the profile and the calculator are saved. */
+async function setUpCalculator(page: Page): Promise<void> {
+  await page.goto('/dashboard/profile');
+  await waitForIslands(page);
+  await page.getByLabel('Professional title').selectOption('Licensed Associate Broker');
+  await page.getByRole('button', { name: 'Save profile' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Profile updated successfully!' })).toBeVisible();
+  await page.goto('/dashboard/settings');
+  await waitForIslands(page);
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByRole('status')).toHaveText('Calculator settings saved successfully!');
+}
+
 async function optIn(seller: Page, slug: string, email: string): Promise<void> {
   await seller.goto(`/r/${slug}`);
   await waitForIslands(seller);
@@ -97,6 +110,7 @@ test('a seller opts in and confirms; the market moves; the update comes; their c
   test.skip(testInfo.project.name !== 'desktop', 'one journey, on the desktop project');
   test.setTimeout(180_000);
   const agent = await signInAsNewAgent(page);
+  await setUpCalculator(page);
   const email = `riley.${agent.slug}@example.com`;
 
   const seller = await browser.newPage();
@@ -155,4 +169,14 @@ test('a seller opts in and confirms; the market moves; the update comes; their c
   await expectNoAxeViolations(page);
   await page.screenshot({ path: testInfo.outputPath('leads-active-1280.png'), fullPage: true });
   await admin.close();
+
+  // The agent's own sample: said to be queued once it is, and it reaches the agent, marked SAMPLE.
+  await page.goto('/dashboard/updates');
+  await waitForIslands(page);
+  await expect(page.getByRole('row').filter({ hasText: email })).toContainText('Active');
+  await page.getByRole('button', { name: 'Send me a sample' }).click();
+  await expect(page.getByText(`Sample queued for ${agent.email}`)).toBeVisible();
+  const [sample] = await emailsTo(agent.email, 1, (sent) => sent.subject.startsWith('SAMPLE'));
+  expect(sample?.text).toContain('See my updated sheet');
+  await expectNoAxeViolations(page);
 });

@@ -33,7 +33,8 @@ export function UpdatesSwitchCard() {
     onSettled: () => queryClient.invalidateQueries({ queryKey: UPDATES_QUERY_KEY }),
   });
   const sample = useMutation({
-    mutationFn: () => sendJson('POST', UPDATES_SAMPLE_PATH, sampleResponseSchema),
+    // A JSON body, even empty: the route reads one (without it the API answers 415).
+    mutationFn: () => sendJson('POST', UPDATES_SAMPLE_PATH, sampleResponseSchema, {}),
     onSuccess: (answer) => setSampleOutcome({ tone: 'success', message: answer.message }),
     onError: (error) =>
       setSampleOutcome({
