@@ -54,6 +54,7 @@ describe.each(BACKENDS)('the agent’s leads on %s', (backend) => {
         utm: null,
         crm_status: null,
         crm_error: null,
+        updates: null,
       });
       expect(body.leads.slice(1).map((lead) => lead.id)).toEqual([...ids].reverse().slice(0, 24));
 
