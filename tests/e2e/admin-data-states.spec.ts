@@ -35,6 +35,8 @@ const EXPECTED: Record<(typeof STATE_NAMES)[number], string> = {
   failed: 'Last build failed',
 };
 test('the build card’s and the runs table’s states, at 390 and 1280 px', async ({ page }, testInfo) => {
+  // Some twenty page loads and eight full-page screenshots: past 30 s on a loaded machine (CI, 2 cores).
+  test.setTimeout(90_000);
   await signInAsAdmin(page);
   await page.route('/api/admin/data/runs', (route) => route.fulfill({ json: RUNS }));
   for (const name of STATE_NAMES) {
