@@ -162,6 +162,8 @@ test.describe('the signed-in screens', () => {
       browser,
     }, testInfo) => {
       test.skip(testInfo.project.name !== 'desktop', 'the same scripts in either project: the desktop one only');
+      // A fresh browser context and an idle network per screen (six or seven of them): past 30 s in CI.
+      test.setTimeout(90_000);
       if (area === 'dashboard') await signInAsNewAgent(page);
       else await signInAsAdmin(page);
       const storageState = await page.context().storageState();
