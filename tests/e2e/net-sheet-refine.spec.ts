@@ -167,6 +167,8 @@ test.describe('a seller refining a shared estimate', () => {
   test('adds the Nassau details, sees every line on a new link, and the link shows the same sheet after a reload', async ({
     page,
   }) => {
+    // Two sheets, a reload, print and four screenshots: 19 s alone, past 30 s in CI (2 cores, two browsers).
+    test.slow();
     const quick = await makeEstimate(page.request, 'alexmorgan');
     await page.goto(`/estimate/${quick.uuid}`);
     await waitForIslands(page);
