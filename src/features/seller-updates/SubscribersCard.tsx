@@ -7,6 +7,7 @@ import { ActiveBadge } from './public/UpdatesBadge.tsx';
 import { SUBSCRIBER_STATE_LABELS } from './public/subscriber-state.ts';
 import { subscriberChangeSchema, UPDATES_PATH, type Subscriber } from './public/updates-screen.ts';
 import { UPDATES_QUERY_KEY, useUpdates } from './updates-query.ts';
+import { Paging } from '../../ui/Paging.tsx';
 
 const shownDay = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', dateStyle: 'medium' });
 const dayOf = (at: string | null) => (at ? shownDay.format(new Date(at)) : null);
@@ -100,30 +101,15 @@ export function SubscribersCard() {
             </table>
           </div>
           {data.total > data.per_page ? (
-            <nav className="leads-paging" aria-label="Pages of sellers">
-              <p aria-live="polite">
-                Showing {(data.page - 1) * data.per_page + 1}–
-                {(data.page - 1) * data.per_page + data.subscribers.length} of {data.total}
-              </p>
-              <div className="nav-actions">
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  disabled={busy || page <= 1}
-                  onClick={() => setPage(page - 1)}
-                >
-                  Previous
-                </button>
-                <button
-                  type="button"
-                  className="button button-secondary"
-                  disabled={busy || page * data.per_page >= data.total}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Next
-                </button>
-              </div>
-            </nav>
+            <Paging
+              things="sellers"
+              page={data.page}
+              perPage={data.per_page}
+              total={data.total}
+              shown={data.subscribers.length}
+              busy={busy}
+              onPage={setPage}
+            />
           ) : null}
         </>
       )}

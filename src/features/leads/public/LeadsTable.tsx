@@ -15,7 +15,7 @@ import {
 } from './lead-list.ts';
 import { adminRow, LeadRows } from '../LeadRows.tsx';
 import type { LeadsSource } from './leads-source.ts';
-import { LeadsPaging } from '../LeadsPaging.tsx';
+import { Paging } from '../../../ui/Paging.tsx';
 import {
   isFiltered,
   NO_FILTERS,
@@ -203,7 +203,8 @@ export function LeadsTable({ source }: { source: LeadsSource }) {
             crm={crm}
             admin={source.admin ? { ...source.admin, onAgent: showAgent } : null}
           />
-          <LeadsPaging
+          <Paging
+            things="leads"
             page={shown.page}
             perPage={shown.per_page}
             total={shown.total}

@@ -1,5 +1,9 @@
-/** The pages of the leads list: where this one is, and Previous / Next (waiting while a page loads). */
-export function LeadsPaging(props: {
+/**
+ * The pages of a list (the leads, a seller-updates list): where this one is, and Previous / Next
+ * (waiting while a page loads). `things` names what is listed: "leads", "sellers".
+ */
+export function Paging(props: {
+  things: string;
   page: number;
   perPage: number;
   total: number;
@@ -7,12 +11,14 @@ export function LeadsPaging(props: {
   busy: boolean;
   onPage: (page: number) => void;
 }) {
-  const { page, perPage, total, shown, busy, onPage } = props;
+  const { things, page, perPage, total, shown, busy, onPage } = props;
   const first = (page - 1) * perPage + 1;
   return (
-    <nav className="leads-paging" aria-label="Pages of leads">
+    <nav className="leads-paging" aria-label={`Pages of ${things}`}>
       <p aria-live="polite">
-        {shown > 0 ? `Showing ${first}–${first + shown - 1} of ${total}` : `No leads on this page (${total} in all)`}
+        {shown > 0
+          ? `Showing ${first}–${first + shown - 1} of ${total}`
+          : `No ${things} on this page (${total} in all)`}
       </p>
       <div className="nav-actions">
         <button
