@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { tokenFromUrl } from '../accounts/public/account-api.ts';
 import { callApi } from '../../ui/api-client.ts';
+import { BackHome, FormAlert, SERVER_UNREACHABLE } from '../../ui/LinkPageParts.tsx';
 import {
   emailInToken,
   INVALID_UNSUBSCRIBE_LINK,
@@ -10,8 +11,6 @@ import {
   WHAT_STILL_COMES,
   WHAT_STOPS,
 } from './unsubscribe.ts';
-
-const NETWORK_ERROR = 'We could not reach the server. Please check your connection and try again.';
 
 type State =
   | { kind: 'invalid'; message: string }
@@ -39,7 +38,7 @@ export default function Unsubscribe() {
     const result = await callApi(UNSUBSCRIBE_API_PATH, unsubscribeResultSchema, { method, body: { token } }).catch(
       () => null,
     );
-    const error = result === null ? NETWORK_ERROR : result.ok ? undefined : result.error;
+    const error = result === null ? SERVER_UNREACHABLE : result.ok ? undefined : result.error;
     if (result?.ok === false && result.status === 400) {
       setState({ kind: 'invalid', message: result.error });
     } else if (method === 'POST') {
@@ -49,25 +48,13 @@ export default function Unsubscribe() {
     }
   };
 
-  const home = (
-    <p className="account-links">
-      <a href="/">Back to Home</a>
-    </p>
-  );
-  const failure = (message: string | undefined) =>
-    message ? (
-      <p role="alert" className="form-error">
-        {message}
-      </p>
-    ) : null;
-
   return (
     <section className="account-card" aria-labelledby="unsubscribe-title">
       <h1 id="unsubscribe-title">Unsubscribe</h1>
       {state.kind === 'invalid' ? (
         <div className="form">
-          {failure(state.message)}
-          {home}
+          <FormAlert message={state.message} />
+          <BackHome />
         </div>
       ) : null}
       {state.kind === 'ready' || state.kind === 'working' ? (
@@ -77,7 +64,7 @@ export default function Unsubscribe() {
           </p>
           <p className="field-hint">{WHAT_STILL_COMES}</p>
           <div className="form">
-            {failure(state.kind === 'ready' ? state.error : undefined)}
+            <FormAlert message={state.kind === 'ready' ? state.error : undefined} />
             <button
               type="button"
               className="button button-primary button-block"
@@ -86,7 +73,7 @@ export default function Unsubscribe() {
             >
               {state.kind === 'working' ? 'Unsubscribing…' : 'Unsubscribe'}
             </button>
-            {home}
+            <BackHome />
           </div>
         </>
       ) : null}
@@ -99,7 +86,7 @@ export default function Unsubscribe() {
             <p>{WHAT_STILL_COMES}</p>
           </div>
           <div className="form">
-            {failure(state.error)}
+            <FormAlert message={state.error} />
             <button
               type="button"
               className="button button-secondary"
@@ -108,7 +95,7 @@ export default function Unsubscribe() {
             >
               Undo: keep e-mailing me
             </button>
-            {home}
+            <BackHome />
           </div>
         </>
       ) : null}
@@ -118,7 +105,7 @@ export default function Unsubscribe() {
             <strong>You’re subscribed again.</strong> E-mail to {state.email} starts again with the next message.
           </p>
           <p className="field-hint">{UPDATES_STAY_ENDED}</p>
-          {home}
+          <BackHome />
         </div>
       ) : null}
     </section>

@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { tokenFromUrl } from '../accounts/public/account-api.ts';
 import { callApi } from '../../ui/api-client.ts';
 import { CONFIRM_API_PATH, confirmResultSchema, confirmTokenSchema, INVALID_CONFIRM_LINK } from './confirm.ts';
-
-const NETWORK_ERROR = 'We could not reach the server. Please check your connection and try again.';
+import { BackHome, FormAlert, SERVER_UNREACHABLE } from '../../ui/LinkPageParts.tsx';
 
 type State =
   | { kind: 'invalid'; message: string }
@@ -30,32 +29,20 @@ export default function ConfirmUpdates() {
   const submit = async (token: string) => {
     setState({ kind: 'working', token });
     const result = await callApi(CONFIRM_API_PATH, confirmResultSchema, { body: { token } }).catch(() => null);
-    if (result === null) setState({ kind: 'ready', token, error: NETWORK_ERROR });
+    if (result === null) setState({ kind: 'ready', token, error: SERVER_UNREACHABLE });
     else if (result.ok) setState({ kind: 'done', status: result.data.status });
     else if (result.status === 400) setState({ kind: 'invalid', message: result.error });
     else if (result.status === 404 || result.status === 409) setState({ kind: 'refused', message: result.error });
     else setState({ kind: 'ready', token, error: result.error });
   };
 
-  const home = (
-    <p className="account-links">
-      <a href="/">Back to Home</a>
-    </p>
-  );
-  const alert = (message: string | undefined) =>
-    message ? (
-      <p role="alert" className="form-error">
-        {message}
-      </p>
-    ) : null;
-
   return (
     <section className="account-card" aria-labelledby="confirm-updates-title">
       <h1 id="confirm-updates-title">Monthly updates</h1>
       {state.kind === 'invalid' || state.kind === 'refused' ? (
         <div className="form">
-          {alert(state.message)}
-          {home}
+          <FormAlert message={state.message} />
+          <BackHome />
         </div>
       ) : null}
       {state.kind === 'ready' || state.kind === 'working' ? (
@@ -69,7 +56,7 @@ export default function ConfirmUpdates() {
             link.
           </p>
           <div className="form">
-            {alert(state.kind === 'ready' ? state.error : undefined)}
+            <FormAlert message={state.kind === 'ready' ? state.error : undefined} />
             <button
               type="button"
               className="button button-primary button-block"
@@ -78,7 +65,7 @@ export default function ConfirmUpdates() {
             >
               {state.kind === 'working' ? 'Confirming…' : 'Yes, send me monthly updates'}
             </button>
-            {home}
+            <BackHome />
           </div>
         </>
       ) : null}
@@ -95,7 +82,7 @@ export default function ConfirmUpdates() {
               </>
             )}
           </p>
-          {home}
+          <BackHome />
         </div>
       ) : null}
     </section>
