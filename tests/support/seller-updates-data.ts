@@ -10,7 +10,7 @@ import {
   type RunOptions,
   type UpdateDeps,
 } from '../../src/features/seller-updates/public/digest-run.server.ts';
-import { longIslandHour } from '../../src/features/seller-updates/long-island-time.ts';
+import { longIslandHour } from '../../src/ui/long-island-time.ts';
 
 export const UPDATE_DEPS: UpdateDeps = {
   siteUrl: 'https://homes.example.com',

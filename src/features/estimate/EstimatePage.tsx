@@ -16,11 +16,12 @@ import { DetailedSheet } from '../net-sheet/public/DetailedSheet.tsx';
 import { RefineFormOnDemand } from '../net-sheet/public/RefineFormOnDemand.tsx';
 import { rangeAnswerSchema, sheetAnswerSchema } from '../net-sheet/public/sheet-answer.ts';
 import { optInMessage } from '../seller-updates/public/opt-in.ts';
+import { LONG_ISLAND_TIME_ZONE } from '../../ui/long-island-time.ts';
 
 const foundSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 
 /** The day is Long Island's, on the server that renders the page and in every visitor's browser alike. */
-const LONG_ISLAND = 'America/New_York';
+const LONG_ISLAND = LONG_ISLAND_TIME_ZONE;
 
 const SENT = 'Your estimate has been sent to your email!';
 

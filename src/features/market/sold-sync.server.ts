@@ -17,13 +17,14 @@ import { placeKey } from '../towns/public/place-key.ts';
 import type { Db, Queryable } from '../../platform/db.ts';
 import { allTowns, type Town } from '../towns/public/town-data.ts';
 import type { ClosedSalesSource, ResoProperty } from './reso-records.server.ts';
+import { LONG_ISLAND_TIME_ZONE } from '../../ui/long-island-time.ts';
 
 /** The key of the feed's row in `data_sync_state` (and its `source` in `data_runs`). */
 export const SOLD_SOURCE = 'sold';
 /** Sales are kept this many months after their close date. */
 export const SOLD_WINDOW_MONTHS = 12;
 /** The calendar the close dates are in. */
-const SOLD_TIME_ZONE = 'America/New_York';
+const SOLD_TIME_ZONE = LONG_ISLAND_TIME_ZONE;
 /** Rows per upsert statement (one jsonb parameter each). */
 const UPSERT_BATCH = 1_000;
 /** Distinct unmatched city names kept in the report. */

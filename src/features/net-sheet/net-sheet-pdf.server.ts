@@ -35,12 +35,15 @@ import {
   write,
   type Pen,
 } from './pdf-pages.server.ts';
+import { LONG_ISLAND_TIME_ZONE } from '../../ui/long-island-time.ts';
 
 /** The size of a sheet's lines: the same on every sheet, which runs onto more pages when it is long. */
 const LINE_SIZE = 10;
 const GRID_SIZE = 9;
 
-const nyDate = onFirstUse(() => new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'America/New_York' }));
+const nyDate = onFirstUse(
+  () => new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: LONG_ISLAND_TIME_ZONE }),
+);
 
 /** The estimate's date as a New York reader would say it, whatever the server's time zone. */
 export const formatNewYorkDate = (date: Date): string => nyDate().format(date);

@@ -8,7 +8,7 @@ import { computeDetailedSheet, type DetailedSheet, type SheetDefaults, type Shee
 import { storedDetailsSchema, type NetSheetDetails } from './details.ts';
 import { defaultFeeTable, feeTableSchema, type FeeTable } from './fee-table-schema.ts';
 import type { QuickWithoutPrice } from './reverse.ts';
-import { onFirstUse } from '../../ui/on-first-use.ts';
+import { longIslandDay } from '../../ui/long-island-time.ts';
 
 export const storedSheetSchema = z.object({
   lines: z.array(
@@ -80,11 +80,8 @@ export interface SheetTerms {
   sheet: DetailedSheet;
 }
 
-/** en-CA writes YYYY-MM-DD. Made once: a formatter costs tens of µs to build, per request otherwise. */
-const LONG_ISLAND_DAY = onFirstUse(() => new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' }));
-
 /** The day an estimate was made, on Long Island's calendar. */
-export const longIslandDate = (at: Date): string => LONG_ISLAND_DAY().format(at);
+export const longIslandDate = longIslandDay;
 
 /**
  * The stored sheet and its terms; a quick estimate's are its quick lines as a sheet (the same net),

@@ -8,8 +8,9 @@ import { SUBSCRIBER_STATE_LABELS } from './public/subscriber-state.ts';
 import { subscriberChangeSchema, UPDATES_PATH, type Subscriber } from './public/updates-screen.ts';
 import { UPDATES_QUERY_KEY, useUpdates } from './updates-query.ts';
 import { Paging } from '../../ui/Paging.tsx';
+import { LONG_ISLAND_TIME_ZONE } from '../../ui/long-island-time.ts';
 
-const shownDay = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', dateStyle: 'medium' });
+const shownDay = new Intl.DateTimeFormat('en-US', { timeZone: LONG_ISLAND_TIME_ZONE, dateStyle: 'medium' });
 const dayOf = (at: string | null) => (at ? shownDay.format(new Date(at)) : null);
 
 type Change = { leadId: number; kind: 'pause' | 'resume' };

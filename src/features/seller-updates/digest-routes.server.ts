@@ -11,7 +11,7 @@ import type { MailContext } from '../email/public/email.server.ts';
 import type { Db } from '../../platform/db.ts';
 import { HttpError, readJson } from '../../platform/http.ts';
 import { apiGroup, ok } from '../../platform/operation.ts';
-import { longIslandInstant } from './long-island-time.ts';
+import { longIslandInstant } from '../../ui/long-island-time.ts';
 import { runSellerUpdates } from './public/digest-run.server.ts';
 import type { UpdateLinkSigner } from './public/update-links.server.ts';
 import { queueSample } from './sample-update.server.ts';

@@ -23,9 +23,10 @@ import {
   digestsSettingsSchema,
   UPDATES_MESSAGES,
 } from './public/updates-screen.ts';
+import { LONG_ISLAND_TIME_ZONE } from '../../ui/long-island-time.ts';
 
 /** The sending window and the months are Long Island's. */
-const TIME_ZONE = 'America/New_York';
+const TIME_ZONE = LONG_ISLAND_TIME_ZONE;
 export const DIGEST_MONTHS = 12;
 
 /** A link of an update followed: what "clicked" counts (a sheet visit or a re-run is not a click on the e-mail). */

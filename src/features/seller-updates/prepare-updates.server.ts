@@ -10,7 +10,7 @@ import type { ZhviPoint } from '../towns/public/town-page.ts';
 import type { DueRow, Market, TownMarket } from './due-updates.server.ts';
 import { updateUrls, type UpdateLinkSigner } from './public/update-links.server.ts';
 import { sellerUpdateEmail, type RecentSaleLine, type UpdateAgent } from './public/update-emails.ts';
-import { longIslandDay } from './long-island-time.ts';
+import { longIslandDay } from '../../ui/long-island-time.ts';
 import { marketDirection, median, reprice, type IndexSource } from './value-model.ts';
 
 /** Why a due update was not sent; recorded on the subscription (last_skip_reason). */

@@ -15,7 +15,7 @@ import { queueEmailsStatement } from '../email/public/email.server.ts';
 import { repricedEstimate } from '../net-sheet/public/repriced-estimate.server.ts';
 import { agentTermsOf, insertSheetEstimatesStatement } from '../net-sheet/public/sheet-estimates.server.ts';
 import { dueRowSchema, readMarket } from './due-updates.server.ts';
-import { longIslandDay } from './long-island-time.ts';
+import { longIslandDay } from '../../ui/long-island-time.ts';
 import { priceOf, updateAgentOf } from './prepare-updates.server.ts';
 import { sellerUpdateEmail } from './public/update-emails.ts';
 import { agentPageUrl } from './update-email-parts.ts';

@@ -3,13 +3,14 @@
  * the answer) and the overview screen (which parses it).
  */
 import * as z from 'zod/mini';
+import { LONG_ISLAND_TIME_ZONE } from '../../../ui/long-island-time.ts';
 
 /** Weeks in the chart (the current one last), and the most activity items the list shows. */
 export const OVERVIEW_WEEKS = 12;
 export const ACTIVITY_LIMIT = 15;
 
 /** Weeks start on Monday and months on the 1st in the agent's market's time. */
-export const OVERVIEW_TIME_ZONE = 'America/New_York';
+export const OVERVIEW_TIME_ZONE = LONG_ISLAND_TIME_ZONE;
 
 export const ACTIVITY_TYPES = ['estimate', 'lead', 'other'] as const;
 

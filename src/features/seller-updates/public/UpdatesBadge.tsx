@@ -1,6 +1,7 @@
 import { SUBSCRIBER_STATE_LABELS, type LeadUpdates } from './subscriber-state.ts';
+import { LONG_ISLAND_TIME_ZONE } from '../../../ui/long-island-time.ts';
 
-const activeDay = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', month: 'short', day: 'numeric' });
+const activeDay = new Intl.DateTimeFormat('en-US', { timeZone: LONG_ISLAND_TIME_ZONE, month: 'short', day: 'numeric' });
 
 /** "Active" and the day the seller became active (within the last 30 days). */
 export function ActiveBadge({ at }: { at: string }) {

@@ -8,7 +8,7 @@
 import * as z from 'zod';
 import type { Queryable } from '../../../platform/db.ts';
 import { readDueBatch, readMarket, type DueCursor, type Market } from '../due-updates.server.ts';
-import { insideWindow } from '../long-island-time.ts';
+import { insideWindow } from '../../../ui/long-island-time.ts';
 import { prepareBatch, type UpdateDeps } from '../prepare-updates.server.ts';
 import { writeBatch } from '../write-updates.server.ts';
 

@@ -1,7 +1,9 @@
 /**
- * Long Island's calendar and clock (America/New_York): an estimate's day and the run's day are
- * Long Island days, and the site's sending window is in Long Island hours.
+ * Long Island's calendar and clock (America/New_York): an estimate's day, a seller update's day and
+ * its sending window, the dashboard's weeks and the leads' times are all told on Long Island.
  */
+
+export const LONG_ISLAND_TIME_ZONE = 'America/New_York';
 
 // Made once: a formatter costs tens of µs to build.
 let dayFormat: Intl.DateTimeFormat | undefined;
@@ -9,13 +11,17 @@ let hourFormat: Intl.DateTimeFormat | undefined;
 
 /** YYYY-MM-DD on Long Island (en-CA writes that form). */
 export function longIslandDay(at: Date): string {
-  dayFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: 'America/New_York' });
+  dayFormat ??= new Intl.DateTimeFormat('en-CA', { timeZone: LONG_ISLAND_TIME_ZONE });
   return dayFormat.format(at);
 }
 
 /** The hour (0-23) on Long Island. */
 export function longIslandHour(at: Date): number {
-  hourFormat ??= new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', hour: 'numeric', hourCycle: 'h23' });
+  hourFormat ??= new Intl.DateTimeFormat('en-US', {
+    timeZone: LONG_ISLAND_TIME_ZONE,
+    hour: 'numeric',
+    hourCycle: 'h23',
+  });
   return Number(hourFormat.format(at)) % 24;
 }
 
