@@ -16,7 +16,7 @@ export default defineConfig({
     // not pages to index.
     sitemap({
       filter: (page) =>
-        !/^\/(estimate|offers|r|town-not-found|404|verify-email|reset-password|confirm-email-change|undo-email-change|unsubscribe)\/?$|^\/(dashboard|admin)(\/|$)/.test(
+        !/^\/(estimate|offers|r|town-not-found|404|verify-email|reset-password|confirm-email-change|undo-email-change|unsubscribe|updates\/confirm)\/?$|^\/(dashboard|admin)(\/|$)/.test(
           new URL(page).pathname,
         ),
     }),

@@ -5,7 +5,8 @@
 //      Astro islands' component and renderer URLs, og:/twitter: image and url metas, same-page and
 //      cross-page #fragments), in CSS url()s, in the sitemaps and in robots.txt must resolve to a
 //      file of the build or a 200 rewrite of its _redirects, routed as the server routes them
-//      (a 404 rewrite such as the town-not-found rule is a broken link; so is a link to a redirect).
+//      (a 404 rewrite such as the town-not-found rule is a broken link; so is a link to a redirect);
+//      the sitemaps list no page that says noindex.
 //      /api/… is not checked; external URLs are not fetched.
 // Prints each problem once with the places it occurs (file:line:column; `--all` lists every place,
 // not just the first few), then `site: N pages, N links checked, N problems`; exits non-zero on any.
@@ -188,6 +189,11 @@ async function main(): Promise<void> {
       return report(
         `${route.file} is the target of a rewrite in _redirects (a dynamic route's shell or a not-found page), not a page to index`,
       );
+    }
+    // Nor a page that asks not to be indexed (astro.config.mjs's sitemap filter must leave it out).
+    if (what === 'sitemap URL' && route.kind === 'file' && route.file.endsWith('.html')) {
+      const robots = (await parse(route.file)).querySelector('meta[name="robots"]')?.getAttributeValue('content');
+      if (robots?.includes('noindex')) return report(`${route.file} says noindex: leave it out of the sitemap`);
     }
     if (fragment && route.kind === 'file' && route.file.endsWith('.html')) {
       if (!(await hasFragment(route.file, decodeURIComponent(fragment)))) {

@@ -33,27 +33,35 @@ function ensureSystemPackages(): void {
   process.exit(1);
 }
 
-function run(label: string, command: string, args: string[]): boolean {
+/** Runs one check; answers whether it passed and the seconds it took (CI's time limit must stay far off). */
+function run(label: string, command: string, args: string[]): { ok: boolean; took: number } {
   console.log(`\n▶ ${label}: ${command} ${args.join(' ')}`);
+  const started = performance.now();
   const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
   const ok = result.status === 0;
-  console.log(`${ok ? '✔' : '✘'} ${label}`);
-  return ok;
+  const took = Math.round((performance.now() - started) / 1000);
+  console.log(`${ok ? '✔' : '✘'} ${label} (${took} s)`);
+  return { ok, took };
 }
 
 ensureSystemPackages();
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
 
-const steps: [string, boolean][] = [
-  ['typecheck', run('typecheck (astro check, tsc)', 'npm', ['run', '--silent', 'typecheck'])],
-  ['lint', run('lint', 'npm', ['run', '--silent', 'lint'])],
-  ['format', run('format', 'npm', ['run', '--silent', 'format:check'])],
-  // The floors (.dependency-cruiser.cjs): no back-arrow, no feature cycle beyond the known list.
-  ['deps', run('deps (dependency-cruiser)', 'npm', ['run', '--silent', 'check:deps'])],
-];
+/** Each step's name, whether it passed and the seconds it took. */
+const steps: [string, boolean, number][] = [];
+const step = (name: string, label: string, command: string, args: string[]) => {
+  const { ok, took } = run(label, command, args);
+  steps.push([name, ok, took]);
+};
+
+step('typecheck', 'typecheck (astro check, tsc)', 'npm', ['run', '--silent', 'typecheck']);
+step('lint', 'lint', 'npm', ['run', '--silent', 'lint']);
+step('format', 'format', 'npm', ['run', '--silent', 'format:check']);
+// The floors (.dependency-cruiser.cjs): no back-arrow, no feature cycle beyond the known list.
+step('deps', 'deps (dependency-cruiser)', 'npm', ['run', '--silent', 'check:deps']);
 const vitest = (project: string) =>
-  run(project, 'npx', [
+  step(project, project, 'npx', [
     'vitest',
     'run',
     '--project',
@@ -62,13 +70,14 @@ const vitest = (project: string) =>
     '--reporter=json',
     `--outputFile.json=${REPORTS}/${project}.json`,
   ]);
-steps.push(['unit', vitest('unit')], ['integration', vitest('integration')]);
-steps.push(['e2e', run('e2e (Playwright, Chromium)', 'npx', ['playwright', 'test'])]);
+vitest('unit');
+vitest('integration');
+step('e2e', 'e2e (Playwright, Chromium)', 'npx', ['playwright', 'test']);
 // The build the e2e server made: HTML validation and internal links of every page.
-steps.push(['site', run('site (html-validate, links)', 'npm', ['run', '--silent', 'check:site'])]);
+step('site', 'site (html-validate, links)', 'npm', ['run', '--silent', 'check:site']);
 // Last, as it rebuilds dist/: Netlify's own build bundles every function, and Netlify's local server
 // answers the parity table as the project's own server does (scripts/netlify-check.ts).
-steps.push(['netlify', run("netlify (Netlify's build and local server)", 'npm', ['run', '--silent', 'check:netlify'])]);
+step('netlify', "netlify (Netlify's build and local server)", 'npm', ['run', '--silent', 'check:netlify']);
 
 const { passed, failed: failedTests, failures } = readTestReports(REPORTS);
 const failedSteps = steps.filter(([, ok]) => !ok).map(([name]) => name);
@@ -78,6 +87,6 @@ const failed =
   failedSteps.filter((name) => ['typecheck', 'lint', 'format', 'deps', 'site', 'netlify'].includes(name)).length;
 
 if (failures.length > 0) console.log(`\nFailed tests:\n${failures.map((line) => `  ✘ ${line}`).join('\n')}`);
-console.log(`\nSteps: ${steps.map(([name, ok]) => `${name} ${ok ? 'ok' : 'FAILED'}`).join(', ')}`);
+console.log(`\nSteps: ${steps.map(([name, ok, took]) => `${name} ${ok ? 'ok' : 'FAILED'} (${took} s)`).join(', ')}`);
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failedSteps.length === 0 ? 0 : 1);

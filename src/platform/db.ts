@@ -33,23 +33,34 @@ export class DatabaseUnavailable extends Error {
   override readonly name = 'DatabaseUnavailable';
 }
 
-/** Attempts of `whenConnectionDrops`: the first, and two more on fresh connections. */
-const CONNECTION_ATTEMPTS = 3;
+/** Attempts of `whenConnectionDrops`: the first, and three more on fresh connections. */
+const CONNECTION_ATTEMPTS = 4;
+/** The pause before the second attempt; each later one waits four times longer (20, 80, 320 ms). */
+const FIRST_PAUSE_MS = 20;
+
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs `work` again when its connection drops under it, at most CONNECTION_ATTEMPTS times in all.
  * `work` must be safe to repeat (a statement that finds its own earlier commit). More than one
  * repeat: the Neon driver pipelines a new connection's startup, password and first query (its
  * default, as production uses it), so a connection is handed out before the server has answered, and
- * when the network drops, every connection then opening fails under its first statement too.
+ * when the network drops, every connection then opening fails under its first statement too. And a
+ * pause before each repeat: the pool drops a dead idle connection only when its socket's close event
+ * has been handled, so a repeat sent at once can be handed another connection of the same drop (CI,
+ * 2026-11-27: a visitor refused after three immediate attempts on a loaded machine).
  */
-export async function whenConnectionDrops<T>(work: () => Promise<T>): Promise<T> {
+export async function whenConnectionDrops<T>(
+  work: () => Promise<T>,
+  wait: (ms: number) => Promise<void> = pause,
+): Promise<T> {
   for (let attempt = 1; ; attempt += 1) {
     try {
       return await work();
     } catch (error) {
       if (!(error instanceof DatabaseUnavailable) || attempt >= CONNECTION_ATTEMPTS) throw error;
     }
+    await wait(FIRST_PAUSE_MS * 4 ** (attempt - 1));
   }
 }
 
