@@ -1,11 +1,11 @@
 /**
- * The Resend and Mailgun clients on their own, against the local fakes (tests/fakes/): how a
- * Retry-After header is read, Resend's idempotency keys, an unreachable provider, an answer without
- * an id, the API key kept out of errors, and the Mailgun fake's multipart form.
+ * The Resend and Mailgun clients on their own, against the local fakes (tests/fakes/): Resend's
+ * idempotency keys, an unreachable provider, an answer without an id, the API key kept out of
+ * errors, and the Mailgun fake's multipart form. (How a Retry-After header is read:
+ * src/platform/retry-after.test.ts.)
  */
 import { describe, expect, it } from 'vitest';
 import { createResendProvider } from '../../src/features/email/providers/resend.server.ts';
-import { parseRetryAfter } from '../../src/features/email/public/email.server.ts';
 import { anyString, matching } from '../support/api-suite.ts';
 import {
   fakes,
@@ -17,23 +17,6 @@ import {
 } from '../support/email-providers-suite.ts';
 
 useProviderFakes();
-
-describe('Retry-After', () => {
-  const now = Date.parse('2026-03-02T12:00:00Z');
-  it.each([
-    ['seconds', '120', 120],
-    ['zero', '0', 0],
-    ['a fraction, rounded up', '1.2', 2],
-    ['an HTTP date', 'Mon, 02 Mar 2026 12:01:30 GMT', 90],
-    ['an HTTP date in the past', 'Mon, 02 Mar 2026 11:00:00 GMT', 0],
-    ['missing', null, undefined],
-    ['blank', '  ', undefined],
-    ['negative', '-5', undefined],
-    ['nonsense', 'soon', undefined],
-  ])('reads %s', (_label, header, expected) => {
-    expect(parseRetryAfter(header, now)).toBe(expected);
-  });
-});
 
 describe('the provider clients', () => {
   it('Resend: a replay with the same Idempotency-Key answers the first id and sends nothing more', async () => {

@@ -10,7 +10,7 @@
  * The key never appears in a message.
  */
 import * as z from 'zod';
-import { parseRetryAfter } from '../email/public/email.server.ts';
+import { parseRetryAfter } from '../../platform/retry-after.ts';
 import { endpoint, isTimeout, jsonBody, safeDetail } from '../email/public/providers/provider-http.server.ts';
 
 export interface FubCredentials {

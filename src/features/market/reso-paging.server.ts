@@ -2,7 +2,7 @@
  * The pages of a RESO query: each page asked for with the access token (renewed once on a 401,
  * 429 waited out within a bound), then `@odata.nextLink` followed until a page has none.
  */
-import { parseRetryAfter } from '../email/public/email.server.ts';
+import { parseRetryAfter } from '../../platform/retry-after.ts';
 import type { TokenSource } from './reso-auth.server.ts';
 import { detail, errorDetail, jsonOrUndefined, ResoError } from './reso-error.server.ts';
 import type { Send } from './reso-http.server.ts';

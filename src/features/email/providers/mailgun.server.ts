@@ -10,7 +10,8 @@
  * `v:delivery_id`, so it shows in Mailgun's logs and webhooks.
  */
 import * as z from 'zod';
-import { formatAddress, ProviderError, parseRetryAfter, type EmailProvider } from '../public/email.server.ts';
+import { parseRetryAfter } from '../../../platform/retry-after.ts';
+import { formatAddress, ProviderError, type EmailProvider } from '../public/email.server.ts';
 import {
   endpoint,
   isRetryableStatus,

@@ -15,7 +15,8 @@
  * and needs only a base URL to run against tests/fakes/resend.ts.
  */
 import * as z from 'zod';
-import { formatAddress, ProviderError, parseRetryAfter, type EmailProvider } from '../public/email.server.ts';
+import { parseRetryAfter } from '../../../platform/retry-after.ts';
+import { formatAddress, ProviderError, type EmailProvider } from '../public/email.server.ts';
 import {
   endpoint,
   isRetryableStatus,

@@ -106,21 +106,6 @@ export class ProviderError extends Error {
   }
 }
 
-/**
- * A Retry-After header in seconds from `now`: delta-seconds ("120") or an HTTP date. Answers
- * undefined when absent or unreadable; a date in the past is 0.
- */
-export function parseRetryAfter(value: string | null | undefined, now: number = Date.now()): number | undefined {
-  const text = value?.trim();
-  if (!text) return undefined;
-  if (/^\d+(\.\d+)?$/.test(text)) return Math.ceil(Number(text));
-  // An HTTP date names its month ("Wed, 21 Oct 2015 07:28:00 GMT"); bare numbers are not dates.
-  if (!/[a-z]/i.test(text)) return undefined;
-  const at = Date.parse(text);
-  if (Number.isNaN(at)) return undefined;
-  return Math.max(0, Math.ceil((at - now) / 1000));
-}
-
 /** Attempts before a delivery is marked 'failed'. */
 export const MAX_ATTEMPTS = 5;
 /** Retry n waits 1 minute × 2^(n-1), at most this long. */
