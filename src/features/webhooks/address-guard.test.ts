@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import {
@@ -71,6 +72,13 @@ describe('REFUSED_RANGES', () => {
       '2002::/16',
       '::/96',
     ]);
+  });
+
+  it('are all in the threat model’s table (docs/threat-model.md), and it holds no other', async () => {
+    const threatModel = await readFile('docs/threat-model.md', 'utf8');
+    const section = threatModel.split('## Webhooks: server-side request forgery')[1]?.split('\n## ')[0] ?? '';
+    const documented = [...section.matchAll(/^\| `([^`]+)` +\|/gm)].map(([, range]) => range);
+    expect(documented).toEqual([...REFUSED_RANGES, ...EMBEDDED_IPV4_FORMS].map(({ range }) => range));
   });
 
   describe.each(REFUSED_RANGES)('$range', ({ range, why }) => {
