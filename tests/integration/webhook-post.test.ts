@@ -274,7 +274,7 @@ describe('postWebhook reports', () => {
     expect(outcome.kind === 'failed' && outcome.message).toMatch(/ECONNREFUSED/);
   });
 
-  it('a name without an address as a network failure', async () => {
+  it('a name without an address, or a resolver that fails, as a network failure', async () => {
     const nowhere = await postWebhook('https://nowhere.example.test/in', body, signed(), {
       resolve: stubResolver(),
     });
@@ -284,6 +284,13 @@ describe('postWebhook reports', () => {
     });
     expect(failing).toMatchObject({ kind: 'failed', error: 'network' });
     expect(failing.kind === 'failed' && failing.message).toMatch(/ENOTFOUND/);
+    // A resolver that throws instead of rejecting is a failure too, not an exception.
+    const broken = await postWebhook('https://nowhere.example.test/in', body, signed(), {
+      resolve: () => {
+        throw new Error('the resolver broke');
+      },
+    });
+    expect(broken).toMatchObject({ kind: 'failed', error: 'network', message: 'the resolver broke' });
   });
 });
 

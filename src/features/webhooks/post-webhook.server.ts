@@ -120,31 +120,37 @@ export function postWebhook(
     };
 
     const lookup: LookupFunction = (name, lookupOptions, callback) => {
-      resolve(name).then(
-        (answers) => {
-          for (const { address } of answers) {
-            const reason = refusal(address, allowLoopback);
-            if (reason !== null) {
-              refusedBecause = `${name} points to ${address}: ${reason}`;
-              callback(new Error(refusedBecause), '');
-              return;
+      // Through a promise first: a resolver that throws instead of rejecting still ends as a failure.
+      Promise.resolve(name)
+        .then(resolve)
+        .then(
+          (answers) => {
+            for (const { address } of answers) {
+              const reason = refusal(address, allowLoopback);
+              if (reason !== null) {
+                refusedBecause = `${name} points to ${address}: ${reason}`;
+                callback(new Error(refusedBecause), '');
+                return;
+              }
             }
-          }
-          const wanted = familyAsked(lookupOptions.family);
-          const usable = answers
-            .map(({ address }) => ({ address, family: isIP(address) }))
-            .filter(({ family }) => wanted === 0 || family === wanted);
-          const [first] = usable;
-          if (!first) {
-            callback(Object.assign(new Error(`${name} has no address`), { code: 'ENOTFOUND' }), '');
-          } else if (lookupOptions.all) {
-            callback(null, usable);
-          } else {
-            callback(null, first.address, first.family);
-          }
-        },
-        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), ''),
-      );
+            const wanted = familyAsked(lookupOptions.family);
+            const usable = answers
+              .map(({ address }) => ({ address, family: isIP(address) }))
+              .filter(({ family }) => wanted === 0 || family === wanted);
+            const [first] = usable;
+            if (!first) {
+              callback(Object.assign(new Error(`${name} has no address`), { code: 'ENOTFOUND' }), '');
+            } else if (lookupOptions.all) {
+              callback(null, usable);
+            } else {
+              callback(null, first.address, first.family);
+            }
+          },
+          (error: unknown) => callback(error instanceof Error ? error : new Error(String(error)), ''),
+        )
+        // Should the socket throw while it takes the answer, the request ends with that error (a
+        // failure), rather than as a rejection nobody handles.
+        .catch((error: unknown) => request.destroy(error instanceof Error ? error : new Error(String(error))));
     };
 
     const requestOptions: RequestOptions = {
