@@ -15,7 +15,14 @@ import { emailProviderProblem } from '../src/app/compose/email.ts';
 import { openDatabase } from '../src/platform/database.ts';
 import { parseEnv } from '../src/platform/env.ts';
 import { listen } from '../src/app/local-server.ts';
-import { deliverDueEmail, rebuildSiteWhenDue, sendSellerUpdates, syncDueLeads } from '../src/app/scheduled-jobs.ts';
+import {
+  deliverDueEmail,
+  deliverDueWebhooks,
+  rebuildSiteWhenDue,
+  sendSellerUpdates,
+  syncDueLeads,
+} from '../src/app/scheduled-jobs.ts';
+import { webhooksFrom } from '../src/app/compose/webhooks.ts';
 import { createSiteServer, siteFolder } from '../src/app/site-server.ts';
 
 const env = parseEnv();
@@ -45,7 +52,7 @@ const deps = {
 const { server, url } = await listen(createSiteServer(deps, folder), env.PORT, env.HOST);
 console.log(`Site and API at ${url} (database: ${db.kind})`);
 
-// The scheduled functions' work (e-mail retries, CRM syncs, the automatic rebuild), one run at a
+// The scheduled functions' work (e-mail retries, CRM syncs, the automatic rebuild, seller updates, webhooks), one run at a
 // time, every JOBS_EVERY_MS; on Netlify they run from their own schedules.
 let running = false;
 const jobs = setInterval(() => {
@@ -56,6 +63,7 @@ const jobs = setInterval(() => {
     syncDueLeads(db, deps),
     rebuildSiteWhenDue(db, deps, env.REBUILD_DEBOUNCE_MS),
     sendSellerUpdates(db, deps),
+    deliverDueWebhooks(db, { webhooks: webhooksFrom(env) }),
   ])
     .catch((error: unknown) => console.error('[jobs] a scheduled run failed:', error))
     .finally(() => {

@@ -10,6 +10,7 @@ import type { AuthConfig } from '../features/auth/public/sessions.server.ts';
 import type { EmailAddress, EmailProvider, MailContext } from '../features/email/public/email.server.ts';
 import type { RefreshPlan } from '../features/market/feeds.server.ts';
 import type { SiteBuilds } from '../features/site-build/site-build.server.ts';
+import type { WebhookContext } from '../features/webhooks/public/webhook-deliveries.server.ts';
 import { API_GROUPS, type GroupDeps, type GroupName } from './api-groups.server.ts';
 import { API_ROUTES } from './api-routes.generated.ts';
 import { DatabaseUnavailable, type Db } from '../platform/db.ts';
@@ -110,6 +111,12 @@ export interface AppDeps {
   purgeCache?: EdgePurger;
   /** Production (APP_ENV=production): refuses the admin's `as_of` of the digest run. Default false. */
   production?: boolean;
+  /**
+   * Outgoing webhooks (src/features/webhooks): whether loopback receivers pass the address guard
+   * (default: outside production; compose.ts: never on Netlify), the key their signing secrets are
+   * encrypted with (default: the CRM's), a resolver and a timeout for tests.
+   */
+  webhooks?: Partial<WebhookContext>;
 }
 
 /** What the route groups are built from: `deps` with every default filled in. */
@@ -131,6 +138,7 @@ export function groupDepsFor({
   purgeCache = defaultEdgePurger(),
   startBackgroundWork,
   production = false,
+  webhooks = {},
 }: AppDeps): GroupDeps {
   const purge = purgeAfterWrite(purgeCache, logError);
   // The default reads the environment's feeds, from a module loaded only by the routes that need it.
@@ -185,10 +193,23 @@ export function groupDepsFor({
       runAfterResponse(delivery().catch((error: unknown) => logError(error, request)));
     },
   };
+  // Webhook signing secrets are encrypted with the same key as the CRM's (ENCRYPTION_KEY).
+  const webhookContext: WebhookContext = { allowLoopback: !production, secret: crmSecret, ...webhooks };
   return {
     db,
     mail,
     auth,
+    webhooks: {
+      context: webhookContext,
+      deliverSoon(ids, request) {
+        if (ids.length === 0) return;
+        const delivery = async () => {
+          const { deliverWebhooks } = await import('../features/webhooks/public/webhook-deliveries.server.ts');
+          await deliverWebhooks(db, webhookContext, { ids });
+        };
+        runAfterResponse(delivery().catch((error: unknown) => logError(error, request)));
+      },
+    },
     clientAddress: (c) => clientIp?.(c.req.raw) ?? socketAddress(c),
     purge,
     crm: crmOf,

@@ -17,6 +17,7 @@ import type { EmailAddress, EmailProvider, MailContext } from '../features/email
 import type { UnsubscribeSigner } from '../features/email/unsubscribe.server.ts';
 import type { UpdateLinkSigner } from '../features/seller-updates/public/update-links.server.ts';
 import type { RefreshPlan } from '../features/market/feeds.server.ts';
+import type { WebhookDispatch } from '../features/webhooks/public/webhook-deliveries.server.ts';
 import type { SiteBuilds } from '../features/site-build/site-build.server.ts';
 import type { Db } from '../platform/db.ts';
 import type { SecretSource } from '../platform/encryption.ts';
@@ -28,6 +29,8 @@ import { comparePaths, type Access, type ApiGroup, type Method, type OperationDo
 export interface GroupDeps {
   db: Db;
   mail: MailContext;
+  /** Outgoing webhooks: how they are sent, and sending a request's queued ones after its answer. */
+  webhooks: WebhookDispatch;
   auth: AuthConfig;
   clientAddress: (c: Context) => string;
   purge: PurgeAfterWrite;
@@ -151,6 +154,7 @@ export const API_GROUPS = {
       },
       logError: deps.logError,
       updateSigner: await deps.updateLinkSigner(),
+      webhooks: deps.webhooks,
     }),
   ),
   fubIntegration: declared(
@@ -263,6 +267,10 @@ export const API_GROUPS = {
   sellerUpdatesAdmin: declared(
     async () => (await import('../features/seller-updates/digests-screen-routes.server.ts')).digestsScreenApi,
     ({ db }) => ({ db }),
+  ),
+  webhooks: declared(
+    async () => (await import('../features/webhooks/webhook-endpoints.server.ts')).webhookEndpointsApi,
+    ({ db, webhooks, production, mail }) => ({ db, webhooks: webhooks.context, production, siteUrl: siteUrlOf(mail) }),
   ),
   // The document of every group's operations, this one's included.
   openApi: declared(

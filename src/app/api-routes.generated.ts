@@ -23,6 +23,11 @@ export const API_ROUTES: readonly GroupRoute[] = [
   { path: '/api/admin/overview', group: 'adminOverview', methods: { GET: 'admin' } },
   { path: '/api/admin/site-build', group: 'siteBuild', methods: { GET: 'admin', POST: 'admin' } },
   { path: '/api/admin/site-content', group: 'siteContent', methods: { GET: 'admin', PUT: 'admin' } },
+  { path: '/api/admin/webhooks', group: 'webhooks', methods: { GET: 'admin', POST: 'admin' } },
+  { path: '/api/admin/webhooks/:id', group: 'webhooks', methods: { PATCH: 'admin', DELETE: 'admin' } },
+  { path: '/api/admin/webhooks/:id/deliveries', group: 'webhooks', methods: { GET: 'admin' } },
+  { path: '/api/admin/webhooks/:id/rotate-secret', group: 'webhooks', methods: { POST: 'admin' } },
+  { path: '/api/admin/webhooks/:id/test', group: 'webhooks', methods: { POST: 'admin' } },
   {
     path: '/api/agents/me/integrations/fub',
     group: 'fubIntegration',
@@ -89,5 +94,10 @@ export const API_ROUTES: readonly GroupRoute[] = [
   { path: '/api/upload/profile-photo', group: 'profile', methods: { POST: 'agent', DELETE: 'agent' } },
   { path: '/api/upload/town-logo', group: 'siteImages', methods: { POST: 'admin', DELETE: 'admin' } },
   { path: '/api/upload/website-logo', group: 'siteImages', methods: { POST: 'admin', DELETE: 'admin' } },
+  { path: '/api/webhooks', group: 'webhooks', methods: { GET: 'agent', POST: 'agent' } },
+  { path: '/api/webhooks/:id', group: 'webhooks', methods: { PATCH: 'agent', DELETE: 'agent' } },
+  { path: '/api/webhooks/:id/deliveries', group: 'webhooks', methods: { GET: 'agent' } },
+  { path: '/api/webhooks/:id/rotate-secret', group: 'webhooks', methods: { POST: 'agent' } },
+  { path: '/api/webhooks/:id/test', group: 'webhooks', methods: { POST: 'agent' } },
   { path: '/api/zillow/market', group: 'market', methods: { GET: 'public' } },
 ];

@@ -4,6 +4,7 @@ import { authFrom } from './compose/auth.ts';
 import { crmFrom } from './compose/crm.ts';
 import { emailFrom } from './compose/email.ts';
 import { siteBuildsFrom } from './compose/site-builds.ts';
+import { webhooksFrom } from './compose/webhooks.ts';
 import type { Db } from '../platform/db.ts';
 import { defaultEdgePurger, type EdgePurger } from '../platform/edge-cache.ts';
 import { isPreview, siteUrl, type Env } from '../platform/env.ts';
@@ -41,5 +42,6 @@ export function appDepsFrom(env: Env, db: Db): AppDeps & Required<Pick<AppDeps, 
     // This environment's feeds, not a second reading of process.env (which knows no deploy context).
     marketFeeds: () => planFromEnv(env),
     production: env.APP_ENV === 'production',
+    webhooks: webhooksFrom(env),
   };
 }

@@ -60,7 +60,7 @@ const LOADED_ON_USE = ['@electric-sql/pglite', 'sharp', 'pdf-lib', 'jose'];
 describe('what the Netlify functions load', () => {
   it('finds every function', () => {
     expect(FUNCTIONS).toEqual(
-      expect.arrayContaining(['api-images', 'deliver-email', 'sync-crm', 'send-seller-updates']),
+      expect.arrayContaining(['api-images', 'deliver-email', 'sync-crm', 'send-seller-updates', 'deliver-webhooks']),
     );
   });
 

@@ -10,6 +10,8 @@ import { SESSION_COOKIE } from '../features/auth/public/sessions.server.ts';
 import { describeStoredSize, MAX_UPLOAD_BODY_BYTES, type StoredSize } from '../ui/uploads.ts';
 import { groupDigits } from '../ui/money.ts';
 import type { Access, OperationDoc, RequestContent } from '../platform/operation.ts';
+import { WEBHOOK_EVENTS } from '../features/webhooks/public/webhook-events.server.ts';
+import { RETRY_SCHEDULE_SECONDS } from '../features/webhooks/public/webhook-deliveries.server.ts';
 
 /** The API's one error shape (errorResponse in http.ts). */
 const errorSchema = z.object({
@@ -131,6 +133,57 @@ const ACCESS_MEANINGS: Readonly<Record<Access, string>> = {
   admin: 'A signed-in admin',
 };
 
+/** The Standard Webhooks 1.0 headers every delivery carries. */
+const WEBHOOK_HEADERS = [
+  ['webhook-id', 'The message id (msg_…), the same on every retry of this message: take each id once'],
+  ['webhook-timestamp', 'Seconds since 1970-01-01 UTC when this attempt was signed: refuse old ones (say, 5 minutes)'],
+  [
+    'webhook-signature',
+    'Space-separated `v1,<base64>` signatures: HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{body}` keyed ' +
+      "with the base64-decoded part of the endpoint's `whsec_` secret after the prefix; two during a secret's rotation",
+  ],
+] as const;
+
+/**
+ * The webhooks we send (OpenAPI 3.1 `webhooks`): one per event, its headers and body. Declared once
+ * with the events (src/features/webhooks/public/webhook-events.server.ts), as the routes are.
+ */
+function webhooksSection(): JsonSchema {
+  const retries = RETRY_SCHEDULE_SECONDS.map((seconds) =>
+    seconds < 60 ? `${seconds} s` : seconds < 3_600 ? `${seconds / 60} min` : `${seconds / 3_600} h`,
+  ).join(', ');
+  return Object.fromEntries(
+    WEBHOOK_EVENTS.map(({ type, summary, body }) => [
+      type,
+      {
+        post: {
+          operationId: `webhook${type.replace(/(^|\.)(\w)/g, (_match, _dot: string, letter: string) => letter.toUpperCase())}`,
+          summary,
+          description:
+            'Sent by POST to each active endpoint that asked for this event, signed as Standard Webhooks 1.0 says ' +
+            `(verify with its libraries, e.g. npm \`standardwebhooks\`). A 2xx answer takes it; 5xx, 408, 429 ` +
+            `(Retry-After is obeyed), timeouts (10 s) and network errors are retried after ${retries}; 410 stops the ` +
+            'endpoint; any other answer, including a redirect (never followed), fails the message.',
+          tags: ['Webhooks'],
+          security: [],
+          parameters: WEBHOOK_HEADERS.map(([name, description]) => ({
+            name,
+            in: 'header',
+            required: true,
+            description,
+            schema: { type: 'string' },
+          })),
+          requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(body, 'output') } } },
+          responses: {
+            '2XX': { description: 'Taken: never sent again' },
+            '410': { description: 'Gone: deliveries to this endpoint stop until its owner turns it on again' },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 /** The whole document, made from the operations as they are declared. */
 export function openApiDocument(all: readonly OperationDoc[]): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
@@ -224,6 +277,7 @@ export function openApiDocument(all: readonly OperationDoc[]): JsonSchema {
     servers: [{ url: '/' }],
     tags: [...new Set(all.map((operation) => operation.tag))].map((name) => ({ name })),
     paths,
+    webhooks: webhooksSection(),
     components: {
       schemas: { Error: jsonSchema(errorSchema, 'output') },
       securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE } },

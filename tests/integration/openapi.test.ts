@@ -16,6 +16,8 @@ import { clientAs, signupBody, useAuthSuite, type Client } from '../support/auth
 import { createEstimate } from '../support/estimates.ts';
 import { createAgent } from '../support/fixtures.ts';
 import { registeredRoutes } from '../support/registered-routes.ts';
+import { sampleEventPayload } from '../../src/features/webhooks/public/webhook-events.server.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../src/features/webhooks/public/webhooks.ts';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const jsonSchema = z.record(z.string(), z.unknown());
@@ -46,12 +48,27 @@ const operationSchema = z.strictObject({
   requestBody: z.strictObject({ required: z.literal(true), content: z.record(z.string(), mediaSchema) }).optional(),
   responses: z.record(z.string().regex(/^[1-5]\d\d$/), responseSchema),
 });
+/** A webhook we send (OpenAPI 3.1 `webhooks`): its Standard Webhooks headers and its JSON body. */
+const webhookOperationSchema = z.strictObject({
+  operationId: z.string().regex(/^[A-Za-z][\w]*$/),
+  summary: z.string().min(1),
+  description: z.string().min(1),
+  tags: z.array(z.string()).length(1),
+  security: z.array(z.never()),
+  parameters: z.array(parameterSchema.extend({ in: z.literal('header'), required: z.literal(true) })).length(3),
+  requestBody: z.strictObject({
+    required: z.literal(true),
+    content: z.strictObject({ 'application/json': mediaSchema }),
+  }),
+  responses: z.record(z.string().regex(/^[1-5](\d\d|XX)$/), responseSchema),
+});
 const documentSchema = z.strictObject({
   openapi: z.string().regex(/^3\.1\.\d+$/),
   info: z.strictObject({ title: z.string().min(1), version: z.string().min(1), description: z.string() }),
   servers: z.array(z.strictObject({ url: z.string() })),
   tags: z.array(z.strictObject({ name: z.string() })),
   paths: z.record(z.string().regex(/^\/[\w./{}-]*$/), z.partialRecord(z.enum(METHODS), operationSchema)),
+  webhooks: z.record(z.string(), z.strictObject({ post: webhookOperationSchema })),
   components: z.strictObject({
     schemas: z.record(z.string(), jsonSchema),
     securitySchemes: z.record(
@@ -141,6 +158,26 @@ describe('the OpenAPI document', () => {
       // Every answer but the document itself reads the database, so may say it cannot be reached.
       if (key === 'GET /api/openapi.json') expect(statuses, key).not.toContain(503);
       else expect(statuses, key).toContain(503);
+    }
+  });
+});
+
+describe("the OpenAPI document's webhooks", () => {
+  it('documents every event we send with its three signature headers and a body schema our events meet', () => {
+    expect(Object.keys(document.webhooks)).toEqual([...WEBHOOK_EVENT_TYPES]);
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      const operation = document.webhooks[type]?.post;
+      expect(operation?.parameters.map((parameter) => parameter.name)).toEqual([
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
+      const validate = ajv.compile(operation?.requestBody.content['application/json'].schema ?? {});
+      const sample = sampleEventPayload(type, 'https://homes.example.com');
+      expect(validate(sample), JSON.stringify(validate.errors)).toBe(true);
+      // The schema is the event's own: another event's body does not pass as this one.
+      const other = sampleEventPayload(type === 'lead.created' ? 'seller.active' : 'lead.created', 'https://x.example');
+      expect(validate(other)).toBe(false);
     }
   });
 });

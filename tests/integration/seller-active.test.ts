@@ -177,7 +177,7 @@ describe.each(BACKENDS)('active sellers on %s', (backend) => {
     expect(first.alerted).toEqual([sub.id]);
     expect(await alerts(agent)).toHaveLength(1);
     const again = await markActiveSince(suite.db, since, { siteUrl: TEST_SITE_URL });
-    expect(again).toEqual({ activated: [], alerted: [], deliveryIds: [], crmJobs: [] });
+    expect(again).toEqual({ activated: [], alerted: [], deliveryIds: [], webhookIds: [], crmJobs: [] });
     expect(await alerts(agent)).toHaveLength(1);
   });
 });

@@ -73,7 +73,14 @@ export function useAuthSuite(
   label: string,
   extra: Pick<
     AppDeps,
-    'crm' | 'crmWaitMs' | 'siteBuilds' | 'marketFeeds' | 'purgeCache' | 'leadExportPageRows' | 'startBackgroundWork'
+    | 'crm'
+    | 'crmWaitMs'
+    | 'siteBuilds'
+    | 'marketFeeds'
+    | 'purgeCache'
+    | 'leadExportPageRows'
+    | 'startBackgroundWork'
+    | 'webhooks'
   > = {},
 ): AuthSuite {
   const suite = useEmailSuite(backend, label, {

@@ -65,6 +65,7 @@ export function useEmailSuite(
     | 'purgeCache'
     | 'leadExportPageRows'
     | 'startBackgroundWork'
+    | 'webhooks'
   > = {},
 ): EmailSuite {
   let test: TestDatabase | undefined;

@@ -13,6 +13,7 @@ import type { LeadShape, NewLead } from './lead-intake.server.ts';
 import { optInStatement, type OptInPlan } from '../seller-updates/public/opt-in.server.ts';
 import type { OptInStatus } from '../seller-updates/public/opt-in.ts';
 import { leadSignalsStatement } from '../seller-updates/public/lead-signals.server.ts';
+import { queueWebhooksCte, withLeadIdentity, type LeadEventData } from '../webhooks/public/webhook-events.server.ts';
 
 /** Who the lead's messages are about: its agent and, when the lead names one, the estimate. */
 export interface LeadTarget {
@@ -82,6 +83,8 @@ export interface LeadOutcome {
   updates: OptInStatus;
   /** Subscriptions this lead signalled (a re-run, a higher net), for the active rule (markActive). */
   signalled: number[];
+  /** The webhook deliveries queued (lead.created, or lead.updated for a repeat with a newer estimate). */
+  webhook_ids: number[];
 }
 
 /**
@@ -115,6 +118,8 @@ export async function insertLead(
   optIn: OptInPlan | null = null,
   /** The net of the lead's estimate in cents (for a subscribed seller's 'higher_net' signal), or null. */
   estimateNetCents: number | null = null,
+  /** The lead's webhook data (leadEventData); its id and time are the statement's. */
+  webhookData: LeadEventData | null = null,
 ): Promise<LeadOutcome | undefined> {
   const params: unknown[] = [
     agentId,
@@ -179,6 +184,24 @@ export async function insertLead(
     updates = `${opted.status} AS updates`;
   }
   const queuedIds = queued.join(' UNION ALL ');
+  // Webhooks (issue 26): a new lead, or a repeat that recorded a newer estimate, for each endpoint of
+  // the agent or the site that asked for it; sent after the answer.
+  params.push(webhookData === null ? null : JSON.stringify(webhookData));
+  const data = `$${params.length}::jsonb`;
+  ctes.push(
+    queueWebhooksCte(
+      'webhooks_queued',
+      `SELECT CASE WHEN outcome.is_new THEN 'lead.created' ELSE 'lead.updated' END, $1::integer,
+              ${withLeadIdentity(data, 'outcome.id', 'outcome.created_at')},
+              CASE WHEN outcome.is_new THEN outcome.created_at ELSE now() END
+         FROM outcome
+        WHERE ${data} IS NOT NULL
+          AND (outcome.is_new
+               -- A repeat with a newer estimate (the leads row as it was before this statement).
+               OR (EXISTS (SELECT 1 FROM repeated)
+                   AND EXISTS (SELECT 1 FROM leads l WHERE l.id = outcome.id AND l.estimate_uuid IS DISTINCT FROM $10::uuid)))`,
+    ),
+  );
   // Only a success the statement made is said (issue 23, M3): queued when this statement queued it;
   // counted but over the cap, limited (with the seconds until its window ends); not counted, it was
   // sent to this lead before.
@@ -247,7 +270,8 @@ export async function insertLead(
             (SELECT s.status FROM crm_syncs s WHERE s.lead_id = outcome.id) AS crm_status,
             ${estimateEmail},
             ${updates},
-            ARRAY(SELECT DISTINCT subscription_id FROM seller_signals_made) AS signalled
+            ARRAY(SELECT DISTINCT subscription_id FROM seller_signals_made) AS signalled,
+            ARRAY(SELECT id::int FROM webhooks_queued ORDER BY id) AS webhook_ids
        FROM outcome`,
     params,
   );

@@ -29,6 +29,8 @@ import { findTarget, insertLead, leadEmails, type LeadOutcome } from './lead-ins
 import { prepareOptIn } from '../seller-updates/public/opt-in.server.ts';
 import { markActive } from '../seller-updates/public/active.server.ts';
 import type { UpdateLinkSigner } from '../seller-updates/public/update-links.server.ts';
+import { leadEventData } from '../webhooks/public/webhook-events.server.ts';
+import type { WebhookDispatch } from '../webhooks/public/webhook-deliveries.server.ts';
 
 const notFound = (lead: NewLead) =>
   'estimateUuid' in lead.agent
@@ -116,6 +118,8 @@ export const leadsApi = apiGroup(
     logError: (error: unknown, request: Request) => void;
     /** Signs the monthly updates' confirmation links (a key derived from the session key). */
     updateSigner: UpdateLinkSigner;
+    /** Sends the lead's webhooks after the answer. */
+    webhooks: Pick<WebhookDispatch, 'deliverSoon'>;
   }) => ({ ...deps, noticesPerHour: deps.options.noticesPerHour ?? LEAD_LIMITS.noticesPerAgentAddress.limit }),
   // GET and DELETE first: a 405 here names them in that order (Allow: GET, DELETE, POST, HEAD).
   (op) => [
@@ -158,7 +162,7 @@ export const leadsApi = apiGroup(
        * e-mails, subscription and CRM sync job, then (with an integration) the sync's record. The e-mails are delivered after the response; a failing provider or CRM never loses
        * the lead or fails the request.
        */
-      handler: async (c, { db, mail, clientIp, options, logError, noticesPerHour, updateSigner }) => {
+      handler: async (c, { db, mail, clientIp, options, logError, noticesPerHour, updateSigner, webhooks }) => {
         const body = await readJson(c, z.record(z.string(), z.unknown()));
         const shape = shapeOf(body);
         const { lead, bot } = parseLead(shape, body);
@@ -202,7 +206,18 @@ export const leadsApi = apiGroup(
                 })
               : null;
           const netCents = target.estimate ? Math.round(target.estimate.net_to_seller * 100) : null;
-          const row = await insertLead(db, lead, target.agent.id, emails, noticesPerHour, event, optIn, netCents);
+          const webhookData = leadEventData({ lead, estimate: target.estimate, agent: target.agent, siteUrl });
+          const row = await insertLead(
+            db,
+            lead,
+            target.agent.id,
+            emails,
+            noticesPerHour,
+            event,
+            optIn,
+            netCents,
+            webhookData,
+          );
           if (!row) throw notFound(lead);
           return row;
         };
@@ -212,13 +227,17 @@ export const leadsApi = apiGroup(
         // or CRM job), so the visitor is thanked for a lead that is stored rather than refused.
         const row = await whenConnectionDrops(store);
         mail.deliverSoon(row.delivery_ids, c.req.raw);
+        webhooks.deliverSoon(row.webhook_ids, c.req.raw);
         // A subscribed seller's re-run or higher net may make them active: the agent's alert is
         // evaluated after the answer (the scheduled sweep, markActiveSince, catches one lost here).
         if (row.signalled.length > 0) {
           const siteUrl = mail.siteUrl(c.req.raw);
           options.runAfterResponse(
             markActive(db, row.signalled, { siteUrl })
-              .then((active) => mail.deliverSoon(active.deliveryIds, c.req.raw))
+              .then((active) => {
+                mail.deliverSoon(active.deliveryIds, c.req.raw);
+                webhooks.deliverSoon(active.webhookIds, c.req.raw);
+              })
               .catch((error: unknown) => logError(error, c.req.raw)),
           );
         }

@@ -167,12 +167,16 @@ export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; message: str
  * The checks of an endpoint's URL when it is saved, each with a sentence for the form. This is
  * the friendly half: a name is judged here only by how it is spelled, and postWebhook checks what
  * it resolves to at every delivery. `production` false (local development) allows plain http://
- * and localhost names, so a developer can point an endpoint at a receiver on their machine.
+ * and localhost names, and `allowLoopback` (never in production) the loopback addresses written as
+ * such, so a developer or a test can point an endpoint at a receiver on their machine.
  *
  * A #fragment is dropped, not refused: HTTP never sends it, so keeping it would only suggest that
  * the receiver sees it.
  */
-export function checkWebhookUrl(raw: string, options: { production: boolean }): WebhookUrlCheck {
+export function checkWebhookUrl(
+  raw: string,
+  options: { production: boolean; allowLoopback?: boolean },
+): WebhookUrlCheck {
   const refuse = (message: string): WebhookUrlCheck => ({ ok: false, message });
   const text = raw.trim();
   if (text === '') return refuse('Enter the address of your webhook receiver');
@@ -194,7 +198,7 @@ export function checkWebhookUrl(raw: string, options: { production: boolean }): 
   // into its usual form, so the table sees what the operating system would connect to.
   const host = bare(url.hostname);
   if (isIP(host) !== 0) {
-    return refusedAddressReason(host) === null
+    return refusedAddressReason(host) === null || (options.allowLoopback === true && isLoopbackAddress(host))
       ? { ok: true, url }
       : refuse('That address points inside a private network or to a reserved range, not to the internet');
   }

@@ -21,6 +21,7 @@ import type { Queryable } from '../../../platform/db.ts';
 import { CLAIM_SECONDS, claimedJobSchema, type ClaimedJob } from '../../crm/public/crm-sync.server.ts';
 import { activeSellerEvent } from '../active-event.ts';
 import { sellerActiveEmail, type ActiveReason } from './update-emails.ts';
+import { agentData, queueWebhooksCte, type SellerActiveData } from '../../webhooks/public/webhook-events.server.ts';
 
 /** Two followed links within this many days make a seller active. */
 export const CLICK_WINDOW_DAYS = 14;
@@ -60,6 +61,8 @@ export interface ActiveOutcome {
   /** Of those, the ones whose agent was alerted. */
   alerted: number[];
   deliveryIds: number[];
+  /** The seller.active webhook deliveries queued with the alerts (sent by the scheduled run, or after a request's answer). */
+  webhookIds: number[];
   /** With `claimCrmJobs`: the new Follow Up Boss jobs, claimed for the caller to send (sendInTurn). */
   crmJobs: ClaimedJob[];
 }
@@ -103,8 +106,8 @@ const candidatesSql = (scope: string) => `
 const MARK_SQL = `
   WITH c AS (
     SELECT * FROM unnest($1::int[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-                         $8::jsonb[], $9::uuid[])
-      AS c (id, trigger_at, to_email, to_name, subject, html, text, event, estimate_uuid)
+                         $8::jsonb[], $9::uuid[], $12::jsonb[])
+      AS c (id, trigger_at, to_email, to_name, subject, html, text, event, estimate_uuid, webhook)
   ),
   marked AS (
     UPDATE seller_updates s
@@ -116,9 +119,12 @@ const MARK_SQL = `
     RETURNING s.id, s.lead_id, s.agent_id, s.alerted_at = now() AS alerted
   ),
   alerted AS (
-    SELECT m.id, m.lead_id, m.agent_id, c.to_email, c.to_name, c.subject, c.html, c.text, c.event, c.estimate_uuid
+    SELECT m.id, m.lead_id, m.agent_id, c.to_email, c.to_name, c.subject, c.html, c.text, c.event, c.estimate_uuid,
+           c.webhook
       FROM marked m JOIN c ON c.id = m.id WHERE m.alerted
   ),
+  -- Webhooks (issue 26): seller.active with the agent's alert (at most one a week per seller).
+  ${queueWebhooksCte('webhooks_queued', `SELECT 'seller.active', agent_id, webhook, now() FROM alerted`)},
   queued AS (
     INSERT INTO email_deliveries (kind, to_email, to_name, subject, html, text, lead_id, estimate_uuid)
     SELECT 'seller_active', to_email, to_name, subject, html, text, lead_id, estimate_uuid FROM alerted
@@ -139,6 +145,7 @@ const MARK_SQL = `
   SELECT ARRAY(SELECT id FROM marked ORDER BY id) AS activated,
          ARRAY(SELECT id FROM alerted ORDER BY id) AS alerted,
          ARRAY(SELECT id FROM queued ORDER BY id) AS delivery_ids,
+         ARRAY(SELECT id::int FROM webhooks_queued ORDER BY id) AS webhook_ids,
          coalesce((SELECT json_agg(json_build_object('id', j.id, 'lead_id', j.lead_id, 'agent_id', j.agent_id,
                                                      'attempts', j.attempts, 'payload', j.payload,
                                                      'api_key_encrypted', crm.api_key_encrypted, 'system', crm.system,
@@ -149,11 +156,12 @@ const markedSchema = z.object({
   activated: z.array(z.number()),
   alerted: z.array(z.number()),
   delivery_ids: z.array(z.number()),
+  webhook_ids: z.array(z.number()),
   crm_jobs: z.array(claimedJobSchema),
 });
 
 async function mark(q: Queryable, candidates: Candidate[], options: ActiveOptions): Promise<ActiveOutcome> {
-  const none: ActiveOutcome = { activated: [], alerted: [], deliveryIds: [], crmJobs: [] };
+  const none: ActiveOutcome = { activated: [], alerted: [], deliveryIds: [], webhookIds: [], crmJobs: [] };
   if (candidates.length === 0) return none;
   const origin = options.siteUrl.replace(/\/+$/, '');
   const rendered = candidates.map((row) => {
@@ -179,7 +187,24 @@ async function mark(q: Queryable, candidates: Candidate[], options: ActiveOption
       siteUrl: origin,
       occurredAt: row.trigger_at,
     });
-    return { row, email, event };
+    const webhook: SellerActiveData = {
+      lead: {
+        id: row.lead_id,
+        first_name: row.first_name,
+        last_name: row.last_name,
+        email: row.email,
+        phone: row.phone,
+        property_address: row.address,
+      },
+      reasons,
+      net_to_seller: row.last_net_cents === null ? null : row.last_net_cents / 100,
+      estimate_url: row.estimate_uuid === null ? null : `${origin}/estimate/${encodeURIComponent(row.estimate_uuid)}`,
+      agent: agentData(
+        { slug: row.agent_slug, first_name: row.agent_first_name, last_name: row.agent_last_name },
+        origin,
+      ),
+    };
+    return { row, email, event, webhook };
   });
   const [result] = await q.query<unknown>(MARK_SQL, [
     rendered.map(({ row }) => row.id),
@@ -193,12 +218,14 @@ async function mark(q: Queryable, candidates: Candidate[], options: ActiveOption
     rendered.map(({ row }) => row.estimate_uuid),
     options.claimCrmJobs ?? false,
     CLAIM_SECONDS,
+    rendered.map(({ webhook }) => JSON.stringify(webhook)),
   ]);
   const parsed = markedSchema.parse(result);
   return {
     activated: parsed.activated,
     alerted: parsed.alerted,
     deliveryIds: parsed.delivery_ids,
+    webhookIds: parsed.webhook_ids,
     crmJobs: parsed.crm_jobs,
   };
 }
@@ -212,7 +239,7 @@ export async function markActive(
   subscriptionIds: readonly number[],
   options: ActiveOptions,
 ): Promise<ActiveOutcome> {
-  if (subscriptionIds.length === 0) return { activated: [], alerted: [], deliveryIds: [], crmJobs: [] };
+  if (subscriptionIds.length === 0) return { activated: [], alerted: [], deliveryIds: [], webhookIds: [], crmJobs: [] };
   const rows = await q.query<unknown>(candidatesSql('s.id = ANY($1::int[])'), [[...new Set(subscriptionIds)]]);
   return mark(q, z.array(candidateSchema).parse(rows), options);
 }
