@@ -17,6 +17,9 @@ const FEATURES = [
   'developers',
   'forms',
   'auth',
+  // Below every feature that raises its events (net-sheet's and estimate's estimates, seller-updates,
+  // leads) or shows its card (crm, admin); its routes use only auth and forms.
+  'webhooks',
   'accounts',
   'images',
   'site-images',
@@ -26,8 +29,6 @@ const FEATURES = [
   'lead-origin',
   'email',
   'sign-in',
-  // Below the features that raise its events (crm's screens, seller-updates, leads); its routes use auth and forms.
-  'webhooks',
   'crm',
   'seller-updates',
   'leads',

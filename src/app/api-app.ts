@@ -204,8 +204,12 @@ export function groupDepsFor({
       deliverSoon(ids, request) {
         if (ids.length === 0) return;
         const delivery = async () => {
-          const { deliverWebhooks } = await import('../features/webhooks/public/webhook-deliveries.server.ts');
-          await deliverWebhooks(db, webhookContext, { ids });
+          const [{ deliverWebhooks }, { estimateRenderer }] = await Promise.all([
+            import('../features/webhooks/public/webhook-deliveries.server.ts'),
+            import('./compose/webhook-estimates.ts'),
+          ]);
+          const renderEstimate = webhookContext.renderEstimate ?? estimateRenderer(mail.siteUrl(request));
+          await deliverWebhooks(db, { ...webhookContext, renderEstimate }, { ids });
         };
         runAfterResponse(delivery().catch((error: unknown) => logError(error, request)));
       },

@@ -16,6 +16,8 @@ export type ReceiverAnswer =
   { status: number; headers?: Record<string, string>; body?: string } | { hang: true } | { drop: true };
 
 export interface ReceivedWebhook {
+  /** The path it was sent to: each endpoint of a test has its own. */
+  path: string;
   id: string;
   timestamp: string;
   signature: string;
@@ -52,6 +54,7 @@ export async function startWebhookReceiver() {
     const planned = trouble.next() ?? { status: 200, body: '{"ok":true}' };
     const record = (answered: ReceivedWebhook['answered']) =>
       received.push({
+        path: request.url ?? '',
         id,
         timestamp: header(request.headers, 'webhook-timestamp') ?? '',
         signature: header(request.headers, 'webhook-signature') ?? '',

@@ -10,7 +10,7 @@
  * - public routes: the same answer for everyone (A's estimate, offers and page are public by their
  *   unguessable uuid or slug).
  * authorization-matrix.test.ts runs every cell on both backends.
- * The rows live by area under authorization-matrix/ (public site, accounts, agent, admin), with the
+ * The rows live by area under authorization-matrix/ (public site, accounts, agent, admin, webhooks), with the
  * cells' shape, the parties and the suite beside them; this module puts the rows together in that
  * order and is what the tests import.
  */
@@ -19,6 +19,7 @@ import { ADMIN_ROWS } from './authorization-matrix/admin-rows.ts';
 import { AGENT_ROWS } from './authorization-matrix/agent-rows.ts';
 import type { MatrixRow } from './authorization-matrix/cells.ts';
 import { PUBLIC_SITE_ROWS } from './authorization-matrix/public-site-rows.ts';
+import { WEBHOOK_ROWS } from './authorization-matrix/webhook-rows.ts';
 
 export {
   CALLERS,
@@ -38,4 +39,5 @@ export const MATRIX: Record<string, MatrixRow> = {
   ...ACCOUNT_ROWS,
   ...AGENT_ROWS,
   ...ADMIN_ROWS,
+  ...WEBHOOK_ROWS,
 };

@@ -72,6 +72,8 @@ describe.each(BACKENDS.filter((backend) => ONLY.includes(backend)))('the fuzz on
   const statuses = new Map<number, number>();
   let agentSlug = '';
   let leadId = 0;
+  let endpointId = 0;
+  let siteEndpointId = 0;
   let pngBytes = new Uint8Array();
 
   const fixtures: Fixtures = {
@@ -85,6 +87,8 @@ describe.each(BACKENDS.filter((backend) => ONLY.includes(backend)))('the fuzz on
     spareAgentId: () => world().b.id,
     imageFile: () => world().imageFile,
     unsubscribeToken: () => unsubscribeSigner(TEST_AUTH.sessionKey).token('robin@example.com'),
+    endpointId: () => endpointId,
+    siteEndpointId: () => siteEndpointId,
     images: {
       get png() {
         return pngBytes;
@@ -96,6 +100,12 @@ describe.each(BACKENDS.filter((backend) => ONLY.includes(backend)))('the fuzz on
     pngBytes = new Uint8Array(await png(40, 40));
     agentSlug = world().a.slug;
     leadId = world().a.leadId;
+    // A webhook endpoint of A's and one of the site's, for the cases that name one (at a closed port
+    // of this machine's loopback: a test event is refused there at once).
+    const endpoint = { url: 'http://127.0.0.1:9/hook', events: ['lead.created'] };
+    await (await signedInAs(world().a.id)).post('/api/webhooks', endpoint);
+    await (await signedInAs(world().admin.id)).post('/api/admin/webhooks', endpoint);
+    await refreshFixtures();
     console.log(`fuzz on ${backend}: seed ${SEED}, ${runs} cases per operation (FUZZ_SEED=${SEED} runs it again)`);
   });
   afterAll(() => {
@@ -106,12 +116,22 @@ describe.each(BACKENDS.filter((backend) => ONLY.includes(backend)))('the fuzz on
   /** What the cases name of A's may have changed (a profile saved with a new slug, leads cleared). */
   async function refreshFixtures(): Promise<void> {
     sessions.clear();
-    const [row] = await suite.db.query<{ slug: string; lead: number | null }>(
-      'SELECT slug, (SELECT max(id) FROM leads WHERE agent_id = $1) AS lead FROM agents WHERE id = $1',
+    const [row] = await suite.db.query<{
+      slug: string;
+      lead: number | null;
+      endpoint: number | null;
+      site_endpoint: number | null;
+    }>(
+      `SELECT slug, (SELECT max(id) FROM leads WHERE agent_id = $1) AS lead,
+              (SELECT max(id) FROM webhook_endpoints WHERE agent_id = $1) AS endpoint,
+              (SELECT max(id) FROM webhook_endpoints WHERE agent_id IS NULL) AS site_endpoint
+         FROM agents WHERE id = $1`,
       [world().a.id],
     );
     if (row) agentSlug = row.slug;
     if (row?.lead) leadId = row.lead;
+    if (row?.endpoint) endpointId = row.endpoint;
+    if (row?.site_endpoint) siteEndpointId = row.site_endpoint;
   }
 
   /** Session tokens by agent id, signed again after every accepted write (one may end the sessions). */

@@ -11,6 +11,10 @@ import { deliverDueWebhooks } from '../../src/app/jobs/deliver-webhooks.ts';
 import { webhookDeliveriesSchema, webhookSecretAnswerSchema } from '../../src/features/webhooks/public/webhooks.ts';
 import type { WebhookContext } from '../../src/features/webhooks/public/webhook-deliveries.server.ts';
 import { startWebhookReceiver } from '../fakes/webhook-receiver.ts';
+import { loopbackOnlyResolve } from '../support/loopback-resolver.ts';
+import { estimateRenderer } from '../../src/app/compose/webhook-estimates.ts';
+import { NASSAU } from '../support/net-sheet-api.ts';
+import { TEST_SITE_URL } from '../support/email-suite.ts';
 import { expectJson } from '../support/api-suite.ts';
 import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
@@ -21,21 +25,24 @@ const receiver = await startWebhookReceiver();
 afterAll(() => receiver.close());
 
 const SECRET = 'webhook-deliveries-encryption-secret-012345';
-const context: WebhookContext = { secret: SECRET, allowLoopback: true, timeoutMs: 300 };
+const context: WebhookContext = { secret: SECRET, allowLoopback: true, timeoutMs: 300, resolve: loopbackOnlyResolve };
 
 describe.each(BACKENDS)('webhook deliveries on %s', (backend) => {
   const suite = useAuthSuite(backend, 'webhookjobs', { webhooks: context });
 
+  /** An agent with an endpoint at a path of its own, and what the receiver got there. */
   async function endpointOf(events: string[] = ['lead.created', 'lead.updated']) {
     const agent = await createAgent(suite.db);
     const client = await clientAs(suite, agent.id);
+    const path = `/a${agent.id}`;
     const added = await expectJson(
-      await client.post('/api/webhooks', { url: receiver.url(`/a${agent.id}`), events }),
+      await client.post('/api/webhooks', { url: receiver.url(path), events }),
       201,
       webhookSecretAnswerSchema,
     );
     receiver.verifyWith(added.secret);
-    return { agent, client, endpoint: added.endpoint };
+    const received = () => receiver.received.filter((one) => one.path === path);
+    return { agent, client, endpoint: added.endpoint, received };
   }
 
   async function lead(
@@ -78,26 +85,26 @@ describe.each(BACKENDS)('webhook deliveries on %s', (backend) => {
 
   it('retries 503, 429 (its Retry-After), a timeout and a dropped connection with one webhook-id, then is taken once', async () => {
     receiver.reset();
-    const { agent, client, endpoint } = await endpointOf();
+    const { agent, client, endpoint, received } = await endpointOf();
     receiver.plan({ status: 503 });
     await lead(agent);
     await suite.settle();
     let [row] = await rowsOf(endpoint.id);
     expect(row).toMatchObject({ status: 'queued', attempts: 1 });
-    const [waiting] = await suite.db.query<{ wait: number }>(
-      `SELECT extract(epoch FROM next_attempt_at - now())::float AS wait FROM webhook_deliveries WHERE endpoint_id = $1`,
-      [endpoint.id],
-    );
-    expect(waiting?.wait).toBeGreaterThan(2);
-    expect(waiting?.wait).toBeLessThanOrEqual(5);
-
+    // The wait set by the attempt: both times are the settling statement's now().
+    const waitOf = async () => {
+      const [wait] = await suite.db.query<{ seconds: number }>(
+        `SELECT extract(epoch FROM d.next_attempt_at - t.at)::float AS seconds
+           FROM webhook_deliveries d JOIN webhook_attempts t ON t.delivery_id = d.id
+          WHERE d.endpoint_id = $1 ORDER BY t.id DESC LIMIT 1`,
+        [endpoint.id],
+      );
+      return wait?.seconds;
+    };
+    expect(await waitOf()).toBe(5);
     receiver.plan({ status: 429, headers: { 'retry-after': '120' } });
     await runDue(endpoint.id);
-    const [afterLimit] = await suite.db.query<{ wait: number }>(
-      `SELECT extract(epoch FROM next_attempt_at - now())::float AS wait FROM webhook_deliveries WHERE endpoint_id = $1`,
-      [endpoint.id],
-    );
-    expect(afterLimit?.wait).toBeGreaterThan(100);
+    expect(await waitOf()).toBe(120);
     receiver.plan({ hang: true });
     await runDue(endpoint.id);
     receiver.plan({ drop: true });
@@ -107,9 +114,9 @@ describe.each(BACKENDS)('webhook deliveries on %s', (backend) => {
     await runDue(endpoint.id);
     [row] = await rowsOf(endpoint.id);
     expect(row).toMatchObject({ status: 'delivered', attempts: 5 });
-    expect(receiver.received.map((one) => one.answered)).toEqual([503, 429, 'hang', 'drop', 200]);
-    expect(new Set(receiver.received.map((one) => one.id))).toEqual(new Set([row?.message_id]));
-    expect(receiver.received.every((one) => one.verified)).toBe(true);
+    expect(received().map((one) => one.answered)).toEqual([503, 429, 'hang', 'drop', 200]);
+    expect(new Set(received().map((one) => one.id))).toEqual(new Set([row?.message_id]));
+    expect(received().every((one) => one.verified)).toBe(true);
     expect(receiver.accepted).toEqual([row?.message_id]);
     expect(receiver.acceptedTwice).toEqual([]);
     const [delivery] = await logOf(client, endpoint.id);
@@ -154,7 +161,7 @@ describe.each(BACKENDS)('webhook deliveries on %s', (backend) => {
 
   it('fails a message at once on a 4xx or a redirect, which it never follows', async () => {
     receiver.reset();
-    const { agent, endpoint } = await endpointOf();
+    const { agent, endpoint, received } = await endpointOf();
     receiver.plan({ status: 302, headers: { location: receiver.url('/elsewhere') } });
     await lead(agent);
     receiver.plan({ status: 400 });
@@ -164,14 +171,14 @@ describe.each(BACKENDS)('webhook deliveries on %s', (backend) => {
       ['failed', 1],
       ['failed', 1],
     ]);
-    expect(receiver.received.map((one) => one.answered)).toEqual([302, 400]);
+    expect(received().map((one) => one.answered)).toEqual([302, 400]);
     await runDue(endpoint.id);
-    expect(receiver.received).toHaveLength(2);
+    expect(received()).toHaveLength(2);
   });
 
   it('never delays or loses a lead for an endpoint that hangs', async () => {
     receiver.reset();
-    const { agent, endpoint } = await endpointOf();
+    const { agent, endpoint, received } = await endpointOf();
     receiver.plan({ hang: true }, 3);
     const stored = await Promise.all([lead(agent), lead(agent), lead(agent)]);
     const [count] = await suite.db.query<{ n: number }>('SELECT count(*)::int AS n FROM leads WHERE agent_id = $1', [
@@ -182,21 +189,62 @@ describe.each(BACKENDS)('webhook deliveries on %s', (backend) => {
     expect((await rowsOf(endpoint.id)).map((row) => row.status)).toEqual(['queued', 'queued', 'queued']);
     const report = await runDue(endpoint.id);
     expect(report).toMatchObject({ claimed: 3, delivered: 3 });
-    const bodies = receiver.received.filter((one) => one.answered === 200).map((one) => one.body);
+    const bodies = received()
+      .filter((one) => one.answered === 200)
+      .map((one) => one.body);
     for (const { email } of stored) expect(bodies.filter((body) => body.includes(email))).toHaveLength(1);
+  });
+
+  it('sends estimate.created for quick and detailed estimates with the figures the API answered', async () => {
+    receiver.reset();
+    const { agent, endpoint, received } = await endpointOf(['estimate.created']);
+    const quick = await createEstimate(suite.api, agent.slug);
+    const detailedAnswer = await suite.api.postJson('/api/estimates', { agent_slug: agent.slug, ...NASSAU });
+    expect(detailedAnswer.status).toBe(201);
+    const detailed = z
+      .object({ estimate: z.object({ uuid: z.string(), net_to_seller: z.number() }) })
+      .parse(await detailedAnswer.json()).estimate;
+    // Queued with the estimates, rendered and sent by a run that knows the site's address.
+    expect(await rowsOf(endpoint.id)).toHaveLength(2);
+    const report = await deliverDueWebhooks(suite.db, {
+      webhooks: { ...context, renderEstimate: estimateRenderer(TEST_SITE_URL) },
+    });
+    expect(report).toMatchObject({ delivered: 2 });
+    const bodies = received().map((one) =>
+      z
+        .object({
+          type: z.literal('estimate.created'),
+          data: z.object({
+            estimate: z.object({ uuid: z.string(), url: z.string(), net_to_seller: z.number() }),
+            agent: z.object({ slug: z.string() }),
+          }),
+        })
+        .parse(JSON.parse(one.body)),
+    );
+    const byUuid = new Map(bodies.map((body) => [body.data.estimate.uuid, body.data.estimate]));
+    expect(byUuid.get(quick.uuid)?.net_to_seller).toBe(quick.net_to_seller);
+    expect(byUuid.get(detailed.uuid)?.net_to_seller).toBe(detailed.net_to_seller);
+    expect(byUuid.get(quick.uuid)?.url).toBe(`${TEST_SITE_URL}/estimate/${quick.uuid}`);
+    expect(received().every((one) => one.verified)).toBe(true);
+    // The rendered body is kept: a retry sends the same bytes.
+    const [stored] = await suite.db.query<{ payload: unknown }>(
+      'SELECT payload FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id LIMIT 1',
+      [endpoint.id],
+    );
+    expect(received().map((one): unknown => JSON.parse(one.body))).toContainEqual(stored?.payload);
   });
 
   it('sends lead.updated when a repeat brings a newer estimate, and nothing for a double submit', async () => {
     receiver.reset();
-    const { agent, endpoint } = await endpointOf();
+    const { agent, endpoint, received } = await endpointOf();
     const first = await lead(agent);
     // The same form sent again (the same estimate): the same lead, and nothing new to say.
     await lead(agent, first.email, first.estimateUuid);
     await lead(agent, first.email);
     await suite.settle();
-    const types = receiver.received.map((one) => z.object({ type: z.string() }).parse(JSON.parse(one.body)).type);
+    const types = received().map((one) => z.object({ type: z.string() }).parse(JSON.parse(one.body)).type);
     expect(types).toEqual(['lead.created', 'lead.updated']);
-    const [, updated] = receiver.received;
+    const [, updated] = received();
     expect(JSON.parse(updated?.body ?? '{}')).toMatchObject({ data: { lead: { id: first.id } } });
     expect(await rowsOf(endpoint.id)).toHaveLength(2);
   });

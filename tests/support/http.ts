@@ -7,6 +7,7 @@ import type { AppDeps } from '../../src/app/api-app.ts';
 import { createApi } from '../../src/app/app.ts';
 import { listen } from '../../src/app/local-server.ts';
 import { createSiteServer, type SiteFolder } from '../../src/app/site-server.ts';
+import { loopbackOnlyResolve } from './loopback-resolver.ts';
 
 export interface RunningApi {
   /** http://127.0.0.1:PORT */
@@ -24,7 +25,9 @@ export async function startApi(
   deps: AppDeps,
   { siteDir }: { siteDir?: string | SiteFolder } = {},
 ): Promise<RunningApi> {
-  const app = siteDir === undefined ? createApi(deps) : createSiteServer(deps, siteDir);
+  // Webhooks reach only this machine's loopback, whatever address a test (or the fuzz suite) saves.
+  const withDeps: AppDeps = { ...deps, webhooks: { resolve: loopbackOnlyResolve, ...deps.webhooks } };
+  const app = siteDir === undefined ? createApi(withDeps) : createSiteServer(withDeps, siteDir);
   const { server, url: origin } = await listen(app, 0);
   const port = Number(new URL(origin).port);
   const fetchApi = (path: string, init?: RequestInit) => fetch(`${origin}${path}`, init);

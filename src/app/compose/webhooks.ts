@@ -1,6 +1,7 @@
 import type { WebhookContext } from '../../features/webhooks/public/webhook-deliveries.server.ts';
-import { isProduction, type Env } from '../../platform/env.ts';
+import { isProduction, siteUrl, type Env } from '../../platform/env.ts';
 import { secretFrom } from '../../platform/secrets.ts';
+import { estimateRenderer } from './webhook-estimates.ts';
 
 /**
  * Outgoing webhooks as the environment configures them: the signing secrets are encrypted with
@@ -10,4 +11,5 @@ import { secretFrom } from '../../platform/secrets.ts';
 export const webhooksFrom = (env: Env): WebhookContext => ({
   secret: () => secretFrom(env, 'ENCRYPTION_KEY'),
   allowLoopback: !isProduction(env),
+  renderEstimate: estimateRenderer(siteUrl(env)),
 });

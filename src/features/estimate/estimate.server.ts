@@ -8,6 +8,7 @@ import { apiGroup, created, json, ok } from '../../platform/operation.ts';
 import { perIpCheck } from '../../platform/per-ip.server.ts';
 import { countHitsStatement, secondsLeft, TooManyAttempts, type RateCheck } from '../../platform/rate-limit.server.ts';
 import { SYSTEM_DEFAULTS } from '../net-sheet/public/estimate.ts';
+import { queueEstimateWebhooksCte } from '../webhooks/public/webhook-events.server.ts';
 import { ESTIMATE_LIMITS } from '../net-sheet/public/estimate-limits.server.ts';
 import { estimateRequestSchema } from '../net-sheet/public/estimate-request.ts';
 import { postDetailedEstimate } from '../net-sheet/public/sheet-estimates.server.ts';
@@ -86,7 +87,9 @@ async function insertEstimates(db: Db, estimates: QuickEstimate[]): Promise<Stor
          LEFT JOIN hits h ON h.key = r.ip_key
         WHERE h.key IS NULL OR h.hits - r.later <= $8
        RETURNING ${ESTIMATE_COLUMNS}
-     )
+     ),
+     -- A visitor's estimate is an event an agent's (or the site's) webhooks may ask for (issue 26).
+     ${queueEstimateWebhooksCte('hooks', 'inserted')}
      SELECT q.uuid::text AS request_uuid, q.later, h.hits AS ip_hits, h.elapsed AS ip_elapsed, i.*
        FROM unnest($1::uuid[], $6::text[], $7::integer[]) AS q (uuid, ip_key, later)
        LEFT JOIN inserted i ON i.uuid = q.uuid

@@ -103,8 +103,34 @@ export function postWebhook(
   if (isIP(hostname) !== 0) {
     const reason = refusal(hostname, allowLoopback);
     if (reason !== null) return refuse(`${hostname}: ${reason}`);
+    // Node connects to an IP address without a lookup: it goes through the resolver here instead, so
+    // that every address sent to passes the one resolver (the system's answers an address with
+    // itself; the tests' refuses all but this machine's loopback).
+    return Promise.resolve(hostname)
+      .then(resolve)
+      .then(
+        () => send(target, hostname, body, headers, { resolve, allowLoopback, timeoutMs, maxResponseBytes }, started),
+        (error: unknown): PostOutcome => ({
+          kind: 'failed',
+          error: 'network',
+          message: error instanceof Error ? error.message : String(error),
+          durationMs: durationMs(),
+        }),
+      );
   }
+  return send(target, hostname, body, headers, { resolve, allowLoopback, timeoutMs, maxResponseBytes }, started);
+}
 
+/** Sends the request once the address is known to be allowed (a name is checked in the lookup). */
+function send(
+  target: URL,
+  hostname: string,
+  body: string,
+  headers: Record<string, string>,
+  { resolve, allowLoopback, timeoutMs, maxResponseBytes }: Required<PostOptions>,
+  started: number,
+): Promise<PostOutcome> {
+  const durationMs = () => Math.round(performance.now() - started);
   return new Promise<PostOutcome>((settle) => {
     let settled = false;
     /** Set by the lookup when it refuses: the request's error is then a refusal, not a failure. */

@@ -30,8 +30,11 @@ CREATE TABLE webhook_deliveries (
   endpoint_id integer NOT NULL REFERENCES webhook_endpoints (id) ON DELETE CASCADE,
   message_id text NOT NULL UNIQUE,
   event_type text NOT NULL,
-  -- The JSON body sent, { type, timestamp, data }, fixed when the event happened.
+  -- The JSON body sent, { type, timestamp, data }, fixed when the event happened. An estimate.created
+  -- is queued by the estimate's own INSERT as { type, timestamp } with estimate_uuid: its figures are
+  -- computed in TypeScript, so its data is written in at the first attempt, and kept for the rest.
   payload jsonb NOT NULL,
+  estimate_uuid uuid REFERENCES estimates (uuid) ON DELETE CASCADE,
   status text NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'sending', 'delivered', 'failed', 'stopped')),
   attempts integer NOT NULL DEFAULT 0,
   next_attempt_at timestamptz NOT NULL DEFAULT now(),

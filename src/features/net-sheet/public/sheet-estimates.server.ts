@@ -17,6 +17,7 @@ import { type QuickWithoutPrice } from '../reverse.ts';
 import { toSheetAnswer } from './sheet-answer.ts';
 import { detailsProblems } from '../guard-rails.ts';
 import { longIslandDate, sheetTermsOf, type SheetBasis } from '../stored-sheet.ts';
+import { queueEstimateWebhooksCte } from '../../webhooks/public/webhook-events.server.ts';
 
 export const agentNotFound = () => new HttpError(404, 'Agent not found', { agent_slug: 'Agent not found' });
 export const estimateNotFound = (field?: string) =>
@@ -141,7 +142,12 @@ export async function insertSheetEstimates(
   rows: SheetEstimateRow[],
 ): Promise<(Omit<EstimateRow, 'agent_slug'> | null)[]> {
   const { sql, params } = insertSheetEstimatesStatement(rows);
-  const inserted = await db.query<Omit<EstimateRow, 'agent_slug'>>(sql, params);
+  // A visitor's estimate is an event an agent's (or the site's) webhooks may ask for (issue 26).
+  const inserted = await db.query<Omit<EstimateRow, 'agent_slug'>>(
+    `WITH inserted AS (${sql}), ${queueEstimateWebhooksCte('hooks', 'inserted')}
+     SELECT * FROM inserted`,
+    params,
+  );
   const byUuid = new Map(inserted.map((row) => [row.uuid, row]));
   return rows.map((row) => byUuid.get(row.uuid) ?? null);
 }

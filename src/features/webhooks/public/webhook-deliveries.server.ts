@@ -18,6 +18,7 @@ import * as z from 'zod';
 import { type Db } from '../../../platform/db.ts';
 import { decrypt, resolveSecret, type SecretSource } from '../../../platform/encryption.ts';
 import { postWebhook, type PostOutcome, type Resolve } from '../post-webhook.server.ts';
+import type { EstimateEventData } from './webhook-events.server.ts';
 import { webhookHeaders } from '../standard-webhooks.server.ts';
 
 /** Bound into each encrypted secret: a value copied into another column does not decrypt there. */
@@ -35,6 +36,12 @@ export interface WebhookContext {
   timeoutMs?: number;
   /** The clock in seconds for webhook-timestamp (tests may fix it). */
   nowSeconds?: () => number;
+  /**
+   * The data of an estimate.created, from the stored estimate (undefined when it is gone), made by
+   * the composition root, which knows the site's address and the estimate's figures; without it such
+   * a row waits for a sender that has one.
+   */
+  renderEstimate?: (db: Db, uuid: string) => Promise<EstimateEventData | undefined>;
 }
 
 /** The context, and sending the rows a request queued right after its answer (src/app/api-app.ts). */
@@ -55,6 +62,7 @@ const claimedSchema = z.object({
   message_id: z.string(),
   attempts: z.number(),
   payload: z.unknown(),
+  estimate_uuid: z.string().nullable(),
   url: z.string(),
   secret_encrypted: z.string(),
   previous_secret_encrypted: z.string().nullable(),
@@ -175,9 +183,39 @@ function secretsOf(row: Claimed, secret: SecretSource): string[] {
   return secrets;
 }
 
+const pendingEstimateSchema = z.object({ type: z.literal('estimate.created'), timestamp: z.string() });
+
+/**
+ * The body of a row: as stored, or for an estimate.created queued without its data, the data
+ * rendered now and stored with it (every later attempt sends the same bytes). Undefined when the
+ * estimate is gone.
+ */
+async function bodyOf(db: Db, context: WebhookContext, row: Claimed): Promise<unknown> {
+  const pending = pendingEstimateSchema.strict().safeParse(row.payload);
+  if (!pending.success || row.estimate_uuid === null || !context.renderEstimate) return row.payload;
+  const data = await context.renderEstimate(db, row.estimate_uuid);
+  if (!data) return undefined;
+  const payload = { ...pending.data, data };
+  await db.query('UPDATE webhook_deliveries SET payload = $2::jsonb WHERE id = $1', [row.id, JSON.stringify(payload)]);
+  return payload;
+}
+
 /** Sends one claimed row and records what happened. */
 async function sendOne(db: Db, context: WebhookContext, row: Claimed): Promise<WebhookSettlement> {
-  const body = JSON.stringify(row.payload);
+  const payload = await bodyOf(db, context, row);
+  if (payload === undefined) {
+    const gone: WebhookSettlement = {
+      status: 'failed',
+      outcome: 'failed',
+      httpStatus: null,
+      delaySeconds: 0,
+      responseHead: null,
+      error: 'Not sent: the estimate no longer exists',
+    };
+    await record(db, row, gone, 0);
+    return gone;
+  }
+  const body = JSON.stringify(payload);
   const timestampSeconds = context.nowSeconds?.() ?? Math.floor(Date.now() / 1000);
   const headers = webhookHeaders({
     secrets: secretsOf(row, context.secret),
@@ -198,13 +236,18 @@ async function sendOne(db: Db, context: WebhookContext, row: Claimed): Promise<W
 /**
  * Claims rows and returns them with their endpoints' address and secrets: `ids` (just written by a
  * request) or, without, the due ones (queued and due, or claimed by a sender that stopped), oldest
- * first. Only rows of active endpoints: a turned-off endpoint's rows wait until it is on again.
+ * first. Only rows of active endpoints: a turned-off endpoint's rows wait until it is on again; and an
+ * estimate.created still to be rendered only by a sender that can render it (`renders`).
  */
-async function claim(db: Db, { ids, limit }: { ids: readonly number[] | null; limit: number }): Promise<Claimed[]> {
+async function claim(
+  db: Db,
+  { ids, limit, renders }: { ids: readonly number[] | null; limit: number; renders: boolean },
+): Promise<Claimed[]> {
   const rows = await db.query<unknown>(
     `WITH picked AS (
        SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id AND e.active
         WHERE ($1::bigint[] IS NULL OR d.id = ANY ($1::bigint[]))
+          AND ($4 OR d.estimate_uuid IS NULL OR d.payload ? 'data')
           AND ((d.status = 'queued' AND d.next_attempt_at <= now())
                OR (d.status = 'sending' AND d.claimed_until < now()))
         ORDER BY d.next_attempt_at, d.id
@@ -214,13 +257,14 @@ async function claim(db: Db, { ids, limit }: { ids: readonly number[] | null; li
      claimed AS (
        UPDATE webhook_deliveries d SET status = 'sending', claimed_until = now() + $3 * interval '1 second'
          FROM picked WHERE d.id = picked.id
-       RETURNING d.id, d.message_id, d.attempts, d.payload, d.endpoint_id
+       RETURNING d.id, d.message_id, d.attempts, d.payload, d.estimate_uuid, d.endpoint_id
      )
-     SELECT c.id::int AS id, c.message_id, c.attempts, c.payload, e.url, e.secret_encrypted,
+     SELECT c.id::int AS id, c.message_id, c.attempts, c.payload, c.estimate_uuid::text AS estimate_uuid, e.url,
+            e.secret_encrypted,
             CASE WHEN e.previous_secret_until > now() THEN e.previous_secret_encrypted END AS previous_secret_encrypted
        FROM claimed c JOIN webhook_endpoints e ON e.id = c.endpoint_id
       ORDER BY c.id`,
-    [ids === null ? null : [...ids], limit, WEBHOOK_CLAIM_SECONDS],
+    [ids === null ? null : [...ids], limit, WEBHOOK_CLAIM_SECONDS, renders],
   );
   return z.array(claimedSchema).parse(rows);
 }
@@ -255,7 +299,7 @@ export async function deliverWebhooks(
   const report: WebhookRunReport = { claimed: 0, delivered: 0, retrying: 0, failed: 0, stopped: 0 };
   if (ids !== null && ids.length === 0) return report;
   const started = Date.now();
-  const rows = await claim(db, { ids, limit });
+  const rows = await claim(db, { ids, limit, renders: context.renderEstimate !== undefined });
   report.claimed = rows.length;
   const queue = [...rows];
   const worker = async () => {

@@ -167,6 +167,22 @@ export function queueWebhooksCte(name: string, events: string): string {
      )`;
 }
 
+/**
+ * A CTE `name` that queues estimate.created for each row of `inserted` (a CTE of new estimates, with
+ * uuid, agent_id and created_at) to every active endpoint of its agent, or of the site, that asked
+ * for it. Only the type and time are written: the data is rendered from the estimate at the first
+ * attempt (WebhookContext.renderEstimate), when its figures are computed as the API answers them.
+ */
+export const queueEstimateWebhooksCte = (name: string, inserted: string): string => `${name} AS (
+       INSERT INTO webhook_deliveries (endpoint_id, message_id, event_type, payload, estimate_uuid)
+       SELECT e.id, 'msg_' || replace(gen_random_uuid()::text, '-', ''), 'estimate.created',
+              jsonb_build_object('type', 'estimate.created', 'timestamp', i.created_at), i.uuid
+         FROM ${inserted} i
+         JOIN webhook_endpoints e
+           ON e.active AND (e.agent_id = i.agent_id OR e.agent_id IS NULL) AND 'estimate.created' = ANY (e.events)
+       RETURNING id
+     )`;
+
 /** SQL: a lead event's data (`dataSql`, jsonb) with the lead's id and time that only the statement knows. */
 export const withLeadIdentity = (dataSql: string, idSql: string, createdAtSql: string): string =>
   `jsonb_set(jsonb_set(${dataSql}, '{lead,id}', to_jsonb(${idSql})), '{lead,created_at}', to_jsonb(${createdAtSql}))`;

@@ -20,6 +20,9 @@ export interface Fixtures {
   spareAgentId: () => number;
   imageFile: () => string;
   unsubscribeToken: () => string;
+  /** A's webhook endpoint, and the site's (the admin's). */
+  endpointId: () => number;
+  siteEndpointId: () => number;
   images: ImageSamples;
 }
 
@@ -66,9 +69,24 @@ export function hintsFor(operation: DocOperation, fixtures: Fixtures): Hints {
       case 'estimate_uuid':
         return lazy(fixtures.estimateUuid);
       case 'id':
+        if (operation.path.startsWith('/api/webhooks/')) return orBeyondInt4(lazy(fixtures.endpointId));
+        if (operation.path.startsWith('/api/admin/webhooks/')) return orBeyondInt4(lazy(fixtures.siteEndpointId));
         return orBeyondInt4(
           operation.path.startsWith('/api/admin/agents/') ? lazy(fixtures.spareAgentId) : lazy(fixtures.leadId),
         );
+      case 'url':
+        // A webhook's address: one this machine refuses at once (a closed loopback port), names and
+        // addresses the guard refuses, and names no test may resolve (tests/support/loopback-resolver.ts).
+        return fc.constantFrom(
+          'http://127.0.0.1:9/hook',
+          'https://hooks.example.com/catch',
+          'http://10.0.0.1/hook',
+          'http://[::ffff:127.0.0.1]:9/',
+          'ftp://127.0.0.1/x',
+          'http://user:pw@127.0.0.1:9/',
+        );
+      case 'events':
+        return fc.constantFrom(['lead.created'], ['lead.updated', 'seller.active'], [], ['lead.deleted']);
       case 'agent_id':
         return orBeyondInt4(lazy(fixtures.agentId));
       case 'agent':
