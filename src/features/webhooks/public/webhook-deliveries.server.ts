@@ -278,8 +278,8 @@ export interface WebhookRunReport {
 }
 
 /**
- * Sends rows (those `ids`, or what is due) a few at a time: a slow endpoint holds up only its own
- * row. Stops claiming when `budgetMs` has passed.
+ * Sends rows (those `ids`, or what is due, in batches of `limit`) `concurrency` at a time: a slow
+ * endpoint holds up only its own row. Stops claiming when `budgetMs` has passed.
  */
 export async function deliverWebhooks(
   db: Db,
@@ -299,20 +299,27 @@ export async function deliverWebhooks(
   const report: WebhookRunReport = { claimed: 0, delivered: 0, retrying: 0, failed: 0, stopped: 0 };
   if (ids !== null && ids.length === 0) return report;
   const started = Date.now();
-  const rows = await claim(db, { ids, limit, renders: context.renderEstimate !== undefined });
-  report.claimed = rows.length;
-  const queue = [...rows];
-  const worker = async () => {
-    for (let row = queue.shift(); row; row = queue.shift()) {
-      // Past the budget, a claimed row is left to its claim's end: the next run sends it.
-      if (Date.now() - started > budgetMs) return;
-      const settled = await sendOne(db, context, row);
-      if (settled.status === 'delivered') report.delivered += 1;
-      else if (settled.status === 'queued') report.retrying += 1;
-      else if (settled.status === 'failed') report.failed += 1;
-      else report.stopped += 1;
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+  const overBudget = () => Date.now() - started > budgetMs;
+  const renders = context.renderEstimate !== undefined;
+  // The rows a request named: one claim. The scheduled run: batch after batch until none is due
+  // or the budget has passed (a retried row waits 5 s at least, so a run rarely meets it again).
+  for (let batch = 0; ids === null || batch === 0; batch += 1) {
+    const rows = await claim(db, { ids, limit, renders });
+    report.claimed += rows.length;
+    const queue = [...rows];
+    const worker = async () => {
+      for (let row = queue.shift(); row; row = queue.shift()) {
+        // Past the budget, a claimed row is left to its claim's end: the next run sends it.
+        if (overBudget()) return;
+        const settled = await sendOne(db, context, row);
+        if (settled.status === 'delivered') report.delivered += 1;
+        else if (settled.status === 'queued') report.retrying += 1;
+        else if (settled.status === 'failed') report.failed += 1;
+        else report.stopped += 1;
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+    if (rows.length < limit || overBudget()) break;
+  }
   return report;
 }
