@@ -4,15 +4,13 @@
 // ratio of the times per update (10k / 1k), which must be about 1: the run's cost grows linearly.
 // Each run checks it sent every due update once.
 import { DEFAULT_BATCH, runSellerUpdates } from '../src/features/seller-updates/public/digest-run.server.ts';
-import { openNeon, type Db } from '../src/platform/db.ts';
+import type { Db } from '../src/platform/db.ts';
 import { parseEnv } from '../src/platform/env.ts';
 import { featuredAgentFrom } from '../src/platform/featured-agent.ts';
 import { migrate } from '../src/platform/migrate.ts';
-import { openPglite } from '../src/platform/pglite.ts';
 import { seed } from '../src/app/seed.ts';
-import { start as startPostgres } from '../tests/support/postgres.ts';
 import { addSellers, onLongIsland, setSeries, townsOf, UPDATE_DEPS } from '../tests/support/seller-updates-data.ts';
-import { startChild } from './bench/children.ts';
+import { onBothBackends } from './bench/both-backends.ts';
 
 const SIZES = [1_000, 10_000] as const;
 const RUN_DAY = '2026-12-15';
@@ -73,20 +71,4 @@ async function bench(name: string, db: Db): Promise<void> {
   }
 }
 
-const pglite = await openPglite(undefined);
-try {
-  await bench('PGlite', pglite);
-} finally {
-  await pglite.close();
-}
-
-const postgres = await startPostgres();
-const proxy = await startChild('scripts/bench/ws-proxy-server.ts', {});
-const neon = openNeon(postgres.connectionString, { wsProxy: proxy.url });
-try {
-  await bench('PostgreSQL', neon);
-} finally {
-  await neon.close().catch(() => undefined);
-  proxy.child.kill();
-  await postgres.stop();
-}
+await onBothBackends(bench);

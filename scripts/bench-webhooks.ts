@@ -13,15 +13,13 @@ import {
 } from '../src/features/webhooks/public/webhook-deliveries.server.ts';
 import { newWebhookSecret, webhookHeaders } from '../src/features/webhooks/standard-webhooks.server.ts';
 import { seed } from '../src/app/seed.ts';
-import { openNeon, type Db } from '../src/platform/db.ts';
+import type { Db } from '../src/platform/db.ts';
 import { encrypt } from '../src/platform/encryption.ts';
 import { parseEnv } from '../src/platform/env.ts';
 import { featuredAgentFrom } from '../src/platform/featured-agent.ts';
 import { migrate } from '../src/platform/migrate.ts';
-import { openPglite } from '../src/platform/pglite.ts';
-import { start as startPostgres } from '../tests/support/postgres.ts';
 import { loopbackOnlyResolve } from '../tests/support/loopback-resolver.ts';
-import { startChild } from './bench/children.ts';
+import { onBothBackends } from './bench/both-backends.ts';
 
 const COUNT = 1_000;
 const KEY = 'bench-webhooks-encryption-key-0123456789abcdef';
@@ -95,20 +93,8 @@ const report = (name: string, rate: number) =>
     `${name.padEnd(10)} ${COUNT} deliveries in one run: ${rate.toFixed(0)} per second, ${(rate / ceiling).toFixed(2)} of the baseline`,
   );
 
-const pglite = await openPglite(undefined);
 try {
-  report('PGlite', await run('pglite', pglite));
+  await onBothBackends(async (name, db) => report(name, await run(name.toLowerCase(), db)));
 } finally {
-  await pglite.close();
-}
-const postgres = await startPostgres();
-const proxy = await startChild('scripts/bench/ws-proxy-server.ts', {});
-const neon = openNeon(postgres.connectionString, { wsProxy: proxy.url });
-try {
-  report('PostgreSQL', await run('postgres', neon));
-} finally {
-  await neon.close().catch(() => undefined);
-  proxy.child.kill();
-  await postgres.stop();
   receiver.close();
 }

@@ -9,10 +9,9 @@ import { SignJWT } from 'jose';
 import { expect } from 'vitest';
 import type { EmailProvider } from '../../src/features/email/public/email.server.ts';
 import type { AuthConfig } from '../../src/features/auth/public/sessions.server.ts';
-import type { AppDeps } from '../../src/app/api-app.ts';
 import type { Db } from '../../src/platform/db.ts';
 import type { Backend, TestDatabase } from './backends.ts';
-import { TEST_SITE_URL, useEmailSuite } from './email-suite.ts';
+import { TEST_SITE_URL, useEmailSuite, type EmailSuiteExtra } from './email-suite.ts';
 import type { RunningApi } from './http.ts';
 
 export const SESSION_COOKIE = 'nts_session';
@@ -71,17 +70,7 @@ export function sessionCookieOf(response: Response): string | null | undefined {
 export function useAuthSuite(
   backend: Backend,
   label: string,
-  extra: Pick<
-    AppDeps,
-    | 'crm'
-    | 'crmWaitMs'
-    | 'siteBuilds'
-    | 'marketFeeds'
-    | 'purgeCache'
-    | 'leadExportPageRows'
-    | 'startBackgroundWork'
-    | 'webhooks'
-  > = {},
+  extra: Omit<EmailSuiteExtra, 'auth' | 'clientIp'> = {},
 ): AuthSuite {
   const suite = useEmailSuite(backend, label, {
     auth: TEST_AUTH,

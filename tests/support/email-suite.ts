@@ -50,24 +50,23 @@ export interface EmailSuite {
  * `extra` adds to the app's dependencies (the auth suite passes its session key and client-IP
  * resolver, a lead-limits suite its notice cap).
  */
-export function useEmailSuite(
-  backend: Backend,
-  label: string,
-  extra: Pick<
-    AppDeps,
-    | 'auth'
-    | 'clientIp'
-    | 'leadNoticesPerHour'
-    | 'crm'
-    | 'crmWaitMs'
-    | 'siteBuilds'
-    | 'marketFeeds'
-    | 'purgeCache'
-    | 'leadExportPageRows'
-    | 'startBackgroundWork'
-    | 'webhooks'
-  > = {},
-): EmailSuite {
+/** What a suite's app may add to the e-mail suite's: its outside services and limits. */
+export type EmailSuiteExtra = Pick<
+  AppDeps,
+  | 'auth'
+  | 'clientIp'
+  | 'leadNoticesPerHour'
+  | 'crm'
+  | 'crmWaitMs'
+  | 'siteBuilds'
+  | 'marketFeeds'
+  | 'purgeCache'
+  | 'leadExportPageRows'
+  | 'startBackgroundWork'
+  | 'webhooks'
+>;
+
+export function useEmailSuite(backend: Backend, label: string, extra: EmailSuiteExtra = {}): EmailSuite {
   let test: TestDatabase | undefined;
   let api: RunningApi | undefined;
   const logged: EmailSuite['logged'] = [];
