@@ -60,10 +60,8 @@ export function WebhookDeliveries({
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
+                  <th scope="col">Event and time</th>
+                  <th scope="col">Status and attempts</th>
                 </tr>
               </thead>
               <tbody>
@@ -83,22 +81,22 @@ function DeliveryRows({ delivery }: { delivery: WebhookDelivery }) {
   const status = deliveryStatus(delivery.status);
   return (
     <Fragment>
+      {/* Two columns, so the log fits a phone's width without scrolling sideways. */}
       <tr className="webhook-log-delivery">
-        <td>{longIslandTimeText(delivery.created_at)}</td>
         <td>
-          <code>{delivery.event_type}</code>
+          <code className="webhook-event">{delivery.event_type}</code>
+          {longIslandTimeText(delivery.created_at)}
         </td>
         <td>
           <span className={`badge ${status.badge}`}>{status.words}</span>
-          {delivery.next_attempt_at ? (
-            <span className="webhook-next"> next try {longIslandTimeText(delivery.next_attempt_at)}</span>
-          ) : null}
+          <br />
+          {delivery.attempts === 1 ? '1 attempt' : `${delivery.attempts} attempts`}
+          {delivery.next_attempt_at ? `, next ${longIslandTimeText(delivery.next_attempt_at)}` : ''}
         </td>
-        <td>{delivery.attempts}</td>
       </tr>
       {delivery.attempts_log.length > 0 ? (
         <tr className="webhook-log-attempts">
-          <td colSpan={4}>
+          <td colSpan={2}>
             <ol className="webhook-attempts" aria-label={`Attempts of ${delivery.message_id}`} reversed>
               {delivery.attempts_log.map((attempt, index) => (
                 <li key={`${attempt.at}-${index}`}>

@@ -4,7 +4,7 @@ import { copyLink } from '../../../ui/clipboard.ts';
 const COPIED = 'Secret copied to the clipboard.';
 
 interface SecretPanelProps {
-  /** What the answer said (added, or rotated with the old secret's overlap). */
+  /** What happened: the endpoint added, or a rotation with the old secret's overlap. */
   message: string;
   url: string;
   secret: string;
@@ -25,7 +25,7 @@ export function WebhookSecretPanel({ message, url, secret, onDismiss }: SecretPa
     <section ref={panelRef} tabIndex={-1} className="webhook-secret" aria-labelledby={titleId}>
       <h3 id={titleId}>Signing secret</h3>
       <p>{message}</p>
-      <p className="webhook-url">For {url}</p>
+      <p className="webhook-url">Endpoint: {url}</p>
       <p>
         <strong>Copy it now: it will not be shown again.</strong>
       </p>

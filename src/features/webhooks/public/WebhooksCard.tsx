@@ -64,7 +64,8 @@ function WebhookEndpoints({
   const added = (answer: SecretAnswer) => {
     queryClient.setQueryData<WebhookEndpoint[]>(webhooksQueryKey(base), (list) => [answer.endpoint, ...(list ?? [])]);
     setAdding(false);
-    setSecret(answer);
+    // The panel says "Copy it now" itself: the answer's own "copy it now" would say it twice.
+    setSecret({ ...answer, message: 'Endpoint added.' });
   };
 
   return (
