@@ -3,8 +3,8 @@ import { useId, useState } from 'react';
 import { ConfirmDialog } from '../../../ui/ConfirmDialog.tsx';
 import { Notice } from '../../../ui/Notice.tsx';
 import { ApiError, sendJson } from '../../accounts/public/account-query.ts';
-import { WebhookDeliveries } from './WebhookDeliveries.tsx';
-import { WebhookEndpointForm, type SecretAnswer } from './WebhookEndpointForm.tsx';
+import type { SecretAnswer } from './WebhookEndpointForm.tsx';
+import { OnDemand, WebhookDeliveries, WebhookEndpointForm } from './webhook-parts-on-demand.tsx';
 import {
   deliveriesQueryKey,
   deliveryStatus,
@@ -139,16 +139,18 @@ export function WebhookEndpointItem({ base, endpoint, onSecret, onRemoved }: Ite
           </p>
         ) : null}
         {editing ? (
-          <WebhookEndpointForm
-            base={base}
-            endpoint={endpoint}
-            onSaved={(answer) => {
-              replaced(answer.endpoint);
-              setEditing(false);
-              setOutcome({ tone: 'success', message: answer.message });
-            }}
-            onCancel={() => setEditing(false)}
-          />
+          <OnDemand>
+            <WebhookEndpointForm
+              base={base}
+              endpoint={endpoint}
+              onSaved={(answer) => {
+                replaced(answer.endpoint);
+                setEditing(false);
+                setOutcome({ tone: 'success', message: answer.message });
+              }}
+              onCancel={() => setEditing(false)}
+            />
+          </OnDemand>
         ) : (
           <div className="webhook-actions">
             <button
@@ -209,7 +211,9 @@ export function WebhookEndpointItem({ base, endpoint, onSecret, onRemoved }: Ite
         <Notice tone={outcome?.tone ?? 'success'} message={outcome?.message ?? null} />
         {logOpen ? (
           <div id={`${id}-log`}>
-            <WebhookDeliveries base={base} endpointId={endpoint.id} titleId={`${id}-log-title`} />
+            <OnDemand>
+              <WebhookDeliveries base={base} endpointId={endpoint.id} titleId={`${id}-log-title`} />
+            </OnDemand>
           </div>
         ) : null}
       </article>

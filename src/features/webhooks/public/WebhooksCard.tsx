@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Notice } from '../../../ui/Notice.tsx';
-import { WebhookEndpointForm, type SecretAnswer } from './WebhookEndpointForm.tsx';
+import type { SecretAnswer } from './WebhookEndpointForm.tsx';
 import { WebhookEndpointItem } from './WebhookEndpointItem.tsx';
-import { WebhookSecretPanel } from './WebhookSecretPanel.tsx';
+import { OnDemand, WebhookEndpointForm, WebhookSecretPanel } from './webhook-parts-on-demand.tsx';
 import { useWebhookEndpoints, webhooksQueryKey, type WebhooksBase } from './webhook-query.ts';
 import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpoint } from './webhooks.ts';
 
@@ -71,12 +71,14 @@ function WebhookEndpoints({
   return (
     <div className="webhooks">
       {secret ? (
-        <WebhookSecretPanel
-          message={secret.message}
-          url={secret.endpoint.url}
-          secret={secret.secret}
-          onDismiss={() => setSecret(null)}
-        />
+        <OnDemand>
+          <WebhookSecretPanel
+            message={secret.message}
+            url={secret.endpoint.url}
+            secret={secret.secret}
+            onDismiss={() => setSecret(null)}
+          />
+        </OnDemand>
       ) : null}
       <Notice tone="success" message={removed} />
       {endpoints.length === 0 ? (
@@ -103,7 +105,9 @@ function WebhookEndpoints({
       {adding ? (
         <section className="webhook-add" aria-labelledby={addTitleId}>
           <h3 id={addTitleId}>Add endpoint</h3>
-          <WebhookEndpointForm base={base} onAdded={added} onCancel={() => setAdding(false)} />
+          <OnDemand>
+            <WebhookEndpointForm base={base} onAdded={added} onCancel={() => setAdding(false)} />
+          </OnDemand>
         </section>
       ) : (
         <div className="nav-actions">
