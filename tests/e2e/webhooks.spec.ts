@@ -23,17 +23,19 @@ const leadBodySchema = z.object({
 });
 
 /**
- * The card at 390 px and 1280 px (from the desktop project only), with no sideways scroll at either;
+ * The card (or the window) at 390 px and 1280 px (from the desktop project only), with no sideways scroll at either;
  * the test goes on at the size it had.
  */
-async function shoot(page: Page, card: Locator, testInfo: TestInfo, name: string) {
+async function shoot(page: Page, card: Locator | null, testInfo: TestInfo, name: string) {
   if (testInfo.project.name !== 'desktop') return;
   await mkdir(SHOTS, { recursive: true });
   const before = page.viewportSize();
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
-    await card.screenshot({ path: `${SHOTS}/${name}-${width}.png` });
+    const path = `${SHOTS}/${name}-${width}.png`;
+    // null: the window as it is (a dialog over the page).
+    await (card ? card.screenshot({ path }) : page.screenshot({ path }));
   }
   if (before) await page.setViewportSize(before);
 }
@@ -162,6 +164,59 @@ test.describe('webhooks', () => {
     await expect(log.locator('pre').filter({ hasText: '<h1>Internal error</h1>' })).toBeVisible();
     await expect(log.locator('pre h1')).toHaveCount(0);
     await shoot(page, card, testInfo, 'test-failed');
+  });
+
+  test('an agent edits an endpoint, turns it off and on, and rotates its secret: the new one signs', async ({
+    page,
+  }, testInfo) => {
+    await signInAsNewAgent(page);
+    const created = await page.request.post('/api/webhooks', {
+      headers: sameSiteHeaders(),
+      data: { url: receiver.url('/before'), events: ['lead.created'] },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+    await page.goto('/dashboard/integrations');
+    await waitForIslands(page);
+    const card = page.getByRole('region', { name: 'Webhooks', exact: true });
+
+    // Edit: the address, the description and the events.
+    await card
+      .getByRole('article', { name: receiver.url('/before') })
+      .getByRole('button', { name: 'Edit' })
+      .click();
+    const form = card.getByRole('form', { name: 'Edit endpoint' });
+    await form.getByLabel('Endpoint URL').fill(receiver.url('/after'));
+    await form.getByLabel('Description (optional)').fill('Make scenario');
+    await form.getByRole('checkbox', { name: /A lead sends a newer estimate/ }).check();
+    await form.getByRole('button', { name: 'Save endpoint' }).click();
+    const endpoint = card.getByRole('article', { name: receiver.url('/after') });
+    await expect(endpoint.getByRole('status')).toHaveText(WEBHOOK_MESSAGES.saved);
+    await expect(endpoint).toContainText('Make scenario');
+    await expect(endpoint).toContainText('lead.created, lead.updated');
+
+    // Off: no test event; on again.
+    await endpoint.getByRole('button', { name: 'Turn off' }).click();
+    await expect(endpoint.getByText('Off', { exact: true })).toBeVisible();
+    await expect(endpoint.getByRole('button', { name: 'Send test event' })).toBeDisabled();
+    await endpoint.getByRole('button', { name: 'Turn on' }).click();
+    await expect(endpoint.getByText('On', { exact: true })).toBeVisible();
+
+    // Rotate, after a confirmation: the new secret is shown once and signs the next test event.
+    await endpoint.getByRole('button', { name: 'Rotate secret' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Make a new signing secret?' });
+    await expect(confirm.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await expectNoAxeViolations(page, WCAG);
+    await shoot(page, null, testInfo, 'rotate-confirm');
+    await confirm.getByRole('button', { name: 'Rotate secret' }).click();
+    const panel = card.getByRole('region', { name: 'Signing secret' });
+    await expect(panel).toContainText(WEBHOOK_MESSAGES.rotated);
+    const secret = (await panel.locator('.webhook-secret-value code').textContent()) ?? '';
+    expect(secret).toMatch(/^whsec_/);
+    receiver.verifyWith(secret);
+    await expect(endpoint.getByText(/The previous secret also signs until/)).toBeVisible();
+    await endpoint.getByRole('button', { name: 'Send test event' }).click();
+    await expect(endpoint.getByRole('status')).toHaveText(/^Delivered: /);
+    expect(receiver.received.at(-1)?.verified).toBe(true);
   });
 
   test('the eleventh endpoint is refused with the limit’s message', async ({ page }) => {
