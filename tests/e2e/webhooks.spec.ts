@@ -217,6 +217,17 @@ test.describe('webhooks', () => {
     await endpoint.getByRole('button', { name: 'Send test event' }).click();
     await expect(endpoint.getByRole('status')).toHaveText(/^Delivered: /);
     expect(receiver.received.at(-1)?.verified).toBe(true);
+
+    // 410 Gone stops the endpoint until it is turned on again, and the card says why.
+    receiver.plan({ status: 410, body: 'gone' });
+    await endpoint.getByRole('button', { name: 'Send test event' }).click();
+    await expect(endpoint.getByRole('alert').filter({ hasText: /^Not delivered: / })).toBeVisible();
+    await expect(endpoint.getByText('Stopped: the receiver answered 410 Gone', { exact: false })).toBeVisible();
+    await expect(endpoint.getByText('Off', { exact: true })).toBeVisible();
+    await shoot(page, endpoint, testInfo, 'stopped-gone');
+    await endpoint.getByRole('button', { name: 'Turn on' }).click();
+    await expect(endpoint.getByText('On', { exact: true })).toBeVisible();
+    await expect(endpoint.getByText('Stopped: the receiver answered 410 Gone', { exact: false })).toHaveCount(0);
   });
 
   test('the eleventh endpoint is refused with the limit’s message', async ({ page }) => {
