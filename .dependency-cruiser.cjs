@@ -17,10 +17,10 @@ const FEATURES = [
   'developers',
   'forms',
   'auth',
-  // Below every feature that raises its events (net-sheet's and estimate's estimates, seller-updates,
-  // leads) or shows its card (crm, admin); its routes use only auth and forms.
-  'webhooks',
   'accounts',
+  // Below every feature that raises its events (net-sheet's and estimate's estimates, seller-updates,
+  // leads) or shows its card (crm, admin); its routes use auth and forms, its card accounts' helpers.
+  'webhooks',
   'images',
   'site-images',
   'seo',

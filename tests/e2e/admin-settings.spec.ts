@@ -136,6 +136,7 @@ test('a list of the sections leads to each card; on a computer it stays in view 
     'Town page logo',
     'Closing fees',
     'Follow Up Boss',
+    'Webhooks',
     'Seller updates',
   ]);
   await nav.getByRole('link', { name: 'Closing fees' }).click();

@@ -8,6 +8,7 @@ import { SellerUpdatesAdminCard } from '../seller-updates/public/SellerUpdatesAd
 import { SeoSettingsCard } from '../seo/public/SeoSettingsCard.tsx';
 import { TownLogoCard } from '../site-images/public/TownLogoCard.tsx';
 import { WebsiteLogoCard } from '../site-images/public/WebsiteLogoCard.tsx';
+import { WebhooksCard } from '../webhooks/public/WebhooksCard.tsx';
 
 /** Each card's heading (its id) and the words the section list uses for it, in the page's order. */
 const SECTIONS = [
@@ -18,12 +19,14 @@ const SECTIONS = [
   { id: 'town-logo-title', label: 'Town page logo' },
   { id: 'fee-table-title', label: 'Closing fees' },
   { id: 'fub-title', label: 'Follow Up Boss' },
+  { id: 'webhooks-title', label: 'Webhooks' },
   { id: 'seller-updates-title', label: 'Seller updates' },
 ] as const;
 
 /**
  * /admin/settings: the site's e-mail sending, its SEO defaults and OG image, its website and
- * town-page logos, the Long Island closing fees, and the admin's own Follow Up Boss card. The page
+ * town-page logos, the Long Island closing fees, the admin's own Follow Up Boss card and the site's
+ * webhooks (every agent's leads). The page
  * was one 7,900 px column (minor 35): a list of its sections leads to each card (beside them and
  * sticky on a computer, a compact list above them on a phone), and the cards share the width.
  */
@@ -77,6 +80,14 @@ const SettingsCards = memo(function SettingsCards() {
         </Suspense>
         <Suspense>
           <FubCard />
+        </Suspense>
+        <Suspense>
+          <WebhooksCard
+            base="/api/admin/webhooks"
+            title="Webhooks (every agent’s leads)"
+            whose="every agent’s leads"
+            titleId="webhooks-title"
+          />
         </Suspense>
         <Suspense>
           <SellerUpdatesAdminCard />
