@@ -1,5 +1,6 @@
 import { apiOperations } from '../../src/app/api-groups.server.ts';
 import { operationKey } from '../../src/app/openapi.server.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../src/features/webhooks/public/webhooks.ts';
 import { expect, test } from './fixtures.ts';
 
 test.describe('the API reference for developers', () => {
@@ -30,11 +31,33 @@ test.describe('the API reference for developers', () => {
     );
   });
 
+  test('documents every webhook event with its headers, its fields and a verification example', async ({ page }) => {
+    await page.goto('/developers/api');
+    const webhooks = page.getByRole('region', { name: 'Webhooks' });
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      await expect(webhooks.getByRole('heading', { level: 3, name: `POST ${type}` })).toBeVisible();
+    }
+    for (const header of ['webhook-id', 'webhook-timestamp', 'webhook-signature']) {
+      await expect(webhooks.getByRole('row', { name: new RegExp(`^${header}`) })).toBeVisible();
+    }
+    await expect(
+      webhooks.locator('#webhook-lead-created').getByRole('row', { name: /^data\.lead\.email/ }),
+    ).toBeVisible();
+    await expect(webhooks.locator('pre')).toContainText('new Webhook(process.env.NETSHEET_WEBHOOK_SECRET)');
+    await expect(webhooks.locator('pre')).toContainText('webhook.verify(');
+    await page.getByRole('navigation', { name: 'Contents' }).getByRole('link', { name: 'lead.created' }).click();
+    await expect(page).toHaveURL(/#webhook-lead-created$/);
+  });
+
   for (const width of [390, 1280]) {
     test(`reads at ${width} px without sideways scrolling`, async ({ page }, testInfo) => {
       await page.setViewportSize({ width, height: 900 });
       await page.goto('/developers/api#post-api-estimates');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      let overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await page.goto('/developers/api#webhooks-verify');
+      await page.screenshot({ path: testInfo.outputPath(`api-reference-webhooks-${width}.png`) });
+      overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
       await page.screenshot({ path: testInfo.outputPath(`api-reference-${width}.png`) });
       await page.evaluate(() => window.scrollTo(0, 0));

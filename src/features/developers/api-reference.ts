@@ -22,10 +22,19 @@ const operationSchema = z.object({
     z.object({ description: z.string(), content: z.record(z.string(), mediaSchema).optional() }),
   ),
 });
+const webhookSchema = z.object({
+  post: z.object({
+    summary: z.string(),
+    description: z.string(),
+    parameters: z.array(z.object({ name: z.string(), description: z.string() })),
+    requestBody: z.object({ content: z.object({ 'application/json': mediaSchema }) }),
+  }),
+});
 const documentSchema = z.object({
   info: z.object({ title: z.string(), description: z.string() }),
   tags: z.array(z.object({ name: z.string() })),
   paths: z.record(z.string(), z.record(z.string(), operationSchema)),
+  webhooks: z.record(z.string(), webhookSchema).default({}),
 });
 
 export interface FieldRow {
@@ -46,10 +55,20 @@ export interface ReferenceOperation {
   responses: { status: string; description: string; media: string[] }[];
 }
 
+/** A webhook we send: its event, what it means, and its body's fields. */
+export interface ReferenceWebhook {
+  id: string;
+  type: string;
+  summary: string;
+  fields: FieldRow[];
+}
+
 export interface ApiReference {
   title: string;
   description: string;
   groups: { tag: string; operations: ReferenceOperation[] }[];
+  /** The webhooks (the document's `webhooks`): how every one is sent, its headers, and each event. */
+  webhooks: { description: string; headers: { name: string; description: string }[]; events: ReferenceWebhook[] };
 }
 
 const PATTERN_SHOWN = 60;
@@ -170,9 +189,21 @@ export function apiReference(document: unknown): ApiReference {
       });
     }
   }
+  const webhooks = Object.entries(parsed.webhooks);
+  const [first] = webhooks;
   return {
     title: parsed.info.title,
     description: parsed.info.description,
     groups: [...groups].map(([tag, operations]) => ({ tag, operations })),
+    webhooks: {
+      description: first?.[1].post.description ?? '',
+      headers: first?.[1].post.parameters ?? [],
+      events: webhooks.map(([type, { post }]) => ({
+        id: `webhook-${type}`.replace(/[^a-z0-9]+/gi, '-'),
+        type,
+        summary: post.summary,
+        fields: fieldsOf(post.requestBody.content['application/json'].schema),
+      })),
+    },
   };
 }
