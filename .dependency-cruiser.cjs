@@ -26,6 +26,8 @@ const FEATURES = [
   'lead-origin',
   'email',
   'sign-in',
+  // The embedded calculator's allowed sites and frame: leads check a host page against its list.
+  'embed',
   // Below the features that raise its events (crm's screens, seller-updates, leads); its routes use auth and forms.
   'webhooks',
   'crm',
