@@ -11,6 +11,9 @@ export function postFrameHeight(): void {
   if (window.parent === window) return;
   const target = hostOriginOf(new URLSearchParams(window.location.search).get('host'));
   if (!target) return;
+  // Where the browser says who framed the page (Chromium, Safari), it must be the page named.
+  const framedBy = window.location.ancestorOrigins?.[0];
+  if (framedBy !== undefined && framedBy !== target) return;
   let last = 0;
   const post = () => {
     const height = Math.ceil(document.body.getBoundingClientRect().height);
