@@ -1,4 +1,5 @@
 /** A lead written: its agent found, its e-mails made, and the one statement that stores it with what it causes. */
+import { hostOriginOf } from '../embed/public/embed-origins.ts';
 import { type Db } from '../../platform/db.ts';
 import { countHitsStatement, type RateCheck } from '../../platform/rate-limit.server.ts';
 import type { Estimate } from '../net-sheet/public/estimate-request.ts';
@@ -138,6 +139,8 @@ export async function insertLead(
     JSON.stringify(crmEvent),
     CLAIM_SECONDS,
     lead.utm ? JSON.stringify(lead.utm) : null,
+    lead.host_page,
+    hostOriginOf(lead.host_page),
   ];
   /** A CTE that counts `check` when `onlyIf` holds and names the lead if the count is within the cap. */
   const capped = (name: string, check: RateCheck, onlyIf: string) => {
@@ -233,10 +236,15 @@ export async function insertLead(
      ),
      lead AS (
        INSERT INTO leads (id, agent_id, first_name, last_name, email, phone, address, message, source,
-                          consent_marketing, estimate_uuid, email_body, page_path, created_at, estimate_recorded_at, utm)
+                          consent_marketing, estimate_uuid, email_body, page_path, created_at, estimate_recorded_at, utm,
+                          host_page)
        OVERRIDING SYSTEM VALUE
        SELECT outcome.id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, outcome.created_at,
-              CASE WHEN $10::uuid IS NOT NULL THEN outcome.created_at END, $16::jsonb
+              CASE WHEN $10::uuid IS NOT NULL THEN outcome.created_at END, $16::jsonb,
+              -- The embedded calculator's host page, only from a site the agent lists (decision
+              -- 0058): any page may claim any address, but only listed sites can frame the form.
+              CASE WHEN EXISTS (SELECT 1 FROM agent_settings
+                                 WHERE agent_id = $1 AND $18::text = ANY (embed_origins)) THEN $17::text END
          FROM outcome WHERE outcome.is_new
        RETURNING id
      ),

@@ -11,3 +11,8 @@ ALTER TABLE agent_settings
 -- (origin and path, never its query or fragment), kept only when its origin was on the agent's list
 -- when the lead came in.
 ALTER TABLE leads ADD COLUMN host_page text;
+
+-- Such a lead's source is `embed`, whatever its form (EMBED_SOURCE).
+ALTER TABLE leads DROP CONSTRAINT leads_source_check;
+ALTER TABLE leads ADD CONSTRAINT leads_source_check
+  CHECK (source IN ('showcase', 'calculator', 'nassau_county_page', 'suffolk_county_page', 'embed'));

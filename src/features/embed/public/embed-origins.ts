@@ -4,6 +4,7 @@
  * the frame use. No server code here: /dashboard/embed and the frame's script import it.
  */
 import * as z from 'zod/mini';
+import { EMBED_SOURCE } from '../../lead-origin/public/lead-origin.ts';
 
 /** The most sites an agent may list: enough for a site, its www twin and a few builders' previews. */
 export const EMBED_ORIGINS_MAX = 10;
@@ -121,3 +122,16 @@ export const hostPageSchema = z.pipe(
     return `${url.origin}${url.pathname}`;
   }),
 );
+
+/**
+ * What a lead form inside the frame adds to its lead: the source `embed` and the host page that
+ * embed.js named (the server keeps the page only for a listed site). Nothing on any other page.
+ */
+export function embedLeadFields({ pathname, search }: { pathname: string; search: string }): {
+  source?: typeof EMBED_SOURCE;
+  host_page?: string | null;
+} {
+  if (!pathname.startsWith(EMBED_PATH)) return {};
+  const host = new URLSearchParams(search).get('host');
+  return { source: EMBED_SOURCE, host_page: host ? host.slice(0, HOST_PAGE_MAX) : null };
+}
