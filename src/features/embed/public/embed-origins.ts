@@ -5,15 +5,14 @@
  */
 import * as z from 'zod/mini';
 import { EMBED_SOURCE } from '../../lead-origin/public/lead-origin.ts';
+import { EMBED_PATH, hostOriginOf } from './embed-links.ts';
+
+export { EMBED_PATH, HEIGHT_MESSAGE, hostOriginOf } from './embed-links.ts';
 
 /** The most sites an agent may list: enough for a site, its www twin and a few builders' previews. */
 export const EMBED_ORIGINS_MAX = 10;
 /** The longest host page address kept with a lead (origin and path). */
 export const HOST_PAGE_MAX = 500;
-/** The message the frame posts to its host page: its height in CSS pixels. */
-export const HEIGHT_MESSAGE = 'netsheet:height';
-/** The frame's path: /embed/{slug}. */
-export const EMBED_PATH = '/embed/';
 /** The API path of the signed-in agent's list. */
 export const EMBED_SETTINGS_PATH = '/api/agents/me/embed';
 
@@ -93,20 +92,6 @@ export const scriptSnippet = (site: string, slug: string) =>
 export const iframeSnippet = (site: string, slug: string) =>
   `<iframe src="${site}${EMBED_PATH}${slug}" title="Net to seller calculator" loading="lazy" ` +
   `style="width:100%;height:900px;border:0"></iframe>`;
-
-/**
- * The origin of a host page's address (`https://example.com/listing`), or null when it is not an
- * http(s) address: what the frame posts its height to and what the server checks against the list.
- */
-export function hostOriginOf(hostPage: string | null | undefined): string | null {
-  if (!hostPage) return null;
-  try {
-    const url = new URL(hostPage);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
 
 /** A lead's host page as sent by the frame: an http(s) address, its query and fragment dropped. */
 export const hostPageSchema = z.pipe(

@@ -5,7 +5,7 @@
  * without it, or under another address, learns nothing. The frame-ancestors header has already
  * refused any host not on the agent's list.
  */
-import { HEIGHT_MESSAGE, hostOriginOf } from './embed-origins.ts';
+import { HEIGHT_MESSAGE, hostOriginOf } from './embed-links.ts';
 
 export function postFrameHeight(): void {
   if (window.parent === window) return;
