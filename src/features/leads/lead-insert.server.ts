@@ -1,5 +1,5 @@
 /** A lead written: its agent found, its e-mails made, and the one statement that stores it with what it causes. */
-import { hostOriginOf } from '../embed/public/embed-origins.ts';
+import { hostOriginOf } from '../embed/public/embed-links.ts';
 import { type Db } from '../../platform/db.ts';
 import { countHitsStatement, type RateCheck } from '../../platform/rate-limit.server.ts';
 import type { Estimate } from '../net-sheet/public/estimate-request.ts';

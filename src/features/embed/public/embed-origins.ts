@@ -4,15 +4,12 @@
  * the frame use. No server code here: /dashboard/embed and the frame's script import it.
  */
 import * as z from 'zod/mini';
-import { EMBED_SOURCE } from '../../lead-origin/public/lead-origin.ts';
-import { EMBED_PATH, hostOriginOf } from './embed-links.ts';
+import { EMBED_PATH } from './embed-links.ts';
 
 export { EMBED_PATH, HEIGHT_MESSAGE, hostOriginOf } from './embed-links.ts';
 
 /** The most sites an agent may list: enough for a site, its www twin and a few builders' previews. */
 export const EMBED_ORIGINS_MAX = 10;
-/** The longest host page address kept with a lead (origin and path). */
-export const HOST_PAGE_MAX = 500;
 /** The API path of the signed-in agent's list. */
 export const EMBED_SETTINGS_PATH = '/api/agents/me/embed';
 
@@ -92,31 +89,3 @@ export const scriptSnippet = (site: string, slug: string) =>
 export const iframeSnippet = (site: string, slug: string) =>
   `<iframe src="${site}${EMBED_PATH}${slug}" title="Net to seller calculator" loading="lazy" ` +
   `style="width:100%;height:900px;border:0"></iframe>`;
-
-/** A lead's host page as sent by the frame: an http(s) address, its query and fragment dropped. */
-export const hostPageSchema = z.pipe(
-  z.nullish(
-    z
-      .string({ error: 'host_page must be an address' })
-      .check(z.maxLength(HOST_PAGE_MAX, `host_page must be at most ${HOST_PAGE_MAX} characters`)),
-  ),
-  // An address that is no web page is dropped, not refused: a lead is never lost for it.
-  z.transform((value) => {
-    if (!value || hostOriginOf(value) === null) return null;
-    const url = new URL(value);
-    return `${url.origin}${url.pathname}`;
-  }),
-);
-
-/**
- * What a lead form inside the frame adds to its lead: the source `embed` and the host page that
- * embed.js named (the server keeps the page only for a listed site). Nothing on any other page.
- */
-export function embedLeadFields({ pathname, search }: { pathname: string; search: string }): {
-  source?: typeof EMBED_SOURCE;
-  host_page?: string | null;
-} {
-  if (!pathname.startsWith(EMBED_PATH)) return {};
-  const host = new URLSearchParams(search).get('host');
-  return { source: EMBED_SOURCE, host_page: host ? host.slice(0, HOST_PAGE_MAX) : null };
-}

@@ -4,7 +4,7 @@ import { NAME_PART_MAX, personName } from '../../forms/public/person-name.ts';
 import { UUID_PATTERN } from '../../net-sheet/public/estimate-request.ts';
 import { recordId } from '../../forms/public/record-id.ts';
 import { EMBED_SOURCE, UTM_KEYS, UTM_MAX_LENGTH } from '../../lead-origin/public/lead-origin.ts';
-import { hostPageSchema } from '../../embed/public/embed-origins.ts';
+import { hostPageSchema } from '../../embed/public/host-page.ts';
 import { OPT_IN_STATUSES, PLACE_MAX } from '../../seller-updates/public/opt-in.ts';
 
 export { UTM_KEYS };

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { callApi } from '../../../ui/api-client.ts';
 import { fieldErrorsOf } from '../../../ui/field-errors.ts';
 import { arrivalUtm } from '../../lead-origin/public/arrival.ts';
-import { embedLeadFields } from '../../embed/public/embed-origins.ts';
+import { embedLeadFields } from '../../embed/public/host-page.ts';
 
 export type LeadOutcome<Answer> =
   { kind: 'invalid' } | { kind: 'rejected'; error: string } | { kind: 'accepted'; answer: Answer };
@@ -19,7 +19,7 @@ export const LEAD_FAILED = 'There was an error submitting your information. Plea
  * say so its own way (LEAD_FAILED, through setFailure). Every lead also carries the page it was
  * sent from (town, county or agent page, for the agent) and the form's honeypot (`honeypot`, for
  * the form's HoneypotField) and the campaign the visitor arrived from (arrival.ts), and in the
- * embedded calculator its source and host page (embed-origins.ts), so no form can forget any.
+ * embedded calculator its source and host page (host-page.ts), so no form can forget any.
  */
 export function useLeadSubmission<Answer extends z.core.$ZodType>(answerSchema: Answer) {
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
