@@ -29,6 +29,8 @@ const FEATURES = [
   'lead-origin',
   'email',
   'sign-in',
+  // The embedded calculator's allowed sites and frame: leads check a host page against its list.
+  'embed',
   'crm',
   'seller-updates',
   'leads',

@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { pagesFunction } from '../../src/app/pages-function.ts';
 
 /**
- * The pages a function renders (decision 0026): /r/{slug}, /estimate/{uuid} and /offers/{uuid},
+ * The pages a function renders (decision 0026): /r/{slug}, its frame /embed/{slug}, /estimate/{uuid} and /offers/{uuid},
  * apart from the API so that React loads at these pages' cold starts only.
  */
 export default pagesFunction();
@@ -13,7 +13,7 @@ export default pagesFunction();
 // and /offers/ themselves) is served as a file. nodeBundler 'none': scripts/build-functions.ts has
 // bundled it (with its chunks) for Netlify to ship as built.
 export const config: Config & { nodeBundler: 'none'; includedFiles: string[] } = {
-  path: ['/r/*', '/estimate/*', '/offers/*'],
+  path: ['/r/*', '/embed/*', '/estimate/*', '/offers/*'],
   preferStatic: true,
   nodeBundler: 'none',
   includedFiles: ['chunks/**'],

@@ -272,6 +272,10 @@ export const API_GROUPS = {
     async () => (await import('../features/webhooks/webhook-endpoints.server.ts')).webhookEndpointsApi,
     ({ db, webhooks, production, mail }) => ({ db, webhooks: webhooks.context, production, siteUrl: siteUrlOf(mail) }),
   ),
+  embed: declared(
+    async () => (await import('../features/embed/embed-routes.server.ts')).embedApi,
+    ({ db, purge, production }) => ({ db, purge, production }),
+  ),
   // The document of every group's operations, this one's included.
   openApi: declared(
     async () => (await import('./openapi-route.server.ts')).openApiApi,

@@ -28,6 +28,7 @@ export const API_ROUTES: readonly GroupRoute[] = [
   { path: '/api/admin/webhooks/:id/deliveries', group: 'webhooks', methods: { GET: 'admin' } },
   { path: '/api/admin/webhooks/:id/rotate-secret', group: 'webhooks', methods: { POST: 'admin' } },
   { path: '/api/admin/webhooks/:id/test', group: 'webhooks', methods: { POST: 'admin' } },
+  { path: '/api/agents/me/embed', group: 'embed', methods: { GET: 'agent', PUT: 'agent' } },
   {
     path: '/api/agents/me/integrations/fub',
     group: 'fubIntegration',

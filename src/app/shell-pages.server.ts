@@ -18,6 +18,7 @@ import { CACHE_TAGS, EDITED_TTL, edgeCacheHeaders } from '../platform/edge-cache
 import AgentCalculatorPage from '../features/agent-page/AgentCalculatorPage.tsx';
 import { agentParams, findPublicAgent, publicAgentAnswer } from '../features/agents/agents.server.ts';
 import { escapeHtml } from '../features/email/public/html.ts';
+import { embedOriginsOf, frameAncestors, withFrameAncestors } from '../features/embed/public/embed-frame.server.ts';
 import EstimatePage, { preparedByLineOf, type EstimatePageData } from '../features/estimate/EstimatePage.tsx';
 import { estimateParams } from '../features/net-sheet/public/estimate-row.server.ts';
 import { findEstimateSheet } from '../features/net-sheet/net-sheet.server.ts';
@@ -28,7 +29,7 @@ import { ISLAND_END, islandDataId, LIGHT_ISLANDS, type LightIsland } from '../ui
  * The paths these pages answer. netlify/functions/api.mts repeats them as literals (Netlify reads
  * its config without running it), with preferStatic, so the shells' own files stay static.
  */
-export const SHELL_PAGE_PATHS = ['/r/*', '/estimate/*', '/offers/*'];
+export const SHELL_PAGE_PATHS = ['/r/*', '/embed/*', '/estimate/*', '/offers/*'];
 
 /** The shells' headers that the page answers carry on (security and robots; not length, caching or dates). */
 const CARRIED_HEADERS = [
@@ -80,7 +81,16 @@ interface RenderedIsland {
  * What a page's lookup found: the head to give it, the island to render and, for a page the same for
  * every visitor, the cache tags it is kept at the edge under; or nothing (404, never kept).
  */
-type Lookup = { found: true; head: HeadChanges; island?: RenderedIsland; edgeTags?: string[] } | { found: false };
+type Lookup =
+  | {
+      found: true;
+      head: HeadChanges;
+      island?: RenderedIsland;
+      edgeTags?: string[];
+      /** The embedded calculator's frame-ancestors directive, for the pages that may frame it (decision 0058). */
+      frameAncestors?: string;
+    }
+  | { found: false };
 
 /** The id after the route's prefix: `/r/alexmorgan/` → `alexmorgan`. */
 const idAfter = (prefix: string, path: string) => path.slice(prefix.length).replace(/\/$/, '');
@@ -133,6 +143,14 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
         headers.set('X-Robots-Tag', mergeNoindex(headers.get('X-Robots-Tag')));
         return new Response(withHead(html, notFoundHead), { status: 404, headers });
       }
+      if (found.frameAncestors !== undefined) {
+        // Only the frame: every other page keeps the site's frame-ancestors 'none' and DENY.
+        headers.set(
+          'Content-Security-Policy',
+          withFrameAncestors(headers.get('content-security-policy'), found.frameAncestors),
+        );
+        headers.delete('X-Frame-Options');
+      }
       if (found.edgeTags)
         for (const [name, value] of edgeCacheHeaders(found.edgeTags, EDITED_TTL)) headers.set(name, value);
       const page = withHead(html, found.head);
@@ -180,13 +198,16 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
 
   // The shells themselves (/r/, /estimate/, /offers/) are files, never answered here: this is where the
   // answers below fetch them from.
-  app.get('/r/*', (c, next) => {
-    const slug = idAfter('/r/', c.req.path);
+  /** The agent's calculator page of /r/{slug}, or of its frame /embed/{slug} (`embed`). */
+  const agentPage = (c: Context, prefix: '/r/' | '/embed/', next: () => Promise<void>) => {
+    const slug = idAfter(prefix, c.req.path);
     if (!slug) return next();
     const params = agentParams.safeParse({ slug });
     const lookup: Promise<Lookup> = params.success
-      ? findPublicAgent(db, params.data.slug).then((agent): Lookup => {
+      ? findPublicAgent(db, params.data.slug).then(async (agent): Promise<Lookup> => {
           if (!agent) return { found: false };
+          const frame =
+            prefix === '/embed/' ? { frameAncestors: frameAncestors(await embedOriginsOf(db, agent.id)) } : {};
           const name = `${agent.first_name} ${agent.last_name}`;
           const title = `${name}'s Net to Seller Calculator · Long Island`;
           const description =
@@ -196,6 +217,7 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
           const data = publicAgentAnswer(agent);
           return {
             found: true,
+            ...frame,
             head: {
               title,
               meta: {
@@ -217,8 +239,12 @@ export function shellPageRoutes({ db, fetchSite = (url) => fetch(url), siteUrl, 
           };
         })
       : Promise.resolve({ found: false });
-    return answer(c, '/r/', lookup, { notFoundHead: { add: [`<meta name="robots" content="noindex">`] } });
-  });
+    return answer(c, prefix, lookup, { notFoundHead: { add: [`<meta name="robots" content="noindex">`] } });
+  };
+  app.get('/r/*', (c, next) => agentPage(c, '/r/', next));
+  // The calculator framed on the agent's own site: the same page in a shell without the site's
+  // chrome, framed only by the sites the agent lists.
+  app.get('/embed/*', (c, next) => agentPage(c, '/embed/', next));
 
   // The shell is private as built (PageHead's privateLink, and `_headers` for /estimate/*): the
   // head names no seller and no URL and is noindex already, whatever the estimate. The body shows the

@@ -145,6 +145,7 @@ const SIGNED_IN_BUDGET_KB: Record<string, number> = {
   '/dashboard/profile': 113,
   '/dashboard/settings': 107,
   '/dashboard/updates': 107,
+  '/dashboard/embed': 108,
   '/admin': 106,
   '/admin/agents': 110,
   '/admin/content': 108,

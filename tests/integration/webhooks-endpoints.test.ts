@@ -20,6 +20,7 @@ import { clientAs, useAuthSuite, type Client } from '../support/auth-suite.ts';
 import { BACKENDS } from '../support/backends.ts';
 import { createEstimate } from '../support/estimates.ts';
 import { createAgent, type AgentRow } from '../support/fixtures.ts';
+import { TEST_SITE_URL } from '../support/email-suite.ts';
 
 const receiver = await startWebhookReceiver();
 afterAll(() => receiver.close());
@@ -143,6 +144,40 @@ describe.each(BACKENDS)('webhooks on %s', (backend) => {
       http_status: 200,
       response_head: '{"ok":true}',
     });
+  });
+
+  it("names an embedded calculator's host page only when the agent lists its site", async () => {
+    receiver.reset();
+    const { agent, client } = await agentWithClient();
+    await expectJson(await addEndpoint(client, {}), 201, webhookSecretAnswerSchema);
+    await suite.db.query(`INSERT INTO agent_settings (agent_id, embed_origins) VALUES ($1, $2::text[])`, [
+      agent.id,
+      ['https://www.agent-site.com'],
+    ]);
+    const pageOf = async (hostPage: string) => {
+      const email = `embed.${Math.random().toString(36).slice(2)}@example.com`;
+      const response = await suite.client().post('/api/leads', {
+        agent_id: agent.id,
+        first_name: 'Ari',
+        last_name: 'Stone',
+        email,
+        phone: '(631) 555-0100',
+        consent_marketing: true,
+        source: 'embed',
+        page: `/embed/${agent.slug}`,
+        host_page: hostPage,
+      });
+      expect(response.status, await response.clone().text()).toBe(201);
+      await suite.settle();
+      const [got] = receivedFor(email);
+      return payloadSchema.parse(JSON.parse(got?.body ?? '{}')).data.lead;
+    };
+    expect(await pageOf('https://www.agent-site.com/sell?email=x@example.com')).toMatchObject({
+      source: 'embed',
+      page_url: 'https://www.agent-site.com/sell',
+    });
+    // Any page may claim any address: one not on the list is never passed on as the lead's page.
+    expect((await pageOf('https://elsewhere.example.com/page')).page_url).toBe(`${TEST_SITE_URL}/embed/${agent.slug}`);
   });
 
   it("sends a lead only to its agent's endpoints and the site's, and never to another agent's", async () => {

@@ -9,7 +9,7 @@ import { createEstimate } from './estimates.ts';
 import { countRows, leadById } from './fixtures.ts';
 import { leadResponse } from './schemas.ts';
 
-export const SOURCES = 'showcase, calculator, nassau_county_page, suffolk_county_page';
+export const SOURCES = 'showcase, calculator, nassau_county_page, suffolk_county_page, embed';
 export const CONSENT = 'Please agree to be contacted about your home sale';
 export const ONLY_NAME_CHARACTERS = 'can only contain letters, spaces, apostrophes, hyphens and periods';
 

@@ -31,6 +31,18 @@ import { LockedEstimate } from './LockedEstimate.tsx';
 import { UnlockModal } from './UnlockModal.tsx';
 import { usePublicAgent } from './use-public-agent.ts';
 
+/**
+ * The page's URL names the estimate shown (`?estimate=`, or none), keeping its other parameters:
+ * in the embedded frame, `host` names the page it is on, which its leads carry (decision 0058).
+ */
+function nameEstimateInUrl(uuid: string | null): void {
+  const params = new URLSearchParams(window.location.search);
+  if (uuid) params.set('estimate', uuid);
+  else params.delete('estimate');
+  const query = params.toString();
+  window.history.replaceState(null, '', `${window.location.pathname}${query ? `?${query}` : ''}`);
+}
+
 const createdSchema = z.object({ success: z.literal(true), estimate: estimateSchema });
 
 type Refine =
@@ -149,7 +161,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
   const showResult = async (made: Estimate) => {
     setEstimate(made);
     setUnlockedFor(null);
-    window.history.replaceState(null, '', `${window.location.pathname}?estimate=${made.uuid}`);
+    nameEstimateInUrl(made.uuid);
     const known = rememberedVisitor(agent.id);
     setRemembered(known);
     if (!known) return;
@@ -171,7 +183,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
   };
 
   const startOver = () => {
-    window.history.replaceState(null, '', window.location.pathname);
+    nameEstimateInUrl(null);
     setEstimate(null);
     setRefine({ kind: 'closed' });
     setRefined(null);
@@ -273,7 +285,7 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
               onRefined={(made) => {
                 setEstimate(made.estimate);
                 // The page's URL names the refined estimate: a reload shows it (audit M2).
-                window.history.replaceState(null, '', `${window.location.pathname}?estimate=${made.estimate.uuid}`);
+                nameEstimateInUrl(made.estimate.uuid);
                 setRefined({
                   sheet: made.sheet,
                   link: new URL(`/estimate/${made.estimate.uuid}`, window.location.href).href,

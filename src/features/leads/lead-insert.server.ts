@@ -1,4 +1,5 @@
 /** A lead written: its agent found, its e-mails made, and the one statement that stores it with what it causes. */
+import { hostOriginOf } from '../embed/public/embed-links.ts';
 import { type Db } from '../../platform/db.ts';
 import { countHitsStatement, type RateCheck } from '../../platform/rate-limit.server.ts';
 import type { Estimate } from '../net-sheet/public/estimate-request.ts';
@@ -138,6 +139,8 @@ export async function insertLead(
     JSON.stringify(crmEvent),
     CLAIM_SECONDS,
     lead.utm ? JSON.stringify(lead.utm) : null,
+    lead.host_page,
+    hostOriginOf(lead.host_page),
   ];
   /** A CTE that counts `check` when `onlyIf` holds and names the lead if the count is within the cap. */
   const capped = (name: string, check: RateCheck, onlyIf: string) => {
@@ -192,7 +195,9 @@ export async function insertLead(
     queueWebhooksCte(
       'webhooks_queued',
       `SELECT CASE WHEN outcome.is_new THEN 'lead.created' ELSE 'lead.updated' END, $1::integer,
-              ${withLeadIdentity(data, 'outcome.id', 'outcome.created_at')},
+              -- The page it came from: the checked host page of an embedded calculator, else the site's.
+              jsonb_set(${withLeadIdentity(data, 'outcome.id', 'outcome.created_at')}, '{lead,page_url}',
+                        coalesce(to_jsonb((SELECT page FROM host)), ${data} -> 'lead' -> 'page_url')),
               CASE WHEN outcome.is_new THEN outcome.created_at ELSE now() END
          FROM outcome
         WHERE ${data} IS NOT NULL
@@ -231,13 +236,21 @@ export async function insertLead(
        SELECT claim.lead_id AS id, claim.claimed_at AS created_at, claim.lead_id = candidate.id AS is_new
          FROM claim CROSS JOIN candidate
      ),
+     -- The embedded calculator's host page, only from a site the agent lists (decision 0058): any
+     -- page may claim any address, but only listed sites can frame the form.
+     host AS (
+       SELECT CASE WHEN EXISTS (SELECT 1 FROM agent_settings WHERE agent_id = $1 AND $18::text = ANY (embed_origins))
+                   THEN $17::text END AS page
+     ),
      lead AS (
        INSERT INTO leads (id, agent_id, first_name, last_name, email, phone, address, message, source,
-                          consent_marketing, estimate_uuid, email_body, page_path, created_at, estimate_recorded_at, utm)
+                          consent_marketing, estimate_uuid, email_body, page_path, created_at, estimate_recorded_at, utm,
+                          host_page)
        OVERRIDING SYSTEM VALUE
        SELECT outcome.id, $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, outcome.created_at,
-              CASE WHEN $10::uuid IS NOT NULL THEN outcome.created_at END, $16::jsonb
-         FROM outcome WHERE outcome.is_new
+              CASE WHEN $10::uuid IS NOT NULL THEN outcome.created_at END, $16::jsonb,
+              host.page
+         FROM outcome CROSS JOIN host WHERE outcome.is_new
        RETURNING id
      ),
      -- A repeat sent while the first is still being written (a double submit of one form, so the

@@ -24,6 +24,11 @@ export interface NewLead {
   estimate_uuid: string | null;
   email_body: string | null;
   page_path: string | null;
+  /**
+   * The page the embedded calculator was on (origin and path), as its frame sent it: stored only
+   * when its origin is on the agent's list (insertLead checks, in its statement).
+   */
+  host_page: string | null;
   /** The campaign the visitor arrived from (utm_* parameters), or null. */
   utm: Utm | null;
   /** The box "Send me a monthly update of my estimated net" was ticked (issue 25). */
@@ -54,6 +59,7 @@ export const contactDetails = (lead: {
   source: string;
   consent_marketing: boolean;
   page: string | null;
+  host_page: string | null;
   utm: Utm | null;
   updates_opt_in: boolean;
   updates_place: string | null;
@@ -63,6 +69,7 @@ export const contactDetails = (lead: {
   source: lead.source,
   consent_marketing: lead.consent_marketing,
   page_path: lead.page,
+  host_page: lead.host_page,
   utm: lead.utm,
   updates_opt_in: lead.updates_opt_in,
   // Without the box the place is not asked for: ignored, whatever it says.

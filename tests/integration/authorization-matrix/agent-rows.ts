@@ -21,6 +21,12 @@ export const AGENT_ROWS: Record<string, MatrixRow> = {
     request: (w, caller) => ({ path: '/api/agents/me/settings', json: partyOf(w, caller).settings }),
     expect: signedIn(200),
   },
+  // The sites allowed to embed the caller's calculator (/dashboard/embed): each caller's own list.
+  'GET /api/agents/me/embed': { request: () => ({ path: '/api/agents/me/embed' }), expect: signedIn(200) },
+  'PUT /api/agents/me/embed': {
+    request: () => ({ path: '/api/agents/me/embed', json: { origins: ['https://www.example.com'] } }),
+    expect: signedIn(200),
+  },
   'GET /api/agents/profile': { request: () => ({ path: '/api/agents/profile' }), expect: signedIn(200, email) },
   'PUT /api/agents/profile': {
     request: (w, caller) => ({

@@ -12,6 +12,7 @@ export const SCREENS = {
     { path: '/dashboard', label: 'Overview' },
     { path: '/dashboard/leads', label: 'Leads' },
     { path: '/dashboard/updates', label: 'Updates' },
+    { path: '/dashboard/embed', label: 'Embed' },
     { path: '/dashboard/profile', label: 'Profile' },
     { path: '/dashboard/settings', label: 'Settings' },
     { path: '/dashboard/integrations', label: 'Integrations' },

@@ -32,6 +32,13 @@ export const ORIGIN_LABELS: Record<LeadOrigin, string> = {
   other: 'Other pages',
 };
 
+/**
+ * The `source` of a lead sent from the calculator embedded on the agent's own site (issue 26,
+ * decision 0058), whatever the form: its page is the frame's (/embed/{slug}), its host page is kept
+ * beside it.
+ */
+export const EMBED_SOURCE = 'embed';
+
 /** The utm_* parameters a campaign link carries, as the forms send them (arrival.ts), without the prefix. */
 export const UTM_KEYS = ['source', 'medium', 'campaign', 'term', 'content'] as const;
 /** The longest value of one kept (a longer one is cut by the browser, refused by the API). */

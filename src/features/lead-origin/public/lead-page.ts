@@ -5,7 +5,7 @@
  * the label in the list's rows.
  */
 import { townBySlug } from '../../towns/public/town-data.ts';
-import { ORIGIN_LABELS, originOf, townSlugOf } from './lead-origin.ts';
+import { EMBED_SOURCE, ORIGIN_LABELS, originOf, townSlugOf } from './lead-origin.ts';
 
 /** "Town page: Bay Shore", "Home page", …; a path the site does not have is named as it is. */
 export function pageLabel(path: string): string {
@@ -38,6 +38,16 @@ const SOURCE_WORDS: Readonly<Record<string, string>> = {
   suffolk_county_page: 'Suffolk County page',
 };
 
-/** A lead's source in words: its page when the form said, else what its form's `source` stands for. */
-export const leadSourceLabel = (source: string, pagePath: string | null | undefined): string =>
-  pagePath ? pageLabel(pagePath) : (SOURCE_WORDS[source] ?? source);
+/**
+ * A lead's source in words: for the embedded calculator, that and the page it was embedded on (when
+ * its site was on the agent's list); else its page when the form said, else what its form's `source`
+ * stands for.
+ */
+export const leadSourceLabel = (
+  source: string,
+  pagePath: string | null | undefined,
+  hostPage: string | null | undefined = null,
+): string => {
+  if (source === EMBED_SOURCE) return hostPage ? `Embed: ${hostPage}` : 'Embed';
+  return pagePath ? pageLabel(pagePath) : (SOURCE_WORDS[source] ?? source);
+};

@@ -36,7 +36,7 @@ import {
 type AdminLeadListQuery = z.output<typeof adminLeadListQuerySchema>;
 
 const LEAD_COLUMNS = `l.id, l.agent_id, l.first_name, l.last_name, l.email, l.phone, l.address, l.message, l.source, l.created_at,
-  CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path, l.origin, l.utm`;
+  CASE WHEN l.synced_to_fub THEN 1 ELSE 0 END AS synced_to_fub, l.estimate_uuid, l.page_path, l.origin, l.utm, l.host_page`;
 
 /** A lead of the CSV: the list row without its sync job. */
 type CsvLead = Omit<LeadRow, 'crm_status' | 'crm_error'>;
@@ -46,6 +46,8 @@ interface DbLead extends Omit<CsvLead, 'created_at' | 'synced_to_fub' | 'source_
   synced_to_fub: number;
   origin: string;
   utm: unknown;
+  /** The embedded calculator's host page (LEAD_COLUMNS; absent where a query reads no such column). */
+  host_page?: string | null;
   /** The lead's seller_updates row (readPage's LEFT JOIN; absent or null without one). */
   updates_state?: string | null;
   updates_since_click?: number | null;
@@ -101,7 +103,7 @@ export const toCsvLead = (lead: DbLead): CsvLead => ({
   estimate_uuid: lead.estimate_uuid,
   page_path: lead.page_path,
   origin: LEAD_ORIGINS.find((origin) => origin === lead.origin) ?? 'other',
-  source_label: leadSourceLabel(lead.source, lead.page_path),
+  source_label: leadSourceLabel(lead.source, lead.page_path, lead.host_page),
   utm: storedUtm(lead.utm),
   updates: updatesOf(lead),
 });

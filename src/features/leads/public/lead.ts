@@ -3,7 +3,8 @@ import { optionalText, requiredText } from '../../forms/public/text-fields.ts';
 import { NAME_PART_MAX, personName } from '../../forms/public/person-name.ts';
 import { UUID_PATTERN } from '../../net-sheet/public/estimate-request.ts';
 import { recordId } from '../../forms/public/record-id.ts';
-import { UTM_KEYS, UTM_MAX_LENGTH } from '../../lead-origin/public/lead-origin.ts';
+import { EMBED_SOURCE, UTM_KEYS, UTM_MAX_LENGTH } from '../../lead-origin/public/lead-origin.ts';
+import { hostPageSchema } from '../../embed/public/host-page.ts';
 import { OPT_IN_STATUSES, PLACE_MAX } from '../../seller-updates/public/opt-in.ts';
 
 export { UTM_KEYS };
@@ -90,8 +91,10 @@ export const utmSchema = z.pipe(
 export type Utm = NonNullable<z.output<typeof utmSchema>>;
 
 const consent = z.literal(true, { error: 'Please agree to be contacted about your home sale' });
+/** What a form may send as its source: the specs' four, and `embed` from the embedded calculator's frame. */
+const FORM_SOURCES = [...LEAD_SOURCES, EMBED_SOURCE] as const;
 const source = (fallback: (typeof LEAD_SOURCES)[number]) =>
-  z._default(z.enum(LEAD_SOURCES, { error: `Source must be one of ${LEAD_SOURCES.join(', ')}` }), fallback);
+  z._default(z.enum(FORM_SOURCES, { error: `Source must be one of ${FORM_SOURCES.join(', ')}` }), fallback);
 const estimateUuid = z
   .string({ error: 'Estimate id is required' })
   .check(z.regex(UUID_PATTERN, 'Estimate id is not valid'));
@@ -121,6 +124,8 @@ export const contactLeadSchema = z.object({
   updates_opt_in: updatesOptIn,
   updates_place: updatesPlace,
   page,
+  /** The page the embedded calculator was on (its frame sends it); kept only for a site the agent lists. */
+  host_page: hostPageSchema,
   utm: utmSchema,
   [HONEYPOT_FIELD]: honeypot,
 });
@@ -140,6 +145,8 @@ export const agentPageLeadSchema = z.object({
   updates_place: updatesPlace,
   email_body: optionalText('Email body', LIMITS.emailBody),
   page,
+  /** The page the embedded calculator was on (its frame sends it); kept only for a site the agent lists. */
+  host_page: hostPageSchema,
   utm: utmSchema,
   [HONEYPOT_FIELD]: honeypot,
 });
@@ -158,6 +165,8 @@ export const estimatePageLeadSchema = z.object({
   updates_place: updatesPlace,
   email_body: optionalText('Email body', LIMITS.emailBody),
   page,
+  /** The page the embedded calculator was on (its frame sends it); kept only for a site the agent lists. */
+  host_page: hostPageSchema,
   utm: utmSchema,
   [HONEYPOT_FIELD]: honeypot,
 });

@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { callApi } from '../../../ui/api-client.ts';
 import { fieldErrorsOf } from '../../../ui/field-errors.ts';
 import { arrivalUtm } from '../../lead-origin/public/arrival.ts';
+import { embedLeadFields } from '../../embed/public/host-page.ts';
 
 export type LeadOutcome<Answer> =
   { kind: 'invalid' } | { kind: 'rejected'; error: string } | { kind: 'accepted'; answer: Answer };
@@ -17,8 +18,8 @@ export const LEAD_FAILED = 'There was an error submitting your information. Plea
  * so the visitor reads why and that nothing was sent. A network failure rejects, for the form to
  * say so its own way (LEAD_FAILED, through setFailure). Every lead also carries the page it was
  * sent from (town, county or agent page, for the agent) and the form's honeypot (`honeypot`, for
- * the form's HoneypotField) and the campaign the visitor arrived from (arrival.ts), so no form can
- * forget any.
+ * the form's HoneypotField) and the campaign the visitor arrived from (arrival.ts), and in the
+ * embedded calculator its source and host page (host-page.ts), so no form can forget any.
  */
 export function useLeadSubmission<Answer extends z.core.$ZodType>(answerSchema: Answer) {
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
@@ -37,7 +38,14 @@ export function useLeadSubmission<Answer extends z.core.$ZodType>(answerSchema: 
     setSending(true);
     try {
       const result = await callApi('/api/leads', answerSchema, {
-        body: { ...lead, page: window.location.pathname, utm: arrivalUtm(), company_site: companySite },
+        body: {
+          ...lead,
+          page: window.location.pathname,
+          utm: arrivalUtm(),
+          company_site: companySite,
+          // In the embedded calculator's frame: the source `embed` and the page it is on.
+          ...embedLeadFields(window.location),
+        },
       });
       if (result.ok) return { kind: 'accepted', answer: result.data };
       setErrors(result.fields);
