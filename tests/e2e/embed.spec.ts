@@ -143,6 +143,13 @@ test.describe('the embedded calculator', () => {
       await unlock.getByRole('button', { name: 'Unlock My Estimate' }).click();
       await expect(frame.getByTestId('net-proceeds')).toBeVisible();
       await page.screenshot({ path: `${SHOTS}/host-page-unlocked-1280.png`, fullPage: true });
+      // The estimate page's tools may be framed by no site: from the frame they open a tab of their own.
+      const offersTab = page.context().waitForEvent('page');
+      await frame.getByRole('link', { name: 'Compare offers' }).click();
+      const offers = await offersTab;
+      await expect(offers).toHaveURL(/\/estimate\/[0-9a-f-]+#offers$/);
+      await expect(offers.getByRole('heading', { level: 1 })).toBeVisible();
+      await offers.close();
 
       await page.goto('/dashboard/leads');
       await waitForIslands(page);
@@ -150,12 +157,15 @@ test.describe('the embedded calculator', () => {
 
       // A site not on the list: the browser refuses the frame; the calculator never shows.
       const blocked = page.waitForResponse((response) => response.url().includes(`/embed/${agent.slug}`));
+      // The frame's navigation once the browser has judged the answer: to its error page, not the calculator.
+      const settled = page.waitForEvent('framenavigated', {
+        predicate: (candidate) => candidate !== page.mainFrame() && !candidate.url().startsWith('about:'),
+      });
       await page.goto(`${unlisted.origin}/other`);
       const answer = await blocked;
       expect(answer.headers()['content-security-policy']).toContain(`frame-ancestors 'self' ${listed.origin}`);
-      await page.waitForTimeout(1000);
-      const framed = page.frames().find((candidate) => candidate !== page.mainFrame());
-      expect(framed?.url().startsWith(E2E_BASE_URL)).toBe(false);
+      const framed = await settled;
+      expect(framed.url().startsWith(E2E_BASE_URL)).toBe(false);
       await expect(page.frameLocator('iframe[title="Net to seller calculator"]').getByLabel('Sale Price')).toHaveCount(
         0,
       );

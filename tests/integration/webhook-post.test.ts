@@ -127,7 +127,7 @@ function expectAnswered(outcome: PostOutcome) {
 describe('postWebhook delivers', () => {
   let receiver: Receiver;
   beforeAll(async () => {
-    receiver = await startReceiver((request, response) => {
+    receiver = await startReceiver((_request, response) => {
       response.writeHead(204).end();
     });
   });

@@ -30,6 +30,17 @@ import { AgentPageLoading, CalculatorComingSoon, NoCalculator } from './AgentPag
 import { LockedEstimate } from './LockedEstimate.tsx';
 import { UnlockModal } from './UnlockModal.tsx';
 import { usePublicAgent } from './use-public-agent.ts';
+import { EMBED_PATH } from '../embed/public/embed-links.ts';
+
+/**
+ * In the embedded calculator's frame, the estimate page's tools open in a tab of their own: that
+ * page may be framed by no site (frame-ancestors 'none'), so followed inside the frame it would show
+ * the browser's refusal on the agent's site. Read when an estimate is shown: always in the browser.
+ */
+const toolLinkTarget = (): { target?: '_blank'; rel?: string } =>
+  typeof window !== 'undefined' && window.location.pathname.startsWith(EMBED_PATH)
+    ? { target: '_blank', rel: 'noopener' }
+    : {};
 
 /**
  * The page's URL names the estimate shown (`?estimate=`, or none), keeping its other parameters:
@@ -269,10 +280,10 @@ export default function AgentCalculatorPage({ agent: given }: { agent?: PublicAg
           </div>
           {/* The estimate page's tools, which this page does not load (newcomer audit 2026-11-26, minor 22). */}
           <nav className="estimate-tools" aria-label="More with this estimate">
-            <a className="button button-secondary" href={`/estimate/${estimate.uuid}#range`}>
+            <a className="button button-secondary" href={`/estimate/${estimate.uuid}#range`} {...toolLinkTarget()}>
               Your net at other prices
             </a>
-            <a className="button button-secondary" href={`/estimate/${estimate.uuid}#offers`}>
+            <a className="button button-secondary" href={`/estimate/${estimate.uuid}#offers`} {...toolLinkTarget()}>
               Compare offers
             </a>
           </nav>
