@@ -12,11 +12,11 @@ export default defineConfig({
   output: 'static',
   integrations: [
     react(),
-    // Shells of dynamic routes, not-found pages and pages behind a login or an e-mailed link are
-    // not pages to index.
+    // Shells of dynamic routes (the embedded calculator's frame among them), not-found pages and
+    // pages behind a login or an e-mailed link are not pages to index.
     sitemap({
       filter: (page) =>
-        !/^\/(estimate|offers|r|town-not-found|404|verify-email|reset-password|confirm-email-change|undo-email-change|unsubscribe|updates\/confirm)\/?$|^\/(dashboard|admin)(\/|$)/.test(
+        !/^\/(estimate|offers|r|town-not-found|404|verify-email|reset-password|confirm-email-change|undo-email-change|unsubscribe|updates\/confirm|embed)\/?$|^\/(dashboard|admin)(\/|$)/.test(
           new URL(page).pathname,
         ),
     }),

@@ -33,7 +33,7 @@ test.describe('the API reference for developers', () => {
 
   test('documents every webhook event with its headers, its fields and a verification example', async ({ page }) => {
     await page.goto('/developers/api');
-    const webhooks = page.getByRole('region', { name: 'Webhooks' });
+    const webhooks = page.getByRole('region', { name: 'Webhook events' });
     for (const type of WEBHOOK_EVENT_TYPES) {
       await expect(webhooks.getByRole('heading', { level: 3, name: `POST ${type}` })).toBeVisible();
     }
