@@ -35,9 +35,13 @@ test.beforeEach(async ({ page }) => {
 
 /** The HTML files of the build as paths, but for the signed-in areas and the dynamic shells (visited apart). */
 function staticPages(): string[] {
-  return listFiles(DIST)
-    .filter((file) => file.endsWith('.html') && !/^(dashboard|admin|r|estimate|offers)\//.test(file))
-    .map(pathOfHtmlFile);
+  return (
+    listFiles(DIST)
+      // The shells of the dynamic routes (the embedded calculator's frame among them) are checked as
+      // the pages they answer, below.
+      .filter((file) => file.endsWith('.html') && !/^(dashboard|admin|r|embed|estimate|offers)\//.test(file))
+      .map(pathOfHtmlFile)
+  );
 }
 
 /** The paths of the build's screens under `area` (dashboard or admin). */
